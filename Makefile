@@ -1,0 +1,40 @@
+# tilerace — the front doors. `make run` and `make test` set everything up themselves.
+BUILD      ?= build
+PORT       ?= 8080
+DATA       ?= ./data
+CMAKE_ARGS ?=
+WERROR     := $(if $(CI),ON,OFF)
+
+.PHONY: all deps build run test bench test-asan test-tsan clean format
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/build.ninja: CMakeLists.txt
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DTILERACE_WERROR=$(WERROR) $(CMAKE_ARGS)
+
+build: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD)
+
+run: build
+	./$(BUILD)/engine_bench --benchmark_min_time=0.1
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j 2
+
+bench: build
+	./$(BUILD)/engine_bench
+
+# Sanitizer builds of the whole suite, each in its own build folder.
+test-asan:
+	$(MAKE) test BUILD=build-asan CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DTILERACE_SANITIZE=address,undefined -DTILERACE_BENCH=OFF"
+test-tsan:
+	$(MAKE) test BUILD=build-tsan CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DTILERACE_SANITIZE=thread -DTILERACE_BENCH=OFF"
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+clean:
+	rm -rf build build-asan build-tsan

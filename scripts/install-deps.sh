@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs, with apt-get, every Debian package tilerace needs to build, test and run.
+# Idempotent: packages already present are skipped, so a warm machine pays a second or two.
+# Usage: scripts/install-deps.sh [--browser]   (--browser adds node, npm and chromium)
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build ccache pkg-config make git
+  libboost1.81-dev libboost-program-options1.81-dev
+  nlohmann-json3-dev libspdlog-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libsqlite3-dev libsqlitecpp-dev sqlite3 libhiredis-dev redis-server libssl-dev
+  python3 curl
+)
+if [ "${1:-}" = "--browser" ]; then
+  packages+=(nodejs npm chromium)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
