@@ -1,0 +1,304 @@
+#include "protocol/decode.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace tilerace::protocol {
+
+namespace {
+
+using json = nlohmann::json;
+
+// Thrown inside this file only, turned into a ProtocolError by decode_client.
+struct Reject {
+  ProtocolError error;
+};
+
+[[noreturn]] void reject_field(std::string_view field, std::string message) {
+  throw Reject{{ErrorCode::bad_field, std::move(message), std::string(field)}};
+}
+
+// Counts Unicode code points of valid UTF-8.
+int count_chars(std::string_view s) noexcept {
+  int n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+// One pass over the raw text outside string literals: refuses nesting deeper than kMaxDepth
+// (before any recursive parser sees it) and rewrites number tokens that overflow a double to
+// 1e308, so that such a field is reported as out of range rather than as broken JSON.
+struct Prescan {
+  bool too_deep = false;
+  std::vector<std::pair<std::size_t, std::size_t>> overflows;  // offset, length
+};
+
+Prescan prescan(std::string_view text) {
+  Prescan out;
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > kMaxDepth) {
+        out.too_deep = true;
+        return out;
+      }
+    } else if (c == '}' || c == ']') {
+      --depth;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      std::size_t end = i + 1;
+      while (end < text.size() &&
+             std::string_view("0123456789eE.+-").find(text[end]) != std::string_view::npos) {
+        ++end;
+      }
+      const std::string token(text.substr(i, end - i));
+      if (std::isinf(std::strtod(token.c_str(), nullptr))) out.overflows.emplace_back(i, end - i);
+      i = end - 1;
+    }
+  }
+  return out;
+}
+
+const json* find(const json& object, std::string_view key) {
+  const auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+template <class Int>
+std::optional<Int> optional_int(const json& object, std::string_view key, Int min, Int max) {
+  const json* v = find(object, key);
+  if (v == nullptr) return std::nullopt;
+  const std::string range =
+      " must be an integer from " + std::to_string(min) + " to " + std::to_string(max);
+  if (!v->is_number_integer()) reject_field(key, std::string(key) + range);
+  if (v->is_number_unsigned()) {
+    const auto u = v->get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(max)) reject_field(key, std::string(key) + range);
+    return static_cast<Int>(u);
+  }
+  const auto s = v->get<std::int64_t>();
+  if (s < static_cast<std::int64_t>(min) || s > static_cast<std::int64_t>(max)) {
+    reject_field(key, std::string(key) + range);
+  }
+  return static_cast<Int>(s);
+}
+
+const std::string* optional_string(const json& object, std::string_view key) {
+  const json* v = find(object, key);
+  if (v == nullptr) return nullptr;
+  if (!v->is_string()) reject_field(key, std::string(key) + " must be a string");
+  return v->get_ptr<const std::string*>();
+}
+
+const std::string& required_string(const json& object, std::string_view key) {
+  const std::string* s = optional_string(object, key);
+  if (s == nullptr) reject_field(key, std::string(key) + " is required");
+  return *s;
+}
+
+bool is_control(char32_t cp) noexcept { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
+
+// Trims ASCII white space; requires 1–20 characters and no control characters.
+std::string parse_name(const std::string& raw) {
+  const auto first = raw.find_first_not_of(" \t\r\n");
+  const auto last = raw.find_last_not_of(" \t\r\n");
+  std::string name = first == std::string::npos ? "" : raw.substr(first, last - first + 1);
+  const int chars = count_chars(name);
+  if (chars < 1 || chars > kMaxNameChars) {
+    reject_field("name", "name must be 1 to 20 characters");
+  }
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    // U+0080–U+009F are encoded as 0xC2 0x80–0x9F.
+    const bool c1 = c == 0xC2 && i + 1 < name.size() &&
+                    static_cast<unsigned char>(name[i + 1]) <= 0x9F &&
+                    static_cast<unsigned char>(name[i + 1]) >= 0x80;
+    if ((c < 0x80 && is_control(c)) || c1) {
+      reject_field("name", "name must not contain control characters");
+    }
+  }
+  return name;
+}
+
+std::optional<engine::Direction> parse_dir(const json& object) {
+  const std::string& s = required_string(object, "dir");
+  const auto d = engine::direction_from_string(s);
+  if (!d) reject_field("dir", "dir must be up, down, left or right");
+  return d;
+}
+
+std::optional<std::int32_t> parse_at_move(const json& object) {
+  return optional_int<std::int32_t>(object, "at_move", 0, std::numeric_limits<std::int32_t>::max());
+}
+
+NewGame parse_new_game(const json& object) {
+  NewGame g;
+  if (const std::string* mode = optional_string(object, "mode")) {
+    const auto m = engine::mode_from_string(*mode);
+    if (!m)
+      reject_field("mode", "mode must be classic, fixed-obstacle, moving-obstacle or fifteen");
+    g.config.mode = *m;
+  }
+  const bool fifteen = g.config.mode == engine::Mode::fifteen;
+  g.config.size = optional_int<int>(object, "size", engine::kMinSize,
+                                    fifteen ? engine::kMaxFifteenSize : engine::kMaxSize)
+                      .value_or(4);
+  if (fifteen) {
+    g.config.target = 0;
+  } else if (const auto target = optional_int<std::int64_t>(object, "target", engine::kMinTarget,
+                                                            engine::kMaxTarget)) {
+    if (!std::has_single_bit(static_cast<std::uint64_t>(*target))) {
+      reject_field("target", "target must be a power of two from 8 to 131072");
+    }
+    g.config.target = *target;
+  }
+  if (const std::string* seed = optional_string(object, "seed")) {
+    std::uint64_t value = 0;
+    const char* end = seed->data() + seed->size();
+    const auto [ptr, ec] = std::from_chars(seed->data(), end, value);
+    if (seed->empty() || ec != std::errc() || ptr != end) {
+      reject_field("seed", "seed must be a decimal string from 0 to 18446744073709551615");
+    }
+    g.config.seed = value;
+    g.explicit_seed = true;
+  }
+  return g;
+}
+
+Slide parse_slide(const json& object) {
+  const json* cell = find(object, "cell");
+  const auto bad = [] { reject_field("cell", "cell must be [row, col] with integers 0 to 7"); };
+  if (cell == nullptr || !cell->is_array() || cell->size() != 2) bad();
+  std::array<int, 2> rc{};
+  for (int i = 0; i < 2; ++i) {
+    const json& v = (*cell)[i];
+    if (!v.is_number_integer()) bad();
+    if (v.is_number_unsigned()
+            ? v.get<std::uint64_t>() >= engine::kMaxSize
+            : (v.get<std::int64_t>() < 0 || v.get<std::int64_t>() >= engine::kMaxSize)) {
+      bad();
+    }
+    rc[i] = v.get<int>();
+  }
+  return {{rc[0], rc[1]}, parse_at_move(object)};
+}
+
+Rid parse_rid(const json& object) {
+  const json* v = find(object, "rid");
+  if (v == nullptr) return {};
+  if (v->is_string()) {
+    const auto& s = v->get_ref<const std::string&>();
+    if (count_chars(s) <= kMaxRidChars) return s;
+  } else if (v->is_number_integer() &&
+             (!v->is_number_unsigned() ||
+              v->get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX))) {
+    return v->get<std::int64_t>();
+  }
+  reject_field("rid", "rid must be a string of at most 64 characters or an integer");
+}
+
+ClientMessage parse_message(const json& object) {
+  const std::string& type = required_string(object, "type");
+  if (type == "hello") {
+    Hello h{parse_name(required_string(object, "name")), std::nullopt};
+    if (const std::string* token = optional_string(object, "token")) {
+      if (token->size() > kMaxTokenBytes) reject_field("token", "token is too long");
+      h.token = *token;
+    }
+    return h;
+  }
+  if (type == "ping") return Ping{};
+  if (type == "new_game") return parse_new_game(object);
+  if (type == "move") return Move{*parse_dir(object), parse_at_move(object)};
+  if (type == "slide") return parse_slide(object);
+  if (type == "undo") return Undo{};
+  if (type == "resign") return Resign{};
+  throw Reject{{ErrorCode::unknown_type, "unknown message type", ""}};
+}
+
+}  // namespace
+
+bool valid_utf8(std::string_view text) noexcept {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    int extra;
+    char32_t cp;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      extra = 1;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      extra = 2;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      extra = 3;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + extra >= text.size()) return false;
+    for (int k = 1; k <= extra; ++k) {
+      const auto cc = static_cast<unsigned char>(text[i + k]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    constexpr std::array<char32_t, 4> kMin{0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
+Decoded decode_client(std::string_view text) {
+  Decoded out{ProtocolError{}, {}};
+  try {
+    if (!valid_utf8(text)) throw Reject{{ErrorCode::bad_json, "text is not valid UTF-8", ""}};
+    const Prescan scan = prescan(text);
+    if (scan.too_deep) {
+      throw Reject{{ErrorCode::bad_json, "JSON nested deeper than 8 levels", ""}};
+    }
+    std::string patched;
+    if (!scan.overflows.empty()) {
+      patched.assign(text);
+      for (auto it = scan.overflows.rbegin(); it != scan.overflows.rend(); ++it) {
+        patched.replace(it->first, it->second, "1e308");
+      }
+      text = patched;
+    }
+    const json object = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (object.is_discarded() || !object.is_object()) {
+      throw Reject{{ErrorCode::bad_json, "expected one JSON object", ""}};
+    }
+    out.rid = parse_rid(object);
+    out.result = parse_message(object);
+  } catch (Reject& r) {
+    out.result = std::move(r.error);
+  } catch (const std::exception&) {
+    out.result = ProtocolError{ErrorCode::bad_json, "malformed message", ""};
+  }
+  return out;
+}
+
+}  // namespace tilerace::protocol

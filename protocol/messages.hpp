@@ -1,0 +1,85 @@
+#pragma once
+// Typed client messages of PROTOCOL.md and the error vocabulary of §8. Produced only by
+// protocol::decode_client, so everything here has already been validated.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "engine/types.hpp"
+
+namespace tilerace::protocol {
+
+enum class ErrorCode : std::uint8_t {
+  bad_json,
+  unknown_type,
+  bad_field,
+  not_hello,
+  already_hello,
+  bad_token,
+  no_game,
+  game_over,
+  stale,
+  not_allowed,
+  no_such_room,
+  room_full,
+  race_running,
+  already_in_room,
+  not_in_room,
+  not_started,
+  not_a_player,
+  rate_limited,
+  internal,
+};
+std::string_view to_string(ErrorCode code) noexcept;
+
+// A client's request id: absent, a string of at most 64 characters, or an integer.
+using Rid = std::variant<std::monostate, std::string, std::int64_t>;
+
+struct Hello {
+  std::string name;  // trimmed, 1–20 characters, no control characters
+  std::optional<std::string> token;
+};
+struct Ping {};
+struct NewGame {
+  engine::GameConfig config;  // seed filled only when explicit
+  bool explicit_seed = false;
+};
+struct Move {
+  engine::Direction dir;
+  std::optional<std::int32_t> at_move;
+};
+struct Slide {
+  engine::Cell cell;
+  std::optional<std::int32_t> at_move;
+};
+struct Undo {};
+struct Resign {};
+
+using ClientMessage = std::variant<Hello, Ping, NewGame, Move, Slide, Undo, Resign>;
+
+// The name of a message's "type", as on the wire.
+std::string_view type_name(const ClientMessage& message) noexcept;
+
+struct ProtocolError {
+  ErrorCode code = ErrorCode::internal;
+  std::string message;  // for people; clients switch on code
+  std::string field;    // set with bad_field
+};
+
+struct Decoded {
+  std::variant<ClientMessage, ProtocolError> result;
+  Rid rid;  // echoed in the reply, also when result is an error
+
+  bool ok() const noexcept { return result.index() == 0; }
+  const ClientMessage& message() const { return std::get<ClientMessage>(result); }
+  const ProtocolError& error() const { return std::get<ProtocolError>(result); }
+};
+
+inline constexpr int kMaxDepth = 8;  // nesting levels of arrays and objects
+inline constexpr int kMaxNameChars = 20;
+inline constexpr int kMaxRidChars = 64;
+inline constexpr std::size_t kMaxTokenBytes = 128;
+
+}  // namespace tilerace::protocol

@@ -1,0 +1,212 @@
+#include "server/dispatcher.hpp"
+
+#include <chrono>
+#include <vector>
+
+#include "protocol/encode.hpp"
+#include "server/secrets.hpp"
+
+namespace tilerace::server {
+
+namespace asio = boost::asio;
+using protocol::ErrorCode;
+
+namespace {
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+GameRecord record_of(const Player& player, const SoloGame& solo) {
+  const engine::Game& g = solo.game;
+  return {solo.id,   player.id, g.config(),    g.history(),     g.score(), g.max_tile(),
+          g.moves(), g.state(), solo.ranked(), solo.started_at, now_ms()};
+}
+
+protocol::GameView view_of(const SoloGame& solo) { return {solo.id, solo.game, solo.ranked()}; }
+
+// The direction the tiles of a fifteen slide moved in, from its first motion.
+engine::Direction direction_of(const engine::Motion& m) {
+  if (m.to.row != m.from.row)
+    return m.to.row < m.from.row ? engine::Direction::up : engine::Direction::down;
+  return m.to.col < m.from.col ? engine::Direction::left : engine::Direction::right;
+}
+
+}  // namespace
+
+void Dispatcher::send(Connection& c, std::string message) {
+  c.self->deliver(std::make_shared<const std::string>(std::move(message)));
+}
+
+void Dispatcher::send_error(Connection& c, const protocol::ProtocolError& error,
+                            const protocol::Rid& rid) {
+  metrics_.count_error(error.code);
+  send(c, protocol::encode_error(error, rid));
+}
+
+asio::awaitable<void> Dispatcher::handle(Connection& c, const protocol::Decoded& decoded) {
+  if (!decoded.ok()) {
+    send_error(c, decoded.error(), decoded.rid);
+    co_return;
+  }
+  const protocol::ClientMessage& message = decoded.message();
+  const protocol::Rid& rid = decoded.rid;
+  if (const auto* hello = std::get_if<protocol::Hello>(&message)) {
+    if (c.player) {
+      send_error(c, {ErrorCode::already_hello, "hello was already accepted", ""}, rid);
+    } else {
+      co_await on_hello(c, *hello, rid);
+    }
+    co_return;
+  }
+  if (!c.player) {
+    send_error(c, {ErrorCode::not_hello, "say hello first", ""}, rid);
+  } else if (std::holds_alternative<protocol::Ping>(message)) {
+    send(c, protocol::encode_pong(rid));
+  } else if (const auto* new_game = std::get_if<protocol::NewGame>(&message)) {
+    co_await on_new_game(c, *new_game, rid);
+  } else {
+    co_await on_play(c, message, rid);
+  }
+}
+
+asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello& m,
+                                           const protocol::Rid& rid) {
+  std::shared_ptr<Player> player;
+  std::string token;
+  if (m.token) {
+    const std::string id(token_player(*m.token));
+    if (!id.empty()) {
+      player = players_.find(id);
+      if (!player) {
+        std::optional<PlayerRecord> record;
+        co_await store_.run([&record, &id](Store& s) { record = s.find_player(id); });
+        if (record) player = players_.adopt(*record);
+      }
+    }
+    if (!player || !token_matches(*m.token, player->token_hash)) {
+      send_error(c, {ErrorCode::bad_token, "unknown or wrong token", "token"}, rid);
+      co_return;
+    }
+    token = *m.token;
+  } else {
+    PlayerRecord record{random_hex(8), m.name, "", now_ms()};
+    IssuedToken issued = issue_token(record.id);
+    record.token_hash = std::move(issued.hash);
+    co_await store_.run([&record](Store& s) { s.add_player(record); });
+    player = players_.adopt(record);
+    token = std::move(issued.token);
+  }
+  c.player = player;
+  metrics_.players_online.fetch_add(1, std::memory_order_relaxed);
+  players_.attach(*player, c.self);
+  send(c, protocol::encode_welcome({player->id, player->name}, token, m.token.has_value(), rid));
+  std::string snapshot;
+  {
+    std::lock_guard lock(player->mutex);
+    if (player->solo) snapshot = protocol::encode_game(view_of(*player->solo), {});
+  }
+  if (!snapshot.empty()) send(c, std::move(snapshot));
+}
+
+asio::awaitable<void> Dispatcher::on_new_game(Connection& c, const protocol::NewGame& m,
+                                              const protocol::Rid& rid) {
+  engine::GameConfig config = m.config;
+  if (!m.explicit_seed) config.seed = random_u64();
+  Player& p = *c.player;
+  std::optional<GameRecord> ended;
+  std::string reply;
+  {
+    std::lock_guard lock(p.mutex);
+    if (p.solo && p.solo->game.end(engine::GameState::resigned)) {
+      ended = record_of(p, *p.solo);
+      metrics_.games_active.fetch_sub(1, std::memory_order_relaxed);
+    }
+    p.solo.emplace(SoloGame{random_hex(8), engine::Game(config), m.explicit_seed, now_ms()});
+    metrics_.games_active.fetch_add(1, std::memory_order_relaxed);
+    reply = protocol::encode_game(view_of(*p.solo), rid);
+  }
+  if (ended) {
+    co_await store_.run([&ended](Store& s) { s.record_game(*ended); });
+    metrics_.games_finished_total.fetch_add(1, std::memory_order_relaxed);
+  }
+  send(c, std::move(reply));
+}
+
+asio::awaitable<void> Dispatcher::on_play(Connection& c, const protocol::ClientMessage& message,
+                                          const protocol::Rid& rid) {
+  Player& p = *c.player;
+  std::vector<std::string> replies;
+  std::optional<GameRecord> finished;
+  auto fail = [&](ErrorCode code, std::string_view text) {
+    metrics_.count_error(code);
+    replies.push_back(protocol::encode_error(code, text, rid));
+  };
+  {
+    std::lock_guard lock(p.mutex);
+    if (!p.solo) {
+      fail(ErrorCode::no_game, "no game: send new_game first");
+    } else if (p.solo->game.state() != engine::GameState::playing) {
+      fail(ErrorCode::game_over, "this game has ended: send new_game");
+    } else {
+      SoloGame& solo = *p.solo;
+      engine::Game& game = solo.game;
+      auto apply = [&](std::optional<std::int32_t> at_move, auto&& act) {
+        if (at_move && *at_move != game.moves()) {
+          fail(ErrorCode::stale, "at_move differs from the game's move count");
+          replies.push_back(protocol::encode_game(view_of(solo), rid));
+          return;
+        }
+        engine::MoveOutcome outcome;
+        const std::optional<engine::Direction> dir = act(outcome);
+        if (outcome.changed) metrics_.moves_total.fetch_add(1, std::memory_order_relaxed);
+        replies.push_back(protocol::encode_moved(view_of(solo), dir, outcome, rid));
+      };
+      if (const auto* move = std::get_if<protocol::Move>(&message)) {
+        apply(move->at_move, [&](engine::MoveOutcome& out) -> std::optional<engine::Direction> {
+          game.move(move->dir, out);
+          return move->dir;
+        });
+      } else if (const auto* slide = std::get_if<protocol::Slide>(&message)) {
+        if (game.config().mode != engine::Mode::fifteen) {
+          fail(ErrorCode::not_allowed, "slide is only for fifteen games");
+        } else {
+          apply(slide->at_move, [&](engine::MoveOutcome& out) -> std::optional<engine::Direction> {
+            game.slide(slide->cell, out);
+            if (out.motions.empty()) return std::nullopt;
+            return direction_of(out.motions.front());
+          });
+        }
+      } else if (std::holds_alternative<protocol::Undo>(message)) {
+        if (game.undo()) {
+          replies.push_back(protocol::encode_game(view_of(solo), rid));
+        } else {
+          fail(ErrorCode::not_allowed, "nothing to undo");
+        }
+      } else if (std::holds_alternative<protocol::Resign>(message)) {
+        game.end(engine::GameState::resigned);
+        replies.push_back(protocol::encode_game(view_of(solo), rid));
+      }
+      if (game.state() != engine::GameState::playing) {
+        finished = record_of(p, solo);
+        metrics_.games_active.fetch_sub(1, std::memory_order_relaxed);
+      }
+    }
+  }
+  // Durability: a finished game is committed before the message announcing it is sent.
+  if (finished) {
+    co_await store_.run([&finished](Store& s) { s.record_game(*finished); });
+    metrics_.games_finished_total.fetch_add(1, std::memory_order_relaxed);
+  }
+  for (auto& reply : replies) send(c, std::move(reply));
+}
+
+void Dispatcher::disconnected(Connection& c) {
+  if (!c.player) return;
+  metrics_.players_online.fetch_sub(1, std::memory_order_relaxed);
+  players_.detach(*c.player, c.self.get());
+}
+
+}  // namespace tilerace::server

@@ -1,0 +1,51 @@
+#pragma once
+// Turns one decoded client message into its effects: game logic, storage, replies. Sees
+// participants, never sockets. Each connection's messages are handled one at a time (the
+// session awaits handle), so a connection's replies keep the order of its requests.
+#include <boost/asio/awaitable.hpp>
+
+#include <memory>
+
+#include "protocol/messages.hpp"
+#include "server/metrics.hpp"
+#include "server/player_registry.hpp"
+#include "server/store_worker.hpp"
+
+namespace tilerace::server {
+
+// The dispatcher's state for one connection.
+struct Connection {
+  std::shared_ptr<Participant> self;
+  std::shared_ptr<Player> player;  // set by a successful hello
+};
+
+class Dispatcher {
+ public:
+  Dispatcher(PlayerRegistry& players, StoreWorker& store, Metrics& metrics)
+      : players_(players), store_(store), metrics_(metrics) {}
+
+  // Handles one decoded message (or decode error) from connection.
+  boost::asio::awaitable<void> handle(Connection& connection, const protocol::Decoded& decoded);
+
+  // The connection has closed: the player is detached unless a newer connection replaced it.
+  void disconnected(Connection& connection);
+
+  // Sends a protocol error to connection.
+  void send_error(Connection& connection, const protocol::ProtocolError& error,
+                  const protocol::Rid& rid);
+
+ private:
+  boost::asio::awaitable<void> on_hello(Connection& c, const protocol::Hello& m,
+                                        const protocol::Rid& rid);
+  boost::asio::awaitable<void> on_new_game(Connection& c, const protocol::NewGame& m,
+                                           const protocol::Rid& rid);
+  boost::asio::awaitable<void> on_play(Connection& c, const protocol::ClientMessage& m,
+                                       const protocol::Rid& rid);
+  void send(Connection& c, std::string message);
+
+  PlayerRegistry& players_;
+  StoreWorker& store_;
+  Metrics& metrics_;
+};
+
+}  // namespace tilerace::server

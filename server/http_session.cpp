@@ -1,0 +1,127 @@
+#include "server/http_session.hpp"
+
+#include <spdlog/spdlog.h>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+
+#include "server/static_files.hpp"
+#include "server/ws_session.hpp"
+
+namespace tilerace::server {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::as_tuple;
+using asio::use_awaitable;
+
+namespace {
+
+using Request = http::request<http::string_body>;
+
+constexpr std::size_t kHeaderLimit = 8 * 1024;
+constexpr std::size_t kBodyLimit = 8 * 1024;
+constexpr auto kRequestTimeout = std::chrono::seconds(10);
+
+http::message_generator text_response(const Request& req, http::status status,
+                                      std::string_view content_type, std::string body) {
+  http::response<http::string_body> res{status, req.version()};
+  res.set(http::field::server, "tilerace");
+  res.set(http::field::content_type, content_type);
+  res.set(http::field::cache_control, "no-store");
+  res.keep_alive(req.keep_alive());
+  const auto size = body.size();
+  if (req.method() != http::verb::head) res.body() = std::move(body);
+  res.content_length(size);
+  return res;
+}
+
+http::message_generator json_response(const Request& req, http::status status, std::string body) {
+  return text_response(req, status, "application/json", std::move(body));
+}
+
+http::message_generator route(const Request& req, ServerContext& context) {
+  const std::string_view target = req.target();
+  const std::string_view path = target.substr(0, target.find('?'));
+  if (req.method() != http::verb::get && req.method() != http::verb::head) {
+    return json_response(req, http::status::method_not_allowed,
+                         R"({"error":"method_not_allowed"})");
+  }
+  if (path == "/healthz") return json_response(req, http::status::ok, R"({"status":"ok"})");
+  if (path == "/metrics") {
+    return text_response(req, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
+                         context.metrics.render());
+  }
+  if (path == "/ws") {
+    return json_response(req, http::status::upgrade_required,
+                         R"({"error":"websocket_upgrade_required"})");
+  }
+  if (path == "/api" || path.starts_with("/api/")) {
+    return json_response(req, http::status::not_found, R"({"error":"not_found"})");
+  }
+  const auto file = resolve_static(context.web_root, target);
+  if (!file) return text_response(req, http::status::not_found, "text/plain", "not found\n");
+  http::file_body::value_type body;
+  beast::error_code ec;
+  body.open(file->c_str(), beast::file_mode::scan, ec);
+  if (ec) return text_response(req, http::status::not_found, "text/plain", "not found\n");
+  const auto size = body.size();
+  if (req.method() == http::verb::head) {
+    http::response<http::empty_body> res{http::status::ok, req.version()};
+    res.set(http::field::content_type, content_type(*file));
+    res.content_length(size);
+    res.keep_alive(req.keep_alive());
+    return res;
+  }
+  http::response<http::file_body> res{std::piecewise_construct, std::make_tuple(std::move(body)),
+                                      std::make_tuple(http::status::ok, req.version())};
+  res.set(http::field::server, "tilerace");
+  res.set(http::field::content_type, content_type(*file));
+  res.set(http::field::cache_control, "no-cache");
+  res.content_length(size);
+  res.keep_alive(req.keep_alive());
+  return res;
+}
+
+void fail(beast::error_code ec, const char* what) {
+  if (ec == http::error::end_of_stream || ec == asio::error::operation_aborted ||
+      ec == beast::error::timeout || ec == asio::error::connection_reset ||
+      ec == asio::error::eof) {
+    return;
+  }
+  spdlog::debug("http {}: {}", what, ec.message());
+}
+
+}  // namespace
+
+asio::awaitable<void> run_http_session(beast::tcp_stream stream, ServerContext& context) {
+  beast::flat_buffer buffer;
+  for (;;) {
+    http::request_parser<http::string_body> parser;
+    parser.header_limit(kHeaderLimit);
+    parser.body_limit(kBodyLimit);
+    stream.expires_after(kRequestTimeout);
+    auto [ec, bytes] = co_await http::async_read(stream, buffer, parser, as_tuple(use_awaitable));
+    if (ec) co_return fail(ec, "read");
+    Request req = parser.release();
+    if (beast::websocket::is_upgrade(req) && req.target() == "/ws") {
+      std::make_shared<WsSession>(std::move(stream), context)->start(std::move(req));
+      co_return;
+    }
+    context.metrics.http_requests_total.fetch_add(1, std::memory_order_relaxed);
+    http::message_generator response = route(req, context);
+    const bool keep_alive = response.keep_alive();
+    auto [wec, written] =
+        co_await beast::async_write(stream, std::move(response), as_tuple(use_awaitable));
+    if (wec) co_return fail(wec, "write");
+    if (!keep_alive) {
+      beast::error_code ignored;
+      stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+      co_return;
+    }
+  }
+}
+
+}  // namespace tilerace::server

@@ -1,0 +1,30 @@
+// tilerace — the server binary.
+//
+// Threading model (the one place it is written down):
+// - One io_context runs on --threads threads (default: one per core).
+// - Every connection lives on its own strand: its reader, its writer and everything the
+//   dispatcher does for one of its messages run there, one message at a time. Other threads
+//   reach a connection only through Participant::deliver/close, which post onto that strand.
+// - A player's state (their current game, their connection) is guarded by the player's own
+//   mutex, held only for in-memory work, never across I/O. The player registry and the
+//   session set each sit behind one small mutex.
+// - Storage never runs on a network thread: the StoreWorker owns one thread, and a coroutine
+//   co_awaits its job and resumes on its own strand. That is also how a result is committed
+//   before the message announcing it is sent.
+// - Metrics are atomics that any thread may bump.
+#include <spdlog/spdlog.h>
+
+#include <memory>
+
+#include "server/memory_store.hpp"
+#include "server/options.hpp"
+#include "server/server.hpp"
+
+int main(int argc, char** argv) {
+  int exit_code = 0;
+  const auto options = tilerace::server::parse_options(argc, argv, exit_code);
+  if (!options) return exit_code;
+  spdlog::set_level(spdlog::level::from_str(options->log_level));
+  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
+  return tilerace::server::run_server(*options, std::make_unique<tilerace::server::MemoryStore>());
+}

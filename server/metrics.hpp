@@ -1,0 +1,41 @@
+#pragma once
+// Process-wide counters for GET /metrics (Prometheus text format). Lock-free: every field is
+// an atomic that any thread may bump.
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "protocol/messages.hpp"
+
+namespace tilerace::server {
+
+class Metrics {
+ public:
+  static constexpr std::array<double, 12> kBuckets{0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025,
+                                                   0.005,   0.01,   0.025,   0.05,   0.1,   0.5};
+  std::atomic<std::int64_t> connections{0};     // open WebSocket connections
+  std::atomic<std::int64_t> players_online{0};  // connections that said hello
+  std::atomic<std::int64_t> games_active{0};    // solo games in state playing
+  std::atomic<std::uint64_t> connections_total{0};
+  std::atomic<std::uint64_t> moves_total{0};  // moves that changed a board
+  std::atomic<std::uint64_t> games_finished_total{0};
+  std::atomic<std::uint64_t> messages_in_total{0};
+  std::atomic<std::uint64_t> messages_out_total{0};
+  std::atomic<std::uint64_t> send_queue_overflows_total{0};
+  std::atomic<std::uint64_t> http_requests_total{0};
+
+  void count_error(protocol::ErrorCode code) noexcept;
+  void observe_handling(std::chrono::nanoseconds took) noexcept;
+  // The whole exposition, one metric family after another.
+  std::string render() const;
+
+ private:
+  std::array<std::atomic<std::uint64_t>, 19> errors_{};
+  std::array<std::atomic<std::uint64_t>, kBuckets.size() + 1> buckets_{};
+  std::atomic<std::uint64_t> handling_count_{0};
+  std::atomic<std::uint64_t> handling_nanos_{0};
+};
+
+}  // namespace tilerace::server

@@ -1,0 +1,67 @@
+#include "server/options.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <iostream>
+#include <thread>
+
+namespace tilerace::server {
+
+namespace po = boost::program_options;
+
+std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
+  Options o;
+  po::options_description desc(
+      "tilerace — race 2048 over WebSockets\n\n"
+      "Every option may also be set by an environment variable: --web-root is\n"
+      "TILERACE_WEB_ROOT, and so on. The command line wins.\n\nOptions");
+  // clang-format off
+  desc.add_options()
+    ("help", "print this help and exit")
+    ("host", po::value(&o.host)->default_value(o.host), "address to bind")
+    ("port", po::value(&o.port)->default_value(o.port), "HTTP and WebSocket port (0: any free port)")
+    ("data", po::value(&o.data)->default_value(o.data), "data folder (the SQLite file lives here)")
+    ("web-root", po::value(&o.web_root)->default_value(o.web_root), "folder of the web client's static files")
+    ("threads", po::value(&o.threads)->default_value(o.threads), "network threads (0: one per core)")
+    ("max-message", po::value(&o.max_message)->default_value(o.max_message), "largest client message in bytes (larger: close 1009)")
+    ("rate", po::value(&o.rate)->default_value(o.rate), "messages per second per connection (burst: twice this)")
+    ("grace", po::value(&o.grace)->default_value(o.grace), "seconds a disconnected racer keeps their place")
+    ("countdown", po::value(&o.countdown)->default_value(o.countdown), "seconds of countdown before a race")
+    ("log-level", po::value(&o.log_level)->default_value(o.log_level), "trace, debug, info, warn, error or off");
+  // clang-format on
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, desc), vm);
+    po::store(po::parse_environment(desc,
+                                    [&desc](const std::string& env) -> std::string {
+                                      if (env.rfind("TILERACE_", 0) != 0) return "";
+                                      std::string name = env.substr(9);
+                                      for (char& c : name) {
+                                        c = c == '_' ? '-' : static_cast<char>(std::tolower(c));
+                                      }
+                                      return desc.find_nothrow(name, false) ? name : "";
+                                    }),
+              vm);
+    if (vm.count("help")) {
+      std::cout << desc << "\n";
+      exit_code = 0;
+      return std::nullopt;
+    }
+    po::notify(vm);
+  } catch (const std::exception& e) {
+    std::cerr << "tilerace: " << e.what() << "\n(see --help)\n";
+    exit_code = 2;
+    return std::nullopt;
+  }
+  if (o.threads <= 0)
+    o.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (o.rate <= 0 || o.max_message < 64 || o.grace < 0 || o.countdown < 0) {
+    std::cerr
+        << "tilerace: --rate must be > 0, --max-message >= 64, --grace and --countdown >= 0\n";
+    exit_code = 2;
+    return std::nullopt;
+  }
+  return o;
+}
+
+}  // namespace tilerace::server

@@ -1,0 +1,27 @@
+#pragma once
+// Command-line and environment configuration of the tilerace binary.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tilerace::server {
+
+struct Options {
+  std::string host = "0.0.0.0";
+  std::uint16_t port = 8080;
+  std::string data = "./data";
+  std::string web_root = "web-client";
+  int threads = 0;  // 0: hardware concurrency
+  std::size_t max_message = 4096;
+  double rate = 60;   // messages per second per connection; the burst is twice this
+  int grace = 60;     // seconds a racer may be away before forfeiting
+  int countdown = 3;  // seconds before a race starts
+  std::string log_level = "info";
+};
+
+// Parses argv, then TILERACE_* environment variables for options not given on the command
+// line. Returns nullopt after printing --help or an error (exit_code tells which).
+std::optional<Options> parse_options(int argc, char** argv, int& exit_code);
+
+}  // namespace tilerace::server

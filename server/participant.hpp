@@ -1,0 +1,20 @@
+#pragma once
+// What game logic sees of a connection: a place to deliver messages, never a socket.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace tilerace::server {
+
+using SharedMessage = std::shared_ptr<const std::string>;
+
+class Participant {
+ public:
+  virtual ~Participant() = default;
+  // Queues message for sending; callable from any thread. Never blocks.
+  virtual void deliver(SharedMessage message) = 0;
+  // Closes the connection with a WebSocket close code, after what is already queued.
+  virtual void close(std::uint16_t code) = 0;
+};
+
+}  // namespace tilerace::server

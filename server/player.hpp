@@ -1,0 +1,36 @@
+#pragma once
+// A player known to this server: identity, their current solo game, their connection.
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "engine/game.hpp"
+#include "server/participant.hpp"
+
+namespace tilerace::server {
+
+struct SoloGame {
+  std::string id;
+  engine::Game game;
+  bool explicit_seed = false;
+  std::int64_t started_at = 0;  // Unix milliseconds
+
+  bool ranked() const noexcept { return !explicit_seed && game.undos() == 0; }
+};
+
+struct Player {
+  Player(std::string id_, std::string name_, std::string token_hash_)
+      : id(std::move(id_)), name(std::move(name_)), token_hash(std::move(token_hash_)) {}
+
+  const std::string id;
+  const std::string name;
+  const std::string token_hash;
+
+  std::mutex mutex;              // guards the fields below
+  std::optional<SoloGame> solo;  // the current game, until new_game replaces it
+  std::weak_ptr<Participant> connection;
+};
+
+}  // namespace tilerace::server

@@ -1,0 +1,43 @@
+#pragma once
+// Token bucket per connection (PROTOCOL.md §8): `rate` messages a second, bursts of twice
+// that. Time is passed in, so the limiter is a pure value that tests drive directly.
+#include <algorithm>
+#include <chrono>
+#include <optional>
+
+namespace tilerace::server {
+
+class RateLimiter {
+ public:
+  using clock = std::chrono::steady_clock;
+  enum class Verdict { allow, reject, disconnect };
+
+  RateLimiter(double rate, clock::time_point now)
+      : rate_(rate), capacity_(2 * rate), tokens_(2 * rate), last_(now) {}
+
+  // allow: apply the message. reject: answer rate_limited. disconnect: the client has been
+  // over the limit for longer than kPatience and is to be closed with 1008.
+  Verdict admit(clock::time_point now) {
+    const std::chrono::duration<double> elapsed = now - last_;
+    last_ = now;
+    tokens_ = std::min(capacity_, tokens_ + elapsed.count() * rate_);
+    if (tokens_ >= 1) {
+      tokens_ -= 1;
+      over_since_.reset();
+      return Verdict::allow;
+    }
+    if (!over_since_) over_since_ = now;
+    return now - *over_since_ >= kPatience ? Verdict::disconnect : Verdict::reject;
+  }
+
+  static constexpr std::chrono::seconds kPatience{5};
+
+ private:
+  double rate_;
+  double capacity_;
+  double tokens_;
+  clock::time_point last_;
+  std::optional<clock::time_point> over_since_;
+};
+
+}  // namespace tilerace::server

@@ -1,0 +1,118 @@
+#include "server/server.hpp"
+
+#include <spdlog/spdlog.h>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <thread>
+#include <vector>
+
+#include "server/dispatcher.hpp"
+#include "server/http_session.hpp"
+#include "server/metrics.hpp"
+#include "server/player_registry.hpp"
+#include "server/server_context.hpp"
+#include "server/store_worker.hpp"
+#include "server/ws_session.hpp"
+
+namespace tilerace::server {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+using asio::as_tuple;
+using asio::use_awaitable;
+using asio::ip::tcp;
+
+namespace {
+
+constexpr auto kShutdownBudget = std::chrono::seconds(8);
+
+asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, ServerContext& context) {
+  for (;;) {
+    auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(acceptor.get_executor()),
+                                                       as_tuple(use_awaitable));
+    if (ec == asio::error::operation_aborted) co_return;
+    if (ec) {
+      spdlog::warn("accept: {}", ec.message());
+      continue;  // e.g. out of file descriptors: keep serving the others
+    }
+    socket.set_option(tcp::no_delay(true), ec);
+    asio::co_spawn(socket.get_executor(),
+                   run_http_session(beast::tcp_stream(std::move(socket)), context), asio::detached);
+  }
+}
+
+// Waits until every session has closed or the budget is spent, then stops the io_context.
+asio::awaitable<void> drain(asio::io_context& ioc, SessionSet& sessions) {
+  asio::steady_timer timer(ioc);
+  const auto deadline = std::chrono::steady_clock::now() + kShutdownBudget;
+  while (sessions.size() > 0 && std::chrono::steady_clock::now() < deadline) {
+    timer.expires_after(std::chrono::milliseconds(20));
+    co_await timer.async_wait(use_awaitable);
+  }
+  if (sessions.size() > 0) spdlog::warn("{} connections did not close in time", sessions.size());
+  ioc.stop();
+}
+
+}  // namespace
+
+int run_server(const Options& options, std::unique_ptr<Store> store) {
+  asio::io_context ioc(options.threads);
+  Metrics metrics;
+  StoreWorker worker(*store);
+  PlayerRegistry players;
+  Dispatcher dispatcher(players, worker, metrics);
+  SessionSet sessions;
+
+  std::error_code fs_error;
+  const auto web_root = std::filesystem::canonical(options.web_root, fs_error);
+  if (fs_error) {
+    spdlog::error("--web-root {}: {}", options.web_root, fs_error.message());
+    return 2;
+  }
+  ServerContext context{options, web_root, metrics, dispatcher, sessions};
+
+  tcp::acceptor acceptor(ioc);
+  try {
+    const tcp::endpoint endpoint(asio::ip::make_address(options.host), options.port);
+    acceptor.open(endpoint.protocol());
+    acceptor.set_option(asio::socket_base::reuse_address(true));
+    acceptor.bind(endpoint);
+    acceptor.listen(asio::socket_base::max_listen_connections);
+  } catch (const std::exception& e) {
+    spdlog::error("cannot listen on {}:{}: {}", options.host, options.port, e.what());
+    return 2;
+  }
+  // The actual port, for tests and scripts that ask for port 0.
+  spdlog::info("listening on http://{}:{} (web root {}, {} threads)", options.host,
+               acceptor.local_endpoint().port(), web_root.string(), options.threads);
+
+  asio::co_spawn(ioc, accept_loop(acceptor, context), asio::detached);
+
+  asio::signal_set signals(ioc, SIGINT, SIGTERM);
+  signals.async_wait([&](beast::error_code ec, int signal) {
+    if (ec) return;
+    spdlog::info("signal {}: shutting down", signal);
+    beast::error_code ignored;
+    acceptor.close(ignored);
+    sessions.for_each([](WsSession& s) { s.shutdown(); });
+    asio::co_spawn(ioc, drain(ioc, sessions), asio::detached);
+  });
+
+  std::vector<std::thread> threads;
+  for (int i = 1; i < options.threads; ++i) threads.emplace_back([&ioc] { ioc.run(); });
+  ioc.run();
+  for (auto& t : threads) t.join();
+  worker.join();  // every store job submitted has finished before we exit
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace tilerace::server

@@ -1,0 +1,44 @@
+#pragma once
+// What the server keeps: players and finished games. Implementations are thread-safe and
+// may block; the server calls them only through StoreWorker, off the network threads.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/types.hpp"
+
+namespace tilerace::server {
+
+struct PlayerRecord {
+  std::string id;
+  std::string name;
+  std::string token_hash;       // SHA-256 of the token's secret, hex
+  std::int64_t created_at = 0;  // Unix milliseconds
+};
+
+struct GameRecord {
+  std::string id;
+  std::string player_id;
+  engine::GameConfig config;
+  std::string moves;  // the replay's move string
+  std::int64_t score = 0;
+  std::int64_t max_tile = 0;
+  int move_count = 0;
+  engine::GameState state = engine::GameState::over;
+  bool ranked = false;
+  std::int64_t started_at = 0;  // Unix milliseconds
+  std::int64_t ended_at = 0;
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+  virtual void add_player(const PlayerRecord& player) = 0;
+  virtual std::optional<PlayerRecord> find_player(std::string_view id) = 0;
+  // Records a finished game; recording the same id again changes nothing.
+  virtual void record_game(const GameRecord& game) = 0;
+  virtual std::optional<GameRecord> find_game(std::string_view id) = 0;
+};
+
+}  // namespace tilerace::server

@@ -1,0 +1,210 @@
+#include "server/ws_session.hpp"
+
+#include <spdlog/spdlog.h>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/websocket/error.hpp>
+
+#include "protocol/decode.hpp"
+#include "protocol/encode.hpp"
+
+namespace tilerace::server {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using asio::as_tuple;
+using asio::use_awaitable;
+
+namespace {
+
+// Logs unexpected errors; expected ends of a connection stay quiet.
+void fail(beast::error_code ec, const char* what, const std::string& remote) {
+  if (ec == asio::error::operation_aborted || ec == websocket::error::closed ||
+      ec == asio::error::eof || ec == beast::error::timeout ||
+      ec == asio::error::connection_reset || ec == asio::error::broken_pipe) {
+    return;
+  }
+  spdlog::warn("{} {}: {}", remote, what, ec.message());
+}
+
+constexpr auto kCloseStall = std::chrono::seconds(5);
+
+}  // namespace
+
+void SessionSet::for_each(const std::function<void(WsSession&)>& f) const {
+  std::vector<std::shared_ptr<WsSession>> live;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [_, weak] : sessions_) {
+      if (auto s = weak.lock()) live.push_back(std::move(s));
+    }
+  }
+  for (const auto& s : live) f(*s);
+}
+
+WsSession::WsSession(beast::tcp_stream&& stream, ServerContext& context)
+    : ws_(std::move(stream)),
+      context_(context),
+      wake_(ws_.get_executor()),
+      hard_close_(ws_.get_executor()),
+      limiter_(context.options.rate, RateLimiter::clock::now()) {
+  beast::error_code ec;
+  const auto endpoint = beast::get_lowest_layer(ws_).socket().remote_endpoint(ec);
+  remote_ = ec ? "?" : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+}
+
+void WsSession::start(beast::http::request<beast::http::string_body> request) {
+  asio::co_spawn(ws_.get_executor(), run(std::move(request)), asio::detached);
+}
+
+asio::awaitable<void> WsSession::run(beast::http::request<beast::http::string_body> request) {
+  auto self = shared_from_this();
+  beast::get_lowest_layer(ws_).expires_never();
+  websocket::stream_base::timeout timeouts{};
+  timeouts.handshake_timeout = std::chrono::seconds(10);
+  timeouts.idle_timeout = std::chrono::seconds(30);  // a ping goes out at half of it
+  timeouts.keep_alive_pings = true;
+  ws_.set_option(timeouts);
+  ws_.read_message_max(context_.options.max_message);
+  ws_.auto_fragment(false);
+  ws_.set_option(websocket::stream_base::decorator(
+      [](websocket::response_type& res) { res.set(beast::http::field::server, "tilerace"); }));
+
+  auto [ec] = co_await ws_.async_accept(request, as_tuple(use_awaitable));
+  if (ec) co_return fail(ec, "accept", remote_);
+
+  connection_.self = self;
+  context_.sessions.add(self);
+  context_.metrics.connections.fetch_add(1, std::memory_order_relaxed);
+  context_.metrics.connections_total.fetch_add(1, std::memory_order_relaxed);
+  spdlog::info("{} connected", remote_);
+
+  asio::co_spawn(ws_.get_executor(), write_loop(), asio::detached);
+  co_await read_loop();
+
+  done_ = true;
+  wake_.cancel();
+  hard_close_.cancel();
+  context_.dispatcher.disconnected(connection_);
+  connection_.self.reset();  // breaks the session → connection → session cycle
+  context_.sessions.remove(this);
+  context_.metrics.connections.fetch_sub(1, std::memory_order_relaxed);
+  spdlog::info("{} disconnected{}", remote_,
+               closing_ ? " (close " + std::to_string(*closing_) + ")" : "");
+}
+
+asio::awaitable<void> WsSession::read_loop() {
+  for (;;) {
+    buffer_.clear();
+    auto [ec, bytes] = co_await ws_.async_read(buffer_, as_tuple(use_awaitable));
+    if (ec) co_return fail(ec, "read", remote_);
+    if (closing_) continue;  // draining until the peer answers our close
+    if (!ws_.got_text()) {
+      begin_close(websocket::close_code::unknown_data);  // 1003: binary frames
+      continue;
+    }
+    const auto data = buffer_.cdata();
+    co_await handle_text({static_cast<const char*>(data.data()), data.size()});
+  }
+}
+
+asio::awaitable<void> WsSession::handle_text(std::string_view text) {
+  const auto started = std::chrono::steady_clock::now();
+  context_.metrics.messages_in_total.fetch_add(1, std::memory_order_relaxed);
+  switch (limiter_.admit(started)) {
+    case RateLimiter::Verdict::disconnect:
+      begin_close(websocket::close_code::policy_error);  // 1008
+      co_return;
+    case RateLimiter::Verdict::reject: {
+      const protocol::Decoded decoded = protocol::decode_client(text);
+      context_.dispatcher.send_error(
+          connection_, {protocol::ErrorCode::rate_limited, "too many messages: slow down", ""},
+          decoded.rid);
+      co_return;
+    }
+    case RateLimiter::Verdict::allow: break;
+  }
+  const protocol::Decoded decoded = protocol::decode_client(text);
+  try {
+    co_await context_.dispatcher.handle(connection_, decoded);
+  } catch (const std::exception& e) {
+    spdlog::error("{} handling a message: {}", remote_, e.what());
+    context_.dispatcher.send_error(
+        connection_, {protocol::ErrorCode::internal, "internal error", ""}, decoded.rid);
+  }
+  context_.metrics.observe_handling(std::chrono::steady_clock::now() - started);
+}
+
+asio::awaitable<void> WsSession::write_loop() {
+  auto self = shared_from_this();
+  while (!done_) {
+    if (queue_.empty()) {
+      if (closing_) break;
+      wake_.expires_at(asio::steady_timer::time_point::max());
+      co_await wake_.async_wait(as_tuple(use_awaitable));
+      continue;
+    }
+    const SharedMessage message = queue_.front();
+    auto [ec, bytes] = co_await ws_.async_write(asio::buffer(*message), as_tuple(use_awaitable));
+    if (ec) co_return fail(ec, "write", remote_);
+    context_.metrics.messages_out_total.fetch_add(1, std::memory_order_relaxed);
+    if (!queue_.empty() && queue_.front() == message) {  // a 1013 may have cleared the queue
+      queued_bytes_ -= message->size();
+      queue_.pop_front();
+    }
+  }
+  if (done_ || !closing_) co_return;
+  auto [ec] = co_await ws_.async_close(websocket::close_reason(*closing_), as_tuple(use_awaitable));
+  if (ec) co_return fail(ec, "close", remote_);
+}
+
+void WsSession::enqueue(SharedMessage message) {
+  if (closing_ || done_) return;
+  if (queue_.size() >= kMaxQueuedMessages || queued_bytes_ + message->size() > kMaxQueuedBytes) {
+    context_.metrics.send_queue_overflows_total.fetch_add(1, std::memory_order_relaxed);
+    spdlog::warn("{} is not reading its messages: closing (1013)", remote_);
+    // Keep only the write in flight (it holds the front); drop the rest.
+    if (!queue_.empty()) queue_.erase(queue_.begin() + 1, queue_.end());
+    queued_bytes_ = queue_.empty() ? 0 : queue_.front()->size();
+    begin_close(websocket::close_code::try_again_later);
+    return;
+  }
+  queued_bytes_ += message->size();
+  queue_.push_back(std::move(message));
+  wake_.cancel();
+}
+
+void WsSession::begin_close(std::uint16_t code) {
+  if (closing_ || done_) return;
+  closing_ = code;
+  wake_.cancel();
+  // A peer that neither reads nor answers the close is cut off.
+  hard_close_.expires_after(kCloseStall);
+  hard_close_.async_wait([self = shared_from_this()](beast::error_code ec) {
+    if (!ec && !self->done_) beast::get_lowest_layer(self->ws_).close();
+  });
+}
+
+void WsSession::deliver(SharedMessage message) {
+  asio::dispatch(ws_.get_executor(), [self = shared_from_this(), m = std::move(message)]() mutable {
+    self->enqueue(std::move(m));
+  });
+}
+
+void WsSession::close(std::uint16_t code) {
+  asio::dispatch(ws_.get_executor(),
+                 [self = shared_from_this(), code] { self->begin_close(code); });
+}
+
+void WsSession::shutdown() {
+  asio::dispatch(ws_.get_executor(), [self = shared_from_this()] {
+    self->enqueue(std::make_shared<const std::string>(protocol::encode_shutdown()));
+    self->begin_close(websocket::close_code::going_away);
+  });
+}
+
+}  // namespace tilerace::server

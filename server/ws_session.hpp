@@ -1,0 +1,63 @@
+#pragma once
+// One WebSocket connection: reads text frames (size- and rate-limited), hands each to the
+// dispatcher, and writes queued messages with exactly one write in flight. A peer that lets
+// more than kMaxQueuedMessages or kMaxQueuedBytes pile up is closed with 1013.
+// All member functions but deliver/close/shutdown run on the session's strand.
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/websocket/stream.hpp>
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "server/dispatcher.hpp"
+#include "server/participant.hpp"
+#include "server/rate_limiter.hpp"
+#include "server/server_context.hpp"
+
+namespace tilerace::server {
+
+class WsSession final : public Participant, public std::enable_shared_from_this<WsSession> {
+ public:
+  static constexpr std::size_t kMaxQueuedMessages = 64;
+  static constexpr std::size_t kMaxQueuedBytes = 256 * 1024;
+
+  WsSession(boost::beast::tcp_stream&& stream, ServerContext& context);
+
+  // Completes the upgrade for request and runs the session until the connection closes.
+  void start(boost::beast::http::request<boost::beast::http::string_body> request);
+
+  void deliver(SharedMessage message) override;
+  void close(std::uint16_t code) override;
+  // Server shutdown: sends {"type":"shutdown"}, then closes with 1001.
+  void shutdown();
+
+ private:
+  boost::asio::awaitable<void> run(
+      boost::beast::http::request<boost::beast::http::string_body> request);
+  boost::asio::awaitable<void> read_loop();
+  boost::asio::awaitable<void> write_loop();
+  boost::asio::awaitable<void> handle_text(std::string_view text);
+  void enqueue(SharedMessage message);
+  void begin_close(std::uint16_t code);
+
+  boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+  ServerContext& context_;
+  std::string remote_;
+  boost::beast::flat_buffer buffer_;
+  std::deque<SharedMessage> queue_;
+  std::size_t queued_bytes_ = 0;
+  boost::asio::steady_timer wake_;        // the writer sleeps on it; cancel() wakes it
+  boost::asio::steady_timer hard_close_;  // tears the socket down if a close stalls
+  std::optional<std::uint16_t> closing_;  // the close code, once decided
+  bool done_ = false;                     // the reader has ended
+  RateLimiter limiter_;
+  Connection connection_;
+};
+
+}  // namespace tilerace::server
