@@ -19,7 +19,7 @@ build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD)
 
 run: build
-	./$(BUILD)/engine_bench --benchmark_min_time=0.1
+	./$(BUILD)/tilerace --port $(PORT) --data $(DATA) --web-root web-client
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j 2

@@ -92,7 +92,9 @@ std::optional<Int> optional_int(const json& object, std::string_view key, Int mi
   if (!v->is_number_integer()) reject_field(key, std::string(key) + range);
   if (v->is_number_unsigned()) {
     const auto u = v->get<std::uint64_t>();
-    if (u > static_cast<std::uint64_t>(max)) reject_field(key, std::string(key) + range);
+    if (u > static_cast<std::uint64_t>(max) || (min > 0 && u < static_cast<std::uint64_t>(min))) {
+      reject_field(key, std::string(key) + range);
+    }
     return static_cast<Int>(u);
   }
   const auto s = v->get<std::int64_t>();

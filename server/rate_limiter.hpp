@@ -3,7 +3,6 @@
 // that. Time is passed in, so the limiter is a pure value that tests drive directly.
 #include <algorithm>
 #include <chrono>
-#include <optional>
 
 namespace tilerace::server {
 
@@ -16,28 +15,33 @@ class RateLimiter {
       : rate_(rate), capacity_(2 * rate), tokens_(2 * rate), last_(now) {}
 
   // allow: apply the message. reject: answer rate_limited. disconnect: the client has been
-  // over the limit for longer than kPatience and is to be closed with 1008.
+  // over the limit for kPatience; close it with 1008. A client is back under the limit once
+  // kCalm passes without a rejection; tokens trickling back during a flood do not count.
   Verdict admit(clock::time_point now) {
     const std::chrono::duration<double> elapsed = now - last_;
     last_ = now;
     tokens_ = std::min(capacity_, tokens_ + elapsed.count() * rate_);
     if (tokens_ >= 1) {
       tokens_ -= 1;
-      over_since_.reset();
       return Verdict::allow;
     }
-    if (!over_since_) over_since_ = now;
-    return now - *over_since_ >= kPatience ? Verdict::disconnect : Verdict::reject;
+    if (!over_ || now - last_reject_ > kCalm) over_since_ = now;
+    over_ = true;
+    last_reject_ = now;
+    return now - over_since_ >= kPatience ? Verdict::disconnect : Verdict::reject;
   }
 
   static constexpr std::chrono::seconds kPatience{5};
+  static constexpr std::chrono::seconds kCalm{1};
 
  private:
   double rate_;
   double capacity_;
   double tokens_;
   clock::time_point last_;
-  std::optional<clock::time_point> over_since_;
+  bool over_ = false;
+  clock::time_point over_since_{};
+  clock::time_point last_reject_{};
 };
 
 }  // namespace tilerace::server

@@ -1,0 +1,226 @@
+#include "tests/e2e/harness.hpp"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/buffers_to_string.hpp>
+#include <boost/beast/http.hpp>
+
+#include <cstring>
+#include <sstream>
+
+namespace tilerace::e2e {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+
+TempDir::TempDir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "tilerace-e2e-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+ServerProcess::ServerProcess(std::vector<std::string> extra_args, std::filesystem::path web_root) {
+  std::vector<std::string> args = {
+      TILERACE_BINARY,       "--host",     "127.0.0.1",       "--port",    "0", "--data",
+      data_.path().string(), "--web-root", web_root.string(), "--threads", "2"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  pid_ = ::fork();
+  if (pid_ == 0) {
+    ::dup2(fds[1], STDOUT_FILENO);
+    ::dup2(fds[1], STDERR_FILENO);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  out_fd_ = fds[0];
+  reader_ = std::thread([this] {
+    char chunk[4096];
+    for (;;) {
+      const ssize_t n = ::read(out_fd_, chunk, sizeof chunk);
+      std::lock_guard lock(mutex_);
+      if (n <= 0) {
+        eof_ = true;
+        changed_.notify_all();
+        return;
+      }
+      log_.append(chunk, static_cast<std::size_t>(n));
+      changed_.notify_all();
+    }
+  });
+  const std::string marker = "listening on http://127.0.0.1:";
+  if (!wait_for_log(marker, 10s)) {
+    throw std::runtime_error("server did not start:\n" + log());
+  }
+  const std::string text = log();
+  port_ = static_cast<std::uint16_t>(std::stoi(text.substr(text.find(marker) + marker.size())));
+}
+
+ServerProcess::~ServerProcess() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  if (reader_.joinable()) reader_.join();
+  if (out_fd_ >= 0) ::close(out_fd_);
+}
+
+std::optional<int> ServerProcess::stop(int signal, std::chrono::milliseconds deadline) {
+  ::kill(pid_, signal);
+  // The reader sees EOF when the process (the pipe's only writer) exits.
+  {
+    std::unique_lock lock(mutex_);
+    if (!changed_.wait_for(lock, deadline, [this] { return eof_; })) return std::nullopt;
+  }
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+bool ServerProcess::wait_for_log(std::string_view needle, std::chrono::milliseconds deadline) {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, deadline, [&] {
+    return log_.find(needle) != std::string::npos || eof_;
+  }) && log_.find(needle) != std::string::npos;
+}
+
+std::string ServerProcess::log() const {
+  std::lock_guard lock(mutex_);
+  return log_;
+}
+
+double ServerProcess::metric(std::string_view sample) const {
+  const HttpResult r = http_request(port_, "/metrics");
+  std::istringstream lines(r.body);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.size() > sample.size() && line.compare(0, sample.size(), sample) == 0 &&
+        line[sample.size()] == ' ') {
+      return std::stod(line.substr(sample.size() + 1));
+    }
+  }
+  throw std::runtime_error("no metric " + std::string(sample));
+}
+
+bool ServerProcess::wait_for_metric(std::string_view sample, double value,
+                                    std::chrono::milliseconds deadline) const {
+  const auto until = std::chrono::steady_clock::now() + deadline;
+  while (std::chrono::steady_clock::now() < until) {
+    if (metric(sample) >= value) return true;
+    std::this_thread::sleep_for(20ms);  // polling interval while waiting for the event
+  }
+  return false;
+}
+
+WsClient::WsClient(std::uint16_t port, std::optional<int> receive_buffer) : ws_(ioc_) {
+  auto& socket = beast::get_lowest_layer(ws_).socket();
+  socket.open(tcp::v4());
+  if (receive_buffer) socket.set_option(asio::socket_base::receive_buffer_size(*receive_buffer));
+  socket.connect({asio::ip::make_address("127.0.0.1"), port});
+  ws_.handshake("127.0.0.1:" + std::to_string(port), "/ws");
+}
+
+void WsClient::send(const json& message) { send_text(message.dump()); }
+
+void WsClient::send_text(std::string_view text) {
+  ws_.text(true);
+  ws_.write(asio::buffer(text.data(), text.size()));
+}
+
+void WsClient::send_binary(std::string_view bytes) {
+  ws_.binary(true);
+  ws_.write(asio::buffer(bytes.data(), bytes.size()));
+}
+
+std::optional<json> WsClient::next(std::chrono::milliseconds deadline) {
+  if (closed_) return std::nullopt;
+  buffer_.clear();
+  beast::error_code ec;
+  beast::get_lowest_layer(ws_).expires_after(deadline);
+  ws_.async_read(buffer_, [&](beast::error_code e, std::size_t) { ec = e; });
+  ioc_.restart();
+  ioc_.run();
+  beast::get_lowest_layer(ws_).expires_never();
+  if (ec) {
+    closed_ = true;
+    if (ec == websocket::error::closed) close_code_ = ws_.reason().code;
+    return std::nullopt;
+  }
+  return json::parse(beast::buffers_to_string(buffer_.cdata()));
+}
+
+json WsClient::expect(std::string_view type, std::chrono::milliseconds deadline) {
+  const auto m = next(deadline);
+  if (!m) {
+    ADD_FAILURE() << "expected " << type << ", connection ended (close code "
+                  << close_code_.value_or(-1) << ")";
+    return json::object();
+  }
+  EXPECT_EQ((*m)["type"], type) << m->dump();
+  return *m;
+}
+
+json WsClient::request(const json& message, std::chrono::milliseconds deadline) {
+  send(message);
+  const auto m = next(deadline);
+  if (!m) {
+    ADD_FAILURE() << "no reply to " << message.dump();
+    return json::object();
+  }
+  return *m;
+}
+
+std::optional<int> WsClient::wait_closed(std::chrono::milliseconds deadline) {
+  const auto until = std::chrono::steady_clock::now() + deadline;
+  while (!closed_) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        until - std::chrono::steady_clock::now());
+    if (left <= 0ms) break;
+    next(left);
+  }
+  return close_code_;
+}
+
+json WsClient::hello(std::string_view name) { return request({{"type", "hello"}, {"name", name}}); }
+
+HttpResult http_request(std::uint16_t port, std::string_view target, std::string_view method,
+                        std::vector<std::pair<std::string, std::string>> headers) {
+  asio::io_context ioc;
+  beast::tcp_stream stream(ioc);
+  stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+  http::request<http::empty_body> req{http::string_to_verb(method), target, 11};
+  req.set(http::field::host, "127.0.0.1");
+  for (const auto& [name, value] : headers) req.set(name, value);
+  http::write(stream, req);
+  beast::flat_buffer buffer;
+  http::response_parser<http::string_body> parser;
+  parser.skip(method == "HEAD");
+  beast::error_code ec;
+  http::read(stream, buffer, parser, ec);
+  if (ec) return {0, "", ec.message()};
+  const auto& res = parser.get();
+  return {static_cast<int>(res.result_int()), std::string(res[http::field::content_type]),
+          res.body()};
+}
+
+}  // namespace tilerace::e2e

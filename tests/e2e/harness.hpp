@@ -1,0 +1,109 @@
+#pragma once
+// End-to-end test harness: the real tilerace binary started on a free loopback port with a
+// temporary data folder, real WebSocket and HTTP clients over 127.0.0.1. Every wait has a
+// deadline; nothing sleeps in place of waiting for an event.
+#include <sys/types.h>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/websocket/stream.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tilerace::e2e {
+
+using json = nlohmann::json;
+using namespace std::chrono_literals;
+
+// A fresh folder under the system temp dir, removed with everything in it.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+class ServerProcess {
+ public:
+  // Starts build/tilerace on 127.0.0.1 with a free port and waits until it listens.
+  explicit ServerProcess(std::vector<std::string> extra_args = {},
+                         std::filesystem::path web_root = TILERACE_WEB_ROOT);
+  ~ServerProcess();  // SIGKILL if still running
+
+  std::uint16_t port() const { return port_; }
+  pid_t pid() const { return pid_; }
+  // Sends signal and waits for the exit; returns the exit status, or nullopt on timeout.
+  std::optional<int> stop(int signal, std::chrono::milliseconds deadline = 10s);
+  // Waits until the server's output contains needle.
+  bool wait_for_log(std::string_view needle, std::chrono::milliseconds deadline = 5s);
+  std::string log() const;
+  // The value of a Prometheus sample line, e.g. "tilerace_moves_total".
+  double metric(std::string_view sample) const;
+  // Polls /metrics until sample >= value.
+  bool wait_for_metric(std::string_view sample, double value,
+                       std::chrono::milliseconds deadline = 10s) const;
+
+ private:
+  TempDir data_;
+  pid_t pid_ = -1;
+  int out_fd_ = -1;
+  std::uint16_t port_ = 0;
+  std::thread reader_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::string log_;
+  bool eof_ = false;
+};
+
+class WsClient {
+ public:
+  // Connects to ws://127.0.0.1:port/ws. receive_buffer shrinks the socket's kernel buffer
+  // (for clients that stop reading).
+  explicit WsClient(std::uint16_t port, std::optional<int> receive_buffer = std::nullopt);
+
+  void send(const json& message);
+  void send_text(std::string_view text);
+  void send_binary(std::string_view bytes);
+  // The next message, or nullopt once the connection has closed or the deadline passed.
+  std::optional<json> next(std::chrono::milliseconds deadline = 5s);
+  // The next message, which must have the given type (else the test fails).
+  json expect(std::string_view type, std::chrono::milliseconds deadline = 5s);
+  // Sends and returns the next message.
+  json request(const json& message, std::chrono::milliseconds deadline = 5s);
+  // Reads (discarding messages) until the server closes; the close code, or nullopt.
+  std::optional<int> wait_closed(std::chrono::milliseconds deadline = 10s);
+  // hello with name; returns the welcome.
+  json hello(std::string_view name);
+
+  bool closed() const { return closed_; }
+  std::optional<int> close_code() const { return close_code_; }
+
+ private:
+  boost::asio::io_context ioc_;
+  boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+  boost::beast::flat_buffer buffer_;
+  bool closed_ = false;
+  std::optional<int> close_code_;
+};
+
+struct HttpResult {
+  int status = 0;
+  std::string content_type;
+  std::string body;
+};
+// One GET (or method) with the target sent byte for byte as given.
+HttpResult http_request(std::uint16_t port, std::string_view target,
+                        std::string_view method = "GET",
+                        std::vector<std::pair<std::string, std::string>> headers = {});
+
+}  // namespace tilerace::e2e

@@ -1,0 +1,118 @@
+// Limits at the edge and shutdown: every abuser is closed with the right code, and nobody
+// else is disturbed.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include "tests/e2e/harness.hpp"
+
+namespace tilerace::e2e {
+namespace {
+
+TEST(Limits, OversizeMessageCloses1009AndOthersPlayOn) {
+  ServerProcess server;
+  WsClient bystander(server.port());
+  bystander.hello("bystander");
+  WsClient big(server.port());
+  big.send_text(R"({"type":"ping","pad":")" + std::string(5000, 'x') + "\"}");
+  EXPECT_EQ(big.wait_closed(), 1009);
+  EXPECT_EQ(bystander.request({{"type", "ping"}})["type"], "pong");
+}
+
+TEST(Limits, MaxMessageIsConfigurable) {
+  ServerProcess server({"--max-message", "10000"});
+  WsClient client(server.port());
+  const json r = client.request({{"type", "ping"}, {"pad", std::string(8000, 'x')}, {"rid", 1}});
+  EXPECT_EQ(r["code"], "not_hello");  // read and answered, not closed
+}
+
+TEST(Limits, BinaryFrameCloses1003) {
+  ServerProcess server;
+  WsClient client(server.port());
+  client.hello("bin");
+  client.send_binary("\x01\x02\x03");
+  EXPECT_EQ(client.wait_closed(), 1003);
+}
+
+TEST(Limits, InvalidUtf8TextCloses1007) {
+  ServerProcess server;
+  WsClient client(server.port());
+  client.send_text("{\"type\":\"hello\",\"name\":\"\xff\xfe\"}");
+  EXPECT_EQ(client.wait_closed(), 1007);
+}
+
+TEST(Limits, FloodGetsRateLimitedThenClosed1008) {
+  ServerProcess server({"--rate", "20"});
+  WsClient bystander(server.port());
+  bystander.hello("calm");
+  WsClient flood(server.port());
+  flood.hello("flood");
+  int pongs = 0, limited = 0;
+  const auto until = std::chrono::steady_clock::now() + 15s;
+  while (!flood.closed() && std::chrono::steady_clock::now() < until) {
+    flood.send({{"type", "ping"}, {"rid", limited}});
+    const auto reply = flood.next();
+    if (!reply) break;
+    if ((*reply)["type"] == "pong") ++pongs;
+    if ((*reply)["type"] == "error") {
+      EXPECT_EQ((*reply)["code"], "rate_limited");
+      EXPECT_EQ((*reply)["rid"], limited);  // rid is echoed even when rate-limited
+      ++limited;
+    }
+  }
+  EXPECT_EQ(flood.close_code(), 1008);
+  EXPECT_GE(pongs, 40);  // the burst of 2 × rate was served
+  EXPECT_GT(limited, 0);
+  EXPECT_EQ(bystander.request({{"type", "ping"}})["type"], "pong");
+}
+
+TEST(Limits, AClientThatDoesNotReadIsCutOff1013WhileAnotherPlaysOn) {
+  ServerProcess server({"--rate", "100000"});
+  WsClient player(server.port());
+  player.hello("player");
+  player.request({{"type", "new_game"}});
+  WsClient slow(server.port(), 4096);
+  slow.hello("slow");
+  // Each new_game of size 8 is answered with a ~450-byte snapshot that this client never reads.
+  int sent = 0;
+  while (sent < 200000) {
+    slow.send({{"type", "new_game"}, {"size", 8}});
+    if (++sent % 500 == 0 && server.metric("tilerace_send_queue_overflows_total") >= 1) break;
+  }
+  ASSERT_TRUE(server.wait_for_metric("tilerace_send_queue_overflows_total", 1));
+  // The honest player was never held up.
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_EQ(player.request({{"type", "move"}, {"dir", i % 2 ? "left" : "right"}})["type"],
+              "moved");
+  }
+  // Reading again, the slow client finds what was in flight and then the close.
+  EXPECT_EQ(slow.wait_closed(20s), 1013);
+}
+
+TEST(Limits, SigtermSendsShutdownCloses1001AndExitsZero) {
+  ServerProcess server;
+  WsClient a(server.port());
+  a.hello("a");
+  a.request({{"type", "new_game"}});
+  a.request({{"type", "move"}, {"dir", "left"}});
+  WsClient b(server.port());
+  b.hello("b");
+  const auto started = std::chrono::steady_clock::now();
+  ::kill(server.pid(), SIGTERM);
+  EXPECT_EQ(a.expect("shutdown")["type"], "shutdown");
+  EXPECT_EQ(a.wait_closed(), 1001);
+  EXPECT_EQ(b.expect("shutdown")["type"], "shutdown");
+  EXPECT_EQ(b.wait_closed(), 1001);
+  EXPECT_EQ(server.stop(SIGTERM, 10s), 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 10s);
+}
+
+TEST(Limits, OversizedUpgradeHeadersAreRefused) {
+  ServerProcess server;
+  const HttpResult r =
+      http_request(server.port(), "/healthz", "GET", {{"X-Pad", std::string(9000, 'h')}});
+  EXPECT_NE(r.status, 200);
+  EXPECT_EQ(http_request(server.port(), "/healthz").status, 200);  // the server is fine
+}
+
+}  // namespace
+}  // namespace tilerace::e2e

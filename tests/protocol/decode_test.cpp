@@ -1,0 +1,230 @@
+#include "protocol/decode.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace tilerace::protocol {
+namespace {
+
+template <class T>
+const T& as(const Decoded& d) {
+  EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().message);
+  return std::get<T>(d.message());
+}
+
+TEST(Decode, Hello) {
+  const Decoded d = decode_client(R"({"type":"hello","name":"  alice  "})");
+  EXPECT_EQ(as<Hello>(d).name, "alice");
+  EXPECT_FALSE(as<Hello>(d).token.has_value());
+  const Decoded t = decode_client(R"({"type":"hello","name":"bob","token":"abc.def"})");
+  EXPECT_EQ(as<Hello>(t).token, "abc.def");
+  const Decoded u = decode_client(R"({"type":"hello","name":"Zoë 🙂"})");
+  EXPECT_EQ(as<Hello>(u).name, "Zoë 🙂");
+}
+
+TEST(Decode, PingUndoResign) {
+  EXPECT_TRUE(std::holds_alternative<Ping>(decode_client(R"({"type":"ping"})").message()));
+  EXPECT_TRUE(std::holds_alternative<Undo>(decode_client(R"({"type":"undo"})").message()));
+  EXPECT_TRUE(std::holds_alternative<Resign>(decode_client(R"({"type":"resign"})").message()));
+}
+
+TEST(Decode, NewGameDefaultsAndFields) {
+  const Decoded plain = decode_client(R"({"type":"new_game"})");
+  const auto& d = as<NewGame>(plain);
+  EXPECT_EQ(d.config.mode, engine::Mode::classic);
+  EXPECT_EQ(d.config.size, 4);
+  EXPECT_EQ(d.config.target, 2048);
+  EXPECT_FALSE(d.explicit_seed);
+  const Decoded full = decode_client(
+      R"({"type":"new_game","mode":"moving-obstacle","size":8,"target":131072,"seed":"18446744073709551615"})");
+  const auto& f = as<NewGame>(full);
+  EXPECT_EQ(f.config.mode, engine::Mode::moving_obstacle);
+  EXPECT_EQ(f.config.size, 8);
+  EXPECT_EQ(f.config.target, 131072);
+  EXPECT_EQ(f.config.seed, 18446744073709551615ULL);
+  EXPECT_TRUE(f.explicit_seed);
+  const Decoded fifteen =
+      decode_client(R"({"type":"new_game","mode":"fifteen","size":6,"target":5})");
+  const auto& q = as<NewGame>(fifteen);
+  EXPECT_EQ(q.config.mode, engine::Mode::fifteen);  // target is ignored for fifteen
+  EXPECT_EQ(q.config.size, 6);
+}
+
+TEST(Decode, MoveAndSlide) {
+  const Decoded move = decode_client(R"({"type":"move","dir":"left","at_move":12})");
+  const auto& m = as<Move>(move);
+  EXPECT_EQ(m.dir, engine::Direction::left);
+  EXPECT_EQ(m.at_move, 12);
+  const Decoded slide = decode_client(R"({"type":"slide","cell":[2,3]})");
+  const auto& s = as<Slide>(slide);
+  EXPECT_EQ(s.cell, (engine::Cell{2, 3}));
+  EXPECT_FALSE(s.at_move.has_value());
+}
+
+TEST(Decode, RidIsKeptForRepliesAndErrors) {
+  EXPECT_EQ(std::get<std::string>(decode_client(R"({"type":"ping","rid":"r-1"})").rid), "r-1");
+  EXPECT_EQ(std::get<std::int64_t>(decode_client(R"({"type":"ping","rid":-7})").rid), -7);
+  const auto bad = decode_client(R"({"type":"nope","rid":9})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, ErrorCode::unknown_type);
+  EXPECT_EQ(std::get<std::int64_t>(bad.rid), 9);
+  const auto field = decode_client(R"({"type":"move","dir":"north","rid":"x"})");
+  EXPECT_EQ(field.error().field, "dir");
+  EXPECT_EQ(std::get<std::string>(field.rid), "x");
+}
+
+TEST(Decode, UnknownFieldsAreIgnored) {
+  EXPECT_TRUE(decode_client(R"({"type":"ping","extra":{"a":[1,2,{"b":null}]},"n":1.5})").ok());
+}
+
+struct Malformed {
+  std::string text;
+  ErrorCode code;
+  std::string field;
+};
+
+// depth levels of nested arrays around a 1.
+std::string nested(int depth) {
+  return std::string(static_cast<std::size_t>(depth), '[') + "1" +
+         std::string(static_cast<std::size_t>(depth), ']');
+}
+
+TEST(Decode, EightLevelsOfNestingAreAllowed) {
+  EXPECT_TRUE(decode_client(R"({"type":"ping","a":)" + nested(7) + "}").ok());
+  EXPECT_FALSE(decode_client(R"({"type":"ping","a":)" + nested(8) + "}").ok());
+}
+
+TEST(Decode, MalformedInputsGetTheirExactError) {
+  const std::string huge(100000, 'a');
+  const std::vector<Malformed> table = {
+      // Not one JSON object.
+      {"", ErrorCode::bad_json, ""},
+      {" ", ErrorCode::bad_json, ""},
+      {"{", ErrorCode::bad_json, ""},
+      {"}", ErrorCode::bad_json, ""},
+      {"null", ErrorCode::bad_json, ""},
+      {"42", ErrorCode::bad_json, ""},
+      {"\"ping\"", ErrorCode::bad_json, ""},
+      {"[]", ErrorCode::bad_json, ""},
+      {R"([{"type":"ping"}])", ErrorCode::bad_json, ""},
+      {R"({"type":"ping"} {"type":"ping"})", ErrorCode::bad_json, ""},
+      {R"({"type":"ping",})", ErrorCode::bad_json, ""},
+      {R"({'type':'ping'})", ErrorCode::bad_json, ""},
+      {R"({type:"ping"})", ErrorCode::bad_json, ""},
+      {R"({"type":"ping")", ErrorCode::bad_json, ""},
+      {"{\"type\":\"pi\ng\"}", ErrorCode::bad_json, ""},  // raw newline in a string
+      {R"({"type":"\u12"})", ErrorCode::bad_json, ""},
+      {R"({"type":NaN})", ErrorCode::bad_json, ""},
+      {R"({"type":Infinity})", ErrorCode::bad_json, ""},
+      {R"({"type":"ping"}garbage)", ErrorCode::bad_json, ""},
+      {std::string("{\"type\":\"ping\"\0}", 16), ErrorCode::bad_json, ""},
+      // Nesting: the object is level 1; 8 levels are fine, 9 are not.
+      {R"({"type":"ping","a":)" + nested(8) + "}", ErrorCode::bad_json, ""},
+      {R"({"type":"ping","a":)" + nested(5000) + "}", ErrorCode::bad_json, ""},
+      {std::string(100000, '['), ErrorCode::bad_json, ""},
+      {std::string(100000, '{'), ErrorCode::bad_json, ""},
+      // Invalid UTF-8 anywhere.
+      {"{\"type\":\"hello\",\"name\":\"\xff\"}", ErrorCode::bad_json, ""},
+      {"{\"type\":\"hello\",\"name\":\"\xc3\x28\"}", ErrorCode::bad_json, ""},
+      {"{\"type\":\"hello\",\"name\":\"\xc0\xaf\"}", ErrorCode::bad_json, ""},      // overlong
+      {"{\"type\":\"hello\",\"name\":\"\xed\xa0\x80\"}", ErrorCode::bad_json, ""},  // surrogate
+      {"{\"type\":\"hello\",\"name\":\"\xf4\x90\x80\x80\"}", ErrorCode::bad_json, ""},
+      {"{\"type\":\"ping\"}\xe2\x82", ErrorCode::bad_json, ""},
+      // type.
+      {R"({})", ErrorCode::bad_field, "type"},
+      {R"({"type":1})", ErrorCode::bad_field, "type"},
+      {R"({"type":null})", ErrorCode::bad_field, "type"},
+      {R"({"type":["ping"]})", ErrorCode::bad_field, "type"},
+      {R"({"type":"PING"})", ErrorCode::unknown_type, ""},
+      {R"({"type":"launch_missiles"})", ErrorCode::unknown_type, ""},
+      {R"({"type":""})", ErrorCode::unknown_type, ""},
+      // rid.
+      {R"({"type":"ping","rid":1.5})", ErrorCode::bad_field, "rid"},
+      {R"({"type":"ping","rid":true})", ErrorCode::bad_field, "rid"},
+      {R"({"type":"ping","rid":{}})", ErrorCode::bad_field, "rid"},
+      {R"({"type":"ping","rid":9223372036854775808})", ErrorCode::bad_field, "rid"},
+      {R"({"type":"ping","rid":")" + std::string(65, 'r') + "\"}", ErrorCode::bad_field, "rid"},
+      // hello.
+      {R"({"type":"hello"})", ErrorCode::bad_field, "name"},
+      {R"({"type":"hello","name":""})", ErrorCode::bad_field, "name"},
+      {R"({"type":"hello","name":"   "})", ErrorCode::bad_field, "name"},
+      {R"({"type":"hello","name":"abcdefghijklmnopqrstu"})", ErrorCode::bad_field, "name"},
+      {R"({"type":"hello","name":"a\u0007b"})", ErrorCode::bad_field, "name"},
+      {R"({"type":"hello","name":"a\nb"})", ErrorCode::bad_field, "name"},
+      {R"({"type":"hello","name":"a\u0085b"})", ErrorCode::bad_field, "name"},
+      {R"({"type":"hello","name":"a\u007fb"})", ErrorCode::bad_field, "name"},
+      {R"({"type":"hello","name":42})", ErrorCode::bad_field, "name"},
+      {R"({"type":"hello","name":")" + huge + "\"}", ErrorCode::bad_field, "name"},
+      {R"({"type":"hello","name":"a","token":7})", ErrorCode::bad_field, "token"},
+      {R"({"type":"hello","name":"a","token":")" + std::string(129, 't') + "\"}",
+       ErrorCode::bad_field, "token"},
+      // new_game.
+      {R"({"type":"new_game","mode":"chess"})", ErrorCode::bad_field, "mode"},
+      {R"({"type":"new_game","mode":3})", ErrorCode::bad_field, "mode"},
+      {R"({"type":"new_game","size":2})", ErrorCode::bad_field, "size"},
+      {R"({"type":"new_game","size":9})", ErrorCode::bad_field, "size"},
+      {R"({"type":"new_game","mode":"fifteen","size":7})", ErrorCode::bad_field, "size"},
+      {R"({"type":"new_game","size":2.9})", ErrorCode::bad_field, "size"},
+      {R"({"type":"new_game","size":4.0})", ErrorCode::bad_field, "size"},
+      {R"({"type":"new_game","size":"4"})", ErrorCode::bad_field, "size"},
+      {R"({"type":"new_game","size":-4})", ErrorCode::bad_field, "size"},
+      {R"({"type":"new_game","size":1e400})", ErrorCode::bad_field, "size"},
+      {R"({"type":"new_game","size":-1e400})", ErrorCode::bad_field, "size"},
+      {R"({"type":"new_game","size":9223372036854775808})", ErrorCode::bad_field, "size"},
+      {R"({"type":"new_game","size":18446744073709551616})", ErrorCode::bad_field, "size"},
+      {R"({"type":"new_game","size":null})", ErrorCode::bad_field, "size"},
+      {R"({"type":"new_game","target":4})", ErrorCode::bad_field, "target"},
+      {R"({"type":"new_game","target":3000})", ErrorCode::bad_field, "target"},
+      {R"({"type":"new_game","target":262144})", ErrorCode::bad_field, "target"},
+      {R"({"type":"new_game","target":0})", ErrorCode::bad_field, "target"},
+      {R"({"type":"new_game","target":"2048"})", ErrorCode::bad_field, "target"},
+      {R"({"type":"new_game","seed":42})", ErrorCode::bad_field, "seed"},
+      {R"({"type":"new_game","seed":""})", ErrorCode::bad_field, "seed"},
+      {R"({"type":"new_game","seed":"-1"})", ErrorCode::bad_field, "seed"},
+      {R"({"type":"new_game","seed":"+1"})", ErrorCode::bad_field, "seed"},
+      {R"({"type":"new_game","seed":"12a"})", ErrorCode::bad_field, "seed"},
+      {R"({"type":"new_game","seed":" 1"})", ErrorCode::bad_field, "seed"},
+      {R"({"type":"new_game","seed":"18446744073709551616"})", ErrorCode::bad_field, "seed"},
+      // move and slide.
+      {R"({"type":"move"})", ErrorCode::bad_field, "dir"},
+      {R"({"type":"move","dir":"LEFT"})", ErrorCode::bad_field, "dir"},
+      {R"({"type":"move","dir":0})", ErrorCode::bad_field, "dir"},
+      {R"({"type":"move","dir":"left","at_move":-1})", ErrorCode::bad_field, "at_move"},
+      {R"({"type":"move","dir":"left","at_move":1.5})", ErrorCode::bad_field, "at_move"},
+      {R"({"type":"move","dir":"left","at_move":"3"})", ErrorCode::bad_field, "at_move"},
+      {R"({"type":"move","dir":"left","at_move":1e400})", ErrorCode::bad_field, "at_move"},
+      {R"({"type":"move","dir":"left","at_move":2147483648})", ErrorCode::bad_field, "at_move"},
+      {R"({"type":"slide"})", ErrorCode::bad_field, "cell"},
+      {R"({"type":"slide","cell":[1]})", ErrorCode::bad_field, "cell"},
+      {R"({"type":"slide","cell":[1,2,3]})", ErrorCode::bad_field, "cell"},
+      {R"({"type":"slide","cell":[1,-1]})", ErrorCode::bad_field, "cell"},
+      {R"({"type":"slide","cell":[8,0]})", ErrorCode::bad_field, "cell"},
+      {R"({"type":"slide","cell":[1.5,0]})", ErrorCode::bad_field, "cell"},
+      {R"({"type":"slide","cell":{"row":1,"col":2}})", ErrorCode::bad_field, "cell"},
+      {R"({"type":"slide","cell":"1,2"})", ErrorCode::bad_field, "cell"},
+      {R"({"type":"slide","cell":[18446744073709551615,0]})", ErrorCode::bad_field, "cell"},
+  };
+  ASSERT_GE(table.size(), 60u);
+  for (const auto& row : table) {
+    const Decoded d = decode_client(row.text);
+    ASSERT_FALSE(d.ok()) << row.text.substr(0, 120);
+    EXPECT_EQ(d.error().code, row.code) << row.text.substr(0, 120) << " → " << d.error().message;
+    EXPECT_EQ(d.error().field, row.field) << row.text.substr(0, 120);
+    EXPECT_FALSE(d.error().message.empty());
+  }
+}
+
+TEST(ValidUtf8, AcceptsEveryPlaneAndRejectsBrokenSequences) {
+  EXPECT_TRUE(valid_utf8("plain ascii"));
+  EXPECT_TRUE(valid_utf8("\xc3\xa9\xe2\x82\xac\xf0\x9f\x99\x82"));  // é € 🙂
+  EXPECT_TRUE(valid_utf8("\xf4\x8f\xbf\xbf"));                      // U+10FFFF
+  EXPECT_FALSE(valid_utf8("\x80"));
+  EXPECT_FALSE(valid_utf8("\xe2\x82"));
+  EXPECT_FALSE(valid_utf8("\xe0\x80\x80"));  // overlong
+  EXPECT_FALSE(valid_utf8("\xf8\x88\x80\x80\x80"));
+}
+
+}  // namespace
+}  // namespace tilerace::protocol

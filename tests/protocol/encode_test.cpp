@@ -1,0 +1,94 @@
+#include "protocol/encode.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace tilerace::protocol {
+namespace {
+
+using json = nlohmann::json;
+
+TEST(Encode, WelcomeCarriesIdentityTokenAndRid) {
+  const json j = json::parse(encode_welcome({"p1", "alice"}, "p1.secret", true, std::string("r")));
+  EXPECT_EQ(j["type"], "welcome");
+  EXPECT_EQ(j["player"], (json{{"id", "p1"}, {"name", "alice"}}));
+  EXPECT_EQ(j["token"], "p1.secret");
+  EXPECT_EQ(j["resumed"], true);
+  EXPECT_EQ(j["protocol"], 1);
+  EXPECT_EQ(j["rid"], "r");
+}
+
+TEST(Encode, GameSnapshotHasEveryField) {
+  const engine::Game game({engine::Mode::fixed_obstacle, 5, 256, 3});
+  const json j = json::parse(encode_game({"g1", game, false}, std::int64_t{5}));
+  EXPECT_EQ(j["type"], "game");
+  EXPECT_EQ(j["rid"], 5);
+  const json& g = j["game"];
+  for (const char* key : {"id", "mode", "size", "target", "board", "score", "moves", "max_tile",
+                          "state", "won", "ranked", "undos"}) {
+    EXPECT_TRUE(g.contains(key)) << key;
+  }
+  EXPECT_EQ(g["mode"], "fixed-obstacle");
+  EXPECT_EQ(g["board"].size(), 5u);
+  int obstacles = 0, tiles = 0;
+  for (int r = 0; r < 5; ++r) {
+    for (int c = 0; c < 5; ++c) {
+      EXPECT_EQ(g["board"][r][c], game.cell(r, c));
+      obstacles += g["board"][r][c] == -1;
+      tiles += g["board"][r][c].get<int>() > 0;
+    }
+  }
+  EXPECT_EQ(obstacles, 1);
+  EXPECT_EQ(tiles, 2);
+}
+
+TEST(Encode, MovedMirrorsTheOutcome) {
+  engine::Game game({engine::Mode::classic, 4, 2048, 42});
+  engine::MoveOutcome out;
+  engine::Direction dir = engine::Direction::left;
+  for (auto d : {engine::Direction::left, engine::Direction::right, engine::Direction::up}) {
+    game.move(d, out);
+    dir = d;
+    if (out.changed) break;
+  }
+  ASSERT_TRUE(out.changed);
+  const json j = json::parse(encode_moved({"g", game, true}, dir, out, {}));
+  EXPECT_EQ(j["type"], "moved");
+  EXPECT_EQ(j["dir"], engine::to_string(dir));
+  EXPECT_EQ(j["changed"], true);
+  EXPECT_EQ(j["moves"], 1);
+  EXPECT_FALSE(j.contains("rid"));
+  ASSERT_EQ(j["motions"].size(), out.motions.size());
+  for (std::size_t i = 0; i < out.motions.size(); ++i) {
+    EXPECT_EQ(j["motions"][i]["from"],
+              json::array({out.motions[i].from.row, out.motions[i].from.col}));
+    EXPECT_EQ(j["motions"][i]["merged"], out.motions[i].merged);
+  }
+  ASSERT_EQ(j["spawned"].size(), 1u);
+  EXPECT_EQ(j["spawned"][0]["value"], out.spawned[0].value);
+}
+
+TEST(Encode, ErrorNamesCodeFieldAndRid) {
+  const json j = json::parse(
+      encode_error(ProtocolError{ErrorCode::bad_field, "size must be…", "size"}, std::int64_t{3}));
+  EXPECT_EQ(j, (json{{"type", "error"},
+                     {"code", "bad_field"},
+                     {"message", "size must be…"},
+                     {"field", "size"},
+                     {"rid", 3}}));
+  const json k = json::parse(encode_error(ErrorCode::not_hello, "say hello", {}));
+  EXPECT_FALSE(k.contains("field"));
+  EXPECT_FALSE(k.contains("rid"));
+}
+
+TEST(Encode, InvalidUtf8FromAClientNeverThrows) {
+  const std::string bad = "bad\xff name";
+  std::string text;
+  ASSERT_NO_THROW(text = encode_welcome({"p", bad}, "t", false, {}));
+  EXPECT_TRUE(json::accept(text));
+}
+
+TEST(Encode, Shutdown) { EXPECT_EQ(json::parse(encode_shutdown())["type"], "shutdown"); }
+
+}  // namespace
+}  // namespace tilerace::protocol
