@@ -4,6 +4,7 @@
 
 #include <array>
 #include <bit>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -152,27 +153,43 @@ std::optional<std::int32_t> parse_at_move(const json& object) {
   return optional_int<std::int32_t>(object, "at_move", 0, std::numeric_limits<std::int32_t>::max());
 }
 
+engine::Mode parse_mode(const json& object) {
+  const std::string* mode = optional_string(object, "mode");
+  if (mode == nullptr) return engine::Mode::classic;
+  const auto m = engine::mode_from_string(*mode);
+  if (!m) reject_field("mode", "mode must be classic, fixed-obstacle, moving-obstacle or fifteen");
+  return *m;
+}
+
+int parse_size(const json& object, engine::Mode mode) {
+  return optional_int<int>(
+             object, "size", engine::kMinSize,
+             mode == engine::Mode::fifteen ? engine::kMaxFifteenSize : engine::kMaxSize)
+      .value_or(4);
+}
+
+std::int64_t parse_target(const json& object, engine::Mode mode) {
+  if (mode == engine::Mode::fifteen) return 0;
+  const auto target =
+      optional_int<std::int64_t>(object, "target", engine::kMinTarget, engine::kMaxTarget);
+  if (target && !std::has_single_bit(static_cast<std::uint64_t>(*target))) {
+    reject_field("target", "target must be a power of two from 8 to 131072");
+  }
+  return target.value_or(2048);
+}
+
+bool optional_bool(const json& object, std::string_view key, bool fallback) {
+  const json* v = find(object, key);
+  if (v == nullptr) return fallback;
+  if (!v->is_boolean()) reject_field(key, std::string(key) + " must be true or false");
+  return v->get<bool>();
+}
+
 NewGame parse_new_game(const json& object) {
   NewGame g;
-  if (const std::string* mode = optional_string(object, "mode")) {
-    const auto m = engine::mode_from_string(*mode);
-    if (!m)
-      reject_field("mode", "mode must be classic, fixed-obstacle, moving-obstacle or fifteen");
-    g.config.mode = *m;
-  }
-  const bool fifteen = g.config.mode == engine::Mode::fifteen;
-  g.config.size = optional_int<int>(object, "size", engine::kMinSize,
-                                    fifteen ? engine::kMaxFifteenSize : engine::kMaxSize)
-                      .value_or(4);
-  if (fifteen) {
-    g.config.target = 0;
-  } else if (const auto target = optional_int<std::int64_t>(object, "target", engine::kMinTarget,
-                                                            engine::kMaxTarget)) {
-    if (!std::has_single_bit(static_cast<std::uint64_t>(*target))) {
-      reject_field("target", "target must be a power of two from 8 to 131072");
-    }
-    g.config.target = *target;
-  }
+  g.config.mode = parse_mode(object);
+  g.config.size = parse_size(object, g.config.mode);
+  g.config.target = parse_target(object, g.config.mode);
   if (const std::string* seed = optional_string(object, "seed")) {
     std::uint64_t value = 0;
     const char* end = seed->data() + seed->size();
@@ -184,6 +201,31 @@ NewGame parse_new_game(const json& object) {
     g.explicit_seed = true;
   }
   return g;
+}
+
+CreateRoom parse_create_room(const json& object) {
+  RoomOptions o;
+  o.mode = parse_mode(object);
+  o.size = parse_size(object, o.mode);
+  o.target = parse_target(object, o.mode);
+  o.time_limit =
+      optional_int<int>(object, "time_limit", kMinTimeLimit, kMaxTimeLimit).value_or(300);
+  o.max_players = optional_int<int>(object, "max_players", kMinPlayers, kMaxPlayers).value_or(2);
+  o.is_public = optional_bool(object, "public", false);
+  o.max_moves_per_second =
+      optional_int<int>(object, "max_moves_per_second", 0, kMaxMovesPerSecondCap).value_or(0);
+  return {o};
+}
+
+// A room code: 6 characters of the room alphabet, accepted in either case.
+std::string parse_code(const json& object) {
+  std::string code = required_string(object, "code");
+  for (char& c : code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (code.size() != kRoomCodeLength ||
+      code.find_first_not_of(kRoomCodeAlphabet) != std::string::npos) {
+    reject_field("code", "code must be 6 characters from ABCDEFGHJKLMNPQRSTUVWXYZ23456789");
+  }
+  return code;
 }
 
 Slide parse_slide(const json& object) {
@@ -234,6 +276,18 @@ ClientMessage parse_message(const json& object) {
   if (type == "slide") return parse_slide(object);
   if (type == "undo") return Undo{};
   if (type == "resign") return Resign{};
+  if (type == "create_room") return parse_create_room(object);
+  if (type == "join_room") return JoinRoom{parse_code(object)};
+  if (type == "leave_room") return LeaveRoom{};
+  if (type == "ready") return Ready{optional_bool(object, "ready", true)};
+  if (type == "quick_match") {
+    const engine::Mode mode = parse_mode(object);
+    return QuickMatch{mode, parse_size(object, mode)};
+  }
+  if (type == "cancel_match") return CancelMatch{};
+  if (type == "list_rooms") return ListRooms{};
+  if (type == "spectate") return Spectate{parse_code(object)};
+  if (type == "stop_spectating") return StopSpectating{};
   throw Reject{{ErrorCode::unknown_type, "unknown message type", ""}};
 }
 

@@ -44,6 +44,57 @@ json game_json(const GameView& view) {
           {"undos", g.undos()}};
 }
 
+json motions_json(const engine::MoveOutcome& outcome) {
+  json motions = json::array();
+  for (const auto& m : outcome.motions) {
+    motions.push_back({{"from", cell_json(m.from)},
+                       {"to", cell_json(m.to)},
+                       {"value", m.value},
+                       {"merged", m.merged}});
+  }
+  return motions;
+}
+
+json spawned_json(const engine::MoveOutcome& outcome) {
+  json spawned = json::array();
+  for (const auto& s : outcome.spawned)
+    spawned.push_back({{"at", cell_json(s.at)}, {"value", s.value}});
+  return spawned;
+}
+
+json vanished_json(const engine::MoveOutcome& outcome) {
+  json vanished = json::array();
+  for (const auto& c : outcome.vanished) vanished.push_back(cell_json(c));
+  return vanished;
+}
+
+json games_json(const std::vector<RacerGame>& games) {
+  json out = json::object();
+  for (const auto& g : games) out[std::string(g.player)] = game_json(g.game);
+  return out;
+}
+
+json room_json(const RoomView& room) {
+  json players = json::array();
+  for (const auto& p : room.players) {
+    players.push_back(
+        {{"id", p.id}, {"name", p.name}, {"ready", p.ready}, {"connected", p.connected}});
+  }
+  const RoomOptions& o = room.options;
+  return {{"code", room.code},
+          {"host", room.host},
+          {"mode", engine::to_string(o.mode)},
+          {"size", o.size},
+          {"target", o.target},
+          {"time_limit", o.time_limit},
+          {"max_players", o.max_players},
+          {"public", o.is_public},
+          {"max_moves_per_second", o.max_moves_per_second},
+          {"state", room.state},
+          {"players", std::move(players)},
+          {"spectators", room.spectators}};
+}
+
 }  // namespace
 
 std::string encode_welcome(PlayerInfo player, std::string_view token, bool resumed,
@@ -72,18 +123,6 @@ std::string encode_game(const GameView& game, const Rid& rid) {
 std::string encode_moved(const GameView& view, std::optional<engine::Direction> dir,
                          const engine::MoveOutcome& outcome, const Rid& rid) {
   const engine::Game& g = view.game;
-  json motions = json::array();
-  for (const auto& m : outcome.motions) {
-    motions.push_back({{"from", cell_json(m.from)},
-                       {"to", cell_json(m.to)},
-                       {"value", m.value},
-                       {"merged", m.merged}});
-  }
-  json spawned = json::array();
-  for (const auto& s : outcome.spawned)
-    spawned.push_back({{"at", cell_json(s.at)}, {"value", s.value}});
-  json vanished = json::array();
-  for (const auto& c : outcome.vanished) vanished.push_back(cell_json(c));
   json j{{"type", "moved"},
          {"game", view.id},
          {"changed", outcome.changed},
@@ -94,9 +133,9 @@ std::string encode_moved(const GameView& view, std::optional<engine::Direction> 
          {"max_tile", g.max_tile()},
          {"state", engine::to_string(g.state())},
          {"won", g.won()},
-         {"motions", std::move(motions)},
-         {"spawned", std::move(spawned)},
-         {"vanished", std::move(vanished)}};
+         {"motions", motions_json(outcome)},
+         {"spawned", spawned_json(outcome)},
+         {"vanished", vanished_json(outcome)}};
   if (dir) j["dir"] = engine::to_string(*dir);
   put_rid(j, rid);
   return dump(j);
@@ -111,6 +150,106 @@ std::string encode_error(const ProtocolError& error, const Rid& rid) {
 
 std::string encode_error(ErrorCode code, std::string_view message, const Rid& rid) {
   return encode_error(ProtocolError{code, std::string(message), ""}, rid);
+}
+
+std::string encode_room(const RoomView& room, const Rid& rid) {
+  json j{{"type", "room"}, {"room", room_json(room)}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
+std::string encode_rooms(const std::vector<RoomView>& rooms, const Rid& rid) {
+  json list = json::array();
+  for (const auto& room : rooms) {
+    json players = json::array();
+    for (const auto& p : room.players) {
+      players.push_back({{"id", p.id}, {"name", p.name}, {"score", p.score}});
+    }
+    list.push_back({{"code", room.code},
+                    {"mode", engine::to_string(room.options.mode)},
+                    {"size", room.options.size},
+                    {"target", room.options.target},
+                    {"state", room.state},
+                    {"players", std::move(players)},
+                    {"spectators", room.spectators}});
+  }
+  json j{{"type", "rooms"}, {"rooms", std::move(list)}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
+std::string encode_countdown(std::string_view code, int seconds) {
+  return dump({{"type", "countdown"}, {"code", code}, {"seconds", seconds}});
+}
+
+std::string encode_race_start(std::string_view code, int time_limit,
+                              const std::vector<RacerGame>& games) {
+  return dump({{"type", "race_start"},
+               {"code", code},
+               {"time_limit", time_limit},
+               {"games", games_json(games)}});
+}
+
+std::string encode_race_state(std::string_view code, std::int64_t remaining_ms,
+                              const std::vector<RacerGame>& games, const Rid& rid) {
+  json j{{"type", "race_state"},
+         {"code", code},
+         {"remaining_ms", remaining_ms},
+         {"games", games_json(games)}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
+std::string encode_race_update(std::string_view code, std::string_view player,
+                               const engine::Game& game, const engine::MoveOutcome& outcome) {
+  return dump({{"type", "race_update"},
+               {"code", code},
+               {"player", player},
+               {"board", board_json(game)},
+               {"score", game.score()},
+               {"moves", game.moves()},
+               {"max_tile", game.max_tile()},
+               {"state", engine::to_string(game.state())},
+               {"won", game.won()},
+               {"motions", motions_json(outcome)},
+               {"spawned", spawned_json(outcome)},
+               {"vanished", vanished_json(outcome)}});
+}
+
+std::string encode_race_over(const RaceOverView& r) {
+  json standings = json::array();
+  for (const auto& s : r.standings) {
+    standings.push_back({{"player", s.player},
+                         {"name", s.name},
+                         {"score", s.score},
+                         {"max_tile", s.max_tile},
+                         {"moves", s.moves},
+                         {"state", engine::to_string(s.state)}});
+  }
+  json ratings = json::object();
+  for (const auto& c : r.ratings)
+    ratings[std::string(c.player)] = {{"before", c.before}, {"after", c.after}};
+  json replays = json::object();
+  for (const auto& l : r.replays) replays[std::string(l.player)] = l.game;
+  return dump({{"type", "race_over"},
+               {"code", r.code},
+               {"reason", r.reason},
+               {"winner", r.winner ? json(*r.winner) : json(nullptr)},
+               {"standings", std::move(standings)},
+               {"ratings", std::move(ratings)},
+               {"replays", std::move(replays)}});
+}
+
+std::string encode_bare(std::string_view type, const Rid& rid) {
+  json j{{"type", type}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
+std::string encode_left(std::string_view code, const Rid& rid) {
+  json j{{"type", "left"}, {"code", code}};
+  put_rid(j, rid);
+  return dump(j);
 }
 
 std::string encode_shutdown() { return R"({"type":"shutdown"})"; }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/game.hpp"
 #include "protocol/messages.hpp"
@@ -28,6 +29,68 @@ std::string encode_pong(const Rid& rid);
 std::string encode_game(const GameView& game, const Rid& rid);
 std::string encode_moved(const GameView& game, std::optional<engine::Direction> dir,
                          const engine::MoveOutcome& outcome, const Rid& rid);
+// Rooms and races (PROTOCOL.md §5–§6).
+struct RoomPlayerView {
+  std::string id;
+  std::string name;
+  bool ready = false;
+  bool connected = true;
+  std::int64_t score = 0;  // in the rooms list: the race score so far
+};
+// Owns its data: a room's view outlives the lock it was taken under.
+struct RoomView {
+  std::string code;
+  std::string host;
+  RoomOptions options;
+  std::string state;  // waiting, countdown or racing
+  std::vector<RoomPlayerView> players;
+  int spectators = 0;
+};
+struct RacerGame {
+  std::string_view player;
+  GameView game;
+};
+struct Standing {
+  std::string_view player;
+  std::string_view name;
+  std::int64_t score = 0;
+  std::int64_t max_tile = 0;
+  int moves = 0;
+  engine::GameState state = engine::GameState::playing;
+};
+struct RatingChange {
+  std::string_view player;
+  int before = 0;
+  int after = 0;
+};
+struct ReplayLink {
+  std::string_view player;
+  std::string_view game;
+};
+struct RaceOverView {
+  std::string_view code;
+  std::string_view reason;  // target, time, all_over or forfeit
+  std::optional<std::string_view> winner;
+  std::vector<Standing> standings;
+  std::vector<RatingChange> ratings;
+  std::vector<ReplayLink> replays;
+};
+
+std::string encode_room(const RoomView& room, const Rid& rid);
+std::string encode_rooms(const std::vector<RoomView>& rooms, const Rid& rid);
+std::string encode_countdown(std::string_view code, int seconds);
+std::string encode_race_start(std::string_view code, int time_limit,
+                              const std::vector<RacerGame>& games);
+std::string encode_race_state(std::string_view code, std::int64_t remaining_ms,
+                              const std::vector<RacerGame>& games, const Rid& rid);
+std::string encode_race_update(std::string_view code, std::string_view player,
+                               const engine::Game& game, const engine::MoveOutcome& outcome);
+std::string encode_race_over(const RaceOverView& result);
+// A message with only a type (queued, match_cancelled, stopped) and the rid.
+std::string encode_bare(std::string_view type, const Rid& rid);
+// Our addition: the direct reply to leave_room.
+std::string encode_left(std::string_view code, const Rid& rid);
+
 std::string encode_error(const ProtocolError& error, const Rid& rid);
 std::string encode_error(ErrorCode code, std::string_view message, const Rid& rid);
 std::string encode_shutdown();

@@ -57,10 +57,40 @@ struct Slide {
 struct Undo {};
 struct Resign {};
 
-using ClientMessage = std::variant<Hello, Ping, NewGame, Move, Slide, Undo, Resign>;
+// Room settings (PROTOCOL.md §5) plus our addition, max_moves_per_second (0: no cap).
+struct RoomOptions {
+  engine::Mode mode = engine::Mode::classic;
+  int size = 4;
+  std::int64_t target = 2048;  // 0 for fifteen
+  int time_limit = 300;        // seconds
+  int max_players = 2;
+  bool is_public = false;
+  int max_moves_per_second = 0;
+};
+struct CreateRoom {
+  RoomOptions options;
+};
+struct JoinRoom {
+  std::string code;  // upper-cased, from the room-code alphabet
+};
+struct LeaveRoom {};
+struct Ready {
+  bool ready = true;
+};
+struct QuickMatch {
+  engine::Mode mode = engine::Mode::classic;
+  int size = 4;
+};
+struct CancelMatch {};
+struct ListRooms {};
+struct Spectate {
+  std::string code;
+};
+struct StopSpectating {};
 
-// The name of a message's "type", as on the wire.
-std::string_view type_name(const ClientMessage& message) noexcept;
+using ClientMessage =
+    std::variant<Hello, Ping, NewGame, Move, Slide, Undo, Resign, CreateRoom, JoinRoom, LeaveRoom,
+                 Ready, QuickMatch, CancelMatch, ListRooms, Spectate, StopSpectating>;
 
 struct ProtocolError {
   ErrorCode code = ErrorCode::internal;
@@ -81,5 +111,12 @@ inline constexpr int kMaxDepth = 8;  // nesting levels of arrays and objects
 inline constexpr int kMaxNameChars = 20;
 inline constexpr int kMaxRidChars = 64;
 inline constexpr std::size_t kMaxTokenBytes = 128;
+inline constexpr std::string_view kRoomCodeAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+inline constexpr std::size_t kRoomCodeLength = 6;
+inline constexpr int kMinTimeLimit = 30;
+inline constexpr int kMaxTimeLimit = 3600;
+inline constexpr int kMinPlayers = 2;
+inline constexpr int kMaxPlayers = 8;
+inline constexpr int kMaxMovesPerSecondCap = 20;
 
 }  // namespace tilerace::protocol

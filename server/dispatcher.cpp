@@ -22,12 +22,17 @@ std::int64_t now_ms() {
 GameRecord record_of(const Player& player, const SoloGame& solo) {
   const engine::Game& g = solo.game;
   return {solo.id,   player.id, g.config(),    g.history(),     g.score(), g.max_tile(),
-          g.moves(), g.state(), solo.ranked(), solo.started_at, now_ms()};
+          g.moves(), g.state(), solo.ranked(), solo.started_at, now_ms(), ""};
 }
 
 protocol::GameView view_of(const SoloGame& solo) { return {solo.id, solo.game, solo.ranked()}; }
 
 // The direction the tiles of a fifteen slide moved in, from its first motion.
+std::shared_ptr<Room> room_of(Player& p) {
+  std::lock_guard lock(p.mutex);
+  return p.room;
+}
+
 engine::Direction direction_of(const engine::Motion& m) {
   if (m.to.row != m.from.row)
     return m.to.row < m.from.row ? engine::Direction::up : engine::Direction::down;
@@ -66,9 +71,24 @@ asio::awaitable<void> Dispatcher::handle(Connection& c, const protocol::Decoded&
   } else if (std::holds_alternative<protocol::Ping>(message)) {
     send(c, protocol::encode_pong(rid));
   } else if (const auto* new_game = std::get_if<protocol::NewGame>(&message)) {
-    co_await on_new_game(c, *new_game, rid);
+    if (room_of(*c.player)) {
+      send_error(c, {ErrorCode::already_in_room, "leave your room to play solo", ""}, rid);
+    } else {
+      co_await on_new_game(c, *new_game, rid);
+    }
+  } else if (std::holds_alternative<protocol::Move>(message) ||
+             std::holds_alternative<protocol::Slide>(message) ||
+             std::holds_alternative<protocol::Undo>(message) ||
+             std::holds_alternative<protocol::Resign>(message)) {
+    if (const auto room = room_of(*c.player)) {
+      room->play(*c.player, *c.self, message, rid);
+    } else if (c.spectating) {
+      send_error(c, {ErrorCode::not_a_player, "spectators cannot play", ""}, rid);
+    } else {
+      co_await on_play(c, message, rid);
+    }
   } else {
-    co_await on_play(c, message, rid);
+    on_room(c, message, rid);
   }
 }
 
@@ -109,6 +129,84 @@ asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello&
     if (player->solo) snapshot = protocol::encode_game(view_of(*player->solo), {});
   }
   if (!snapshot.empty()) send(c, std::move(snapshot));
+  if (const auto room = room_of(*player)) room->reconnected(*player, *c.self);
+}
+
+void Dispatcher::stop_spectating(Connection& c) {
+  if (!c.spectating) return;
+  c.spectating->remove_spectator(c.self.get());
+  c.spectating.reset();
+}
+
+void Dispatcher::on_room(Connection& c, const protocol::ClientMessage& message,
+                         const protocol::Rid& rid) {
+  const std::shared_ptr<Player>& player = c.player;
+  const std::shared_ptr<Room> room = room_of(*player);
+  auto error = [&](ErrorCode code, std::string_view text) {
+    send_error(c, {code, std::string(text), ""}, rid);
+  };
+  if (const auto* create = std::get_if<protocol::CreateRoom>(&message)) {
+    if (room) return error(ErrorCode::already_in_room, "leave your room first");
+    matchmaker_.cancel(*player);
+    stop_spectating(c);
+    rooms_.create(create->options)->join(player, *c.self, rid);
+  } else if (const auto* join = std::get_if<protocol::JoinRoom>(&message)) {
+    if (room) return error(ErrorCode::already_in_room, "leave your room first");
+    const auto target = rooms_.find(join->code);
+    if (!target) return error(ErrorCode::no_such_room, "no room with that code");
+    matchmaker_.cancel(*player);
+    stop_spectating(c);
+    target->join(player, *c.self, rid);
+  } else if (std::holds_alternative<protocol::LeaveRoom>(message)) {
+    if (!room) return error(ErrorCode::not_in_room, "you are not in a room");
+    room->leave(*player, *c.self, rid);
+  } else if (const auto* ready = std::get_if<protocol::Ready>(&message)) {
+    if (!room) return error(ErrorCode::not_in_room, "you are not in a room");
+    room->set_ready(*player, ready->ready, *c.self, rid);
+  } else if (const auto* quick = std::get_if<protocol::QuickMatch>(&message)) {
+    if (room) return error(ErrorCode::already_in_room, "leave your room first");
+    on_quick_match(c, *quick, rid);
+  } else if (std::holds_alternative<protocol::CancelMatch>(message)) {
+    matchmaker_.cancel(*player);
+    send(c, protocol::encode_bare("match_cancelled", rid));
+  } else if (std::holds_alternative<protocol::ListRooms>(message)) {
+    send(c, protocol::encode_rooms(rooms_.public_rooms(), rid));
+  } else if (const auto* spectate = std::get_if<protocol::Spectate>(&message)) {
+    if (room) return error(ErrorCode::already_in_room, "racers cannot spectate");
+    const auto target = rooms_.find(spectate->code);
+    if (!target) return error(ErrorCode::no_such_room, "no room with that code");
+    stop_spectating(c);
+    if (target->add_spectator(c.self, rid)) c.spectating = target;
+  } else if (std::holds_alternative<protocol::StopSpectating>(message)) {
+    stop_spectating(c);
+    send(c, protocol::encode_bare("stopped", rid));
+  }
+}
+
+void Dispatcher::on_quick_match(Connection& c, const protocol::QuickMatch& m,
+                                const protocol::Rid& rid) {
+  stop_spectating(c);
+  const std::shared_ptr<Player> opponent = matchmaker_.enqueue({m.mode, m.size}, c.player);
+  std::shared_ptr<Participant> opponent_connection;
+  if (opponent) {
+    std::lock_guard lock(opponent->mutex);
+    opponent_connection = opponent->connection.lock();
+  }
+  if (!opponent_connection) {
+    if (opponent) matchmaker_.enqueue({m.mode, m.size}, c.player);
+    send(c, protocol::encode_bare("queued", rid));
+    return;
+  }
+  protocol::RoomOptions options;
+  options.mode = m.mode;
+  options.size = m.size;
+  options.target = m.mode == engine::Mode::fifteen ? 0 : 2048;
+  options.is_public = true;  // strangers' races are there to be watched
+  const auto room = rooms_.create(options);
+  room->join(opponent, *opponent_connection, {});
+  room->join(c.player, *c.self, rid);
+  room->set_ready(*opponent, true, *opponent_connection, {});
+  room->set_ready(*c.player, true, *c.self, {});
 }
 
 asio::awaitable<void> Dispatcher::on_new_game(Connection& c, const protocol::NewGame& m,
@@ -204,9 +302,12 @@ asio::awaitable<void> Dispatcher::on_play(Connection& c, const protocol::ClientM
 }
 
 void Dispatcher::disconnected(Connection& c) {
+  stop_spectating(c);
   if (!c.player) return;
   metrics_.players_online.fetch_sub(1, std::memory_order_relaxed);
-  players_.detach(*c.player, c.self.get());
+  if (!players_.detach(*c.player, c.self.get())) return;  // replaced by a newer connection
+  matchmaker_.cancel(*c.player);
+  if (const auto room = room_of(*c.player)) room->disconnected(*c.player);
 }
 
 }  // namespace tilerace::server

@@ -7,8 +7,10 @@
 #include <memory>
 
 #include "protocol/messages.hpp"
+#include "server/matchmaker.hpp"
 #include "server/metrics.hpp"
 #include "server/player_registry.hpp"
+#include "server/room_registry.hpp"
 #include "server/store_worker.hpp"
 
 namespace tilerace::server {
@@ -17,12 +19,18 @@ namespace tilerace::server {
 struct Connection {
   std::shared_ptr<Participant> self;
   std::shared_ptr<Player> player;  // set by a successful hello
+  std::shared_ptr<Room> spectating;
 };
 
 class Dispatcher {
  public:
-  Dispatcher(PlayerRegistry& players, StoreWorker& store, Metrics& metrics)
-      : players_(players), store_(store), metrics_(metrics) {}
+  Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, Matchmaker& matchmaker,
+             StoreWorker& store, Metrics& metrics)
+      : players_(players),
+        rooms_(rooms),
+        matchmaker_(matchmaker),
+        store_(store),
+        metrics_(metrics) {}
 
   // Handles one decoded message (or decode error) from connection.
   boost::asio::awaitable<void> handle(Connection& connection, const protocol::Decoded& decoded);
@@ -41,9 +49,16 @@ class Dispatcher {
                                            const protocol::Rid& rid);
   boost::asio::awaitable<void> on_play(Connection& c, const protocol::ClientMessage& m,
                                        const protocol::Rid& rid);
+  // create_room, join_room, leave_room, ready, quick_match, cancel_match, list_rooms,
+  // spectate, stop_spectating.
+  void on_room(Connection& c, const protocol::ClientMessage& m, const protocol::Rid& rid);
+  void on_quick_match(Connection& c, const protocol::QuickMatch& m, const protocol::Rid& rid);
+  void stop_spectating(Connection& c);
   void send(Connection& c, std::string message);
 
   PlayerRegistry& players_;
+  RoomRegistry& rooms_;
+  Matchmaker& matchmaker_;
   StoreWorker& store_;
   Metrics& metrics_;
 };

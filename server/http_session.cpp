@@ -6,6 +6,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
+#include "protocol/encode.hpp"
 #include "server/static_files.hpp"
 #include "server/ws_session.hpp"
 
@@ -57,6 +58,10 @@ http::message_generator route(const Request& req, ServerContext& context) {
   if (path == "/ws") {
     return json_response(req, http::status::upgrade_required,
                          R"({"error":"websocket_upgrade_required"})");
+  }
+  if (path == "/api/rooms") {
+    return json_response(req, http::status::ok,
+                         protocol::encode_rooms(context.rooms.public_rooms(), {}));
   }
   if (path == "/api" || path.starts_with("/api/")) {
     return json_response(req, http::status::not_found, R"({"error":"not_found"})");

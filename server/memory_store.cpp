@@ -26,4 +26,17 @@ std::optional<GameRecord> MemoryStore::find_game(std::string_view id) {
   return it->second;
 }
 
+void MemoryStore::record_race(const RaceRecord& race) {
+  std::lock_guard lock(mutex_);
+  if (!races_.emplace(race.id, race).second) return;
+  for (const GameRecord& game : race.games) games_.emplace(game.id, game);
+  for (const RatingUpdate& u : race.ratings) {
+    const auto it = players_.find(u.player_id);
+    if (it == players_.end()) continue;
+    it->second.rating = u.after;
+    it->second.wins += u.won;
+    it->second.losses += u.lost;
+  }
+}
+
 }  // namespace tilerace::server

@@ -13,11 +13,13 @@ class MemoryStore final : public Store {
   std::optional<PlayerRecord> find_player(std::string_view id) override;
   void record_game(const GameRecord& game) override;
   std::optional<GameRecord> find_game(std::string_view id) override;
+  void record_race(const RaceRecord& race) override;
 
  private:
   std::mutex mutex_;
   std::map<std::string, PlayerRecord, std::less<>> players_;
   std::map<std::string, GameRecord, std::less<>> games_;
+  std::map<std::string, RaceRecord, std::less<>> races_;
 };
 
 }  // namespace tilerace::server

@@ -26,6 +26,8 @@ std::string Metrics::render() const {
   family("tilerace_connections", "gauge", "Open WebSocket connections.", connections);
   family("tilerace_players", "gauge", "Connections that completed hello.", players_online);
   family("tilerace_games", "gauge", "Solo games being played.", games_active);
+  family("tilerace_rooms", "gauge", "Open rooms.", rooms);
+  family("tilerace_races_total", "counter", "Races started.", races_total);
   family("tilerace_connections_total", "counter", "WebSocket connections accepted.",
          connections_total);
   family("tilerace_moves_total", "counter", "Moves that changed a board.", moves_total);

@@ -20,9 +20,14 @@ struct SoloGame {
   bool ranked() const noexcept { return !explicit_seed && game.undos() == 0; }
 };
 
+class Room;
+
 struct Player {
-  Player(std::string id_, std::string name_, std::string token_hash_)
-      : id(std::move(id_)), name(std::move(name_)), token_hash(std::move(token_hash_)) {}
+  Player(std::string id_, std::string name_, std::string token_hash_, int rating_)
+      : id(std::move(id_)),
+        name(std::move(name_)),
+        token_hash(std::move(token_hash_)),
+        rating(rating_) {}
 
   const std::string id;
   const std::string name;
@@ -31,6 +36,8 @@ struct Player {
   std::mutex mutex;              // guards the fields below
   std::optional<SoloGame> solo;  // the current game, until new_game replaces it
   std::weak_ptr<Participant> connection;
+  std::shared_ptr<Room> room;  // the room this player is a member of; cleared on leaving
+  int rating;                  // Elo; updated when a race result is committed
 };
 
 }  // namespace tilerace::server

@@ -16,6 +16,7 @@
 
 #include "server/dispatcher.hpp"
 #include "server/http_session.hpp"
+#include "server/matchmaker.hpp"
 #include "server/metrics.hpp"
 #include "server/player_registry.hpp"
 #include "server/server_context.hpp"
@@ -68,7 +69,9 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   Metrics metrics;
   StoreWorker worker(*store);
   PlayerRegistry players;
-  Dispatcher dispatcher(players, worker, metrics);
+  RoomRegistry rooms(RoomServices{ioc.get_executor(), worker, metrics, options, nullptr});
+  Matchmaker matchmaker;
+  Dispatcher dispatcher(players, rooms, matchmaker, worker, metrics);
   SessionSet sessions;
 
   std::error_code fs_error;
@@ -77,7 +80,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     spdlog::error("--web-root {}: {}", options.web_root, fs_error.message());
     return 2;
   }
-  ServerContext context{options, web_root, metrics, dispatcher, sessions};
+  ServerContext context{options, web_root, metrics, dispatcher, sessions, rooms};
 
   tcp::acceptor acceptor(ioc);
   try {

@@ -10,6 +10,7 @@
 #include "server/dispatcher.hpp"
 #include "server/metrics.hpp"
 #include "server/options.hpp"
+#include "server/room_registry.hpp"
 
 namespace tilerace::server {
 
@@ -43,6 +44,7 @@ struct ServerContext {
   Metrics& metrics;
   Dispatcher& dispatcher;
   SessionSet& sessions;
+  RoomRegistry& rooms;
 };
 
 }  // namespace tilerace::server

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/types.hpp"
 
@@ -15,6 +16,9 @@ struct PlayerRecord {
   std::string name;
   std::string token_hash;       // SHA-256 of the token's secret, hex
   std::int64_t created_at = 0;  // Unix milliseconds
+  int rating = 1500;
+  int wins = 0;
+  int losses = 0;
 };
 
 struct GameRecord {
@@ -29,6 +33,26 @@ struct GameRecord {
   bool ranked = false;
   std::int64_t started_at = 0;  // Unix milliseconds
   std::int64_t ended_at = 0;
+  std::string room;  // the race's room code; empty for a solo game
+};
+
+struct RatingUpdate {
+  std::string player_id;
+  int before = 0;
+  int after = 0;
+  bool won = false;
+  bool lost = false;
+};
+
+struct RaceRecord {
+  std::string id;
+  std::string room;
+  std::string reason;
+  std::string winner;  // empty for a draw
+  std::string result;  // the race_over message as sent (JSON): standings, ratings, replays
+  std::vector<GameRecord> games;
+  std::vector<RatingUpdate> ratings;
+  std::int64_t ended_at = 0;
 };
 
 class Store {
@@ -39,6 +63,9 @@ class Store {
   // Records a finished game; recording the same id again changes nothing.
   virtual void record_game(const GameRecord& game) = 0;
   virtual std::optional<GameRecord> find_game(std::string_view id) = 0;
+  // Records a finished race, its games and the racers' new ratings, all at once; recording
+  // the same race id again changes nothing.
+  virtual void record_race(const RaceRecord& race) = 0;
 };
 
 }  // namespace tilerace::server

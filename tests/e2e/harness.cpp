@@ -180,6 +180,22 @@ json WsClient::expect(std::string_view type, std::chrono::milliseconds deadline)
   return *m;
 }
 
+json WsClient::until(std::string_view type, std::chrono::milliseconds deadline,
+                     std::vector<json>* skipped) {
+  const auto end = std::chrono::steady_clock::now() + deadline;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        end - std::chrono::steady_clock::now());
+    const auto m = left > 0ms ? next(left) : std::nullopt;
+    if (!m) {
+      ADD_FAILURE() << "no " << type << " arrived (close code " << close_code_.value_or(-1) << ")";
+      return json::object();
+    }
+    if ((*m)["type"] == type) return *m;
+    if (skipped != nullptr) skipped->push_back(*m);
+  }
+}
+
 json WsClient::request(const json& message, std::chrono::milliseconds deadline) {
   send(message);
   const auto m = next(deadline);

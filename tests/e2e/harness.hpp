@@ -78,6 +78,10 @@ class WsClient {
   std::optional<json> next(std::chrono::milliseconds deadline = 5s);
   // The next message, which must have the given type (else the test fails).
   json expect(std::string_view type, std::chrono::milliseconds deadline = 5s);
+  // Reads until a message of the given type arrives and returns it; the others read on the
+  // way are appended to skipped when given. Fails the test if none comes.
+  json until(std::string_view type, std::chrono::milliseconds deadline = 5s,
+             std::vector<json>* skipped = nullptr);
   // Sends and returns the next message.
   json request(const json& message, std::chrono::milliseconds deadline = 5s);
   // Reads (discarding messages) until the server closes; the close code, or nullopt.

@@ -1,0 +1,383 @@
+// Rooms, races and spectators against the real server (PROTOCOL.md §5–§6).
+#include <gtest/gtest.h>
+
+#include <bit>
+
+#include "engine/grid.hpp"
+#include "tests/e2e/harness.hpp"
+
+namespace tilerace::e2e {
+namespace {
+
+const std::array<std::string, 4> kDirs{"up", "down", "left", "right"};
+
+struct Racer {
+  explicit Racer(std::uint16_t port, std::string name) : ws(port) {
+    const json w = ws.hello(name);
+    id = w["player"]["id"];
+    token = w["token"];
+  }
+  WsClient ws;
+  std::string id;
+  std::string token;
+};
+
+json create_room(Racer& host, json options) {
+  options["type"] = "create_room";
+  const json room = host.ws.request(options);
+  EXPECT_EQ(room["type"], "room") << room.dump();
+  return room["room"];
+}
+
+// Sends a move and returns its `moved` (or the error it caused), skipping other racers'
+// race_updates that arrive in between.
+json play(WsClient& ws, const std::string& dir) {
+  ws.send({{"type", "move"}, {"dir", dir}});
+  for (;;) {
+    const auto m = ws.next();
+    if (!m) return json::object();
+    if ((*m)["type"] == "moved" || (*m)["type"] == "error") return *m;
+  }
+}
+
+// Everyone readies up; returns each racer's race_start.
+std::vector<json> start_race(std::vector<Racer*> racers) {
+  for (Racer* r : racers) r->ws.send({{"type", "ready"}, {"ready", true}});
+  std::vector<json> starts;
+  for (Racer* r : racers) starts.push_back(r->ws.until("race_start"));
+  return starts;
+}
+
+// A direction whose slide changes the board without gaining points or a bigger tile.
+std::optional<std::string> quiet_direction(const json& board) {
+  engine::Grid g;
+  g.size = static_cast<int>(board.size());
+  std::int64_t max = 0;
+  for (int r = 0; r < g.size; ++r)
+    for (int c = 0; c < g.size; ++c) {
+      const auto v = board[r][c].get<std::int64_t>();
+      max = std::max(max, v);
+      g.at(r, c) =
+          v <= 0 ? engine::kEmpty : static_cast<std::uint8_t>(std::countr_zero(std::uint64_t(v)));
+    }
+  for (int d = 0; d < 4; ++d) {
+    engine::Grid copy = g;
+    engine::SlideResult result;
+    engine::slide(copy, static_cast<engine::Direction>(d), engine::ObstacleRule::fixed, result,
+                  nullptr);
+    if (result.changed && result.gained == 0) return kDirs[d];
+  }
+  return std::nullopt;
+}
+
+TEST(Race, TwoRacersShareSpawnsAndASpectatorSeesEveryUpdateInOrder) {
+  ServerProcess server({"--countdown", "1", "--rate", "100000"});
+  Racer a(server.port(), "ann"), b(server.port(), "bob");
+  WsClient spectator(server.port());
+  spectator.hello("watcher");
+  const json room =
+      create_room(a, {{"mode", "classic"}, {"size", 4}, {"target", 32}, {"public", true}});
+  const std::string code = room["code"];
+  EXPECT_EQ(code.size(), 6u);
+  EXPECT_EQ(code.find_first_not_of("ABCDEFGHJKLMNPQRSTUVWXYZ23456789"), std::string::npos);
+  EXPECT_EQ(room["host"], a.id);
+  EXPECT_EQ(room["state"], "waiting");
+  const json joined = b.ws.request({{"type", "join_room"}, {"code", code}, {"rid", "j"}});
+  EXPECT_EQ(joined["rid"], "j");
+  EXPECT_EQ(joined["room"]["players"].size(), 2u);
+  EXPECT_EQ(a.ws.until("room")["room"]["players"].size(), 2u);
+  spectator.send({{"type", "spectate"}, {"code", code}});
+  EXPECT_EQ(spectator.until("room")["room"]["spectators"], 1);
+
+  a.ws.send({{"type", "ready"}, {"ready", true}});
+  // A move before race_start is refused.
+  b.ws.send({{"type", "move"}, {"dir", "left"}});
+  EXPECT_EQ(b.ws.until("error")["code"], "not_started");
+  b.ws.send({{"type", "ready"}, {"ready", true}});
+  const json countdown = a.ws.until("countdown");
+  EXPECT_EQ(countdown["seconds"], 1);
+  EXPECT_EQ(countdown["code"], code);
+  const json start_a = a.ws.until("race_start", 5s);
+  const json start_b = b.ws.until("race_start", 5s);
+  const json start_s = spectator.until("race_start", 5s);
+  EXPECT_EQ(start_a, start_b);
+  EXPECT_EQ(start_a, start_s);
+  EXPECT_EQ(start_a["games"][a.id]["board"], start_a["games"][b.id]["board"]) << "same first board";
+
+  // The same moves bring the same spawns for both racers.
+  for (int i = 0; i < 6; ++i) {
+    const json am = play(a.ws, kDirs[(i * 3) % 4]);
+    const json bm = play(b.ws, kDirs[(i * 3) % 4]);
+    ASSERT_EQ(am["type"], "moved") << am.dump();
+    EXPECT_EQ(am["spawned"], bm["spawned"]) << i;
+    EXPECT_EQ(am["board"], bm["board"]) << i;
+    EXPECT_EQ(am["score"], bm["score"]) << i;
+  }
+  // Ann plays on until she reaches 32: reason target, she wins.
+  for (int i = 0; i < 2000; ++i) {
+    const json m = play(a.ws, kDirs[(i * 7 + i / 3) % 4]);
+    ASSERT_EQ(m["type"], "moved") << m.dump();
+    if (m["won"] == true) break;
+  }
+  const json over = a.ws.until("race_over");
+  EXPECT_EQ(over["reason"], "target");
+  EXPECT_EQ(over["winner"], a.id);
+  EXPECT_EQ(over["standings"][0]["player"], a.id);
+  EXPECT_EQ(over["ratings"][a.id], (json{{"before", 1500}, {"after", 1516}}));
+  EXPECT_EQ(over["ratings"][b.id], (json{{"before", 1500}, {"after", 1484}}));
+  EXPECT_TRUE(over["replays"].contains(a.id));
+  EXPECT_TRUE(over["replays"].contains(b.id));
+  EXPECT_EQ(a.ws.until("room")["room"]["state"], "waiting");
+
+  // The spectator saw every changing move of both racers, in each racer's order.
+  std::vector<json> seen;
+  const json s_over = spectator.until("race_over", 5s, &seen);
+  EXPECT_EQ(s_over, over);
+  std::map<std::string, int> last_moves;
+  int updates = 0;
+  for (const json& m : seen) {
+    if (m["type"] != "race_update") continue;
+    ++updates;
+    const std::string who = m["player"];
+    EXPECT_EQ(m["moves"].get<int>(), last_moves[who] + 1) << m.dump();
+    last_moves[who] = m["moves"];
+  }
+  EXPECT_EQ(last_moves[a.id], over["standings"][0]["moves"]);
+  EXPECT_EQ(last_moves[b.id], over["standings"][1]["moves"]);
+  EXPECT_GT(updates, 6);
+  // Nobody is ready after a race: a rematch is another round of ready.
+  const json after = b.ws.until("room");
+  for (const json& p : after["room"]["players"]) EXPECT_EQ(p["ready"], false);
+}
+
+TEST(Race, TimeLimitEndsWithTimeAndTheTieBreakOrder) {
+  ServerProcess server({"--countdown", "0"});
+  Racer a(server.port(), "ann"), b(server.port(), "bob");
+  const std::string code = create_room(a, {{"time_limit", 30}})["code"];
+  b.ws.request({{"type", "join_room"}, {"code", code}});
+  start_race({&a, &b});
+  // Identical moves: identical boards and scores. Then Bob makes one quiet extra move (it
+  // slides without merging): same score and max tile, one move more, so Ann ranks first.
+  std::optional<std::string> quiet;
+  for (int i = 0; i < 40 && !quiet; ++i) {
+    const json am = play(a.ws, kDirs[i % 4]);
+    const json bm = play(b.ws, kDirs[i % 4]);
+    ASSERT_EQ(am["board"], bm["board"]);
+    if (i >= 3) quiet = quiet_direction(bm["board"]);
+  }
+  ASSERT_TRUE(quiet.has_value());
+  const json extra = play(b.ws, *quiet);
+  ASSERT_EQ(extra["changed"], true);
+  ASSERT_EQ(extra["gained"], 0);
+  const json over = a.ws.until("race_over", 40s);
+  EXPECT_EQ(over["reason"], "time");
+  EXPECT_EQ(over["winner"], a.id);
+  ASSERT_EQ(over["standings"].size(), 2u);
+  EXPECT_EQ(over["standings"][0]["score"], over["standings"][1]["score"]);
+  EXPECT_LT(over["standings"][0]["moves"], over["standings"][1]["moves"]);
+  EXPECT_EQ(over["standings"][1]["player"], b.id);
+}
+
+TEST(Race, AllOverWithIdenticalPlayIsADraw) {
+  ServerProcess server({"--countdown", "0", "--rate", "100000"});
+  Racer a(server.port(), "ann"), b(server.port(), "bob");
+  const std::string code = create_room(a, {{"size", 3}, {"target", 2048}})["code"];
+  b.ws.request({{"type", "join_room"}, {"code", code}});
+  start_race({&a, &b});
+  // Both play the same moves in turn until their (identical) games are over.
+  for (int i = 0; i < 3000; ++i) {
+    const json am = play(a.ws, kDirs[(i * 7 + i / 3) % 4]);
+    const json bm = play(b.ws, kDirs[(i * 7 + i / 3) % 4]);
+    ASSERT_EQ(am["type"], "moved") << am.dump();
+    ASSERT_EQ(am["board"], bm["board"]);
+    if (am["state"] == "over") break;
+  }
+  const json over = a.ws.until("race_over", 10s);
+  EXPECT_EQ(over["reason"], "all_over");
+  EXPECT_TRUE(over["winner"].is_null());
+  EXPECT_EQ(over["standings"][0]["score"], over["standings"][1]["score"]);
+  EXPECT_EQ(over["ratings"][a.id]["after"], 1500);
+}
+
+TEST(Race, ADisconnectedRacerForfeitsAfterTheGrace) {
+  ServerProcess server({"--countdown", "0", "--grace", "1"});
+  Racer a(server.port(), "ann");
+  auto b = std::make_unique<Racer>(server.port(), "bob");
+  const std::string b_id = b->id;
+  const std::string code = create_room(a, {})["code"];
+  b->ws.request({{"type", "join_room"}, {"code", code}});
+  start_race({&a, b.get()});
+  b.reset();  // gone without a word
+  const json away = a.ws.until("room");
+  EXPECT_EQ(away["room"]["players"][1]["connected"], false);
+  std::vector<json> seen;
+  const json over = a.ws.until("race_over", 10s, &seen);
+  EXPECT_EQ(over["reason"], "forfeit");
+  EXPECT_EQ(over["winner"], a.id);
+  EXPECT_EQ(over["standings"][1]["state"], "forfeited");
+  bool forfeited_update = false;
+  for (const json& m : seen)
+    forfeited_update |=
+        m["type"] == "race_update" && m["player"] == b_id && m["state"] == "forfeited";
+  EXPECT_TRUE(forfeited_update);
+}
+
+TEST(Race, ReconnectingInsideTheGraceContinuesTheSameGame) {
+  ServerProcess server({"--countdown", "0", "--grace", "30"});
+  Racer a(server.port(), "ann");
+  std::string token;
+  json last;
+  std::string code;
+  {
+    Racer b(server.port(), "bob");
+    token = b.token;
+    code = create_room(a, {})["code"];
+    b.ws.request({{"type", "join_room"}, {"code", code}});
+    start_race({&a, &b});
+    for (const char* d : {"left", "up", "right", "down"}) last = play(b.ws, d);
+  }
+  WsClient back(server.port());
+  EXPECT_EQ(back.request({{"type", "hello"}, {"name", "bob"}, {"token", token}})["resumed"], true);
+  const json room = back.until("room");
+  EXPECT_EQ(room["room"]["code"], code);
+  EXPECT_EQ(room["room"]["state"], "racing");
+  const json state = back.until("race_state");
+  const std::string bob = room["room"]["players"][1]["id"];
+  EXPECT_EQ(state["games"][bob]["board"], last["board"]);
+  EXPECT_EQ(state["games"][bob]["moves"], last["moves"]);
+  EXPECT_GT(state["remaining_ms"].get<int>(), 250000);
+  const json moved = back.request({{"type", "move"}, {"dir", "right"}, {"at_move", last["moves"]}});
+  EXPECT_EQ(moved["type"], "moved");
+  json seen = a.ws.until("room");  // first: Bob away
+  if (seen["room"]["players"][1]["connected"] == false) seen = a.ws.until("room");
+  EXPECT_EQ(seen["room"]["players"][1]["connected"], true);
+}
+
+TEST(Race, QuickMatchPairsAndCancelWorks) {
+  ServerProcess server({"--countdown", "0"});
+  Racer a(server.port(), "ann"), b(server.port(), "bob"), c(server.port(), "cid");
+  EXPECT_EQ(a.ws.request({{"type", "quick_match"}, {"mode", "classic"}, {"size", 5}})["type"],
+            "queued");
+  EXPECT_EQ(c.ws.request({{"type", "quick_match"}, {"size", 4}})["type"], "queued");
+  EXPECT_EQ(c.ws.request({{"type", "cancel_match"}})["type"], "match_cancelled");
+  b.ws.send({{"type", "quick_match"}, {"mode", "classic"}, {"size", 5}});
+  const json start_a = a.ws.until("race_start");
+  const json start_b = b.ws.until("race_start");
+  EXPECT_EQ(start_a, start_b);
+  EXPECT_EQ(start_a["games"][a.id]["size"], 5);
+  EXPECT_TRUE(start_a["games"].contains(b.id));
+  // Cid cancelled: a fourth player is queued, not paired with him.
+  Racer d(server.port(), "dee");
+  EXPECT_EQ(d.ws.request({{"type", "quick_match"}, {"size", 4}})["type"], "queued");
+}
+
+TEST(Race, EightRacersAndASpectatorJoiningMidRace) {
+  ServerProcess server({"--countdown", "0"});
+  std::vector<std::unique_ptr<Racer>> racers;
+  for (int i = 0; i < 8; ++i) {
+    std::string name = "racer ";  // appended, not "r" + …: GCC 12 bug 105651 warns on that
+    name += std::to_string(i);
+    racers.push_back(std::make_unique<Racer>(server.port(), name));
+  }
+  const std::string code = create_room(*racers[0], {{"max_players", 8}})["code"];
+  for (int i = 1; i < 8; ++i)
+    EXPECT_EQ(racers[i]->ws.request({{"type", "join_room"}, {"code", code}})["type"], "room");
+  Racer ninth(server.port(), "late");
+  EXPECT_EQ(ninth.ws.request({{"type", "join_room"}, {"code", code}})["code"], "room_full");
+  std::vector<Racer*> all;
+  for (auto& r : racers) all.push_back(r.get());
+  const auto starts = start_race(all);
+  EXPECT_EQ(starts[0]["games"].size(), 8u);
+  for (const auto& s : starts) EXPECT_EQ(s, starts[0]);
+  json boards = json::object();
+  for (auto& r : racers) {
+    json m = play(r->ws, "left");
+    if (m["changed"] == false) m = play(r->ws, "right");
+    ASSERT_EQ(m["changed"], true);
+    boards[r->id] = m["board"];
+  }
+  EXPECT_EQ(ninth.ws.request({{"type", "join_room"}, {"code", code}})["code"], "race_running");
+  WsClient late(server.port());
+  late.hello("late watcher");
+  late.send({{"type", "spectate"}, {"code", code}});
+  EXPECT_EQ(late.until("room")["room"]["state"], "racing");
+  const json state = late.until("race_state");
+  EXPECT_EQ(state["games"].size(), 8u);
+  for (auto& r : racers) EXPECT_EQ(state["games"][r->id]["board"], boards[r->id]);
+  EXPECT_EQ(late.request({{"type", "move"}, {"dir", "up"}})["code"], "not_a_player");
+}
+
+TEST(Race, PrivateRoomsAreNotListed) {
+  ServerProcess server;
+  Racer a(server.port(), "ann"), b(server.port(), "bob");
+  const std::string secret = create_room(a, {{"public", false}})["code"];
+  const std::string open =
+      create_room(b, {{"public", true}, {"mode", "fifteen"}, {"size", 3}})["code"];
+  const json rooms = a.ws.request({{"type", "list_rooms"}, {"rid", 1}});
+  EXPECT_EQ(rooms["rid"], 1);
+  ASSERT_EQ(rooms["rooms"].size(), 1u);
+  EXPECT_EQ(rooms["rooms"][0]["code"], open);
+  EXPECT_EQ(rooms["rooms"][0]["mode"], "fifteen");
+  EXPECT_EQ(rooms["rooms"][0]["players"][0]["name"], "bob");
+  const HttpResult http = http_request(server.port(), "/api/rooms");
+  EXPECT_EQ(http.status, 200);
+  EXPECT_EQ(json::parse(http.body), json({{"type", "rooms"}, {"rooms", rooms["rooms"]}}));
+  // A private room can still be spectated by code.
+  WsClient watcher(server.port());
+  watcher.hello("w");
+  EXPECT_EQ(watcher.request({{"type", "spectate"}, {"code", secret}})["room"]["code"], secret);
+  EXPECT_EQ(watcher.request({{"type", "stop_spectating"}})["type"], "stopped");
+}
+
+TEST(Race, ErrorsAndTheHostHandOver) {
+  ServerProcess server({"--countdown", "0"});
+  Racer a(server.port(), "ann"), b(server.port(), "bob");
+  EXPECT_EQ(a.ws.request({{"type", "join_room"}, {"code", "ABCDEF"}})["code"], "no_such_room");
+  EXPECT_EQ(a.ws.request({{"type", "join_room"}, {"code", "ABC10O"}})["field"], "code");
+  EXPECT_EQ(a.ws.request({{"type", "leave_room"}})["code"], "not_in_room");
+  EXPECT_EQ(a.ws.request({{"type", "ready"}})["code"], "not_in_room");
+  const std::string code = create_room(a, {})["code"];
+  EXPECT_EQ(a.ws.request({{"type", "create_room"}})["code"], "already_in_room");
+  EXPECT_EQ(a.ws.request({{"type", "new_game"}})["code"], "already_in_room");
+  EXPECT_EQ(a.ws.request({{"type", "move"}, {"dir", "up"}})["code"], "not_started");
+  // lower case codes are accepted
+  std::string lower = code;
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(ch));
+  EXPECT_EQ(b.ws.request({{"type", "join_room"}, {"code", lower}})["type"], "room");
+  EXPECT_EQ(b.ws.request({{"type", "join_room"}, {"code", code}})["code"], "already_in_room");
+  EXPECT_EQ(a.ws.until("room")["room"]["players"].size(), 2u);  // Bob's arrival
+  // The host leaves: Bob becomes host. Then Bob leaves: the room is gone.
+  EXPECT_EQ(a.ws.request({{"type", "leave_room"}, {"rid", 5}}),
+            (json{{"type", "left"}, {"code", code}, {"rid", 5}}));
+  EXPECT_EQ(b.ws.until("room")["room"]["host"], b.id);
+  EXPECT_EQ(b.ws.request({{"type", "leave_room"}})["type"], "left");
+  EXPECT_EQ(a.ws.request({{"type", "join_room"}, {"code", code}})["code"], "no_such_room");
+  // In a race: undo is not allowed.
+  const std::string code2 = create_room(a, {})["code"];
+  b.ws.request({{"type", "join_room"}, {"code", code2}});
+  start_race({&a, &b});
+  EXPECT_EQ(a.ws.request({{"type", "undo"}})["code"], "not_allowed");
+}
+
+TEST(Race, TheMoveCapOptionLimitsMovesPerSecond) {
+  ServerProcess server({"--countdown", "0"});
+  Racer a(server.port(), "ann"), b(server.port(), "bob");
+  const json room = create_room(a, {{"max_moves_per_second", 2}});
+  EXPECT_EQ(room["max_moves_per_second"], 2);
+  b.ws.request({{"type", "join_room"}, {"code", room["code"]}});
+  start_race({&a, &b});
+  for (int i = 0; i < 6; ++i) a.ws.send({{"type", "move"}, {"dir", kDirs[i % 4]}, {"rid", i}});
+  int moved = 0, limited = 0;
+  for (int i = 0; i < 6; ++i) {
+    const json m = a.ws.next().value_or(json::object());
+    EXPECT_EQ(m["rid"], i);
+    moved += m["type"] == "moved";
+    limited += m.value("code", "") == "rate_limited";
+  }
+  EXPECT_GE(moved, 2);  // the first second's allowance
+  EXPECT_GE(limited, 3);
+  EXPECT_EQ(moved + limited, 6);
+}
+
+}  // namespace
+}  // namespace tilerace::e2e
