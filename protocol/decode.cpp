@@ -217,6 +217,21 @@ CreateRoom parse_create_room(const json& object) {
   return {o};
 }
 
+LeaderboardRequest parse_leaderboard(const json& object) {
+  LeaderboardRequest r;
+  r.mode = parse_mode(object);
+  r.size = parse_size(object, r.mode);
+  if (const std::string* kind = optional_string(object, "kind")) {
+    if (*kind == "rating") {
+      r.kind = LeaderboardKind::rating;
+    } else if (*kind != "score") {
+      reject_field("kind", "kind must be score or rating");
+    }
+  }
+  r.limit = optional_int<int>(object, "limit", 1, kMaxLeaderboardLimit).value_or(10);
+  return r;
+}
+
 // A room code: 6 characters of the room alphabet, accepted in either case.
 std::string parse_code(const json& object) {
   std::string code = required_string(object, "code");
@@ -288,6 +303,7 @@ ClientMessage parse_message(const json& object) {
   if (type == "list_rooms") return ListRooms{};
   if (type == "spectate") return Spectate{parse_code(object)};
   if (type == "stop_spectating") return StopSpectating{};
+  if (type == "leaderboard") return parse_leaderboard(object);
   throw Reject{{ErrorCode::unknown_type, "unknown message type", ""}};
 }
 
@@ -325,6 +341,33 @@ bool valid_utf8(std::string_view text) noexcept {
     i += extra + 1;
   }
   return true;
+}
+
+std::variant<LeaderboardRequest, ProtocolError> decode_leaderboard_query(std::string_view query) {
+  try {
+    if (!valid_utf8(query)) reject_field("query", "the query is not valid UTF-8");
+    json object = json::object();
+    while (!query.empty()) {
+      const auto amp = query.find('&');
+      const std::string_view pair = query.substr(0, amp);
+      query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+      const auto eq = pair.find('=');
+      const std::string key(pair.substr(0, eq));
+      const std::string value(eq == std::string_view::npos ? "" : pair.substr(eq + 1));
+      if (key != "mode" && key != "size" && key != "kind" && key != "limit") continue;
+      std::int64_t number = 0;
+      const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+      if ((key == "size" || key == "limit") && ec == std::errc() &&
+          ptr == value.data() + value.size()) {
+        object[key] = number;
+      } else {
+        object[key] = value;
+      }
+    }
+    return parse_leaderboard(object);
+  } catch (Reject& r) {
+    return std::move(r.error);
+  }
 }
 
 Decoded decode_client(std::string_view text) {

@@ -240,6 +240,42 @@ std::string encode_race_over(const RaceOverView& r) {
                {"replays", std::move(replays)}});
 }
 
+std::string encode_leaderboard(const LeaderboardRequest& request,
+                               const std::vector<LeaderboardEntry>& entries,
+                               const std::optional<LeaderboardEntry>& me, const Rid& rid) {
+  const bool rating = request.kind == LeaderboardKind::rating;
+  auto entry_json = [rating](const LeaderboardEntry& e) -> json {
+    if (rating) {
+      return {{"rank", e.rank},     {"player", e.player_id}, {"name", e.name},
+              {"rating", e.rating}, {"wins", e.wins},        {"losses", e.losses}};
+    }
+    return {
+        {"rank", e.rank},         {"player", e.player_id}, {"name", e.name},    {"score", e.score},
+        {"max_tile", e.max_tile}, {"moves", e.moves},      {"game", e.game_id}, {"at", e.at}};
+  };
+  json list = json::array();
+  for (const auto& e : entries) list.push_back(entry_json(e));
+  json j{{"type", "leaderboard"},      {"mode", engine::to_string(request.mode)},
+         {"size", request.size},       {"kind", rating ? "rating" : "score"},
+         {"entries", std::move(list)}, {"me", me ? entry_json(*me) : json(nullptr)}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
+std::string encode_replay(const ReplayView& r) {
+  return dump({{"id", r.id},
+               {"mode", engine::to_string(r.config.mode)},
+               {"size", r.config.size},
+               {"target", r.config.target},
+               {"seed", std::to_string(r.config.seed)},
+               {"moves", r.moves},
+               {"score", r.score},
+               {"max_tile", r.max_tile},
+               {"state", engine::to_string(r.state)},
+               {"player", {{"id", r.player.id}, {"name", r.player.name}}},
+               {"ended_at", r.ended_at}});
+}
+
 std::string encode_bare(std::string_view type, const Rid& rid) {
   json j{{"type", type}};
   put_rid(j, rid);

@@ -86,6 +86,23 @@ std::string encode_race_state(std::string_view code, std::int64_t remaining_ms,
 std::string encode_race_update(std::string_view code, std::string_view player,
                                const engine::Game& game, const engine::MoveOutcome& outcome);
 std::string encode_race_over(const RaceOverView& result);
+std::string encode_leaderboard(const LeaderboardRequest& request,
+                               const std::vector<LeaderboardEntry>& entries,
+                               const std::optional<LeaderboardEntry>& me, const Rid& rid);
+
+// GET /api/replays/<id> (PROTOCOL.md §7).
+struct ReplayView {
+  std::string_view id;
+  const engine::GameConfig& config;
+  std::string_view moves;
+  std::int64_t score = 0;
+  std::int64_t max_tile = 0;
+  engine::GameState state = engine::GameState::over;
+  PlayerInfo player;
+  std::int64_t ended_at = 0;
+};
+std::string encode_replay(const ReplayView& replay);
+
 // A message with only a type (queued, match_cancelled, stopped) and the rid.
 std::string encode_bare(std::string_view type, const Rid& rid);
 // Our addition: the direct reply to leave_room.

@@ -88,9 +88,34 @@ struct Spectate {
 };
 struct StopSpectating {};
 
-using ClientMessage =
-    std::variant<Hello, Ping, NewGame, Move, Slide, Undo, Resign, CreateRoom, JoinRoom, LeaveRoom,
-                 Ready, QuickMatch, CancelMatch, ListRooms, Spectate, StopSpectating>;
+enum class LeaderboardKind : std::uint8_t { score, rating };
+struct LeaderboardRequest {
+  engine::Mode mode = engine::Mode::classic;
+  int size = 4;
+  LeaderboardKind kind = LeaderboardKind::score;
+  int limit = 10;  // 1–100
+};
+
+// One row of a leaderboard as the wire shows it.
+struct LeaderboardEntry {
+  int rank = 0;  // 1 + the number of strictly better entries: ties share a rank
+  std::string player_id;
+  std::string name;
+  // kind score (fifteen: score is the move count, fewer is better)
+  std::int64_t score = 0;
+  std::int64_t max_tile = 0;
+  int moves = 0;
+  std::string game_id;
+  std::int64_t at = 0;  // Unix ms the game ended
+  // kind rating
+  int rating = 0;
+  int wins = 0;
+  int losses = 0;
+};
+
+using ClientMessage = std::variant<Hello, Ping, NewGame, Move, Slide, Undo, Resign, CreateRoom,
+                                   JoinRoom, LeaveRoom, Ready, QuickMatch, CancelMatch, ListRooms,
+                                   Spectate, StopSpectating, LeaderboardRequest>;
 
 struct ProtocolError {
   ErrorCode code = ErrorCode::internal;
@@ -118,5 +143,6 @@ inline constexpr int kMaxTimeLimit = 3600;
 inline constexpr int kMinPlayers = 2;
 inline constexpr int kMaxPlayers = 8;
 inline constexpr int kMaxMovesPerSecondCap = 20;
+inline constexpr int kMaxLeaderboardLimit = 100;
 
 }  // namespace tilerace::protocol

@@ -22,7 +22,7 @@ std::int64_t now_ms() {
 GameRecord record_of(const Player& player, const SoloGame& solo) {
   const engine::Game& g = solo.game;
   return {solo.id,   player.id, g.config(),    g.history(),     g.score(), g.max_tile(),
-          g.moves(), g.state(), solo.ranked(), solo.started_at, now_ms(), ""};
+          g.moves(), g.state(), solo.ranked(), solo.started_at, now_ms(),  ""};
 }
 
 protocol::GameView view_of(const SoloGame& solo) { return {solo.id, solo.game, solo.ranked()}; }
@@ -76,6 +76,8 @@ asio::awaitable<void> Dispatcher::handle(Connection& c, const protocol::Decoded&
     } else {
       co_await on_new_game(c, *new_game, rid);
     }
+  } else if (const auto* board = std::get_if<protocol::LeaderboardRequest>(&message)) {
+    co_await on_leaderboard(c, *board, rid);
   } else if (std::holds_alternative<protocol::Move>(message) ||
              std::holds_alternative<protocol::Slide>(message) ||
              std::holds_alternative<protocol::Undo>(message) ||
@@ -101,9 +103,18 @@ asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello&
     if (!id.empty()) {
       player = players_.find(id);
       if (!player) {
+        // Not in memory since this process started: load the player and the solo game the
+        // journal kept for them.
         std::optional<PlayerRecord> record;
-        co_await store_.run([&record, &id](Store& s) { record = s.find_player(id); });
-        if (record) player = players_.adopt(*record);
+        std::optional<ActiveGameRecord> active;
+        co_await store_.run([&](Store& s) {
+          record = s.find_player(id);
+          if (record) active = s.find_active(id);
+        });
+        if (record) {
+          player = players_.adopt(*record);
+          if (active) restore(*player, *active);
+        }
       }
     }
     if (!player || !token_matches(*m.token, player->token_hash)) {
@@ -130,6 +141,27 @@ asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello&
   }
   if (!snapshot.empty()) send(c, std::move(snapshot));
   if (const auto room = room_of(*player)) room->reconnected(*player, *c.self);
+}
+
+void Dispatcher::restore(Player& player, const ActiveGameRecord& active) {
+  std::optional<engine::Game> game = engine::replay(active.config, active.moves);
+  if (!game) return;
+  std::lock_guard lock(player.mutex);
+  if (player.solo) return;
+  player.solo.emplace(
+      SoloGame{active.game_id, std::move(*game), active.explicit_seed, active.started_at});
+  if (player.solo->game.state() == engine::GameState::playing) {
+    metrics_.games_active.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,
+                                                 const protocol::LeaderboardRequest& m,
+                                                 const protocol::Rid& rid) {
+  const LeaderboardQuery query{m.mode, m.size, m.kind, m.limit, c.player->id};
+  Leaderboard board;
+  co_await store_.run([&](Store& s) { board = s.leaderboard(query); });
+  send(c, protocol::encode_leaderboard(m, board.entries, board.me, rid));
 }
 
 void Dispatcher::stop_spectating(Connection& c) {
@@ -223,6 +255,7 @@ asio::awaitable<void> Dispatcher::on_new_game(Connection& c, const protocol::New
       metrics_.games_active.fetch_sub(1, std::memory_order_relaxed);
     }
     p.solo.emplace(SoloGame{random_hex(8), engine::Game(config), m.explicit_seed, now_ms()});
+    p.journal_dirty = true;
     metrics_.games_active.fetch_add(1, std::memory_order_relaxed);
     reply = protocol::encode_game(view_of(*p.solo), rid);
   }
@@ -259,7 +292,10 @@ asio::awaitable<void> Dispatcher::on_play(Connection& c, const protocol::ClientM
         }
         engine::MoveOutcome outcome;
         const std::optional<engine::Direction> dir = act(outcome);
-        if (outcome.changed) metrics_.moves_total.fetch_add(1, std::memory_order_relaxed);
+        if (outcome.changed) {
+          metrics_.moves_total.fetch_add(1, std::memory_order_relaxed);
+          p.journal_dirty = true;
+        }
         replies.push_back(protocol::encode_moved(view_of(solo), dir, outcome, rid));
       };
       if (const auto* move = std::get_if<protocol::Move>(&message)) {
@@ -279,6 +315,7 @@ asio::awaitable<void> Dispatcher::on_play(Connection& c, const protocol::ClientM
         }
       } else if (std::holds_alternative<protocol::Undo>(message)) {
         if (game.undo()) {
+          p.journal_dirty = true;
           replies.push_back(protocol::encode_game(view_of(solo), rid));
         } else {
           fail(ErrorCode::not_allowed, "nothing to undo");

@@ -54,6 +54,10 @@ class Dispatcher {
   void on_room(Connection& c, const protocol::ClientMessage& m, const protocol::Rid& rid);
   void on_quick_match(Connection& c, const protocol::QuickMatch& m, const protocol::Rid& rid);
   void stop_spectating(Connection& c);
+  // Rebuilds a journaled solo game for a player loaded after a restart.
+  void restore(Player& player, const ActiveGameRecord& active);
+  boost::asio::awaitable<void> on_leaderboard(Connection& c, const protocol::LeaderboardRequest& m,
+                                              const protocol::Rid& rid);
   void send(Connection& c, std::string message);
 
   PlayerRegistry& players_;

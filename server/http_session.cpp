@@ -6,6 +6,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
+#include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
 #include "server/static_files.hpp"
 #include "server/ws_session.hpp"
@@ -41,6 +42,45 @@ http::message_generator text_response(const Request& req, http::status status,
 
 http::message_generator json_response(const Request& req, http::status status, std::string body) {
   return text_response(req, status, "application/json", std::move(body));
+}
+
+// GET /api/leaderboard?mode=&size=&kind=&limit= and GET /api/replays/<id>: both read the store.
+asio::awaitable<http::message_generator> route_store(const Request& req, std::string_view path,
+                                                     std::string_view query,
+                                                     ServerContext& context) {
+  if (path == "/api/leaderboard") {
+    auto decoded = protocol::decode_leaderboard_query(query);
+    if (const auto* error = std::get_if<protocol::ProtocolError>(&decoded)) {
+      co_return json_response(req, http::status::bad_request, protocol::encode_error(*error, {}));
+    }
+    const auto& request = std::get<protocol::LeaderboardRequest>(decoded);
+    const LeaderboardQuery q{request.mode, request.size, request.kind, request.limit, ""};
+    Leaderboard board;
+    co_await context.store.run([&](Store& s) { board = s.leaderboard(q); });
+    co_return json_response(req, http::status::ok,
+                            protocol::encode_leaderboard(request, board.entries, std::nullopt, {}));
+  }
+  // Only finished games are in the store, so a running game's seed is never revealed.
+  const std::string id(path.substr(std::string_view("/api/replays/").size()));
+  std::optional<GameRecord> game;
+  std::optional<PlayerRecord> player;
+  if (!id.empty() && id.size() <= 64) {
+    co_await context.store.run([&](Store& s) {
+      game = s.find_game(id);
+      if (game) player = s.find_player(game->player_id);
+    });
+  }
+  if (!game) co_return json_response(req, http::status::not_found, R"({"error":"not_found"})");
+  co_return json_response(
+      req, http::status::ok,
+      protocol::encode_replay({game->id,
+                               game->config,
+                               game->moves,
+                               game->score,
+                               game->max_tile,
+                               game->state,
+                               {game->player_id, player ? std::string_view(player->name) : ""},
+                               game->ended_at}));
 }
 
 http::message_generator route(const Request& req, ServerContext& context) {
@@ -116,10 +156,22 @@ asio::awaitable<void> run_http_session(beast::tcp_stream stream, ServerContext& 
       co_return;
     }
     context.metrics.http_requests_total.fetch_add(1, std::memory_order_relaxed);
-    http::message_generator response = route(req, context);
-    const bool keep_alive = response.keep_alive();
+    const std::string_view target = req.target();
+    const std::string_view path = target.substr(0, target.find('?'));
+    const bool from_store = (req.method() == http::verb::get || req.method() == http::verb::head) &&
+                            (path == "/api/leaderboard" || path.starts_with("/api/replays/"));
+    const std::string_view query =
+        path.size() < target.size() ? target.substr(path.size() + 1) : std::string_view();
+    // No co_await inside ?: here: GCC 12 miscompiles it (the response came out empty).
+    std::optional<http::message_generator> response;
+    if (from_store) {
+      response.emplace(co_await route_store(req, path, query, context));
+    } else {
+      response.emplace(route(req, context));
+    }
+    const bool keep_alive = response->keep_alive();
     auto [wec, written] =
-        co_await beast::async_write(stream, std::move(response), as_tuple(use_awaitable));
+        co_await beast::async_write(stream, std::move(*response), as_tuple(use_awaitable));
     if (wec) co_return fail(wec, "write");
     if (!keep_alive) {
       beast::error_code ignored;

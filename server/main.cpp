@@ -14,11 +14,12 @@
 // - Metrics are atomics that any thread may bump.
 #include <spdlog/spdlog.h>
 
+#include <filesystem>
 #include <memory>
 
-#include "server/memory_store.hpp"
 #include "server/options.hpp"
 #include "server/server.hpp"
+#include "server/sqlite_store.hpp"
 
 int main(int argc, char** argv) {
   int exit_code = 0;
@@ -26,5 +27,15 @@ int main(int argc, char** argv) {
   if (!options) return exit_code;
   spdlog::set_level(spdlog::level::from_str(options->log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
-  return tilerace::server::run_server(*options, std::make_unique<tilerace::server::MemoryStore>());
+  std::unique_ptr<tilerace::server::Store> store;
+  try {
+    std::filesystem::create_directories(options->data);
+    const auto file = std::filesystem::path(options->data) / "tilerace.db";
+    store = std::make_unique<tilerace::server::SqliteStore>(file);
+    spdlog::info("data: {}", file.string());
+  } catch (const std::exception& e) {
+    spdlog::error("cannot open the database in {}: {}", options->data, e.what());
+    return 2;
+  }
+  return tilerace::server::run_server(*options, std::move(store));
 }

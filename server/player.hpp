@@ -35,6 +35,7 @@ struct Player {
 
   std::mutex mutex;              // guards the fields below
   std::optional<SoloGame> solo;  // the current game, until new_game replaces it
+  bool journal_dirty = false;    // solo changed since it was last journaled
   std::weak_ptr<Participant> connection;
   std::shared_ptr<Room> room;  // the room this player is a member of; cleared on leaving
   int rating;                  // Elo; updated when a race result is committed

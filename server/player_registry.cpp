@@ -16,6 +16,16 @@ std::shared_ptr<Player> PlayerRegistry::find(std::string_view id) const {
   return it == players_.end() ? nullptr : it->second;
 }
 
+void PlayerRegistry::for_each(const std::function<void(Player&)>& f) const {
+  std::vector<std::shared_ptr<Player>> all;
+  {
+    std::lock_guard lock(mutex_);
+    all.reserve(players_.size());
+    for (const auto& [id, p] : players_) all.push_back(p);
+  }
+  for (const auto& p : all) f(*p);
+}
+
 void PlayerRegistry::attach(Player& player, const std::shared_ptr<Participant>& connection) {
   std::shared_ptr<Participant> old;
   {

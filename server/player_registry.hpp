@@ -1,10 +1,12 @@
 #pragma once
 // Players by id, loaded from the Store on first use and kept while the process runs, and the
 // rule that one player has one connection: attaching a new one closes the old with 4000.
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "server/player.hpp"
 #include "server/store.hpp"
@@ -17,6 +19,9 @@ class PlayerRegistry {
   std::shared_ptr<Player> adopt(const PlayerRecord& record);
   // The player already in memory, or null.
   std::shared_ptr<Player> find(std::string_view id) const;
+
+  // Calls f for every player in memory (not under the registry's lock).
+  void for_each(const std::function<void(Player&)>& f) const;
 
   // Makes connection the player's one connection; an older one is closed with 4000.
   void attach(Player& player, const std::shared_ptr<Participant>& connection);

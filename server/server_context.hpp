@@ -45,6 +45,7 @@ struct ServerContext {
   Dispatcher& dispatcher;
   SessionSet& sessions;
   RoomRegistry& rooms;
+  StoreWorker& store;
 };
 
 }  // namespace tilerace::server

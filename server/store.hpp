@@ -1,6 +1,7 @@
 #pragma once
-// What the server keeps: players and finished games. Implementations are thread-safe and
-// may block; the server calls them only through StoreWorker, off the network threads.
+// What the server keeps: players, finished games and races, the journal of active solo
+// games, and the leaderboards computed from them. Calls block; the server makes them only
+// from the StoreWorker's one thread, never from a network thread.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "engine/types.hpp"
+#include "protocol/messages.hpp"
 
 namespace tilerace::server {
 
@@ -55,17 +57,48 @@ struct RaceRecord {
   std::int64_t ended_at = 0;
 };
 
+// A solo game still being played, as journaled: enough to rebuild it by replay.
+struct ActiveGameRecord {
+  std::string player_id;
+  std::string game_id;
+  engine::GameConfig config;
+  bool explicit_seed = false;
+  std::string moves;
+  std::int64_t started_at = 0;
+};
+
+using protocol::LeaderboardEntry;
+using protocol::LeaderboardKind;
+
+struct LeaderboardQuery {
+  engine::Mode mode = engine::Mode::classic;
+  int size = 4;
+  LeaderboardKind kind = LeaderboardKind::score;
+  int limit = 10;
+  std::string player_id;  // whose own entry to return as `me`; may be empty
+};
+
+struct Leaderboard {
+  std::vector<LeaderboardEntry> entries;
+  std::optional<LeaderboardEntry> me;
+};
+
 class Store {
  public:
   virtual ~Store() = default;
   virtual void add_player(const PlayerRecord& player) = 0;
   virtual std::optional<PlayerRecord> find_player(std::string_view id) = 0;
-  // Records a finished game; recording the same id again changes nothing.
+  // Records a finished game (and drops its journal entry); the same id again changes nothing.
   virtual void record_game(const GameRecord& game) = 0;
   virtual std::optional<GameRecord> find_game(std::string_view id) = 0;
   // Records a finished race, its games and the racers' new ratings, all at once; recording
   // the same race id again changes nothing.
   virtual void record_race(const RaceRecord& race) = 0;
+  // Saves the current moves of active solo games (replacing older entries of their players);
+  // an entry whose game is already recorded as finished is skipped.
+  virtual void journal(const std::vector<ActiveGameRecord>& games) = 0;
+  virtual std::optional<ActiveGameRecord> find_active(std::string_view player_id) = 0;
+  virtual Leaderboard leaderboard(const LeaderboardQuery& query) = 0;
 };
 
 }  // namespace tilerace::server

@@ -1,0 +1,469 @@
+#include "server/sqlite_store.hpp"
+
+#include <SQLiteCpp/Transaction.h>
+
+#include <string>
+
+namespace tilerace::server {
+
+namespace {
+
+// Each entry moves the schema from version i to i + 1. Never edit one that has shipped.
+constexpr const char* kMigrations[] = {
+    R"sql(
+CREATE TABLE players (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  token_hash TEXT NOT NULL,
+  rating INTEGER NOT NULL DEFAULT 1500,
+  wins INTEGER NOT NULL DEFAULT 0,
+  losses INTEGER NOT NULL DEFAULT 0,
+  races INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX players_by_rating ON players (rating DESC, id) WHERE races > 0;
+CREATE TABLE games (
+  id TEXT PRIMARY KEY,
+  player_id TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  target INTEGER NOT NULL,
+  seed TEXT NOT NULL,
+  moves TEXT NOT NULL,
+  score INTEGER NOT NULL,
+  max_tile INTEGER NOT NULL,
+  move_count INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  ranked INTEGER NOT NULL,
+  started_at INTEGER NOT NULL,
+  ended_at INTEGER NOT NULL,
+  room TEXT NOT NULL
+);
+CREATE INDEX games_by_player ON games (player_id, ended_at);
+CREATE TABLE races (
+  id TEXT PRIMARY KEY,
+  room TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  winner TEXT NOT NULL,
+  result TEXT NOT NULL,
+  ended_at INTEGER NOT NULL
+);
+-- Each player's best ranked solo result per mode and size: the score leaderboard.
+CREATE TABLE best_results (
+  player_id TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  score INTEGER NOT NULL,
+  max_tile INTEGER NOT NULL,
+  move_count INTEGER NOT NULL,
+  game_id TEXT NOT NULL,
+  ended_at INTEGER NOT NULL,
+  PRIMARY KEY (player_id, mode, size)
+);
+CREATE INDEX best_by_score ON best_results (mode, size, score DESC, max_tile DESC, move_count, ended_at, player_id);
+CREATE INDEX best_by_moves ON best_results (mode, size, move_count, ended_at, player_id);
+CREATE TABLE active_games (
+  player_id TEXT PRIMARY KEY,
+  game_id TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  target INTEGER NOT NULL,
+  seed TEXT NOT NULL,
+  explicit_seed INTEGER NOT NULL,
+  moves TEXT NOT NULL,
+  started_at INTEGER NOT NULL
+);
+)sql",
+};
+
+std::unique_ptr<SQLite::Statement> prepare(SQLite::Database& db, const char* sql) {
+  return std::make_unique<SQLite::Statement>(db, sql);
+}
+
+// Resets a prepared statement when the scope ends, whatever happened.
+struct Reset {
+  SQLite::Statement& statement;
+  ~Reset() {
+    statement.tryReset();
+    statement.clearBindings();
+  }
+};
+
+engine::Mode mode_of(const std::string& name) {
+  return engine::mode_from_string(name).value_or(engine::Mode::classic);
+}
+
+engine::GameState state_of(const std::string& name) {
+  for (auto s : {engine::GameState::playing, engine::GameState::over, engine::GameState::solved,
+                 engine::GameState::resigned, engine::GameState::forfeited}) {
+    if (engine::to_string(s) == name) return s;
+  }
+  return engine::GameState::over;
+}
+
+bool eligible_for_board(const GameRecord& g) {
+  return g.ranked && g.room.empty() &&
+         (g.config.mode != engine::Mode::fifteen || g.state == engine::GameState::solved);
+}
+
+}  // namespace
+
+SqliteStore::SqliteStore(const std::filesystem::path& path)
+    : db_(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE) {
+  db_.exec("PRAGMA journal_mode = WAL");
+  db_.exec("PRAGMA synchronous = FULL");
+  db_.exec("PRAGMA busy_timeout = 5000");
+  migrate();
+  insert_player_ = prepare(
+      db_,
+      "INSERT OR IGNORE INTO players (id, name, token_hash, rating, wins, losses, created_at) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?)");
+  select_player_ = prepare(
+      db_,
+      "SELECT id, name, token_hash, created_at, rating, wins, losses FROM players WHERE id = ?");
+  insert_game_ =
+      prepare(db_,
+              "INSERT OR IGNORE INTO games (id, player_id, mode, size, target, seed, moves, score, "
+              "max_tile, move_count, state, ranked, started_at, ended_at, room) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  select_game_ = prepare(
+      db_,
+      "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, move_count, state, "
+      "ranked, started_at, ended_at, room FROM games WHERE id = ?");
+  upsert_best_2048_ = prepare(
+      db_,
+      "INSERT INTO best_results VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+      "ON CONFLICT (player_id, mode, size) DO UPDATE SET score = excluded.score, "
+      "max_tile = excluded.max_tile, move_count = excluded.move_count, "
+      "game_id = excluded.game_id, ended_at = excluded.ended_at "
+      "WHERE excluded.score > score OR (excluded.score = score AND (excluded.max_tile > max_tile "
+      "OR (excluded.max_tile = max_tile AND excluded.move_count < move_count)))");
+  upsert_best_fifteen_ =
+      prepare(db_,
+              "INSERT INTO best_results VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+              "ON CONFLICT (player_id, mode, size) DO UPDATE SET score = excluded.score, "
+              "max_tile = excluded.max_tile, move_count = excluded.move_count, "
+              "game_id = excluded.game_id, ended_at = excluded.ended_at "
+              "WHERE excluded.move_count < move_count");
+  delete_active_ = prepare(db_, "DELETE FROM active_games WHERE game_id = ?");
+  insert_race_ = prepare(db_,
+                         "INSERT OR IGNORE INTO races (id, room, reason, winner, result, ended_at) "
+                         "VALUES (?, ?, ?, ?, ?, ?)");
+  update_rating_ = prepare(
+      db_,
+      "UPDATE players SET rating = ?, wins = wins + ?, losses = losses + ?, races = races + 1 "
+      "WHERE id = ?");
+  upsert_active_ = prepare(
+      db_,
+      "INSERT INTO active_games SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? "
+      "WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = ?2) "
+      "ON CONFLICT (player_id) DO UPDATE SET game_id = excluded.game_id, mode = excluded.mode, "
+      "size = excluded.size, target = excluded.target, seed = excluded.seed, "
+      "explicit_seed = excluded.explicit_seed, moves = excluded.moves, "
+      "started_at = excluded.started_at");
+  select_active_ = prepare(
+      db_,
+      "SELECT player_id, game_id, mode, size, target, seed, explicit_seed, moves, started_at "
+      "FROM active_games WHERE player_id = ?");
+  top_2048_ = prepare(
+      db_,
+      "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at "
+      "FROM best_results b JOIN players p ON p.id = b.player_id WHERE b.mode = ? AND b.size = ? "
+      "ORDER BY b.score DESC, b.max_tile DESC, b.move_count, b.ended_at, b.player_id LIMIT ?");
+  top_fifteen_ = prepare(
+      db_,
+      "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at "
+      "FROM best_results b JOIN players p ON p.id = b.player_id WHERE b.mode = ? AND b.size = ? "
+      "ORDER BY b.move_count, b.ended_at, b.player_id LIMIT ?");
+  best_of_ = prepare(
+      db_,
+      "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at "
+      "FROM best_results b JOIN players p ON p.id = b.player_id "
+      "WHERE b.mode = ? AND b.size = ? AND b.player_id = ?");
+  better_2048_ =
+      prepare(db_,
+              "SELECT COUNT(*) FROM best_results WHERE mode = ?1 AND size = ?2 AND (score > ?3 OR "
+              "(score = ?3 AND (max_tile > ?4 OR (max_tile = ?4 AND move_count < ?5))))");
+  better_fifteen_ = prepare(
+      db_, "SELECT COUNT(*) FROM best_results WHERE mode = ?1 AND size = ?2 AND move_count < ?3");
+  top_rating_ = prepare(db_,
+                        "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 "
+                        "ORDER BY rating DESC, id LIMIT ?");
+  rating_of_ =
+      prepare(db_, "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 AND id = ?");
+  better_rating_ = prepare(db_, "SELECT COUNT(*) FROM players WHERE races > 0 AND rating > ?");
+}
+
+void SqliteStore::migrate() {
+  const int version = db_.execAndGet("PRAGMA user_version").getInt();
+  constexpr int kKnown = static_cast<int>(std::size(kMigrations));
+  static_assert(kKnown == kSchemaVersion);
+  if (version > kKnown) {
+    throw std::runtime_error("the database is from a newer tilerace (schema " +
+                             std::to_string(version) + ")");
+  }
+  for (int v = version; v < kKnown; ++v) {
+    SQLite::Transaction tx(db_);
+    db_.exec(kMigrations[v]);
+    db_.exec("PRAGMA user_version = " + std::to_string(v + 1));
+    tx.commit();
+  }
+}
+
+void SqliteStore::add_player(const PlayerRecord& p) {
+  SQLite::Statement& s = *insert_player_;
+  Reset reset{s};
+  SQLite::Transaction tx(db_);
+  s.bind(1, p.id);
+  s.bind(2, p.name);
+  s.bind(3, p.token_hash);
+  s.bind(4, p.rating);
+  s.bind(5, p.wins);
+  s.bind(6, p.losses);
+  s.bind(7, static_cast<std::int64_t>(p.created_at));
+  s.exec();
+  tx.commit();
+}
+
+std::optional<PlayerRecord> SqliteStore::find_player(std::string_view id) {
+  SQLite::Statement& s = *select_player_;
+  Reset reset{s};
+  s.bind(1, std::string(id));
+  if (!s.executeStep()) return std::nullopt;
+  return PlayerRecord{s.getColumn(0).getString(), s.getColumn(1).getString(),
+                      s.getColumn(2).getString(), s.getColumn(3).getInt64(),
+                      s.getColumn(4).getInt(),    s.getColumn(5).getInt(),
+                      s.getColumn(6).getInt()};
+}
+
+bool SqliteStore::insert_game(const GameRecord& g) {
+  SQLite::Statement& s = *insert_game_;
+  Reset reset{s};
+  s.bind(1, g.id);
+  s.bind(2, g.player_id);
+  s.bind(3, std::string(engine::to_string(g.config.mode)));
+  s.bind(4, g.config.size);
+  s.bind(5, static_cast<std::int64_t>(g.config.target));
+  s.bind(6, std::to_string(g.config.seed));
+  s.bind(7, g.moves);
+  s.bind(8, static_cast<std::int64_t>(g.score));
+  s.bind(9, static_cast<std::int64_t>(g.max_tile));
+  s.bind(10, g.move_count);
+  s.bind(11, std::string(engine::to_string(g.state)));
+  s.bind(12, g.ranked ? 1 : 0);
+  s.bind(13, static_cast<std::int64_t>(g.started_at));
+  s.bind(14, static_cast<std::int64_t>(g.ended_at));
+  s.bind(15, g.room);
+  return s.exec() == 1;
+}
+
+void SqliteStore::record_game(const GameRecord& g) {
+  SQLite::Transaction tx(db_);
+  if (insert_game(g) && eligible_for_board(g)) {
+    SQLite::Statement& s =
+        g.config.mode == engine::Mode::fifteen ? *upsert_best_fifteen_ : *upsert_best_2048_;
+    Reset reset{s};
+    s.bind(1, g.player_id);
+    s.bind(2, std::string(engine::to_string(g.config.mode)));
+    s.bind(3, g.config.size);
+    s.bind(4, static_cast<std::int64_t>(g.score));
+    s.bind(5, static_cast<std::int64_t>(g.max_tile));
+    s.bind(6, g.move_count);
+    s.bind(7, g.id);
+    s.bind(8, static_cast<std::int64_t>(g.ended_at));
+    s.exec();
+  }
+  {
+    Reset reset{*delete_active_};
+    delete_active_->bind(1, g.id);
+    delete_active_->exec();
+  }
+  tx.commit();
+}
+
+std::optional<GameRecord> SqliteStore::find_game(std::string_view id) {
+  SQLite::Statement& s = *select_game_;
+  Reset reset{s};
+  s.bind(1, std::string(id));
+  if (!s.executeStep()) return std::nullopt;
+  GameRecord g;
+  g.id = s.getColumn(0).getString();
+  g.player_id = s.getColumn(1).getString();
+  g.config.mode = mode_of(s.getColumn(2).getString());
+  g.config.size = s.getColumn(3).getInt();
+  g.config.target = s.getColumn(4).getInt64();
+  g.config.seed = std::stoull(s.getColumn(5).getString());
+  g.moves = s.getColumn(6).getString();
+  g.score = s.getColumn(7).getInt64();
+  g.max_tile = s.getColumn(8).getInt64();
+  g.move_count = s.getColumn(9).getInt();
+  g.state = state_of(s.getColumn(10).getString());
+  g.ranked = s.getColumn(11).getInt() != 0;
+  g.started_at = s.getColumn(12).getInt64();
+  g.ended_at = s.getColumn(13).getInt64();
+  g.room = s.getColumn(14).getString();
+  return g;
+}
+
+void SqliteStore::record_race(const RaceRecord& race) {
+  SQLite::Transaction tx(db_);
+  {
+    SQLite::Statement& s = *insert_race_;
+    Reset reset{s};
+    s.bind(1, race.id);
+    s.bind(2, race.room);
+    s.bind(3, race.reason);
+    s.bind(4, race.winner);
+    s.bind(5, race.result);
+    s.bind(6, static_cast<std::int64_t>(race.ended_at));
+    if (s.exec() == 0) return;  // already recorded: the transaction rolls back, nothing changes
+  }
+  for (const GameRecord& g : race.games) insert_game(g);
+  for (const RatingUpdate& u : race.ratings) {
+    SQLite::Statement& s = *update_rating_;
+    Reset reset{s};
+    s.bind(1, u.after);
+    s.bind(2, u.won ? 1 : 0);
+    s.bind(3, u.lost ? 1 : 0);
+    s.bind(4, u.player_id);
+    s.exec();
+  }
+  tx.commit();
+}
+
+void SqliteStore::journal(const std::vector<ActiveGameRecord>& games) {
+  if (games.empty()) return;
+  SQLite::Transaction tx(db_);
+  for (const ActiveGameRecord& a : games) {
+    SQLite::Statement& s = *upsert_active_;
+    Reset reset{s};
+    s.bind(1, a.player_id);
+    s.bind(2, a.game_id);
+    s.bind(3, std::string(engine::to_string(a.config.mode)));
+    s.bind(4, a.config.size);
+    s.bind(5, static_cast<std::int64_t>(a.config.target));
+    s.bind(6, std::to_string(a.config.seed));
+    s.bind(7, a.explicit_seed ? 1 : 0);
+    s.bind(8, a.moves);
+    s.bind(9, static_cast<std::int64_t>(a.started_at));
+    s.exec();
+  }
+  tx.commit();
+}
+
+std::optional<ActiveGameRecord> SqliteStore::find_active(std::string_view player_id) {
+  SQLite::Statement& s = *select_active_;
+  Reset reset{s};
+  s.bind(1, std::string(player_id));
+  if (!s.executeStep()) return std::nullopt;
+  ActiveGameRecord a;
+  a.player_id = s.getColumn(0).getString();
+  a.game_id = s.getColumn(1).getString();
+  a.config.mode = mode_of(s.getColumn(2).getString());
+  a.config.size = s.getColumn(3).getInt();
+  a.config.target = s.getColumn(4).getInt64();
+  a.config.seed = std::stoull(s.getColumn(5).getString());
+  a.explicit_seed = s.getColumn(6).getInt() != 0;
+  a.moves = s.getColumn(7).getString();
+  a.started_at = s.getColumn(8).getInt64();
+  return a;
+}
+
+Leaderboard SqliteStore::leaderboard(const LeaderboardQuery& query) {
+  return query.kind == LeaderboardKind::rating ? rating_board(query) : score_board(query);
+}
+
+Leaderboard SqliteStore::score_board(const LeaderboardQuery& q) {
+  const bool fifteen = q.mode == engine::Mode::fifteen;
+  const std::string mode(engine::to_string(q.mode));
+  auto read = [](SQLite::Statement& s) {
+    LeaderboardEntry e;
+    e.player_id = s.getColumn(0).getString();
+    e.name = s.getColumn(1).getString();
+    e.score = s.getColumn(2).getInt64();
+    e.max_tile = s.getColumn(3).getInt64();
+    e.moves = s.getColumn(4).getInt();
+    e.game_id = s.getColumn(5).getString();
+    e.at = s.getColumn(6).getInt64();
+    return e;
+  };
+  auto same = [fifteen](const LeaderboardEntry& a, const LeaderboardEntry& b) {
+    return fifteen ? a.moves == b.moves
+                   : a.score == b.score && a.max_tile == b.max_tile && a.moves == b.moves;
+  };
+  Leaderboard board;
+  {
+    SQLite::Statement& s = fifteen ? *top_fifteen_ : *top_2048_;
+    Reset reset{s};
+    s.bind(1, mode);
+    s.bind(2, q.size);
+    s.bind(3, q.limit);
+    while (s.executeStep()) {
+      LeaderboardEntry e = read(s);
+      const bool tie = !board.entries.empty() && same(board.entries.back(), e);
+      e.rank = tie ? board.entries.back().rank : static_cast<int>(board.entries.size()) + 1;
+      board.entries.push_back(std::move(e));
+    }
+  }
+  if (q.player_id.empty()) return board;
+  SQLite::Statement& s = *best_of_;
+  Reset reset{s};
+  s.bind(1, mode);
+  s.bind(2, q.size);
+  s.bind(3, q.player_id);
+  if (!s.executeStep()) return board;
+  LeaderboardEntry me = read(s);
+  SQLite::Statement& count = fifteen ? *better_fifteen_ : *better_2048_;
+  Reset count_reset{count};
+  count.bind(1, mode);
+  count.bind(2, q.size);
+  if (fifteen) {
+    count.bind(3, me.moves);
+  } else {
+    count.bind(3, static_cast<std::int64_t>(me.score));
+    count.bind(4, static_cast<std::int64_t>(me.max_tile));
+    count.bind(5, me.moves);
+  }
+  count.executeStep();
+  me.rank = count.getColumn(0).getInt() + 1;
+  board.me = std::move(me);
+  return board;
+}
+
+Leaderboard SqliteStore::rating_board(const LeaderboardQuery& q) {
+  auto read = [](SQLite::Statement& s) {
+    LeaderboardEntry e;
+    e.player_id = s.getColumn(0).getString();
+    e.name = s.getColumn(1).getString();
+    e.rating = s.getColumn(2).getInt();
+    e.wins = s.getColumn(3).getInt();
+    e.losses = s.getColumn(4).getInt();
+    return e;
+  };
+  Leaderboard board;
+  {
+    SQLite::Statement& s = *top_rating_;
+    Reset reset{s};
+    s.bind(1, q.limit);
+    while (s.executeStep()) {
+      LeaderboardEntry e = read(s);
+      const bool tie = !board.entries.empty() && board.entries.back().rating == e.rating;
+      e.rank = tie ? board.entries.back().rank : static_cast<int>(board.entries.size()) + 1;
+      board.entries.push_back(std::move(e));
+    }
+  }
+  if (q.player_id.empty()) return board;
+  SQLite::Statement& s = *rating_of_;
+  Reset reset{s};
+  s.bind(1, q.player_id);
+  if (!s.executeStep()) return board;
+  LeaderboardEntry me = read(s);
+  Reset count_reset{*better_rating_};
+  better_rating_->bind(1, me.rating);
+  better_rating_->executeStep();
+  me.rank = better_rating_->getColumn(0).getInt() + 1;
+  board.me = std::move(me);
+  return board;
+}
+
+}  // namespace tilerace::server

@@ -1,0 +1,45 @@
+#pragma once
+// The embedded Store: one SQLite file in WAL mode with synchronous=FULL, its schema versioned
+// by PRAGMA user_version and migrated at open, prepared statements only, every write in a
+// transaction. Not thread-safe: one thread at a time (the StoreWorker's).
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "server/store.hpp"
+
+namespace tilerace::server {
+
+class SqliteStore final : public Store {
+ public:
+  // Opens (creating if needed) the database file at path and migrates it.
+  explicit SqliteStore(const std::filesystem::path& path);
+
+  static constexpr int kSchemaVersion = 1;
+
+  void add_player(const PlayerRecord& player) override;
+  std::optional<PlayerRecord> find_player(std::string_view id) override;
+  void record_game(const GameRecord& game) override;
+  std::optional<GameRecord> find_game(std::string_view id) override;
+  void record_race(const RaceRecord& race) override;
+  void journal(const std::vector<ActiveGameRecord>& games) override;
+  std::optional<ActiveGameRecord> find_active(std::string_view player_id) override;
+  Leaderboard leaderboard(const LeaderboardQuery& query) override;
+
+ private:
+  void migrate();
+  bool insert_game(const GameRecord& game);  // false if it was already there
+  Leaderboard score_board(const LeaderboardQuery& query);
+  Leaderboard rating_board(const LeaderboardQuery& query);
+
+  SQLite::Database db_;
+  // Prepared once, reset after each use.
+  std::unique_ptr<SQLite::Statement> insert_player_, select_player_, insert_game_, select_game_,
+      upsert_best_2048_, upsert_best_fifteen_, delete_active_, insert_race_, update_rating_,
+      upsert_active_, select_active_, top_2048_, top_fifteen_, best_of_, better_2048_,
+      better_fifteen_, top_rating_, rating_of_, better_rating_;
+};
+
+}  // namespace tilerace::server
