@@ -107,10 +107,11 @@ asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello&
         // journal kept for them.
         std::optional<PlayerRecord> record;
         std::optional<ActiveGameRecord> active;
-        co_await store_.run([&](Store& s) {
+        const StoreWorker::Job load = [&](Store& s) {
           record = s.find_player(id);
           if (record) active = s.find_active(id);
-        });
+        };
+        co_await store_.run(load);
         if (record) {
           player = players_.adopt(*record);
           if (active) restore(*player, *active);
@@ -126,7 +127,8 @@ asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello&
     PlayerRecord record{random_hex(8), m.name, "", now_ms()};
     IssuedToken issued = issue_token(record.id);
     record.token_hash = std::move(issued.hash);
-    co_await store_.run([&record](Store& s) { s.add_player(record); });
+    const StoreWorker::Job save = [&record](Store& s) { s.add_player(record); };
+    co_await store_.run(save);
     player = players_.adopt(record);
     token = std::move(issued.token);
   }
@@ -160,7 +162,8 @@ asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,
                                                  const protocol::Rid& rid) {
   const LeaderboardQuery query{m.mode, m.size, m.kind, m.limit, c.player->id};
   Leaderboard board;
-  co_await store_.run([&](Store& s) { board = s.leaderboard(query); });
+  const StoreWorker::Job load = [&](Store& s) { board = s.leaderboard(query); };
+  co_await store_.run(load);
   send(c, protocol::encode_leaderboard(m, board.entries, board.me, rid));
 }
 
@@ -260,7 +263,8 @@ asio::awaitable<void> Dispatcher::on_new_game(Connection& c, const protocol::New
     reply = protocol::encode_game(view_of(*p.solo), rid);
   }
   if (ended) {
-    co_await store_.run([&ended](Store& s) { s.record_game(*ended); });
+    const StoreWorker::Job save = [&ended](Store& s) { s.record_game(*ended); };
+    co_await store_.run(save);
     metrics_.games_finished_total.fetch_add(1, std::memory_order_relaxed);
   }
   send(c, std::move(reply));
@@ -332,7 +336,8 @@ asio::awaitable<void> Dispatcher::on_play(Connection& c, const protocol::ClientM
   }
   // Durability: a finished game is committed before the message announcing it is sent.
   if (finished) {
-    co_await store_.run([&finished](Store& s) { s.record_game(*finished); });
+    const StoreWorker::Job save = [&finished](Store& s) { s.record_game(*finished); };
+    co_await store_.run(save);
     metrics_.games_finished_total.fetch_add(1, std::memory_order_relaxed);
   }
   for (auto& reply : replies) send(c, std::move(reply));

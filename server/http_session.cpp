@@ -56,7 +56,8 @@ asio::awaitable<http::message_generator> route_store(const Request& req, std::st
     const auto& request = std::get<protocol::LeaderboardRequest>(decoded);
     const LeaderboardQuery q{request.mode, request.size, request.kind, request.limit, ""};
     Leaderboard board;
-    co_await context.store.run([&](Store& s) { board = s.leaderboard(q); });
+    const StoreWorker::Job load = [&](Store& s) { board = s.leaderboard(q); };
+    co_await context.store.run(load);
     co_return json_response(req, http::status::ok,
                             protocol::encode_leaderboard(request, board.entries, std::nullopt, {}));
   }
@@ -65,10 +66,11 @@ asio::awaitable<http::message_generator> route_store(const Request& req, std::st
   std::optional<GameRecord> game;
   std::optional<PlayerRecord> player;
   if (!id.empty() && id.size() <= 64) {
-    co_await context.store.run([&](Store& s) {
+    const StoreWorker::Job load = [&](Store& s) {
       game = s.find_game(id);
       if (game) player = s.find_player(game->player_id);
-    });
+    };
+    co_await context.store.run(load);
   }
   if (!game) co_return json_response(req, http::status::not_found, R"({"error":"not_found"})");
   co_return json_response(

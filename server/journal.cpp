@@ -16,7 +16,8 @@ boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, StoreWorker&
   });
   if (batch.empty()) co_return;
   try {
-    co_await store.run([&batch](Store& s) { s.journal(batch); });
+    const StoreWorker::Job save = [&batch](Store& s) { s.journal(batch); };
+    co_await store.run(save);
   } catch (const std::exception& e) {
     spdlog::error("journaling {} games failed: {}", batch.size(), e.what());
   }

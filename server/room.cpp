@@ -418,7 +418,8 @@ asio::awaitable<void> Room::finish(std::shared_ptr<Room> self, RaceRecord record
   // Durability: results and ratings are committed before race_over announces them.
   bool committed = true;
   try {
-    co_await self->services_.store.run([&record](Store& s) { s.record_race(record); });
+    const StoreWorker::Job save = [&record](Store& s) { s.record_race(record); };
+    co_await self->services_.store.run(save);
   } catch (const std::exception& e) {
     committed = false;
     spdlog::error("room {}: recording the race failed: {}", self->code_, e.what());

@@ -7,14 +7,12 @@ namespace tilerace::server {
 
 namespace asio = boost::asio;
 
-asio::awaitable<void> StoreWorker::run(std::function<void(Store&)> job) {
-  co_await asio::co_spawn(
-      pool_.get_executor(),
-      [this, job = std::move(job)]() -> asio::awaitable<void> {
-        job(store_);
-        co_return;
-      },
-      asio::use_awaitable);
+asio::awaitable<void> StoreWorker::run(const Job& job) {
+  const auto task = [this, &job]() -> asio::awaitable<void> {
+    job(store_);
+    co_return;
+  };
+  co_await asio::co_spawn(pool_.get_executor(), task, asio::use_awaitable);
 }
 
 }  // namespace tilerace::server

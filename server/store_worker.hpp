@@ -15,8 +15,12 @@ class StoreWorker {
   explicit StoreWorker(Store& store) : store_(store) {}
   ~StoreWorker() { pool_.join(); }
 
-  // Runs job on the storage thread; rethrows what it throws.
-  boost::asio::awaitable<void> run(std::function<void(Store&)> job);
+  using Job = std::function<void(Store&)>;
+
+  // Runs job on the storage thread; rethrows what it throws. job must outlive the await.
+  // Callers pass a named Job, never a temporary: GCC 12 mishandles temporaries that live
+  // across a co_await (it destroyed a std::function twice here), so none may cross one.
+  boost::asio::awaitable<void> run(const Job& job);
 
   // Finishes every job submitted so far and stops the thread.
   void join() { pool_.join(); }

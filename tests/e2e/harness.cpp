@@ -11,6 +11,7 @@
 #include <boost/beast/http.hpp>
 
 #include <cstring>
+#include <iostream>
 #include <sstream>
 
 namespace tilerace::e2e {
@@ -76,6 +77,15 @@ ServerProcess::ServerProcess(std::vector<std::string> extra_args, std::filesyste
 }
 
 ServerProcess::~ServerProcess() {
+  if (pid_ > 0 && ::testing::Test::HasFailure()) {
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      std::cerr << "server exited: " << (WIFSIGNALED(status) ? "signal " : "status ")
+                << (WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status)) << "\n";
+      pid_ = -1;
+    }
+    std::cerr << "--- server log ---\n" << log() << "---\n";
+  }
   if (pid_ > 0) {
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, nullptr, 0);
