@@ -33,10 +33,19 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
-ServerProcess::ServerProcess(std::vector<std::string> extra_args, std::filesystem::path web_root) {
-  std::vector<std::string> args = {
-      TILERACE_BINARY,       "--host",     "127.0.0.1",       "--port",    "0", "--data",
-      data_.path().string(), "--web-root", web_root.string(), "--threads", "2"};
+ServerProcess::ServerProcess(std::vector<std::string> extra_args, std::filesystem::path web_root,
+                             std::optional<std::filesystem::path> data) {
+  std::vector<std::string> args = {TILERACE_BINARY,
+                                   "--host",
+                                   "127.0.0.1",
+                                   "--port",
+                                   "0",
+                                   "--data",
+                                   data.value_or(own_data_.path()).string(),
+                                   "--web-root",
+                                   web_root.string(),
+                                   "--threads",
+                                   "2"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");

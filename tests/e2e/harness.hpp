@@ -35,9 +35,11 @@ class TempDir {
 
 class ServerProcess {
  public:
-  // Starts build/tilerace on 127.0.0.1 with a free port and waits until it listens.
+  // Starts build/tilerace on 127.0.0.1 with a free port and waits until it listens. The data
+  // folder is a fresh temporary one unless data is given (to restart on the same files).
   explicit ServerProcess(std::vector<std::string> extra_args = {},
-                         std::filesystem::path web_root = TILERACE_WEB_ROOT);
+                         std::filesystem::path web_root = TILERACE_WEB_ROOT,
+                         std::optional<std::filesystem::path> data = std::nullopt);
   ~ServerProcess();  // SIGKILL if still running
 
   std::uint16_t port() const { return port_; }
@@ -54,7 +56,7 @@ class ServerProcess {
                        std::chrono::milliseconds deadline = 10s) const;
 
  private:
-  TempDir data_;
+  TempDir own_data_;
   pid_t pid_ = -1;
   int out_fd_ = -1;
   std::uint16_t port_ = 0;

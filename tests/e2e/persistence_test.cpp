@@ -1,0 +1,203 @@
+// Durability with the real binary and a real SQLite file: restarts (SIGTERM and kill -9),
+// leaderboards over WebSocket and HTTP, replays re-run through the engine.
+#include <SQLiteCpp/Database.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <map>
+
+#include "engine/game.hpp"
+#include "tests/e2e/harness.hpp"
+
+namespace tilerace::e2e {
+namespace {
+
+const std::array<std::string, 4> kDirs{"up", "down", "left", "right"};
+
+// Plays the current game with a fixed pattern until it is over; returns the final `moved`.
+json play_to_over(WsClient& ws) {
+  json last;
+  for (int i = 0; i < 5000; ++i) {
+    last = ws.request({{"type", "move"}, {"dir", kDirs[(i * 7 + i / 3) % 4]}});
+    if (last["type"] != "moved" || last["state"] == "over") break;
+  }
+  return last;
+}
+
+// Re-runs a replay document through the engine and checks it reproduces its own result.
+void expect_replay_reproduces(const json& replay) {
+  const auto mode = engine::mode_from_string(replay["mode"].get<std::string>());
+  ASSERT_TRUE(mode.has_value());
+  const engine::GameConfig config{*mode, replay["size"], replay["target"],
+                                  std::stoull(replay["seed"].get<std::string>())};
+  engine::ReplayError error;
+  const auto game = engine::replay(config, replay["moves"].get<std::string>(), &error);
+  ASSERT_TRUE(game.has_value()) << error.reason << " at " << error.position;
+  EXPECT_EQ(game->score(), replay["score"]);
+  EXPECT_EQ(game->max_tile(), replay["max_tile"]);
+  EXPECT_EQ(engine::to_string(game->state()), replay["state"]);
+}
+
+TEST(Persistence, EverythingSurvivesASigtermRestart) {
+  TempDir data;
+  std::string token, finished_id, active_id, player_id;
+  json finished_over, active_last;
+  {
+    ServerProcess server({"--rate", "100000"}, TILERACE_WEB_ROOT, data.path());
+    WsClient client(server.port());
+    const json welcome = client.hello("keeper");
+    token = welcome["token"];
+    player_id = welcome["player"]["id"];
+    finished_id =
+        client.request({{"type", "new_game"}, {"size", 3}, {"target", 2048}})["game"]["id"];
+    finished_over = play_to_over(client);
+    ASSERT_EQ(finished_over["state"], "over");
+    active_id = client.request({{"type", "new_game"}, {"size", 4}})["game"]["id"];
+    for (const char* d : {"left", "up", "right", "down", "left", "up"}) {
+      active_last = client.request({{"type", "move"}, {"dir", d}});
+    }
+    // A running game's replay is never served: its seed must stay secret.
+    EXPECT_EQ(http_request(server.port(), "/api/replays/" + active_id).status, 404);
+    EXPECT_EQ(server.stop(SIGTERM), 0);
+  }
+  ServerProcess server({}, TILERACE_WEB_ROOT, data.path());
+  WsClient client(server.port());
+  const json welcome = client.request({{"type", "hello"}, {"name", "x"}, {"token", token}});
+  EXPECT_EQ(welcome["resumed"], true);
+  EXPECT_EQ(welcome["player"]["id"], player_id);
+  EXPECT_EQ(welcome["player"]["name"], "keeper");
+  const json game = client.expect("game");
+  EXPECT_EQ(game["game"]["id"], active_id);
+  EXPECT_EQ(game["game"]["board"], active_last["board"]);
+  EXPECT_EQ(game["game"]["score"], active_last["score"]);
+  EXPECT_EQ(game["game"]["moves"], active_last["moves"]);
+  EXPECT_EQ(client.request(
+                {{"type", "move"}, {"dir", "right"}, {"at_move", active_last["moves"]}})["type"],
+            "moved");
+
+  const json board = client.request({{"type", "leaderboard"},
+                                     {"mode", "classic"},
+                                     {"size", 3},
+                                     {"kind", "score"},
+                                     {"rid", "lb"}});
+  EXPECT_EQ(board["rid"], "lb");
+  ASSERT_EQ(board["entries"].size(), 1u);
+  EXPECT_EQ(board["entries"][0]["game"], finished_id);
+  EXPECT_EQ(board["entries"][0]["score"], finished_over["score"]);
+  EXPECT_EQ(board["entries"][0]["rank"], 1);
+  EXPECT_EQ(board["me"]["player"], player_id);
+  const HttpResult http =
+      http_request(server.port(), "/api/leaderboard?mode=classic&size=3&kind=score&limit=10");
+  EXPECT_EQ(http.status, 200);
+  EXPECT_EQ(json::parse(http.body)["entries"], board["entries"]);
+  EXPECT_EQ(http_request(server.port(), "/api/leaderboard?size=9").status, 400);
+
+  const HttpResult replay = http_request(server.port(), "/api/replays/" + finished_id);
+  ASSERT_EQ(replay.status, 200);
+  const json r = json::parse(replay.body);
+  EXPECT_EQ(r["id"], finished_id);
+  EXPECT_EQ(r["player"], (json{{"id", player_id}, {"name", "keeper"}}));
+  EXPECT_EQ(r["score"], finished_over["score"]);
+  expect_replay_reproduces(r);
+}
+
+TEST(Persistence, KillNineDuringFiftyGamesLosesNoAcknowledgedResultOrToken) {
+  TempDir data;
+  constexpr int kPlayers = 50;
+  std::vector<std::string> tokens;
+  std::map<std::string, json> acknowledged;  // game id → its final moved
+  {
+    ServerProcess server({"--rate", "100000"}, TILERACE_WEB_ROOT, data.path());
+    std::vector<std::unique_ptr<WsClient>> clients;
+    std::vector<std::string> game_ids;
+    for (int i = 0; i < kPlayers; ++i) {
+      clients.push_back(std::make_unique<WsClient>(server.port()));
+      tokens.push_back(clients.back()->hello("p")["token"]);
+      game_ids.push_back(
+          clients.back()->request({{"type", "new_game"}, {"size", 3}})["game"]["id"]);
+    }
+    // Round-robin moves on every connection until about half the games are over, then crash.
+    std::vector<bool> done(kPlayers, false);
+    for (int round = 0; round < 2000 && static_cast<int>(acknowledged.size()) < kPlayers / 2;
+         ++round) {
+      for (int i = 0; i < kPlayers; ++i) {
+        if (done[i]) continue;
+        const json m = clients[i]->request(
+            {{"type", "move"}, {"dir", kDirs[(round * 7 + i + round / 3) % 4]}});
+        ASSERT_EQ(m["type"], "moved");
+        if (m["state"] == "over") {
+          done[i] = true;
+          acknowledged[game_ids[i]] = m;
+        }
+      }
+    }
+    ASSERT_GE(acknowledged.size(), static_cast<std::size_t>(kPlayers / 2));
+    ASSERT_LT(acknowledged.size(), static_cast<std::size_t>(kPlayers));
+    EXPECT_EQ(server.stop(SIGKILL), 128 + SIGKILL);
+  }
+  {
+    SQLite::Database db((data.path() / "tilerace.db").string(), SQLite::OPEN_READWRITE);
+    EXPECT_EQ(db.execAndGet("PRAGMA integrity_check").getString(), "ok");
+    EXPECT_EQ(db.execAndGet("SELECT COUNT(*) FROM players").getInt(), kPlayers);
+    EXPECT_EQ(db.execAndGet("SELECT COUNT(*) - COUNT(DISTINCT id) FROM games").getInt(), 0);
+  }
+  ServerProcess server({}, TILERACE_WEB_ROOT, data.path());
+  for (const auto& [id, moved] : acknowledged) {
+    const HttpResult r = http_request(server.port(), "/api/replays/" + id);
+    ASSERT_EQ(r.status, 200) << id;
+    const json replay = json::parse(r.body);
+    EXPECT_EQ(replay["score"], moved["score"]);
+    expect_replay_reproduces(replay);
+  }
+  for (const std::string& token : tokens) {
+    WsClient client(server.port());
+    EXPECT_EQ(client.request({{"type", "hello"}, {"name", "p"}, {"token", token}})["resumed"],
+              true);
+  }
+}
+
+TEST(Persistence, RaceResultsAndRatingsSurviveARestart) {
+  TempDir data;
+  std::string a_id, b_id, a_token, b_game;
+  {
+    ServerProcess server({"--countdown", "0"}, TILERACE_WEB_ROOT, data.path());
+    WsClient a(server.port()), b(server.port());
+    const json wa = a.hello("ann");
+    a_id = wa["player"]["id"];
+    a_token = wa["token"];
+    b_id = b.hello("bob")["player"]["id"];
+    const std::string code = a.request({{"type", "create_room"}})["room"]["code"];
+    b.request({{"type", "join_room"}, {"code", code}});
+    a.send({{"type", "ready"}});
+    b.send({{"type", "ready"}});
+    a.until("race_start");
+    b.until("race_start");
+    b.send({{"type", "leave_room"}});  // Bob walks away: Ann wins by forfeit
+    const json over = a.until("race_over");
+    EXPECT_EQ(over["reason"], "forfeit");
+    EXPECT_EQ(over["winner"], a_id);
+    b_game = over["replays"][b_id];
+    EXPECT_EQ(server.stop(SIGTERM), 0);
+  }
+  ServerProcess server({}, TILERACE_WEB_ROOT, data.path());
+  const HttpResult http = http_request(server.port(), "/api/leaderboard?kind=rating");
+  ASSERT_EQ(http.status, 200);
+  const json board = json::parse(http.body);
+  ASSERT_EQ(board["entries"].size(), 2u);
+  EXPECT_EQ(board["entries"][0], (json{{"rank", 1},
+                                       {"player", a_id},
+                                       {"name", "ann"},
+                                       {"rating", 1516},
+                                       {"wins", 1},
+                                       {"losses", 0}}));
+  EXPECT_EQ(board["entries"][1]["rating"], 1484);
+  EXPECT_EQ(board["entries"][1]["losses"], 1);
+  EXPECT_EQ(http_request(server.port(), "/api/replays/" + b_game).status, 200);
+  WsClient a(server.port());
+  a.request({{"type", "hello"}, {"name", "ann"}, {"token", a_token}});
+  const json mine = a.request({{"type", "leaderboard"}, {"kind", "rating"}, {"limit", 1}});
+  EXPECT_EQ(mine["me"]["rating"], 1516);
+}
+
+}  // namespace
+}  // namespace tilerace::e2e
