@@ -26,6 +26,7 @@ test: build
 
 bench: build
 	./$(BUILD)/engine_bench
+	./$(BUILD)/store_bench
 
 # Sanitizer builds of the whole suite, each in its own build folder.
 test-asan:
