@@ -5,7 +5,7 @@ DATA       ?= ./data
 CMAKE_ARGS ?=
 WERROR     := $(if $(CI),ON,OFF)
 
-.PHONY: all deps build run test bench test-asan test-tsan clean format
+.PHONY: all deps build run test bench test-asan test-tsan test-docker clean format
 
 all: build
 
@@ -27,6 +27,10 @@ test: build
 bench: build
 	./$(BUILD)/engine_bench
 	./$(BUILD)/store_bench
+
+# Builds the Docker image and checks it end to end (minutes; not part of make test).
+test-docker: build
+	scripts/test-docker.sh
 
 # Sanitizer builds of the whole suite, each in its own build folder.
 test-asan:

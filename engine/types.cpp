@@ -28,6 +28,11 @@ std::string_view to_string(Mode m) noexcept { return kModeNames[static_cast<int>
 std::string_view to_string(GameState s) noexcept { return kStateNames[static_cast<int>(s)]; }
 char to_letter(Direction d) noexcept { return kLetters[static_cast<int>(d)]; }
 
+Direction direction_of(const Motion& m) noexcept {
+  if (m.to.row != m.from.row) return m.to.row < m.from.row ? Direction::up : Direction::down;
+  return m.to.col < m.from.col ? Direction::left : Direction::right;
+}
+
 std::optional<Direction> direction_from_string(std::string_view s) noexcept {
   for (int i = 0; i < 4; ++i) {
     if (kDirectionNames[i] == s) return static_cast<Direction>(i);

@@ -81,6 +81,9 @@ std::optional<Direction> direction_from_string(std::string_view s) noexcept;
 std::optional<Direction> direction_from_letter(char c) noexcept;
 std::optional<Mode> mode_from_string(std::string_view s) noexcept;
 
+// The direction a motion went (from → to); requires from != to.
+Direction direction_of(const Motion& m) noexcept;
+
 // The step a tile takes when it moves in direction d.
 constexpr Cell delta(Direction d) noexcept {
   switch (d) {

@@ -5,6 +5,7 @@
 
 #include "protocol/encode.hpp"
 #include "server/secrets.hpp"
+#include "server/unix_time.hpp"
 
 namespace tilerace::server {
 
@@ -13,16 +14,10 @@ using protocol::ErrorCode;
 
 namespace {
 
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 GameRecord record_of(const Player& player, const SoloGame& solo) {
   const engine::Game& g = solo.game;
   return {solo.id,   player.id, g.config(),    g.history(),     g.score(), g.max_tile(),
-          g.moves(), g.state(), solo.ranked(), solo.started_at, now_ms(),  ""};
+          g.moves(), g.state(), solo.ranked(), solo.started_at, unix_ms(), ""};
 }
 
 protocol::GameView view_of(const SoloGame& solo) { return {solo.id, solo.game, solo.ranked()}; }
@@ -31,12 +26,6 @@ protocol::GameView view_of(const SoloGame& solo) { return {solo.id, solo.game, s
 std::shared_ptr<Room> room_of(Player& p) {
   std::lock_guard lock(p.mutex);
   return p.room;
-}
-
-engine::Direction direction_of(const engine::Motion& m) {
-  if (m.to.row != m.from.row)
-    return m.to.row < m.from.row ? engine::Direction::up : engine::Direction::down;
-  return m.to.col < m.from.col ? engine::Direction::left : engine::Direction::right;
 }
 
 }  // namespace
@@ -124,7 +113,7 @@ asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello&
     }
     token = *m.token;
   } else {
-    PlayerRecord record{random_hex(8), m.name, "", now_ms()};
+    PlayerRecord record{random_hex(8), m.name, "", unix_ms()};
     IssuedToken issued = issue_token(record.id);
     record.token_hash = std::move(issued.hash);
     const StoreWorker::Job save = [&record](Store& s) { s.add_player(record); };
@@ -257,7 +246,7 @@ asio::awaitable<void> Dispatcher::on_new_game(Connection& c, const protocol::New
       ended = record_of(p, *p.solo);
       metrics_.games_active.fetch_sub(1, std::memory_order_relaxed);
     }
-    p.solo.emplace(SoloGame{random_hex(8), engine::Game(config), m.explicit_seed, now_ms()});
+    p.solo.emplace(SoloGame{random_hex(8), engine::Game(config), m.explicit_seed, unix_ms()});
     p.journal_dirty = true;
     metrics_.games_active.fetch_add(1, std::memory_order_relaxed);
     reply = protocol::encode_game(view_of(*p.solo), rid);
@@ -314,7 +303,7 @@ asio::awaitable<void> Dispatcher::on_play(Connection& c, const protocol::ClientM
           apply(slide->at_move, [&](engine::MoveOutcome& out) -> std::optional<engine::Direction> {
             game.slide(slide->cell, out);
             if (out.motions.empty()) return std::nullopt;
-            return direction_of(out.motions.front());
+            return engine::direction_of(out.motions.front());
           });
         }
       } else if (std::holds_alternative<protocol::Undo>(message)) {

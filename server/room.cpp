@@ -8,6 +8,7 @@
 
 #include "server/secrets.hpp"
 #include "server/standings.hpp"
+#include "server/unix_time.hpp"
 
 namespace tilerace::server {
 
@@ -15,12 +16,6 @@ namespace asio = boost::asio;
 using protocol::ErrorCode;
 
 namespace {
-
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 SharedMessage share(std::string text) {
   return std::make_shared<const std::string>(std::move(text));
@@ -253,7 +248,7 @@ void Room::start_race_locked() {
     r.cap_last = Clock::now();
   }
   state_ = State::racing;
-  race_started_at_ = now_ms();
+  race_started_at_ = unix_ms();
   race_deadline_ = Clock::now() + std::chrono::seconds(options_.time_limit);
   services_.metrics.races_total.fetch_add(1, std::memory_order_relaxed);
   broadcast(share(protocol::encode_race_start(code_, options_.time_limit, games_locked())));
@@ -322,12 +317,7 @@ void Room::play(Player& player, Participant& to, const protocol::ClientMessage& 
     dir = move->dir;
   } else {
     game.slide(slide->cell, outcome);
-    if (!outcome.motions.empty()) {
-      const auto& m = outcome.motions.front();
-      dir = m.to.row != m.from.row
-                ? (m.to.row < m.from.row ? engine::Direction::up : engine::Direction::down)
-                : (m.to.col < m.from.col ? engine::Direction::left : engine::Direction::right);
-    }
+    if (!outcome.motions.empty()) dir = engine::direction_of(outcome.motions.front());
   }
   to.deliver(share(protocol::encode_moved(view, dir, outcome, rid)));
   if (!outcome.changed) return;
@@ -387,7 +377,7 @@ void Room::end_race_locked(std::string_view reason, std::optional<std::size_t> w
                     "",
                     {},
                     {},
-                    now_ms()};
+                    unix_ms()};
   protocol::RaceOverView over{code_, reason, std::nullopt, {}, {}, {}};
   if (ranking.winner) over.winner = racers_[*ranking.winner].player->id;
   for (std::size_t i : ranking.order) {

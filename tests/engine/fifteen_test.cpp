@@ -138,6 +138,13 @@ TEST(Fifteen, SlideMovesEveryTileBetweenCellAndBlank) {
   EXPECT_EQ(game.moves(), 7);
 }
 
+TEST(Fifteen, DirectionOfAMotionIsWhereTheTileWent) {
+  EXPECT_EQ(direction_of({{2, 2}, {1, 2}, 5, false}), Direction::up);
+  EXPECT_EQ(direction_of({{1, 2}, {2, 2}, 5, false}), Direction::down);
+  EXPECT_EQ(direction_of({{0, 3}, {0, 2}, 5, false}), Direction::left);
+  EXPECT_EQ(direction_of({{0, 2}, {0, 3}, 5, false}), Direction::right);
+}
+
 TEST(Fifteen, UndoRevertsOneSingleTileMove) {
   Fifteen game(fifteen(4, 8));
   const Grid start = game.grid();
