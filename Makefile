@@ -5,7 +5,7 @@ DATA       ?= ./data
 CMAKE_ARGS ?=
 WERROR     := $(if $(CI),ON,OFF)
 
-.PHONY: all deps build run test bench test-asan test-tsan test-docker clean format
+.PHONY: all deps build run test test-web web-deps bench screenshots test-asan test-tsan test-docker clean format
 
 all: build
 
@@ -21,8 +21,21 @@ build: deps $(BUILD)/build.ninja
 run: build
 	./$(BUILD)/tilerace --port $(PORT) --data $(DATA) --web-root web-client
 
-test: build
+test: build web-deps
 	ctest --test-dir $(BUILD) --output-on-failure -j 2
+	TILERACE_BINARY=$(BUILD)/tilerace node --test tests/web/ tests/browser/
+
+# The web client alone: node's test runner on its pure modules, then Chromium against the server.
+test-web: build web-deps
+	TILERACE_BINARY=$(BUILD)/tilerace node --test tests/web/ tests/browser/
+
+web-deps:
+	@scripts/install-deps.sh --browser
+	@[ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
+
+# Refreshes the screenshots the README shows (docs/screenshots/).
+screenshots: build web-deps
+	TILERACE_SCREENSHOTS=1 TILERACE_BINARY=$(BUILD)/tilerace node --test tests/browser/
 
 bench: build
 	./$(BUILD)/engine_bench
@@ -42,4 +55,4 @@ format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
 
 clean:
-	rm -rf build build-asan build-tsan
+	rm -rf build build-asan build-tsan node_modules

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs, with apt-get, every Debian package tilerace needs to build, test and run.
 # Idempotent: packages already present are skipped, so a warm machine pays a second or two.
-# Usage: scripts/install-deps.sh [--browser]   (--browser adds node, npm and chromium)
+# Usage: scripts/install-deps.sh [--browser]   (--browser adds chromium, and node and npm if missing)
 set -euo pipefail
 
 packages=(
@@ -13,7 +13,11 @@ packages=(
   python3 curl
 )
 if [ "${1:-}" = "--browser" ]; then
-  packages+=(nodejs npm chromium)
+  packages+=(chromium)
+  # A node that is already there (say, a NodeSource build with its own npm) is kept: Debian's
+  # npm package conflicts with it.
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
 
 missing=()

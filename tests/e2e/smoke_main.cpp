@@ -42,7 +42,8 @@ int play(std::uint16_t port) {
 int check(std::uint16_t port, const std::string& id) {
   const auto r =
       tilerace::e2e::http_request(port, "/api/leaderboard?mode=classic&size=3&limit=100");
-  for (const json& e : json::parse(r.body)["entries"]) {
+  const json board = json::parse(r.body);  // named: a range-for over a temporary's member dangles
+  for (const json& e : board["entries"]) {
     if (e["game"] == id) {
       std::cerr << "game " << id << " is on the leaderboard, rank " << e["rank"] << "\n";
       return 0;

@@ -1,0 +1,231 @@
+// The web client in a real browser against the real server.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, enter, boardOf, screenshot } from './harness.mjs';
+
+let server, chrome;
+before(async () => {
+  server = await startServer();
+  chrome = await launchBrowser();
+});
+after(async () => {
+  await chrome?.close();
+  await server?.stop();
+});
+
+// The tiles drawn on a board, as a board of values (0 where no tile).
+async function drawnBoard(page, selector = '#board') {
+  return page.evaluate((sel) => {
+    const root = document.querySelector(sel);
+    const size = Number(getComputedStyle(root).getPropertyValue('--size'));
+    const rows = Array.from({ length: size }, () => new Array(size).fill(0));
+    for (const t of root.querySelectorAll('.tile')) {
+      rows[Number(t.dataset.row)][Number(t.dataset.col)] = t.classList.contains('obstacle') ? -1 : Number(t.textContent);
+    }
+    return rows;
+  }, selector);
+}
+
+// Waits until the drawn tiles are the board the server sent (animations finished).
+async function settled(page, selector = '#board') {
+  await page.waitForFunction((sel) => {
+    const root = document.querySelector(sel);
+    const want = JSON.parse(root.dataset.board);
+    const got = want.map((row) => row.map(() => 0));
+    for (const t of root.querySelectorAll('.tile')) {
+      if (t.dataset.to) return false;  // still sliding
+      got[Number(t.dataset.row)][Number(t.dataset.col)] = t.classList.contains('obstacle') ? -1 : Number(t.textContent);
+    }
+    return JSON.stringify(got) === JSON.stringify(want);
+  }, selector);
+}
+
+test('a solo game by keyboard: the board changes as the server says', async () => {
+  const context = await chrome.browser.newContext();
+  const page = await enter(context, server.url, 'keys');
+  await screenshot(page, 'lobby');
+  await page.click('#new-game');
+  await page.locator('#board .tile').first().waitFor();
+  await settled(page);
+  const start = await boardOf(page);
+  assert.equal(start.flat().filter((v) => v > 0).length, 2);
+  // Press keys until one changes the board; the move counter and the tiles follow the server.
+  for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown']) {
+    await page.keyboard.press(key);
+    await page.waitForTimeout(0);
+    if ((await page.textContent('#moves')) !== '0') break;
+  }
+  await page.locator('#moves').filter({ hasText: /^[1-9]/ }).waitFor();
+  await settled(page);
+  const after = await boardOf(page);
+  assert.notDeepEqual(after, start);
+  assert.deepEqual(await drawnBoard(page), after);
+  assert.equal(after.flat().filter((v) => v > 0).length >= 2, true);
+  // Keys with modifiers are left to the browser.
+  const moves = await page.textContent('#moves');
+  await page.keyboard.press('Control+ArrowLeft');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('r');  // R: a new game
+  await page.locator('#moves').filter({ hasText: /^0$/ }).waitFor();
+  assert.notEqual(moves, '0');
+  await context.close();
+});
+
+test('reload resumes the game', async () => {
+  const context = await chrome.browser.newContext();
+  const page = await enter(context, server.url, 'reloader');
+  await page.click('#new-game');
+  await page.locator('#board .tile').first().waitFor();
+  for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown', 'ArrowLeft']) await page.keyboard.press(key);
+  await page.locator('#moves').filter({ hasText: /^[1-9]/ }).waitFor();
+  await settled(page);
+  const before = await boardOf(page);
+  const moves = await page.textContent('#moves');
+  const me = await page.textContent('#me');
+  await page.reload();
+  await page.locator('#board .tile').first().waitFor();
+  await settled(page);
+  assert.equal(await page.textContent('#me'), me);
+  assert.equal(await page.textContent('#moves'), moves);
+  assert.deepEqual(await boardOf(page), before);
+  await context.close();
+});
+
+test('a name that looks like markup shows literally and runs nothing', async () => {
+  const context = await chrome.browser.newContext();
+  const name = '<img src=x onerror=alert(1)>';
+  const page = await context.newPage();
+  const dialogs = [];
+  page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
+  await page.goto(server.url);
+  await page.fill('#name-input', name.slice(0, 20));
+  await page.click('#name-form button');
+  await page.locator('#me').filter({ hasText: name.slice(0, 20) }).waitFor();
+  assert.equal(await page.textContent('#me'), name.slice(0, 20));
+  assert.equal(await page.locator('img').count(), 0);
+  // Racing shows the name to others: it stays text there too.
+  await page.click('#create-room');
+  await page.locator('#room-players li').first().waitFor();
+  assert.equal((await page.textContent('#room-players li')).startsWith(name.slice(0, 20)), true);
+  assert.equal(await page.locator('img').count(), 0);
+  assert.deepEqual(dialogs, []);
+  await context.close();
+});
+
+test('two browsers race through an invite link while a third spectates', async () => {
+  const hostContext = await chrome.browser.newContext();
+  const guestContext = await chrome.browser.newContext();
+  const watchContext = await chrome.browser.newContext();
+  const host = await enter(hostContext, server.url, 'host');
+  await host.selectOption('#size', '4');
+  await host.click('#create-room');
+  const code = (await host.locator('#room-code').textContent()).trim();
+  assert.match(code, /^[A-Z2-9]{6}$/);
+  // The invite link joins directly.
+  const guest = await guestContext.newPage();
+  guest.setDefaultTimeout(10000);
+  await guest.goto(`${server.url}/?room=${code}`);
+  await guest.fill('#name-input', 'guest');
+  await guest.click('#name-form button');
+  await guest.locator('#room-players li').nth(1).waitFor();
+  await host.locator('#room-players li').nth(1).waitFor();
+  // The spectator finds the public race in the lobby.
+  const watcher = await enter(watchContext, server.url, 'watcher');
+  await watcher.click('#refresh-rooms');
+  await watcher.locator('#rooms li', { hasText: code }).locator('button').click();
+  await watcher.locator('#room-code', { hasText: code }).waitFor();
+
+  await host.click('#ready');
+  await guest.click('#ready');
+  await host.locator('#countdown').waitFor({ state: 'visible' });
+  await host.locator('#countdown').waitFor({ state: 'hidden' });
+  await guest.locator('#board .tile').first().waitFor();
+  await watcher.locator('.opponent').nth(1).waitFor();
+  await screenshot(host, 'race');
+  // Identical first boards for both racers.
+  assert.deepEqual(await boardOf(host), await boardOf(guest));
+
+  // Both move; the spectator sees both boards change.
+  const watchedBefore = await watcher.evaluate(() => [...document.querySelectorAll('.opponent .board')].map((b) => b.dataset.board));
+  for (const page of [host, guest]) {
+    for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown']) {
+      await page.keyboard.press(key);
+      if ((await page.textContent('#moves')) !== '0') break;
+    }
+    await page.locator('#moves').filter({ hasText: /^[1-9]/ }).waitFor();
+  }
+  await watcher.waitForFunction((before) => {
+    const now = [...document.querySelectorAll('.opponent .board')].map((b) => b.dataset.board);
+    return now.length === 2 && now.every((b, i) => b !== before[i]);
+  }, watchedBefore);
+  const hostBoard = await boardOf(host);
+  await watcher.waitForFunction((want) => [...document.querySelectorAll('.opponent .board')]
+    .some((b) => b.dataset.board === want), JSON.stringify(hostBoard));
+  await screenshot(watcher, 'spectator');
+  // The guest's view shows the host's board beside their own, live too.
+  await guest.waitForFunction((want) => [...document.querySelectorAll('.opponent .board')]
+    .some((b) => b.dataset.board === want), JSON.stringify(hostBoard));
+  for (const c of [hostContext, guestContext, watchContext]) await c.close();
+});
+
+test('a swipe on a touch screen moves the board', async () => {
+  const context = await chrome.browser.newContext({ hasTouch: true, isMobile: true, viewport: { width: 360, height: 740 } });
+  const page = await enter(context, server.url, 'thumb');
+  await page.click('#new-game');
+  await page.locator('#board .tile').first().waitFor();
+  await settled(page);
+  const box = await page.locator('#board').boundingBox();
+  const cdp = await context.newCDPSession(page);
+  const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+  for (const [dx, dy] of [[-80, 0], [0, -80], [80, 0], [0, 80]]) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: cx, y: cy }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: cx + dx / 2, y: cy + dy / 2 }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: cx + dx, y: cy + dy }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    if ((await page.textContent('#moves')) !== '0') break;
+    await page.waitForTimeout(150);
+  }
+  await page.locator('#moves').filter({ hasText: /^[1-9]/ }).waitFor();
+  await settled(page);
+  assert.deepEqual(await drawnBoard(page), await boardOf(page));
+  await context.close();
+});
+
+test('the replay viewer re-runs a finished game to the score the server recorded', async () => {
+  const context = await chrome.browser.newContext();
+  const page = await enter(context, server.url, 'replayer');
+  // Finish a 3×3 game quickly with a socket of the page's own, then replay it in the viewer.
+  const finished = await page.evaluate(async () => {
+    const ws = new WebSocket(`ws://${location.host}/ws`);
+    const next = () => new Promise((r) => { ws.onmessage = (e) => r(JSON.parse(e.data)); });
+    await new Promise((r) => { ws.onopen = r; });
+    ws.send(JSON.stringify({ type: 'hello', name: 'bot' })); await next();
+    ws.send(JSON.stringify({ type: 'new_game', size: 3 })); const game = await next();
+    const dirs = ['up', 'down', 'left', 'right'];
+    for (let i = 0; i < 5000; ++i) {
+      ws.send(JSON.stringify({ type: 'move', dir: dirs[(i * 7 + Math.floor(i / 3)) % 4] }));
+      const m = await next();
+      if (m.state === 'over') { ws.close(); return { id: game.game.id, score: m.score, moves: m.moves }; }
+    }
+    return null;
+  });
+  assert.ok(finished);
+  const replayed = await page.evaluate(async (id) => {
+    const { replayFrames } = await import('/js/engine.js');
+    const replay = await (await fetch(`/api/replays/${id}`)).json();
+    const { frames, final } = replayFrames(replay);
+    return { score: replay.score, final, frames: frames.length };
+  }, finished.id);
+  assert.equal(replayed.score, finished.score);
+  assert.equal(replayed.final.score, finished.score);
+  assert.equal(replayed.final.state, 'over');
+  assert.equal(replayed.frames, finished.moves + 1);
+  // And through the page: the leaderboard's replay button opens the viewer at move 0.
+  await page.selectOption('#size', '3');
+  await page.click('#board-score');
+  await page.locator('#leaderboard tbody button').first().click();
+  await page.locator('#replay-total').filter({ hasText: String(finished.moves) }).waitFor();
+  await page.click('#replay-step');
+  assert.equal(await page.textContent('#replay-move'), '1');
+  await context.close();
+});

@@ -1,0 +1,72 @@
+// Browser-test harness: the real tilerace binary on a free loopback port with a temporary
+// data folder, and Debian's Chromium driven by playwright-core. Every wait has a deadline.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const binary = process.env.TILERACE_BINARY ?? join(root, 'build', 'tilerace');
+
+export async function startServer(args = []) {
+  const data = mkdtempSync(join(tmpdir(), 'tilerace-browser-'));
+  const child = spawn(binary, ['--host', '127.0.0.1', '--port', '0', '--data', data,
+    '--web-root', join(root, 'web-client'), '--countdown', '1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  const port = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 10000);
+    const onData = (chunk) => {
+      log += chunk;
+      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log);
+      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited ${code}:\n${log}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('exit', resolve)));
+      rmSync(data, { recursive: true, force: true });
+    },
+  };
+}
+
+// Chromium with the flags this machine needs. Playwright gives every launch a fresh,
+// temporary profile (its own --user-data-dir), removed on close.
+export async function launchBrowser() {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  return { browser, close: () => browser.close() };
+}
+
+// Opens the page and enters a name; resolves once the lobby shows that name.
+export async function enter(context, url, name) {
+  const page = await context.newPage();
+  page.setDefaultTimeout(10000);
+  await page.goto(url);
+  await page.fill('#name-input', name);
+  await page.click('#name-form button');
+  await page.locator('#me').filter({ hasText: name }).waitFor();
+  return page;
+}
+
+// The board the server sent last, as the board element carries it.
+export async function boardOf(page, selector = '#board') {
+  return JSON.parse(await page.locator(selector).getAttribute('data-board'));
+}
+
+// Saves a screenshot into docs/screenshots when TILERACE_SCREENSHOTS is set (make screenshots).
+export async function screenshot(page, name) {
+  if (!process.env.TILERACE_SCREENSHOTS) return;
+  await page.waitForTimeout(300);  // let the pop and appear animations finish, for the picture only
+  await page.screenshot({ path: join(root, 'docs', 'screenshots', `${name}.png`) });
+}

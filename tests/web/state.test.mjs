@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { initialState, applyMessage } from '../../web-client/js/state.js';
+
+const G = (id, board) => ({ id, mode: 'classic', size: board.length, target: 2048, board, score: 0, moves: 0,
+  max_tile: 2, state: 'playing', won: false, ranked: true, undos: 0 });
+
+test('welcome, game and moved update the solo game and ask for an animation', () => {
+  const s = initialState();
+  applyMessage(s, { type: 'welcome', player: { id: 'p1', name: 'ann' }, token: 't', resumed: false, protocol: 1 });
+  assert.deepEqual(s.me, { id: 'p1', name: 'ann' });
+  applyMessage(s, { type: 'game', game: G('g1', [[2, 2], [0, 0]]) });
+  const fx = applyMessage(s, { type: 'moved', game: 'g1', changed: true, gained: 4, score: 4, moves: 1, board: [[4, 0], [0, 2]],
+    max_tile: 4, state: 'playing', won: false, motions: [], spawned: [] });
+  assert.equal(s.solo.score, 4);
+  assert.deepEqual(s.solo.board, [[4, 0], [0, 2]]);
+  const anim = fx.find((e) => e.kind === 'animate');
+  assert.equal(anim.target, 'solo');
+  assert.deepEqual(anim.before, [[2, 2], [0, 0]]);
+  // An unchanged move animates nothing.
+  const none = applyMessage(s, { type: 'moved', game: 'g1', changed: false, gained: 0, score: 4, moves: 1, board: [[4, 0], [0, 2]],
+    max_tile: 4, state: 'playing', won: false, motions: [], spawned: [] });
+  assert.equal(none.some((e) => e.kind === 'animate'), false);
+});
+
+test('a race: start, my moves go to my race game, others arrive as updates, then the results', () => {
+  const s = initialState();
+  applyMessage(s, { type: 'welcome', player: { id: 'me', name: 'me' } });
+  applyMessage(s, { type: 'room', room: { code: 'ABCDEF', players: [{ id: 'me' }, { id: 'you' }], state: 'waiting' } });
+  assert.equal(s.role, 'racer');
+  applyMessage(s, { type: 'countdown', code: 'ABCDEF', seconds: 3 });
+  assert.equal(s.countdown, 3);
+  applyMessage(s, { type: 'race_start', code: 'ABCDEF', time_limit: 60, games: { me: G('r1', [[2, 0], [0, 0]]), you: G('r2', [[2, 0], [0, 0]]) } }, 1000);
+  assert.equal(s.countdown, null);
+  assert.equal(s.race.endsAt, 61000);
+  applyMessage(s, { type: 'moved', game: 'r1', changed: true, gained: 0, score: 0, moves: 1, board: [[0, 2], [2, 0]], max_tile: 2,
+    state: 'playing', won: false, motions: [], spawned: [] });
+  assert.equal(s.race.games.me.moves, 1);
+  assert.equal(s.race.games.you.moves, 0);
+  const fx = applyMessage(s, { type: 'race_update', code: 'ABCDEF', player: 'you', board: [[0, 0], [2, 2]], score: 0, moves: 1,
+    max_tile: 2, state: 'playing', motions: [{ from: [0, 0], to: [1, 0], value: 2, merged: false }], spawned: [] });
+  assert.equal(fx.find((e) => e.kind === 'animate').target, 'you');
+  assert.deepEqual(s.race.games.you.board, [[0, 0], [2, 2]]);
+  applyMessage(s, { type: 'race_over', code: 'ABCDEF', reason: 'time', winner: 'me', standings: [], ratings: {}, replays: {} }, 5000);
+  assert.equal(s.results.winner, 'me');
+  assert.equal(s.race.endsAt, 5000);
+});
+
+test('errors become a notice; leaving clears the room', () => {
+  const s = initialState();
+  applyMessage(s, { type: 'error', code: 'no_such_room', message: 'no room with that code' });
+  assert.match(s.notice.text, /no_such_room/);
+  s.room = { code: 'X' }; s.role = 'racer';
+  applyMessage(s, { type: 'left', code: 'X' });
+  assert.equal(s.room, null);
+  assert.equal(s.role, null);
+});

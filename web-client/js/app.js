@@ -1,0 +1,214 @@
+// Wiring only: the connection's messages go through state.js, and the views draw the state.
+import { Connection } from './connection.js';
+import { applyMessage, initialState } from './state.js';
+import { BoardView } from './board_view.js';
+import { bindInput } from './input.js';
+import { RaceView } from './race_view.js';
+import { renderLeaderboard } from './leaderboard_view.js';
+import { ReplayView } from './replay_view.js';
+
+const $ = (id) => document.getElementById(id);
+const state = initialState();
+const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+const connection = new Connection(url, localStorage);
+const send = (msg) => connection.send(msg);
+const params = new URLSearchParams(location.search);
+let view = 'lobby';        // lobby | play | replay
+let keepGoing = false;     // the player chose to play on after winning
+let pendingRoom = params.get('room');
+let pendingWatch = params.get('watch');
+
+const board = new BoardView($('board'), { onCell: (row, col) => send({ type: 'slide', cell: [row, col] }) });
+const race = new RaceView({ players: $('room-players'), opponents: $('opponents'), results: $('results'),
+  clock: $('clock'), clockValue: $('clock-value') });
+const replay = new ReplayView({ board: $('replay-board'), play: $('replay-play'), step: $('replay-step'),
+  title: $('replay-title'), move: $('replay-move'), total: $('replay-total'), score: $('replay-score') });
+
+// The game shown large: your race game when racing, else your solo game.
+function myGame() {
+  if (state.race && state.role === 'racer' && state.me) return state.race.games[state.me.id] ?? null;
+  return state.role ? null : state.solo;
+}
+
+function show(name) {
+  view = name;
+  render();
+}
+
+function render() {
+  $('name-screen').hidden = !!connection.name;
+  $('lobby').hidden = !connection.name || view !== 'lobby';
+  $('play').hidden = view !== 'play';
+  $('replay').hidden = view !== 'replay';
+  $('me').textContent = state.me ? state.me.name : '';
+  $('notice').hidden = !state.notice;
+  $('notice').textContent = state.notice ? state.notice.text : '';
+
+  const game = myGame();
+  $('board').parentElement.hidden = !game;
+  for (const box of document.querySelectorAll('.score-box.own')) box.hidden = !game;  // spectators
+  if (game) {
+    if (board.board === null) board.show(game.board, game.mode);  // later: snapshots and moves redraw it
+    $('score').textContent = String(game.score);
+    $('moves').textContent = String(game.moves);
+  }
+  const room = state.room;
+  $('room-bar').hidden = !room;
+  if (room) {
+    $('room-code').textContent = room.code;
+    const me = state.me && room.players.find((p) => p.id === state.me.id);
+    $('ready').hidden = !me || room.state !== 'waiting';
+    $('ready').textContent = me && me.ready ? 'Not ready' : 'Ready';
+    $('copy-link').hidden = state.role !== 'racer';
+    race.renderPlayers(room);
+  }
+  race.renderBoards(state.race, room, state.role === 'racer' && state.me ? state.me.id : null);
+  race.renderClock(state.race && !state.results ? state.race : null);
+  race.renderResults(state.results, openReplay);
+  $('countdown').hidden = state.countdown === null;
+  $('countdown').textContent = state.countdown ?? '';
+  $('undo').hidden = !!state.role;
+
+  // Overlays: a solo win (once) and a finished game.
+  const overlay = $('overlay');
+  overlay.hidden = true;
+  if (game && !state.role) {
+    if (game.won && !keepGoing && game.state === 'playing') {
+      overlay.hidden = false; $('overlay-text').textContent = 'You win!';
+    } else if (game.state !== 'playing') {
+      overlay.hidden = false; $('overlay-text').textContent = game.state === 'solved' ? 'Solved!' : 'Game over';
+    }
+    $('keep-going').hidden = game.state !== 'playing';
+    $('try-again').hidden = false;
+    $('rematch').hidden = true;
+  } else if (state.results && state.role === 'racer') {
+    overlay.hidden = false;
+    $('overlay-text').textContent = state.results.winner === state.me?.id ? 'You win!' : state.results.winner ? 'You lose' : 'Draw';
+    $('keep-going').hidden = true; $('try-again').hidden = true; $('rematch').hidden = false;
+  }
+}
+
+connection.addEventListener('status', (e) => {
+  const text = { connecting: 'connecting…', open: '', closed: 'connection lost — reconnecting…',
+    replaced: 'opened in another tab' }[e.detail];
+  $('status').textContent = text ?? '';
+});
+
+connection.addEventListener('message', (e) => {
+  const msg = e.detail;
+  const hadGame = myGame();
+  for (const effect of applyMessage(state, msg)) {
+    if (effect.kind !== 'animate') continue;
+    const mine = effect.target === 'solo' || (state.me && effect.target === state.me.id && state.role === 'racer');
+    const mode = state.race?.games[effect.target]?.mode ?? state.solo?.mode ?? 'classic';
+    if (mine) {
+      board.animate(effect.before, effect.message, mode);
+      if (effect.message.gained > 0) {
+        const gain = $('gain');
+        gain.textContent = `+${effect.message.gained}`;
+        gain.replaceWith(gain.cloneNode(true));  // restarts the rising animation
+      }
+      $('announce').textContent = `Score ${effect.message.score}`;
+    } else {
+      race.animate(effect.target, effect.before, effect.message, mode);
+    }
+  }
+  if (msg.type === 'welcome') {
+    if (pendingRoom) { send({ type: 'join_room', code: pendingRoom }); pendingRoom = null; }
+    else if (pendingWatch) { send({ type: 'spectate', code: pendingWatch }); pendingWatch = null; }
+    send({ type: 'list_rooms' });
+    send({ type: 'leaderboard', mode: 'classic', size: 4, kind: 'score' });
+  }
+  if (msg.type === 'game' && msg.game.state === 'playing' && view === 'lobby') show('play');
+  if (msg.type === 'game') { keepGoing = keepGoing && msg.game.id === hadGame?.id; board.show(msg.game.board, msg.game.mode); }
+  if (msg.type === 'room' && view !== 'play') show('play');
+  if (msg.type === 'race_start' || msg.type === 'race_state') {
+    const mine = myGame();
+    if (mine) board.show(mine.board, mine.mode);
+    if (view !== 'play') show('play');
+  }
+  if (msg.type === 'rooms') renderRooms();
+  if (msg.type === 'leaderboard') renderLeaderboard($('leaderboard'), msg, openReplay);
+  render();
+});
+
+function renderRooms() {
+  $('rooms').replaceChildren(...state.rooms.map((r) => {
+    const li = document.createElement('li');
+    const label = document.createElement('span');
+    label.textContent = `${r.code} · ${r.mode} ${r.size}×${r.size} · ${r.state} · ${r.players.map((p) => p.name).join(', ')} `;
+    const watch = document.createElement('button');
+    watch.textContent = 'Spectate';
+    watch.addEventListener('click', () => { state.role = 'spectator'; send({ type: 'spectate', code: r.code }); });
+    li.append(label, watch);
+    return li;
+  }));
+  if (state.rooms.length === 0) $('rooms').replaceChildren(Object.assign(document.createElement('li'), { textContent: 'No public races right now.' }));
+}
+
+async function openReplay(id) {
+  try {
+    await replay.load(id);
+    show('replay');
+  } catch (err) {
+    state.notice = { kind: 'error', text: `Replay unavailable: ${err.message}` };
+    render();
+  }
+}
+
+function settings() {
+  const mode = $('mode').value;
+  return { mode, size: Number($('size').value), ...(mode === 'fifteen' ? {} : { target: Number($('target').value) }) };
+}
+
+function newGame() { keepGoing = false; send({ type: 'new_game', ...settings() }); }
+
+$('name-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  connection.open($('name-input').value.trim());
+  render();
+});
+$('new-game').addEventListener('click', () => { newGame(); show('play'); });
+$('create-room').addEventListener('click', () => {
+  const s = settings();
+  send({ type: 'create_room', mode: s.mode, size: s.size, target: s.target, public: true });
+});
+$('quick-match').addEventListener('click', () => { send({ type: 'quick_match', mode: settings().mode, size: settings().size }); state.notice = { kind: 'info', text: 'Looking for an opponent…' }; render(); });
+$('join-form').addEventListener('submit', (e) => { e.preventDefault(); send({ type: 'join_room', code: $('join-code').value.trim() }); });
+$('refresh-rooms').addEventListener('click', () => send({ type: 'list_rooms' }));
+$('board-score').addEventListener('click', () => send({ type: 'leaderboard', mode: settings().mode, size: settings().size, kind: 'score' }));
+$('board-rating').addEventListener('click', () => send({ type: 'leaderboard', kind: 'rating' }));
+$('ready').addEventListener('click', () => {
+  const me = state.room?.players.find((p) => p.id === state.me?.id);
+  send({ type: 'ready', ready: !(me && me.ready) });
+});
+$('rematch').addEventListener('click', () => { state.results = null; send({ type: 'ready', ready: true }); render(); });
+$('leave').addEventListener('click', () => {
+  if (state.role === 'spectator') send({ type: 'stop_spectating' }); else send({ type: 'leave_room' });
+  state.room = null; state.role = null; state.race = null; state.results = null;
+  show('lobby');
+});
+$('copy-link').addEventListener('click', async () => {
+  const link = `${location.origin}/?room=${state.room.code}`;
+  try { await navigator.clipboard.writeText(link); state.notice = { kind: 'info', text: `Invite link copied: ${link}` }; }
+  catch { state.notice = { kind: 'info', text: `Invite link: ${link}` }; }
+  render();
+});
+$('undo').addEventListener('click', () => send({ type: 'undo' }));
+$('back').addEventListener('click', () => { show('lobby'); send({ type: 'list_rooms' }); });
+$('keep-going').addEventListener('click', () => { keepGoing = true; render(); });
+$('try-again').addEventListener('click', newGame);
+$('replay-back').addEventListener('click', () => show('lobby'));
+
+bindInput($('board'), {
+  onDirection: (dir) => { if (view === 'play' && myGame()) send({ type: 'move', dir }); },
+  onCommand: (command) => {
+    if (view !== 'play' || state.role) return;
+    if (command === 'new') newGame();
+    if (command === 'undo') send({ type: 'undo' });
+  },
+});
+setInterval(() => { if (state.race && !state.results) race.renderClock(state.race); }, 500);
+
+if (connection.name) connection.connect();
+render();

@@ -1,0 +1,65 @@
+// The socket: connects to /ws, says hello with the saved name and token, reconnects with
+// backoff, and emits each server message as a 'message' event (detail: the object).
+
+const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+
+export class Connection extends EventTarget {
+  constructor(url, storage) {
+    super();
+    this.url = url;
+    this.storage = storage;
+    this.socket = null;
+    this.attempt = 0;
+    this.status = 'idle';
+  }
+
+  get name() { return this.storage.getItem('tilerace.name'); }
+  get token() { return this.storage.getItem('tilerace.token'); }
+
+  // Starts (or restarts) the connection as `name`.
+  open(name) {
+    if (name !== this.name) {
+      this.storage.setItem('tilerace.name', name);
+      this.storage.removeItem('tilerace.token');  // a new name is a new player
+    }
+    this.connect();
+  }
+
+  connect() {
+    if (this.socket) this.socket.onclose = null, this.socket.close();
+    this.setStatus('connecting');
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.attempt = 0;
+      this.setStatus('open');
+      const hello = { type: 'hello', name: this.name };
+      if (this.token) hello.token = this.token;
+      this.send(hello);
+    };
+    socket.onmessage = (event) => {
+      const msg = JSON.parse(event.data);
+      if (msg.type === 'welcome') this.storage.setItem('tilerace.token', msg.token);
+      if (msg.type === 'error' && msg.code === 'bad_token') {
+        this.storage.removeItem('tilerace.token');  // forgotten by the server: start afresh
+        this.send({ type: 'hello', name: this.name });
+      }
+      this.dispatchEvent(new CustomEvent('message', { detail: msg }));
+    };
+    socket.onclose = (event) => {
+      this.setStatus(event.code === 4000 ? 'replaced' : 'closed');
+      if (event.code === 4000) return;  // another tab took over: do not fight it
+      const delay = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)];
+      setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  send(msg) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(msg));
+  }
+
+  setStatus(status) {
+    this.status = status;
+    this.dispatchEvent(new CustomEvent('status', { detail: status }));
+  }
+}

@@ -1,0 +1,28 @@
+// The leaderboard table: best scores for a mode and size, or race ratings. Text only.
+export function renderLeaderboard(table, board, onReplay) {
+  const head = table.querySelector('thead'), body = table.querySelector('tbody');
+  const rating = board.kind === 'rating';
+  const cols = rating ? ['#', 'Player', 'Rating', 'W', 'L'] : ['#', 'Player', 'Score', 'Tile', 'Moves', ''];
+  const th = document.createElement('tr');
+  th.replaceChildren(...cols.map((c) => Object.assign(document.createElement('th'), { textContent: c })));
+  head.replaceChildren(th);
+  const rows = board.entries.map((e) => {
+    const tr = document.createElement('tr');
+    const cells = rating ? [e.rank, e.name, e.rating, e.wins, e.losses] : [e.rank, e.name, e.score, e.max_tile, e.moves];
+    tr.replaceChildren(...cells.map((v) => Object.assign(document.createElement('td'), { textContent: String(v) })));
+    if (!rating) {
+      const td = document.createElement('td');
+      const button = Object.assign(document.createElement('button'), { textContent: 'replay', className: 'link' });
+      button.addEventListener('click', () => onReplay(e.game));
+      td.append(button);
+      tr.append(td);
+    }
+    return tr;
+  });
+  if (board.me && !board.entries.some((e) => e.player === board.me.player)) {
+    const tr = document.createElement('tr');
+    tr.append(Object.assign(document.createElement('td'), { textContent: `You: #${board.me.rank}` }));
+    rows.push(tr);
+  }
+  body.replaceChildren(...rows);
+}

@@ -1,0 +1,83 @@
+// Everything about a room besides your own board: the players bar, the other racers' boards
+// (every racer's, for a spectator), the clock and the results. Names are text, never HTML.
+import { BoardView } from './board_view.js';
+
+function text(tag, value, className) {
+  const node = document.createElement(tag);
+  node.textContent = value;
+  if (className) node.className = className;
+  return node;
+}
+
+export class RaceView {
+  constructor({ players, opponents, results, clock, clockValue }) {
+    Object.assign(this, { players, opponents, results, clock, clockValue });
+    this.boards = new Map();  // player id → BoardView
+  }
+
+  renderPlayers(room) {
+    this.players.replaceChildren(...(room ? room.players : []).map((p) => {
+      const li = text('li', p.name + (p.id === room.host ? ' (host)' : ''));
+      if (p.ready) li.classList.add('ready');
+      if (!p.connected) li.classList.add('away');
+      return li;
+    }));
+  }
+
+  // Small boards for every racer in race.games except `skip` (your own id when racing).
+  renderBoards(race, room, skip) {
+    if (!race) { this.opponents.replaceChildren(); this.boards.clear(); return; }
+    const names = new Map((room ? room.players : []).map((p) => [p.id, p.name]));
+    const ids = Object.keys(race.games).filter((id) => id !== skip);
+    if (ids.join() !== [...this.boards.keys()].join()) {
+      this.boards.clear();
+      this.opponents.replaceChildren(...ids.map((id) => {
+        const box = document.createElement('div');
+        box.className = 'opponent';
+        box.dataset.player = id;
+        const title = text('h3', '');
+        const board = document.createElement('div');
+        box.append(title, board);
+        this.boards.set(id, { view: new BoardView(board, { small: true }), title });
+        return box;
+      }));
+    }
+    for (const id of ids) {
+      const g = race.games[id], entry = this.boards.get(id);
+      entry.title.textContent = `${names.get(id) ?? 'racer'} — ${g.score}${g.state === 'playing' ? '' : ` (${g.state})`}`;
+      if (!entry.view.board) entry.view.show(g.board, g.mode);
+    }
+  }
+
+  animate(playerId, before, message, mode) {
+    const entry = this.boards.get(playerId);
+    if (entry) entry.view.animate(before, message, mode);
+  }
+
+  renderClock(race, now = Date.now()) {
+    this.clock.hidden = !race;
+    if (!race) return;
+    const left = Math.max(0, Math.round((race.endsAt - now) / 1000));
+    this.clockValue.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+  }
+
+  // race_over: standings, rating changes and links to every racer's replay.
+  renderResults(over, onReplay) {
+    this.results.hidden = !over;
+    if (!over) return;
+    const reason = { target: 'target reached', time: 'time is up', all_over: 'every board is full', forfeit: 'by forfeit' }[over.reason];
+    const winner = over.standings.find((s) => s.player === over.winner);
+    const rows = over.standings.map((s, i) => {
+      const r = over.ratings[s.player];
+      const li = document.createElement('li');
+      li.append(text('span', `${i + 1}. ${s.name} — ${s.score} points, ${s.moves} moves (${s.state}), rating ${r.before} → ${r.after} `));
+      const link = text('button', 'replay', 'link');
+      link.addEventListener('click', () => onReplay(over.replays[s.player]));
+      li.append(link);
+      return li;
+    });
+    const list = document.createElement('ol');
+    list.replaceChildren(...rows);
+    this.results.replaceChildren(text('h2', winner ? `${winner.name} wins — ${reason}` : `Draw — ${reason}`), list);
+  }
+}

@@ -1,0 +1,45 @@
+// Replays a finished game from GET /api/replays/<id>: the moves are re-run locally by the
+// engine port, with play, pause and step.
+import { replayFrames } from './engine.js';
+import { BoardView } from './board_view.js';
+
+export class ReplayView {
+  constructor(el) {
+    this.el = el;
+    this.board = new BoardView(el.board);
+    this.timer = null;
+    el.play.addEventListener('click', () => (this.timer ? this.pause() : this.play()));
+    el.step.addEventListener('click', () => { this.pause(); this.show(this.index + 1); });
+  }
+
+  async load(id) {
+    this.pause();
+    const response = await fetch(`/api/replays/${encodeURIComponent(id)}`);
+    if (!response.ok) throw new Error('no such finished game');
+    this.replay = await response.json();
+    this.frames = replayFrames(this.replay).frames;
+    this.el.title.textContent = `${this.replay.player.name}, ${this.replay.mode} ${this.replay.size}×${this.replay.size}`;
+    this.el.total.textContent = String(this.frames.length - 1);
+    this.show(0);
+  }
+
+  show(i) {
+    this.index = Math.min(i, this.frames.length - 1);
+    const f = this.frames[this.index];
+    this.board.show(f.board, this.replay.mode);
+    this.el.move.textContent = String(this.index);
+    this.el.score.textContent = String(f.score);
+    if (this.index === this.frames.length - 1) this.pause();
+  }
+
+  play() {
+    this.el.play.textContent = 'Pause';
+    this.timer = setInterval(() => this.show(this.index + 1), 150);
+  }
+
+  pause() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.el.play.textContent = 'Play';
+  }
+}
