@@ -6,6 +6,7 @@
 
 #include <chrono>
 
+#include "server/metrics.hpp"
 #include "server/player_registry.hpp"
 #include "server/store_worker.hpp"
 
@@ -14,6 +15,7 @@ namespace tilerace::server {
 inline constexpr std::chrono::seconds kJournalInterval{1};
 
 // Writes every changed, still playing solo game to the store; resumes when committed.
-boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, StoreWorker& store);
+boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, StoreWorker& store,
+                                           Metrics& metrics);
 
 }  // namespace tilerace::server

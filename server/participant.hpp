@@ -11,7 +11,9 @@ using SharedMessage = std::shared_ptr<const std::string>;
 class Participant {
  public:
   virtual ~Participant() = default;
-  // Queues message for sending; callable from any thread. Never blocks.
+  // Queues message for sending; callable from any thread. Never blocks, never runs inline:
+  // messages reach the connection in the order deliver was called (a room's broadcasts and a
+  // direct reply stay in the order the room produced them).
   virtual void deliver(SharedMessage message) = 0;
   // Closes the connection with a WebSocket close code, after what is already queued.
   virtual void close(std::uint16_t code) = 0;

@@ -52,20 +52,20 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, ServerContext& contex
 }
 
 asio::awaitable<void> journal_loop(asio::io_context& ioc, PlayerRegistry& players,
-                                   StoreWorker& worker) {
+                                   StoreWorker& worker, Metrics& metrics) {
   asio::steady_timer timer(ioc);
   for (;;) {
     timer.expires_after(kJournalInterval);
     auto [ec] = co_await timer.async_wait(as_tuple(use_awaitable));
     if (ec) co_return;
-    co_await flush_journal(players, worker);
+    co_await flush_journal(players, worker, metrics);
   }
 }
 
 // Waits until every session has closed or the budget is spent, journals what is left, then
 // stops the io_context.
 asio::awaitable<void> drain(asio::io_context& ioc, SessionSet& sessions, PlayerRegistry& players,
-                            StoreWorker& worker) {
+                            StoreWorker& worker, Metrics& metrics) {
   asio::steady_timer timer(ioc);
   const auto deadline = std::chrono::steady_clock::now() + kShutdownBudget;
   while (sessions.size() > 0 && std::chrono::steady_clock::now() < deadline) {
@@ -73,7 +73,7 @@ asio::awaitable<void> drain(asio::io_context& ioc, SessionSet& sessions, PlayerR
     co_await timer.async_wait(use_awaitable);
   }
   if (sessions.size() > 0) spdlog::warn("{} connections did not close in time", sessions.size());
-  co_await flush_journal(players, worker);
+  co_await flush_journal(players, worker, metrics);
   ioc.stop();
 }
 
@@ -113,7 +113,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
                acceptor.local_endpoint().port(), web_root.string(), options.threads);
 
   asio::co_spawn(ioc, accept_loop(acceptor, context), asio::detached);
-  asio::co_spawn(ioc, journal_loop(ioc, players, worker), asio::detached);
+  asio::co_spawn(ioc, journal_loop(ioc, players, worker, metrics), asio::detached);
 
   asio::signal_set signals(ioc, SIGINT, SIGTERM);
   signals.async_wait([&](beast::error_code ec, int signal) {
@@ -122,7 +122,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     beast::error_code ignored;
     acceptor.close(ignored);
     sessions.for_each([](WsSession& s) { s.shutdown(); });
-    asio::co_spawn(ioc, drain(ioc, sessions, players, worker), asio::detached);
+    asio::co_spawn(ioc, drain(ioc, sessions, players, worker, metrics), asio::detached);
   });
 
   std::vector<std::thread> threads;

@@ -4,7 +4,7 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
-#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/websocket/error.hpp>
 
@@ -190,18 +190,17 @@ void WsSession::begin_close(std::uint16_t code) {
 }
 
 void WsSession::deliver(SharedMessage message) {
-  asio::dispatch(ws_.get_executor(), [self = shared_from_this(), m = std::move(message)]() mutable {
+  asio::post(ws_.get_executor(), [self = shared_from_this(), m = std::move(message)]() mutable {
     self->enqueue(std::move(m));
   });
 }
 
 void WsSession::close(std::uint16_t code) {
-  asio::dispatch(ws_.get_executor(),
-                 [self = shared_from_this(), code] { self->begin_close(code); });
+  asio::post(ws_.get_executor(), [self = shared_from_this(), code] { self->begin_close(code); });
 }
 
 void WsSession::shutdown() {
-  asio::dispatch(ws_.get_executor(), [self = shared_from_this()] {
+  asio::post(ws_.get_executor(), [self = shared_from_this()] {
     self->enqueue(std::make_shared<const std::string>(protocol::encode_shutdown()));
     self->begin_close(websocket::close_code::going_away);
   });

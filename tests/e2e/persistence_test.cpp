@@ -106,6 +106,7 @@ TEST(Persistence, KillNineDuringFiftyGamesLosesNoAcknowledgedResultOrToken) {
   constexpr int kPlayers = 50;
   std::vector<std::string> tokens;
   std::map<std::string, json> acknowledged;  // game id → its final moved
+  std::map<int, json> running;               // player index → the last moved of a live game
   {
     ServerProcess server({"--rate", "100000"}, TILERACE_WEB_ROOT, data.path());
     std::vector<std::unique_ptr<WsClient>> clients;
@@ -125,14 +126,20 @@ TEST(Persistence, KillNineDuringFiftyGamesLosesNoAcknowledgedResultOrToken) {
         const json m = clients[i]->request(
             {{"type", "move"}, {"dir", kDirs[(round * 7 + i + round / 3) % 4]}});
         ASSERT_EQ(m["type"], "moved");
+        running[i] = m;
         if (m["state"] == "over") {
           done[i] = true;
           acknowledged[game_ids[i]] = m;
+          running.erase(i);
         }
       }
     }
     ASSERT_GE(acknowledged.size(), static_cast<std::size_t>(kPlayers / 2));
     ASSERT_LT(acknowledged.size(), static_cast<std::size_t>(kPlayers));
+    // The journal is written once a second. Two more passes from now means one began after
+    // the last move, so every move is on disk and each running game must come back exactly.
+    const double flushes = server.metric("tilerace_journal_flushes_total");
+    ASSERT_TRUE(server.wait_for_metric("tilerace_journal_flushes_total", flushes + 2, 5s));
     EXPECT_EQ(server.stop(SIGKILL), 128 + SIGKILL);
   }
   {

@@ -207,8 +207,8 @@ TEST(Race, ADisconnectedRacerForfeitsAfterTheGrace) {
   const std::string code = create_room(a, {})["code"];
   b->ws.request({{"type", "join_room"}, {"code", code}});
   start_race({&a, b.get()});
-  b.reset();  // gone without a word
-  const json away = a.ws.until("room");
+  b.reset();                             // gone without a word
+  const json away = a.ws.until("room");  // the next room is the one announcing Bob away
   EXPECT_EQ(away["room"]["players"][1]["connected"], false);
   std::vector<json> seen;
   const json over = a.ws.until("race_over", 10s, &seen);
