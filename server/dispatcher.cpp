@@ -25,7 +25,7 @@ protocol::GameView view_of(const SoloGame& solo) { return {solo.id, solo.game, s
 // The direction the tiles of a fifteen slide moved in, from its first motion.
 std::shared_ptr<Room> room_of(Player& p) {
   std::lock_guard lock(p.mutex);
-  return p.room;
+  return p.room.lock();
 }
 
 }  // namespace

@@ -7,7 +7,7 @@ namespace tilerace::server {
 namespace {
 bool online(Player& p) {
   std::lock_guard lock(p.mutex);
-  return !p.connection.expired() && !p.room;
+  return !p.connection.expired() && p.room.expired();
 }
 }  // namespace
 

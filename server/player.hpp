@@ -37,8 +37,10 @@ struct Player {
   std::optional<SoloGame> solo;  // the current game, until new_game replaces it
   bool journal_dirty = false;    // solo changed since it was last journaled
   std::weak_ptr<Participant> connection;
-  std::shared_ptr<Room> room;  // the room this player is a member of; cleared on leaving
-  int rating;                  // Elo; updated when a race result is committed
+  // The room this player is a member of; cleared on leaving. Weak: the registry owns rooms,
+  // and a room holds its players, so a strong link back would be a cycle.
+  std::weak_ptr<Room> room;
+  int rating;  // Elo; updated when a race result is committed
 };
 
 }  // namespace tilerace::server

@@ -118,7 +118,7 @@ void Room::join(const std::shared_ptr<Player>& player, Participant& to, const pr
   }
   {
     std::lock_guard player_lock(player->mutex);
-    if (player->room) {
+    if (!player->room.expired()) {
       return send_error(to, ErrorCode::already_in_room, "leave your room first", rid);
     }
     player->room = shared_from_this();
@@ -135,16 +135,31 @@ void Room::remove_racer_locked(std::size_t index) {
   if (racer.grace) racer.grace->cancel();
   {
     std::lock_guard lock(racer.player->mutex);
-    if (racer.player->room.get() == this) racer.player->room.reset();
+    if (racer.player->room.lock().get() == this) racer.player->room.reset();
   }
   const std::string id = racer.player->id;
   racers_.erase(racers_.begin() + static_cast<std::ptrdiff_t>(index));
-  if (host_ == id) {
-    const auto next =
-        std::find_if(racers_.begin(), racers_.end(), [](const Racer& r) { return !r.left; });
-    host_ = next == racers_.end() ? "" : next->player->id;
-  }
+  hand_over_host_locked(id);
   if (host_.empty() && state_ != State::racing && state_ != State::finishing) close_locked();
+}
+
+void Room::hand_over_host_locked(const std::string& leaving) {
+  if (host_ != leaving) return;
+  const auto next =
+      std::find_if(racers_.begin(), racers_.end(), [](const Racer& r) { return !r.left; });
+  host_ = next == racers_.end() ? "" : next->player->id;
+}
+
+void Room::drop_out_locked(Racer& racer) {
+  forfeit_locked(racer);
+  racer.left = true;
+  {
+    std::lock_guard player_lock(racer.player->mutex);
+    racer.player->room.reset();
+  }
+  hand_over_host_locked(racer.player->id);
+  broadcast_room(nullptr, {});
+  check_end_locked(std::nullopt);
 }
 
 void Room::close_locked() {
@@ -167,23 +182,7 @@ void Room::leave(Player& player, Participant& to, const protocol::Rid& rid) {
   if (racer == nullptr)
     return send_error(to, ErrorCode::not_in_room, "you are not in this room", rid);
   to.deliver(share(protocol::encode_left(code_, rid)));
-  if (state_ == State::racing) {
-    // Leaving a race forfeits it; the racer stays in the standings.
-    forfeit_locked(*racer);
-    racer->left = true;
-    {
-      std::lock_guard player_lock(player.mutex);
-      player.room.reset();
-    }
-    if (host_ == player.id) {
-      const auto next =
-          std::find_if(racers_.begin(), racers_.end(), [](const Racer& r) { return !r.left; });
-      host_ = next == racers_.end() ? "" : next->player->id;
-    }
-    broadcast_room(nullptr, {});
-    check_end_locked(std::nullopt);
-    return;
-  }
+  if (state_ == State::racing) return drop_out_locked(*racer);  // a forfeit
   if (state_ == State::finishing) {
     racer->left = true;
     std::lock_guard player_lock(player.mutex);
@@ -508,15 +507,7 @@ void Room::disconnected(Player& player) {
         Racer* r = self->find(*player);
         if (r == nullptr || r->connected) return;
         if (self->state_ == State::racing) {
-          // Out of grace: the racer forfeits and is dropped when the race ends.
-          self->forfeit_locked(*r);
-          r->left = true;
-          {
-            std::lock_guard player_lock(player->mutex);
-            player->room.reset();
-          }
-          self->broadcast_room(nullptr, {});
-          self->check_end_locked(std::nullopt);
+          self->drop_out_locked(*r);  // out of grace: a forfeit
         } else if (self->state_ != State::finishing) {
           self->remove_racer_locked(static_cast<std::size_t>(r - self->racers_.data()));
           if (!self->closed_) self->broadcast_room(nullptr, {});

@@ -92,6 +92,10 @@ class Room : public std::enable_shared_from_this<Room> {
   void check_end_locked(std::optional<std::size_t> target_winner);
   void end_race_locked(std::string_view reason, std::optional<std::size_t> target_winner);
   void forfeit_locked(Racer& racer);
+  // The racer leaves a running race: forfeited, kept in the standings, out of the room.
+  void drop_out_locked(Racer& racer);
+  // If leaving was the host, the longest-present racer still in becomes host.
+  void hand_over_host_locked(const std::string& leaving);
   static boost::asio::awaitable<void> finish(std::shared_ptr<Room> self, RaceRecord record,
                                              std::string race_over);
 

@@ -35,6 +35,7 @@ using asio::ip::tcp;
 namespace {
 
 constexpr auto kShutdownBudget = std::chrono::seconds(8);
+constexpr int kSocketSendBuffer = 64 * 1024;
 
 asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, ServerContext& context) {
   for (;;) {
@@ -46,6 +47,9 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, ServerContext& contex
       continue;  // e.g. out of file descriptors: keep serving the others
     }
     socket.set_option(tcp::no_delay(true), ec);
+    // A game connection never needs a big window; a fixed kernel buffer keeps what a slow
+    // reader can pin in the kernel small (the send queue bound does the rest).
+    socket.set_option(asio::socket_base::send_buffer_size(kSocketSendBuffer), ec);
     asio::co_spawn(socket.get_executor(),
                    run_http_session(beast::tcp_stream(std::move(socket)), context), asio::detached);
   }

@@ -86,9 +86,9 @@ ServerProcess::ServerProcess(std::vector<std::string> extra_args, std::filesyste
 }
 
 ServerProcess::~ServerProcess() {
-  if (pid_ > 0 && ::testing::Test::HasFailure()) {
+  if (::testing::Test::HasFailure()) {
     int status = 0;
-    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+    if (pid_ > 0 && ::waitpid(pid_, &status, WNOHANG) == pid_) {
       std::cerr << "server exited: " << (WIFSIGNALED(status) ? "signal " : "status ")
                 << (WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status)) << "\n";
       pid_ = -1;

@@ -72,18 +72,18 @@ TEST(Limits, AClientThatDoesNotReadIsCutOff1013WhileAnotherPlaysOn) {
   player.request({{"type", "new_game"}});
   WsClient slow(server.port(), 4096);
   slow.hello("slow");
-  // Each new_game of size 8 is answered with a ~450-byte snapshot that this client never reads.
-  int sent = 0;
+  // Each new_game of size 8 is answered with a ~450-byte snapshot that this client never
+  // reads. The honest player keeps playing throughout, and is never held up.
+  int sent = 0, honest = 0;
   while (sent < 200000) {
     slow.send({{"type", "new_game"}, {"size", 8}});
-    if (++sent % 500 == 0 && server.metric("tilerace_send_queue_overflows_total") >= 1) break;
+    if (++sent % 500 != 0) continue;
+    const json m = player.request({{"type", "move"}, {"dir", honest++ % 2 ? "left" : "right"}});
+    ASSERT_EQ(m["type"], "moved");
+    if (server.metric("tilerace_send_queue_overflows_total") >= 1) break;
   }
   ASSERT_TRUE(server.wait_for_metric("tilerace_send_queue_overflows_total", 1));
-  // The honest player was never held up.
-  for (int i = 0; i < 20; ++i) {
-    EXPECT_EQ(player.request({{"type", "move"}, {"dir", i % 2 ? "left" : "right"}})["type"],
-              "moved");
-  }
+  EXPECT_GT(honest, 0);
   // Reading again, the slow client finds what was in flight and then the close.
   EXPECT_EQ(slow.wait_closed(20s), 1013);
 }
