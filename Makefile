@@ -49,7 +49,7 @@ test-docker: build
 test-asan:
 	$(MAKE) test BUILD=build-asan CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DTILERACE_SANITIZE=address,undefined -DTILERACE_BENCH=OFF"
 test-tsan:
-	$(MAKE) test BUILD=build-tsan CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DTILERACE_SANITIZE=thread -DTILERACE_BENCH=OFF"
+	TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(MAKE) test BUILD=build-tsan CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DTILERACE_SANITIZE=thread -DTILERACE_BENCH=OFF"
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -119,6 +119,8 @@ test('two browsers race through an invite link while a third spectates', async (
   const host = await enter(hostContext, server.url, 'host');
   await host.selectOption('#size', '4');
   await host.click('#create-room');
+  // The code appears when the server's `room` arrives.
+  await host.locator('#room-code').filter({ hasText: /^[A-Z2-9]{6}$/ }).waitFor();
   const code = (await host.locator('#room-code').textContent()).trim();
   assert.match(code, /^[A-Z2-9]{6}$/);
   // The invite link joins directly.
