@@ -16,7 +16,11 @@
 namespace tilerace::engine {
 namespace {
 
+#ifdef TILERACE_SANITIZED
+constexpr int kGamesPerCase = 100;
+#else
 constexpr int kGamesPerCase = 1000;
+#endif
 constexpr int kMovesPerGame = 150;
 constexpr std::array<Direction, 4> kDirections{Direction::up, Direction::down, Direction::left,
                                                Direction::right};
