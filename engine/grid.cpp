@@ -1,5 +1,7 @@
 #include "engine/grid.hpp"
 
+#include <algorithm>
+
 namespace tilerace::engine {
 
 namespace {
@@ -22,6 +24,7 @@ void slide(Grid& grid, Direction d, ObstacleRule rule, SlideResult& result,
   const int n = grid.size;
   result.changed = false;
   result.gained = 0;
+  result.top = 0;
   std::array<int, kMaxSize> index{};
   std::array<std::uint8_t, kMaxSize> in{};
   std::array<std::uint8_t, kMaxSize> out{};
@@ -48,6 +51,7 @@ void slide(Grid& grid, Direction d, ObstacleRule rule, SlideResult& result,
         merged = true;
         out[to] = static_cast<std::uint8_t>(v + 1);
         result.gained += std::int64_t{1} << (v + 1);
+        result.top = std::max(result.top, out[to]);
         open = -1;
       } else {
         to = write++;

@@ -36,6 +36,7 @@ enum class ObstacleRule : std::uint8_t {
 struct SlideResult {
   bool changed = false;
   std::int64_t gained = 0;
+  std::uint8_t top = 0;  // the largest exponent a merge made (0: no merge)
   // For each cell index before the slide that held a tile or obstacle: its index after.
   std::array<std::int8_t, kMaxSize * kMaxSize> dest{};
 };

@@ -75,10 +75,7 @@ void TileGame::move(Direction d, MoveOutcome& out) {
       }
       now_.score += slid_.gained;
       now_.moves += 1;
-      for (int i = 0; i < now_.grid.count(); ++i) {
-        const std::uint8_t v = now_.grid.cells[i];
-        if (v != kObstacle) now_.max_exponent = std::max(now_.max_exponent, v);
-      }
+      now_.max_exponent = std::max(now_.max_exponent, slid_.top);  // spawns update it too
       if (now_.max_exponent >= target_exponent_) now_.won = true;
       if (!can_move(now_.grid, rule())) now_.state = GameState::over;
       history_.push_back(to_letter(d));

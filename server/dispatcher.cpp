@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "protocol/encode.hpp"
+#include "server/apply_move.hpp"
 #include "server/secrets.hpp"
 #include "server/unix_time.hpp"
 
@@ -277,34 +278,21 @@ asio::awaitable<void> Dispatcher::on_play(Connection& c, const protocol::ClientM
     } else {
       SoloGame& solo = *p.solo;
       engine::Game& game = solo.game;
-      auto apply = [&](std::optional<std::int32_t> at_move, auto&& act) {
-        if (at_move && *at_move != game.moves()) {
-          fail(ErrorCode::stale, "at_move differs from the game's move count");
-          replies.push_back(protocol::encode_game(view_of(solo), rid));
-          return;
-        }
-        engine::MoveOutcome outcome;
-        const std::optional<engine::Direction> dir = act(outcome);
-        if (outcome.changed) {
-          metrics_.moves_total.fetch_add(1, std::memory_order_relaxed);
-          p.journal_dirty = true;
-        }
-        replies.push_back(protocol::encode_moved(view_of(solo), dir, outcome, rid));
-      };
-      if (const auto* move = std::get_if<protocol::Move>(&message)) {
-        apply(move->at_move, [&](engine::MoveOutcome& out) -> std::optional<engine::Direction> {
-          game.move(move->dir, out);
-          return move->dir;
-        });
-      } else if (const auto* slide = std::get_if<protocol::Slide>(&message)) {
-        if (game.config().mode != engine::Mode::fifteen) {
-          fail(ErrorCode::not_allowed, "slide is only for fifteen games");
+      if (std::holds_alternative<protocol::Move>(message) ||
+          std::holds_alternative<protocol::Slide>(message)) {
+        if (const auto refused = check_move(game, message)) {
+          fail(refused->code, refused->message);
+          if (refused->code == ErrorCode::stale) {
+            replies.push_back(protocol::encode_game(view_of(solo), rid));
+          }
         } else {
-          apply(slide->at_move, [&](engine::MoveOutcome& out) -> std::optional<engine::Direction> {
-            game.slide(slide->cell, out);
-            if (out.motions.empty()) return std::nullopt;
-            return engine::direction_of(out.motions.front());
-          });
+          engine::MoveOutcome outcome;
+          const std::optional<engine::Direction> dir = apply_move(game, message, outcome);
+          if (outcome.changed) {
+            metrics_.moves_total.fetch_add(1, std::memory_order_relaxed);
+            p.journal_dirty = true;
+          }
+          replies.push_back(protocol::encode_moved(view_of(solo), dir, outcome, rid));
         }
       } else if (std::holds_alternative<protocol::Undo>(message)) {
         if (game.undo()) {

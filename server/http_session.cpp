@@ -8,6 +8,7 @@
 
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
+#include "server/expected_close.hpp"
 #include "server/static_files.hpp"
 #include "server/ws_session.hpp"
 
@@ -133,11 +134,7 @@ http::message_generator route(const Request& req, ServerContext& context) {
 }
 
 void fail(beast::error_code ec, const char* what) {
-  if (ec == http::error::end_of_stream || ec == asio::error::operation_aborted ||
-      ec == beast::error::timeout || ec == asio::error::connection_reset ||
-      ec == asio::error::eof) {
-    return;
-  }
+  if (expected_close(ec)) return;
   spdlog::debug("http {}: {}", what, ec.message());
 }
 

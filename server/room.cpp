@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "server/apply_move.hpp"
 #include "server/secrets.hpp"
 #include "server/standings.hpp"
 #include "server/unix_time.hpp"
@@ -296,28 +297,16 @@ void Room::play(Player& player, Participant& to, const protocol::ClientMessage& 
     broadcast(share(protocol::encode_race_update(code_, player.id, game, {})), &to);
     return check_end_locked(std::nullopt);
   }
-  const auto* move = std::get_if<protocol::Move>(&message);
-  const auto* slide = std::get_if<protocol::Slide>(&message);
-  const std::optional<std::int32_t> at_move = move ? move->at_move : slide->at_move;
-  if (at_move && *at_move != game.moves()) {
-    send_error(to, ErrorCode::stale, "at_move differs from the game's move count", rid);
-    return to.deliver(share(protocol::encode_game(view, rid)));
-  }
-  if (slide && options_.mode != engine::Mode::fifteen) {
-    return send_error(to, ErrorCode::not_allowed, "slide is only for fifteen games", rid);
+  if (const auto refused = check_move(game, message)) {
+    send_error(to, refused->code, refused->message, rid);
+    if (refused->code == ErrorCode::stale) to.deliver(share(protocol::encode_game(view, rid)));
+    return;
   }
   if (!allow_move_locked(*racer)) {
     return send_error(to, ErrorCode::rate_limited, "this room caps moves per second", rid);
   }
   engine::MoveOutcome outcome;
-  std::optional<engine::Direction> dir;
-  if (move) {
-    game.move(move->dir, outcome);
-    dir = move->dir;
-  } else {
-    game.slide(slide->cell, outcome);
-    if (!outcome.motions.empty()) dir = engine::direction_of(outcome.motions.front());
-  }
+  const std::optional<engine::Direction> dir = apply_move(game, message, outcome);
   to.deliver(share(protocol::encode_moved(view, dir, outcome, rid)));
   if (!outcome.changed) return;
   services_.metrics.moves_total.fetch_add(1, std::memory_order_relaxed);

@@ -101,6 +101,20 @@ engine::GameState state_of(const std::string& name) {
   return engine::GameState::over;
 }
 
+// Steps a top-N query, reading each row with read and giving it its competition rank: a row
+// equal (by same) to the one before shares its rank.
+template <class Read, class Same>
+std::vector<LeaderboardEntry> ranked_rows(SQLite::Statement& s, Read read, Same same) {
+  std::vector<LeaderboardEntry> rows;
+  while (s.executeStep()) {
+    LeaderboardEntry e = read(s);
+    const bool tie = !rows.empty() && same(rows.back(), e);
+    e.rank = tie ? rows.back().rank : static_cast<int>(rows.size()) + 1;
+    rows.push_back(std::move(e));
+  }
+  return rows;
+}
+
 bool eligible_for_board(const GameRecord& g) {
   return g.ranked && g.room.empty() &&
          (g.config.mode != engine::Mode::fifteen || g.state == engine::GameState::solved);
@@ -398,12 +412,7 @@ Leaderboard SqliteStore::score_board(const LeaderboardQuery& q) {
     s.bind(1, mode);
     s.bind(2, q.size);
     s.bind(3, q.limit);
-    while (s.executeStep()) {
-      LeaderboardEntry e = read(s);
-      const bool tie = !board.entries.empty() && same(board.entries.back(), e);
-      e.rank = tie ? board.entries.back().rank : static_cast<int>(board.entries.size()) + 1;
-      board.entries.push_back(std::move(e));
-    }
+    board.entries = ranked_rows(s, read, same);
   }
   if (q.player_id.empty()) return board;
   SQLite::Statement& s = *best_of_;
@@ -445,12 +454,9 @@ Leaderboard SqliteStore::rating_board(const LeaderboardQuery& q) {
     SQLite::Statement& s = *top_rating_;
     Reset reset{s};
     s.bind(1, q.limit);
-    while (s.executeStep()) {
-      LeaderboardEntry e = read(s);
-      const bool tie = !board.entries.empty() && board.entries.back().rating == e.rating;
-      e.rank = tie ? board.entries.back().rank : static_cast<int>(board.entries.size()) + 1;
-      board.entries.push_back(std::move(e));
-    }
+    board.entries = ranked_rows(s, read, [](const LeaderboardEntry& a, const LeaderboardEntry& b) {
+      return a.rating == b.rating;
+    });
   }
   if (q.player_id.empty()) return board;
   SQLite::Statement& s = *rating_of_;

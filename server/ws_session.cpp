@@ -10,6 +10,7 @@
 
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
+#include "server/expected_close.hpp"
 
 namespace tilerace::server {
 
@@ -23,11 +24,7 @@ namespace {
 
 // Logs unexpected errors; expected ends of a connection stay quiet.
 void fail(beast::error_code ec, const char* what, const std::string& remote) {
-  if (ec == asio::error::operation_aborted || ec == websocket::error::closed ||
-      ec == asio::error::eof || ec == beast::error::timeout ||
-      ec == asio::error::connection_reset || ec == asio::error::broken_pipe) {
-    return;
-  }
+  if (expected_close(ec)) return;
   spdlog::warn("{} {}: {}", remote, what, ec.message());
 }
 
