@@ -22,17 +22,6 @@ namespace http = beast::http;
 namespace websocket = beast::websocket;
 using tcp = asio::ip::tcp;
 
-TempDir::TempDir() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "tilerace-e2e-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
 ServerProcess::ServerProcess(std::vector<std::string> extra_args, std::filesystem::path web_root,
                              std::optional<std::filesystem::path> data) {
   std::vector<std::string> args = {TILERACE_BINARY,

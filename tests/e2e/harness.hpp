@@ -17,21 +17,14 @@
 #include <thread>
 #include <vector>
 
+#include "tests/temp_dir.hpp"
+
 namespace tilerace::e2e {
 
 using json = nlohmann::json;
 using namespace std::chrono_literals;
 
-// A fresh folder under the system temp dir, removed with everything in it.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using tilerace::testing::TempDir;
 
 class ServerProcess {
  public:

@@ -6,6 +6,8 @@
 
 #include <filesystem>
 
+#include "tests/temp_dir.hpp"
+
 namespace tilerace::server {
 namespace {
 
@@ -13,17 +15,9 @@ namespace fs = std::filesystem;
 
 class SqliteStoreTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "tilerace-store-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-    store_ = std::make_unique<SqliteStore>(file());
-  }
-  void TearDown() override {
-    store_.reset();
-    fs::remove_all(dir_);
-  }
-  fs::path file() const { return dir_ / "tilerace.db"; }
+  void SetUp() override { store_ = std::make_unique<SqliteStore>(file()); }
+  void TearDown() override { store_.reset(); }
+  fs::path file() const { return dir_.path() / "tilerace.db"; }
 
   void add(const std::string& id, const std::string& name) {
     store_->add_player({id, name, "hash-" + id, 1000});
@@ -50,7 +44,7 @@ class SqliteStoreTest : public ::testing::Test {
     return store_->leaderboard({mode, 4, LeaderboardKind::score, limit, me});
   }
 
-  fs::path dir_;
+  testing::TempDir dir_;  // declared first: outlives the store
   std::unique_ptr<SqliteStore> store_;
 };
 

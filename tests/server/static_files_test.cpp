@@ -4,7 +4,9 @@
 #include <stdlib.h>
 
 #include <fstream>
+
 #include <vector>
+#include "tests/temp_dir.hpp"
 
 namespace tilerace::server {
 namespace {
@@ -14,9 +16,7 @@ namespace fs = std::filesystem;
 class StaticFiles : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "tilerace-static-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    root_ = fs::canonical(pattern);
+    root_ = dir_.path();
     std::ofstream(root_ / "index.html") << "x";
     fs::create_directory(root_ / "js");
     std::ofstream(root_ / "js" / "app.js") << "x";
@@ -24,10 +24,8 @@ class StaticFiles : public ::testing::Test {
     // A sibling whose name starts like the root must not count as inside it.
     std::ofstream(root_.string() + "-evil.txt") << "x";
   }
-  void TearDown() override {
-    fs::remove_all(root_);
-    fs::remove(root_.string() + "-evil.txt");
-  }
+  void TearDown() override { fs::remove(root_.string() + "-evil.txt"); }
+  testing::TempDir dir_;
   fs::path root_;
 };
 
