@@ -5,7 +5,7 @@ DATA       ?= ./data
 CMAKE_ARGS ?=
 WERROR     := $(if $(CI),ON,OFF)
 
-.PHONY: all deps build run test test-web web-deps bench screenshots test-asan test-tsan test-docker clean format
+.PHONY: all deps build run test test-web web-deps bench profile screenshots test-asan test-tsan test-docker clean format
 
 all: build
 
@@ -37,9 +37,17 @@ web-deps:
 screenshots: build web-deps
 	TILERACE_SCREENSHOTS=1 TILERACE_BINARY=$(BUILD)/tilerace node --test tests/browser/
 
+# Engine and storage micro-benchmarks, then the load scenarios against fresh servers on
+# 127.0.0.1 (bench/run-scenarios.sh; about 3 minutes). Figures: docs/performance.md.
 bench: build
 	./$(BUILD)/engine_bench
 	./$(BUILD)/store_bench
+	BUILD=$(BUILD) bench/run-scenarios.sh
+
+# The server under load scenario (a), sampled by perf; prints the top entries.
+profile: build
+	@scripts/install-deps.sh --profile
+	BUILD=$(BUILD) bench/run-scenarios.sh --profile
 
 # Builds the Docker image and checks it end to end (minutes; not part of make test).
 test-docker: build

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocol/json_writer.hpp"
+
 namespace tilerace::protocol {
 
 namespace {
@@ -14,8 +16,6 @@ void put_rid(json& j, const Rid& rid) {
   if (const auto* s = std::get_if<std::string>(&rid)) j["rid"] = *s;
   if (const auto* i = std::get_if<std::int64_t>(&rid)) j["rid"] = *i;
 }
-
-json cell_json(engine::Cell c) { return json::array({c.row, c.col}); }
 
 json board_json(const engine::Game& game) {
   json rows = json::array();
@@ -44,28 +44,50 @@ json game_json(const GameView& view) {
           {"undos", g.undos()}};
 }
 
-json motions_json(const engine::MoveOutcome& outcome) {
-  json motions = json::array();
-  for (const auto& m : outcome.motions) {
-    motions.push_back({{"from", cell_json(m.from)},
-                       {"to", cell_json(m.to)},
-                       {"value", m.value},
-                       {"merged", m.merged}});
+// The fields moved and race_update share, written straight out (they go with every move).
+void write_move_fields(JsonWriter& w, const engine::Game& g, const engine::MoveOutcome& outcome) {
+  const auto cell = [&w](engine::Cell c) { w.begin_array().value(c.row).value(c.col).end_array(); };
+  w.key("board").begin_array();
+  for (int r = 0; r < g.size(); ++r) {
+    w.begin_array();
+    for (int c = 0; c < g.size(); ++c) w.value(g.cell(r, c));
+    w.end_array();
   }
-  return motions;
+  w.end_array();
+  w.key("score").value(g.score());
+  w.key("moves").value(g.moves());
+  w.key("max_tile").value(g.max_tile());
+  w.key("state").value(engine::to_string(g.state()));
+  w.key("won").value(g.won());
+  w.key("motions").begin_array();
+  for (const auto& m : outcome.motions) {
+    w.begin_object();
+    w.key("from");
+    cell(m.from);
+    w.key("to");
+    cell(m.to);
+    w.key("value").value(m.value);
+    w.key("merged").value(m.merged);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("spawned").begin_array();
+  for (const auto& sp : outcome.spawned) {
+    w.begin_object().key("at");
+    cell(sp.at);
+    w.key("value").value(sp.value).end_object();
+  }
+  w.end_array();
+  w.key("vanished").begin_array();
+  for (const auto& c : outcome.vanished) cell(c);
+  w.end_array();
 }
 
-json spawned_json(const engine::MoveOutcome& outcome) {
-  json spawned = json::array();
-  for (const auto& s : outcome.spawned)
-    spawned.push_back({{"at", cell_json(s.at)}, {"value", s.value}});
-  return spawned;
-}
-
-json vanished_json(const engine::MoveOutcome& outcome) {
-  json vanished = json::array();
-  for (const auto& c : outcome.vanished) vanished.push_back(cell_json(c));
-  return vanished;
+void write_rid(JsonWriter& w, const Rid& rid) {
+  if (std::holds_alternative<std::monostate>(rid)) return;
+  json j;
+  put_rid(j, rid);
+  w.key("rid").raw(dump(j["rid"]));
 }
 
 json games_json(const std::vector<RacerGame>& games) {
@@ -123,22 +145,17 @@ std::string encode_game(const GameView& game, const Rid& rid) {
 std::string encode_moved(const GameView& view, std::optional<engine::Direction> dir,
                          const engine::MoveOutcome& outcome, const Rid& rid) {
   const engine::Game& g = view.game;
-  json j{{"type", "moved"},
-         {"game", view.id},
-         {"changed", outcome.changed},
-         {"gained", outcome.gained},
-         {"score", g.score()},
-         {"moves", g.moves()},
-         {"board", board_json(g)},
-         {"max_tile", g.max_tile()},
-         {"state", engine::to_string(g.state())},
-         {"won", g.won()},
-         {"motions", motions_json(outcome)},
-         {"spawned", spawned_json(outcome)},
-         {"vanished", vanished_json(outcome)}};
-  if (dir) j["dir"] = engine::to_string(*dir);
-  put_rid(j, rid);
-  return dump(j);
+  JsonWriter w(512);
+  w.begin_object();
+  w.key("type").value("moved");
+  w.key("game").value(view.id);
+  if (dir) w.key("dir").value(engine::to_string(*dir));
+  w.key("changed").value(outcome.changed);
+  w.key("gained").value(outcome.gained);
+  write_move_fields(w, g, outcome);
+  write_rid(w, rid);
+  w.end_object();
+  return w.take();
 }
 
 std::string encode_error(const ProtocolError& error, const Rid& rid) {
@@ -202,18 +219,14 @@ std::string encode_race_state(std::string_view code, std::int64_t remaining_ms,
 
 std::string encode_race_update(std::string_view code, std::string_view player,
                                const engine::Game& game, const engine::MoveOutcome& outcome) {
-  return dump({{"type", "race_update"},
-               {"code", code},
-               {"player", player},
-               {"board", board_json(game)},
-               {"score", game.score()},
-               {"moves", game.moves()},
-               {"max_tile", game.max_tile()},
-               {"state", engine::to_string(game.state())},
-               {"won", game.won()},
-               {"motions", motions_json(outcome)},
-               {"spawned", spawned_json(outcome)},
-               {"vanished", vanished_json(outcome)}});
+  JsonWriter w(512);
+  w.begin_object();
+  w.key("type").value("race_update");
+  w.key("code").value(code);
+  w.key("player").value(player);
+  write_move_fields(w, game, outcome);
+  w.end_object();
+  return w.take();
 }
 
 std::string encode_race_over(const RaceOverView& r) {

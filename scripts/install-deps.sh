@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs, with apt-get, every Debian package tilerace needs to build, test and run.
 # Idempotent: packages already present are skipped, so a warm machine pays a second or two.
-# Usage: scripts/install-deps.sh [--browser]   (--browser adds chromium, and node and npm if missing)
+# Usage: scripts/install-deps.sh [--browser | --profile | --fuzz]
+#   --browser adds chromium, and node and npm if missing; --profile adds perf;
+#   --fuzz adds clang and its libFuzzer/sanitizer runtimes.
 set -euo pipefail
 
 packages=(
@@ -10,8 +12,10 @@ packages=(
   nlohmann-json3-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev libsqlitecpp-dev sqlite3 libhiredis-dev redis-server libssl-dev
-  python3 curl
+  python3 curl jq
 )
+[ "${1:-}" = "--profile" ] && packages+=(linux-perf)
+[ "${1:-}" = "--fuzz" ] && packages+=(clang libclang-rt-14-dev)
 if [ "${1:-}" = "--browser" ]; then
   packages+=(chromium)
   # A node that is already there (say, a NodeSource build with its own npm) is kept: Debian's

@@ -172,6 +172,10 @@ void Dispatcher::on_room(Connection& c, const protocol::ClientMessage& message,
   };
   if (const auto* create = std::get_if<protocol::CreateRoom>(&message)) {
     if (room) return error(ErrorCode::already_in_room, "leave your room first");
+    if (!limits_.create_room(c.address, AddressLimits::clock::now())) {
+      return error(ErrorCode::rate_limited,
+                   "too many rooms created from your address: try again in a minute");
+    }
     matchmaker_.cancel(*player);
     stop_spectating(c);
     rooms_.create(create->options)->join(player, *c.self, rid);

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "protocol/messages.hpp"
+#include "server/address_limits.hpp"
 #include "server/matchmaker.hpp"
 #include "server/metrics.hpp"
 #include "server/player_registry.hpp"
@@ -20,17 +21,19 @@ struct Connection {
   std::shared_ptr<Participant> self;
   std::shared_ptr<Player> player;  // set by a successful hello
   std::shared_ptr<Room> spectating;
+  std::string address;  // the peer's address as AddressLimits counts it
 };
 
 class Dispatcher {
  public:
   Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, Matchmaker& matchmaker,
-             StoreWorker& store, Metrics& metrics)
+             StoreWorker& store, Metrics& metrics, AddressLimits& limits)
       : players_(players),
         rooms_(rooms),
         matchmaker_(matchmaker),
         store_(store),
-        metrics_(metrics) {}
+        metrics_(metrics),
+        limits_(limits) {}
 
   // Handles one decoded message (or decode error) from connection.
   boost::asio::awaitable<void> handle(Connection& connection, const protocol::Decoded& decoded);
@@ -65,6 +68,7 @@ class Dispatcher {
   Matchmaker& matchmaker_;
   StoreWorker& store_;
   Metrics& metrics_;
+  AddressLimits& limits_;
 };
 
 }  // namespace tilerace::server

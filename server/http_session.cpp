@@ -140,7 +140,8 @@ void fail(beast::error_code ec, const char* what) {
 
 }  // namespace
 
-asio::awaitable<void> run_http_session(beast::tcp_stream stream, ServerContext& context) {
+asio::awaitable<void> run_http_session(beast::tcp_stream stream, ServerContext& context,
+                                       AddressLimits::Slot slot) {
   beast::flat_buffer buffer;
   for (;;) {
     http::request_parser<http::string_body> parser;
@@ -151,7 +152,8 @@ asio::awaitable<void> run_http_session(beast::tcp_stream stream, ServerContext& 
     if (ec) co_return fail(ec, "read");
     Request req = parser.release();
     if (beast::websocket::is_upgrade(req) && req.target() == "/ws") {
-      std::make_shared<WsSession>(std::move(stream), context)->start(std::move(req));
+      std::make_shared<WsSession>(std::move(stream), context, std::move(slot))
+          ->start(std::move(req));
       co_return;
     }
     context.metrics.http_requests_total.fetch_add(1, std::memory_order_relaxed);

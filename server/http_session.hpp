@@ -9,7 +9,8 @@
 
 namespace tilerace::server {
 
+// slot is the connection's hold on its address's connection count, kept until it closes.
 boost::asio::awaitable<void> run_http_session(boost::beast::tcp_stream stream,
-                                              ServerContext& context);
+                                              ServerContext& context, AddressLimits::Slot slot);
 
 }  // namespace tilerace::server

@@ -39,6 +39,9 @@ std::string Metrics::render() const {
          "Connections closed (1013) for not reading their messages.", send_queue_overflows_total);
   family("tilerace_http_requests_total", "counter", "Plain HTTP requests served.",
          http_requests_total);
+  family("tilerace_connections_refused_total", "counter",
+         "TCP connections refused (429) for being over the per-address limit.",
+         connections_refused_total);
   family("tilerace_journal_flushes_total", "counter",
          "Journal passes finished (each writes the active games that changed).",
          journal_flushes_total);

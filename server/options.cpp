@@ -27,6 +27,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("rate", po::value(&o.rate)->default_value(o.rate), "messages per second per connection (burst: twice this)")
     ("grace", po::value(&o.grace)->default_value(o.grace), "seconds a disconnected racer keeps their place")
     ("countdown", po::value(&o.countdown)->default_value(o.countdown), "seconds of countdown before a race")
+    ("max-connections-per-ip", po::value(&o.max_connections_per_ip)->default_value(o.max_connections_per_ip), "connections open at once from one address (IPv6: one /64); 0: no limit")
+    ("rooms-per-ip", po::value(&o.rooms_per_ip)->default_value(o.rooms_per_ip), "rooms one address may create per minute; 0: no limit")
     ("log-level", po::value(&o.log_level)->default_value(o.log_level), "trace, debug, info, warn, error or off");
   // clang-format on
   po::variables_map vm;

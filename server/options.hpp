@@ -17,6 +17,8 @@ struct Options {
   double rate = 60;   // messages per second per connection; the burst is twice this
   int grace = 60;     // seconds a racer may be away before forfeiting
   int countdown = 3;  // seconds before a race starts
+  std::size_t max_connections_per_ip = 32;  // 0: no limit
+  std::size_t rooms_per_ip = 10;            // rooms created per address per minute; 0: no limit
   std::string log_level = "info";
 };
 

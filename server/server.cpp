@@ -11,6 +11,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <array>
 #include <thread>
 #include <vector>
 
@@ -37,6 +38,24 @@ namespace {
 constexpr auto kShutdownBudget = std::chrono::seconds(8);
 constexpr int kSocketSendBuffer = 64 * 1024;
 
+// A connection over its address's limit gets a 429 and is closed. What it sent is read and
+// dropped for up to a second first, so that closing does not reset the 429 away.
+asio::awaitable<void> refuse_busy(tcp::socket socket) {
+  static constexpr std::string_view kResponse =
+      "HTTP/1.1 429 Too Many Requests\r\nServer: tilerace\r\nConnection: close\r\n"
+      "Content-Type: text/plain\r\nContent-Length: 39\r\n\r\n"
+      "too many connections from your address\n";
+  beast::tcp_stream stream(std::move(socket));
+  stream.expires_after(std::chrono::seconds(1));
+  auto [ec, n] = co_await asio::async_write(stream, asio::buffer(kResponse), as_tuple(use_awaitable));
+  if (ec) co_return;  // the peer is gone already
+  stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+  std::array<char, 1024> sink;
+  while (!ec) {
+    std::tie(ec, n) = co_await stream.async_read_some(asio::buffer(sink), as_tuple(use_awaitable));
+  }
+}
+
 asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, ServerContext& context) {
   for (;;) {
     auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(acceptor.get_executor()),
@@ -46,12 +65,22 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, ServerContext& contex
       spdlog::warn("accept: {}", ec.message());
       continue;  // e.g. out of file descriptors: keep serving the others
     }
+    const auto peer = socket.remote_endpoint(ec);
+    if (ec) continue;  // already gone
+    bool admitted = false;
+    AddressLimits::Slot slot = context.limits.connect(peer.address(), admitted);
+    if (!admitted) {
+      context.metrics.connections_refused_total.fetch_add(1, std::memory_order_relaxed);
+      asio::co_spawn(socket.get_executor(), refuse_busy(std::move(socket)), asio::detached);
+      continue;
+    }
     socket.set_option(tcp::no_delay(true), ec);
     // A game connection never needs a big window; a fixed kernel buffer keeps what a slow
     // reader can pin in the kernel small (the send queue bound does the rest).
     socket.set_option(asio::socket_base::send_buffer_size(kSocketSendBuffer), ec);
     asio::co_spawn(socket.get_executor(),
-                   run_http_session(beast::tcp_stream(std::move(socket)), context), asio::detached);
+                   run_http_session(beast::tcp_stream(std::move(socket)), context, std::move(slot)),
+                   asio::detached);
   }
 }
 
@@ -90,7 +119,8 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   PlayerRegistry players;
   RoomRegistry rooms(RoomServices{ioc.get_executor(), worker, metrics, options, nullptr});
   Matchmaker matchmaker;
-  Dispatcher dispatcher(players, rooms, matchmaker, worker, metrics);
+  AddressLimits limits(options.max_connections_per_ip, options.rooms_per_ip);
+  Dispatcher dispatcher(players, rooms, matchmaker, worker, metrics, limits);
   SessionSet sessions;
 
   std::error_code fs_error;
@@ -99,7 +129,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     spdlog::error("--web-root {}: {}", options.web_root, fs_error.message());
     return 2;
   }
-  ServerContext context{options, web_root, metrics, dispatcher, sessions, rooms, worker};
+  ServerContext context{options, web_root, metrics, dispatcher, sessions, rooms, worker, limits};
 
   tcp::acceptor acceptor(ioc);
   try {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 
+#include "server/address_limits.hpp"
 #include "server/dispatcher.hpp"
 #include "server/metrics.hpp"
 #include "server/options.hpp"
@@ -46,6 +47,7 @@ struct ServerContext {
   SessionSet& sessions;
   RoomRegistry& rooms;
   StoreWorker& store;
+  AddressLimits& limits;
 };
 
 }  // namespace tilerace::server

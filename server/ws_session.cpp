@@ -43,12 +43,14 @@ void SessionSet::for_each(const std::function<void(WsSession&)>& f) const {
   for (const auto& s : live) f(*s);
 }
 
-WsSession::WsSession(beast::tcp_stream&& stream, ServerContext& context)
+WsSession::WsSession(beast::tcp_stream&& stream, ServerContext& context, AddressLimits::Slot slot)
     : ws_(std::move(stream)),
       context_(context),
       wake_(ws_.get_executor()),
       hard_close_(ws_.get_executor()),
-      limiter_(context.options.rate, RateLimiter::clock::now()) {
+      limiter_(context.options.rate, RateLimiter::clock::now()),
+      slot_(std::move(slot)) {
+  connection_.address = slot_.key();
   beast::error_code ec;
   const auto endpoint = beast::get_lowest_layer(ws_).socket().remote_endpoint(ec);
   remote_ = ec ? "?" : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());

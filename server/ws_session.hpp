@@ -27,7 +27,7 @@ class WsSession final : public Participant, public std::enable_shared_from_this<
   static constexpr std::size_t kMaxQueuedMessages = 64;
   static constexpr std::size_t kMaxQueuedBytes = 256 * 1024;
 
-  WsSession(boost::beast::tcp_stream&& stream, ServerContext& context);
+  WsSession(boost::beast::tcp_stream&& stream, ServerContext& context, AddressLimits::Slot slot);
 
   // Completes the upgrade for request and runs the session until the connection closes.
   void start(boost::beast::http::request<boost::beast::http::string_body> request);
@@ -57,6 +57,7 @@ class WsSession final : public Participant, public std::enable_shared_from_this<
   std::optional<std::uint16_t> closing_;  // the close code, once decided
   bool done_ = false;                     // the reader has ended
   RateLimiter limiter_;
+  AddressLimits::Slot slot_;
   Connection connection_;
 };
 

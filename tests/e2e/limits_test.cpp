@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <memory>
+
 #include "tests/e2e/harness.hpp"
 
 namespace tilerace::e2e {
@@ -112,6 +114,46 @@ TEST(Limits, OversizedUpgradeHeadersAreRefused) {
       http_request(server.port(), "/healthz", "GET", {{"X-Pad", std::string(9000, 'h')}});
   EXPECT_NE(r.status, 200);
   EXPECT_EQ(http_request(server.port(), "/healthz").status, 200);  // the server is fine
+}
+
+TEST(Limits, ConnectionsPerAddressAreCappedWith429AndFreedOnClose) {
+  ServerProcess server({"--max-connections-per-ip", "3"});
+  std::vector<std::unique_ptr<WsClient>> held;
+  for (int i = 0; i < 3; ++i) {
+    held.push_back(std::make_unique<WsClient>(server.port()));
+    held.back()->hello("held" + std::to_string(i));
+  }
+  EXPECT_EQ(http_request(server.port(), "/healthz").status, 429);
+  EXPECT_THROW(WsClient extra(server.port()), std::exception);
+  EXPECT_EQ(held[0]->request({{"type", "ping"}})["type"], "pong");  // the others play on
+
+  held.pop_back();  // closing one gives its slot back once the server has seen the close
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  int status = 0;
+  while (status != 200 && std::chrono::steady_clock::now() < deadline) {
+    status = http_request(server.port(), "/healthz").status;
+  }
+  EXPECT_EQ(status, 200);
+  held.pop_back();
+  EXPECT_GE(server.metric("tilerace_connections_refused_total"), 2);
+}
+
+TEST(Limits, RoomsCreatedPerAddressPerMinuteAreCapped) {
+  ServerProcess server({"--rooms-per-ip", "2"});
+  WsClient a(server.port());
+  a.hello("a");
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(a.request({{"type", "create_room"}})["type"], "room");
+    EXPECT_EQ(a.request({{"type", "leave_room"}})["type"], "left");
+  }
+  const json refused = a.request({{"type", "create_room"}, {"rid", 7}});
+  EXPECT_EQ(refused["code"], "rate_limited");
+  EXPECT_EQ(refused["rid"], 7);
+  // The quota is the address's, not the connection's; joining is not limited.
+  WsClient b(server.port());
+  b.hello("b");
+  EXPECT_EQ(b.request({{"type", "create_room"}})["code"], "rate_limited");
+  EXPECT_EQ(a.request({{"type", "ping"}})["type"], "pong");
 }
 
 }  // namespace

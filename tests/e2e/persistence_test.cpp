@@ -108,7 +108,9 @@ TEST(Persistence, KillNineDuringFiftyGamesLosesNoAcknowledgedResultOrToken) {
   std::map<std::string, json> acknowledged;  // game id → its final moved
   std::map<int, json> running;               // player index → the last moved of a live game
   {
-    ServerProcess server({"--rate", "100000"}, TILERACE_WEB_ROOT, data.path());
+    // Fifty players from one address: over the default per-address cap.
+    ServerProcess server({"--rate", "100000", "--max-connections-per-ip", "0"}, TILERACE_WEB_ROOT,
+                         data.path());
     std::vector<std::unique_ptr<WsClient>> clients;
     std::vector<std::string> game_ids;
     for (int i = 0; i < kPlayers; ++i) {

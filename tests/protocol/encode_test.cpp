@@ -68,6 +68,41 @@ TEST(Encode, MovedMirrorsTheOutcome) {
   EXPECT_EQ(j["spawned"][0]["value"], out.spawned[0].value);
 }
 
+TEST(Encode, RaceUpdateCarriesTheMoveAndEscapesStrings) {
+  engine::Game game({engine::Mode::moving_obstacle, 3, 64, 9});
+  engine::MoveOutcome out;
+  for (auto d : {engine::Direction::down, engine::Direction::left, engine::Direction::up}) {
+    game.move(d, out);
+    if (out.changed) break;
+  }
+  ASSERT_TRUE(out.changed);
+  const json j = json::parse(encode_race_update("K7\"Q\\2\n", "p1", game, out));
+  EXPECT_EQ(j["type"], "race_update");
+  EXPECT_EQ(j["code"], "K7\"Q\\2\n");
+  EXPECT_EQ(j["player"], "p1");
+  EXPECT_EQ(j["moves"], game.moves());
+  EXPECT_EQ(j["score"], game.score());
+  EXPECT_EQ(j["state"], "playing");
+  ASSERT_EQ(j["board"].size(), 3u);
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(j["board"][r][c], game.cell(r, c));
+  }
+  EXPECT_EQ(j["motions"].size(), out.motions.size());
+  EXPECT_EQ(j["spawned"].size(), out.spawned.size());
+  EXPECT_EQ(j["vanished"].size(), out.vanished.size());
+}
+
+TEST(Encode, MovedEchoesStringAndNumberRids) {
+  engine::Game game({engine::Mode::classic, 4, 2048, 1});
+  const engine::MoveOutcome out = game.move(engine::Direction::up);
+  EXPECT_EQ(json::parse(encode_moved({"g", game, true}, engine::Direction::up, out,
+                                     std::string("a\"b\u00e9")))["rid"],
+            "a\"b\u00e9");
+  EXPECT_EQ(json::parse(encode_moved({"g", game, true}, std::nullopt, out, std::int64_t{-7}))["rid"],
+            -7);
+  EXPECT_FALSE(json::parse(encode_moved({"g", game, true}, std::nullopt, out, {})).contains("dir"));
+}
+
 TEST(Encode, ErrorNamesCodeFieldAndRid) {
   const json j = json::parse(
       encode_error(ProtocolError{ErrorCode::bad_field, "size must be…", "size"}, std::int64_t{3}));

@@ -1,0 +1,77 @@
+#pragma once
+// The simulated clients of one load-generator run and their scripts: racers (in rooms of
+// `racers_per_room` with `spectators` each), solo players, idle players, and echo clients.
+// Threading: everything runs on one single-threaded io_context; nothing here locks.
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/loadgen/stats.hpp"
+
+namespace tilerace::loadgen {
+
+enum class Strategy { random, corner };
+
+struct FleetConfig {
+  std::string host = "127.0.0.1";
+  std::string port = "8080";
+  std::size_t racers_per_room = 2;
+  std::size_t spectators = 1;     // per room
+  double rate = 0;                // moves/s per player; 0: the next move as soon as the reply is in
+  Strategy strategy = Strategy::corner;
+  int size = 4;
+  std::size_t max_connecting = 256;  // handshakes in progress at once
+};
+
+class Client;
+struct Room;
+
+class Fleet {
+ public:
+  Fleet(boost::asio::io_context& ioc, FleetConfig config, Stats& stats);
+  ~Fleet();
+
+  // Each starts connecting its clients in the background (bounded by max_connecting).
+  void launch_races(std::size_t racers);
+  void launch_solo(std::size_t players);
+  void launch_idle(std::size_t players);
+  void launch_echo(std::size_t senders, std::size_t listeners);
+
+  // Waits until every launched client is settled (playing, spectating or idle as asked) or
+  // failed, or the deadline passes. Returns how many settled.
+  boost::asio::awaitable<std::size_t> wait_settled(Clock::time_point deadline);
+  // Stops moving and closes every connection; waits for the closes up to the deadline.
+  boost::asio::awaitable<void> stop(Clock::time_point deadline);
+
+  std::size_t launched() const { return clients_.size(); }
+  std::size_t failed() const { return failed_; }
+
+  // Called by clients.
+  void on_settled();
+  void on_failed();
+  void on_connected(bool ok);
+  void on_closed();
+  const FleetConfig& config() const { return config_; }
+  Stats& stats() { return stats_; }
+  bool stopping() const { return stopping_; }
+
+ private:
+  boost::asio::awaitable<void> start_all(std::vector<std::shared_ptr<Client>> clients);
+  void notify();
+
+  boost::asio::io_context& ioc_;
+  FleetConfig config_;
+  Stats& stats_;
+  std::vector<std::shared_ptr<Client>> clients_;
+  std::vector<std::unique_ptr<Room>> rooms_;
+  std::size_t settled_ = 0, failed_ = 0, connecting_ = 0, open_ = 0;
+  bool stopping_ = false;
+  boost::asio::steady_timer changed_;  // cancelled whenever a count above changes
+};
+
+}  // namespace tilerace::loadgen
