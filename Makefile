@@ -5,7 +5,7 @@ DATA       ?= ./data
 CMAKE_ARGS ?=
 WERROR     := $(if $(CI),ON,OFF)
 
-.PHONY: all deps build run test test-web web-deps bench profile screenshots test-asan test-tsan test-docker clean format
+.PHONY: all deps build run test test-web web-deps bench profile screenshots test-asan test-tsan fuzz test-hardening test-docker clean format
 
 all: build
 
@@ -59,8 +59,25 @@ test-asan:
 test-tsan:
 	TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(MAKE) test BUILD=build-tsan CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DTILERACE_SANITIZE=thread -DTILERACE_BENCH=OFF"
 
+# libFuzzer harnesses (fuzz/) built with clang, ASan and UBSan; each runs FUZZ_SECONDS.
+FUZZ_SECONDS ?= 300
+fuzz:
+	@scripts/install-deps.sh --fuzz
+	cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+	  -DTILERACE_SANITIZE=address,undefined,fuzzer-no-link -DTILERACE_FUZZ=ON -DTILERACE_TESTS=OFF \
+	  -DTILERACE_BENCH=OFF
+	cmake --build build-fuzz
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh build-fuzz
+
+# Everything that shows the server withstands bad input: a minute of each fuzzer, then the
+# whole suite (WebSocket conformance included) under ASan+UBSan and under TSan.
+test-hardening:
+	$(MAKE) fuzz FUZZ_SECONDS=60
+	$(MAKE) test-asan
+	$(MAKE) test-tsan
+
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
 
 clean:
-	rm -rf build build-asan build-tsan node_modules
+	rm -rf build build-asan build-tsan build-fuzz node_modules

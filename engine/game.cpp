@@ -11,6 +11,8 @@ template <class... Fs>
 struct overloaded : Fs... {
   using Fs::operator()...;
 };
+template <class... Fs>
+overloaded(Fs...) -> overloaded<Fs...>;  // clang 14 (the fuzz build) needs the guide
 }  // namespace
 
 Game::Game(const GameConfig& config) : game_(make(config)) {}

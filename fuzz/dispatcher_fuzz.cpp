@@ -1,5 +1,5 @@
 // libFuzzer: the whole message dispatcher on an in-process server (real rooms, matchmaker,
-// registries and an in-memory SQLite store), driven by up to four fake players.
+// registries and an in-memory SQLite store shared by all inputs), driven by up to four fake players.
 // Input: lines; a line's first byte picks the player (byte % 4), the rest is the text that
 // player sends. "@@" in a text becomes the last room code the server announced and "%%"
 // the player's last token, so rooms can be joined and sessions resumed. A first byte of '~'
@@ -78,8 +78,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Options options;
   options.countdown = 0;  // races start at once: no waiting on timers
   Metrics metrics;
-  SqliteStore store(":memory:");
-  StoreWorker worker(store);
+  // One database for the whole run: opening and migrating one per input would cost more
+  // than the input itself. Its rows only grow; no input can reach another input's players.
+  static SqliteStore store(":memory:");
+  StoreWorker worker(store);  // joined below, so no job outlives this input's io_context
   PlayerRegistry players;
   RoomRegistry rooms(RoomServices{ioc.get_executor(), worker, metrics, options, nullptr});
   Matchmaker matchmaker;
@@ -126,6 +128,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (auto& p : fleet) dispatcher.disconnected(p.connection);
   ioc.poll();
   worker.join();
+  ioc.poll();  // the completions of the last jobs
   busy.reset();
   return 0;
 }

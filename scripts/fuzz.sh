@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs each libFuzzer harness for FUZZ_SECONDS (default 300) on its growing corpus in
+# $BUILD/corpus, seeded from fuzz/seeds, and prints the executions each one made.
+# A crash, leak or sanitizer report stops the run with its reproducer in $BUILD/artifacts.
+# Usage: scripts/fuzz.sh BUILD_DIR   (make fuzz builds BUILD_DIR with clang first)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${1:?build folder}
+SECONDS_EACH=${FUZZ_SECONDS:-300}
+mkdir -p "$BUILD/artifacts" "$BUILD/seeds/replay"
+
+# Replay seeds: mode, size-2, log2(target), 8 seed bytes, then the move string.
+printf '\x00\x02\x0b\x01\x00\x00\x00\x00\x00\x00\x00LURDLURDUUDDLLRRZZ' > "$BUILD/seeds/replay/classic"
+printf '\x01\x03\x07\x2a\x00\x00\x00\x00\x00\x00\x00DDLLRRUUZLRLR' > "$BUILD/seeds/replay/fixed"
+printf '\x02\x01\x06\x09\x00\x00\x00\x00\x00\x00\x00UDLRZZLURD' > "$BUILD/seeds/replay/moving"
+printf '\x03\x02\x00\x05\x00\x00\x00\x00\x00\x00\x00LLUURRDDZ' > "$BUILD/seeds/replay/fifteen"
+
+total=0
+for fuzzer in decode dispatcher replay; do
+  seeds="fuzz/seeds/$fuzzer"
+  [ -d "$seeds" ] || seeds="$BUILD/seeds/$fuzzer"
+  mkdir -p "$BUILD/corpus/$fuzzer"
+  log="$BUILD/fuzz-$fuzzer.log"
+  echo "fuzz: $fuzzer for ${SECONDS_EACH} s"
+  if ! "$BUILD/${fuzzer}_fuzz" -max_total_time="$SECONDS_EACH" -max_len=4096 -timeout=10 \
+      -rss_limit_mb=4096 -dict=fuzz/protocol.dict -print_final_stats=1 \
+      -artifact_prefix="$BUILD/artifacts/$fuzzer-" "$BUILD/corpus/$fuzzer" "$seeds" > "$log" 2>&1; then
+    tail -40 "$log"
+    echo "fuzz: $fuzzer FAILED (reproducer in $BUILD/artifacts/)"
+    exit 1
+  fi
+  runs=$(grep -oP 'stat::number_of_executed_units: \K[0-9]+' "$log")
+  cov=$(grep -oP '#[0-9]+\s+DONE\s+cov: \K[0-9]+' "$log" || echo "?")
+  corpus=$(find "$BUILD/corpus/$fuzzer" -type f | wc -l)
+  echo "fuzz: $fuzzer ok: $runs executions, coverage $cov edges, corpus $corpus inputs"
+  total=$((total + runs))
+done
+echo "fuzz: all harnesses clean, $total executions in total"
