@@ -5,7 +5,7 @@ DATA       ?= ./data
 CMAKE_ARGS ?=
 WERROR     := $(if $(CI),ON,OFF)
 
-.PHONY: all deps build run test test-web web-deps bench profile screenshots test-asan test-tsan fuzz test-hardening test-docker clean format
+.PHONY: all deps build run test test-web web-deps bench profile screenshots test-asan test-tsan fuzz test-hardening soak test-docker clean format
 
 all: build
 
@@ -58,6 +58,11 @@ test-asan:
 	$(MAKE) test BUILD=build-asan CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DTILERACE_SANITIZE=address,undefined -DTILERACE_BENCH=OFF"
 test-tsan:
 	TSAN_OPTIONS="halt_on_error=1 $(TSAN_OPTIONS)" $(MAKE) test BUILD=build-tsan CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Debug -DTILERACE_SANITIZE=thread -DTILERACE_BENCH=OFF"
+
+# Honest racers under two waves of abuse (slowloris, garbage, a flood, a silent spectator);
+# about 2 minutes, loopback only. Prints its report; fails on a crash or a wrong defence.
+soak: build
+	BUILD=$(BUILD) bench/soak.sh
 
 # libFuzzer harnesses (fuzz/) built with clang, ASan and UBSan; each runs FUZZ_SECONDS.
 FUZZ_SECONDS ?= 300

@@ -32,36 +32,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_for_port LOG PATTERN: prints the port the server logged, within 10 s.
-wait_for_port() {
-  for _ in $(seq 100); do
-    if port=$(grep -m1 -oP "$2" "$1" 2>/dev/null); then echo "$port"; return 0; fi
-    sleep 0.1
-  done
-  echo "server did not start; its log:" >&2; cat "$1" >&2; return 1
-}
-
-start_tilerace() {
-  rm -rf "$workdir/data" && mkdir -p "$workdir/data"
-  # Benchmarks lift the per-connection message rate and the per-address limits: every
-  # simulated player comes from 127.0.0.1 and moves as fast as it can.
-  "$BUILD/tilerace" --host 127.0.0.1 --port 0 --data "$workdir/data" --web-root web-client \
-    --countdown 0 --rate 1000000 --max-connections-per-ip 0 --rooms-per-ip 0 \
-    > "$workdir/server.log" 2>&1 &
-  server_pid=$!
-  port=$(wait_for_port "$workdir/server.log" 'listening on http://[^:]+:\K[0-9]+')
-}
-
-start_echo() {
-  "$BUILD/tilerace-echo" 0 > "$workdir/echo.log" 2>&1 &
-  server_pid=$!
-  port=$(wait_for_port "$workdir/echo.log" 'listening on port \K[0-9]+')
-}
-
-stop_server() {
-  kill "$server_pid" && wait "$server_pid" || true
-  server_pid=""
-}
+source bench/server-lib.sh
+# Benchmarks lift the per-connection message rate and the per-address limits: every
+# simulated player comes from 127.0.0.1 and moves as fast as it can.
+bench_flags=(--countdown 0 --rate 1000000 --max-connections-per-ip 0 --rooms-per-ip 0)
 
 loadgen() {
   "$BUILD/tilerace-loadgen" --port "$port" --server-pid "$server_pid" "$@"
@@ -69,7 +43,7 @@ loadgen() {
 }
 
 if [ "$PROFILE" = 1 ]; then
-  start_tilerace
+  start_tilerace "${bench_flags[@]}"
   perf record -F 499 --call-graph dwarf,16384 -o "$OUT/perf.data" -p "$server_pid" -- sleep $((DURATION + 15)) 2>/dev/null &
   perf_pid=$!
   loadgen --scenario race --players "$PLAYERS" --duration "$DURATION"
@@ -81,7 +55,7 @@ if [ "$PROFILE" = 1 ]; then
 fi
 
 echo "== (a) $PLAYERS players in two-player races, one spectator each, ${DURATION} s =="
-start_tilerace
+start_tilerace "${bench_flags[@]}"
 loadgen --scenario race --players "$PLAYERS" --duration "$DURATION" --json "$OUT/race-peak.json"
 peak=$(jq '.replies_per_s' "$OUT/race-peak.json")
 half=$(jq -n "$peak / 2 / $PLAYERS")
@@ -91,7 +65,7 @@ loadgen --scenario race --players "$PLAYERS" --duration "$DURATION" --rate "$hal
 stop_server
 
 echo "== (b) $IDLE idle connected players =="
-start_tilerace
+start_tilerace "${bench_flags[@]}"
 loadgen --scenario idle --players "$IDLE" --duration 5 --json "$OUT/idle.json"
 stop_server
 

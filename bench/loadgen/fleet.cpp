@@ -307,7 +307,7 @@ void Client::handle_setup(std::string_view type, std::string_view text) {
         if (index_ == 0) {
           send(json{{"type", "create_room"}, {"mode", "classic"}, {"size", cfg.size},
                     {"time_limit", 3600}, {"max_players", cfg.racers_per_room},
-                    {"public", false}}.dump());
+                    {"public", cfg.public_rooms}}.dump());
         } else {
           asio::co_spawn(ws_.get_executor(),
                          [self = shared_from_this()]() -> asio::awaitable<void> {

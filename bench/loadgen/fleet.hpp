@@ -25,6 +25,7 @@ struct FleetConfig {
   double rate = 0;                // moves/s per player; 0: the next move as soon as the reply is in
   Strategy strategy = Strategy::corner;
   int size = 4;
+  bool public_rooms = false;       // listed by list_rooms (the soak's spectator finds them)
   std::size_t max_connecting = 256;  // handshakes in progress at once
 };
 

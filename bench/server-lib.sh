@@ -1,0 +1,32 @@
+# Shared by bench/run-scenarios.sh and bench/soak.sh: start and stop a fresh tilerace (or the
+# echo server) on 127.0.0.1 with a free port. Sets $port and $server_pid; needs $BUILD and
+# $workdir.
+
+# wait_for_port LOG PATTERN: prints the port the server logged, within 10 s.
+wait_for_port() {
+  for _ in $(seq 100); do
+    if port=$(grep -m1 -oP "$2" "$1" 2>/dev/null); then echo "$port"; return 0; fi
+    sleep 0.1
+  done
+  echo "server did not start; its log:" >&2; cat "$1" >&2; return 1
+}
+
+# start_tilerace [extra server flags…]
+start_tilerace() {
+  rm -rf "$workdir/data" && mkdir -p "$workdir/data"
+  "$BUILD/tilerace" --host 127.0.0.1 --port 0 --data "$workdir/data" --web-root web-client "$@" \
+    > "$workdir/server.log" 2>&1 &
+  server_pid=$!
+  port=$(wait_for_port "$workdir/server.log" 'listening on http://[^:]+:\K[0-9]+')
+}
+
+start_echo() {
+  "$BUILD/tilerace-echo" 0 > "$workdir/echo.log" 2>&1 &
+  server_pid=$!
+  port=$(wait_for_port "$workdir/echo.log" 'listening on port \K[0-9]+')
+}
+
+stop_server() {
+  kill "$server_pid" && wait "$server_pid" || true
+  server_pid=""
+}
