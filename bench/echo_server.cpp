@@ -45,10 +45,11 @@ asio::awaitable<void> echo(tcp::socket socket) {
   }
 }
 
-asio::awaitable<void> accept_loop(tcp::acceptor& acceptor) {
+asio::awaitable<void> accept_loop(asio::io_context& ioc, tcp::acceptor& acceptor) {
   for (;;) {
-    auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(acceptor.get_executor()),
-                                                       as_tuple(use_awaitable));
+    // Strands over the io_context's executor, as tilerace makes them.
+    auto [ec, socket] =
+        co_await acceptor.async_accept(asio::make_strand(ioc), as_tuple(use_awaitable));
     if (ec == asio::error::operation_aborted) co_return;
     if (ec) continue;
     asio::co_spawn(socket.get_executor(), echo(std::move(socket)), asio::detached);
@@ -67,7 +68,7 @@ int main(int argc, char** argv) {
   std::cout << "listening on port " << acceptor.local_endpoint().port() << std::endl;
   asio::signal_set signals(ioc, SIGINT, SIGTERM);
   signals.async_wait([&](auto, int) { ioc.stop(); });
-  asio::co_spawn(ioc, accept_loop(acceptor), asio::detached);
+  asio::co_spawn(ioc, accept_loop(ioc, acceptor), asio::detached);
   std::vector<std::thread> pool;
   for (int i = 1; i < threads; ++i) pool.emplace_back([&] { ioc.run(); });
   ioc.run();

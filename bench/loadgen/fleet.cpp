@@ -87,6 +87,8 @@ class Client : public std::enable_shared_from_this<Client> {
   asio::awaitable<void> write_loop();
   void handle(std::string_view text);
   void handle_setup(std::string_view type, std::string_view text);
+  // Sends {"type":type,"code":<the room's code>} once the room's creator has the code.
+  void send_with_code(const char* type);
   void send(std::string text);
   bool may_move() const { return playing_ && !in_flight_ && !stopping_; }
   const char* next_move();
@@ -295,6 +297,18 @@ void Client::handle(std::string_view text) {
   handle_setup(type, text);
 }
 
+void Client::send_with_code(const char* type) {
+  asio::co_spawn(ws_.get_executor(),
+                 [self = shared_from_this(), type]() -> asio::awaitable<void> {
+                   if (self->room_->code.empty()) {
+                     co_await self->room_->code_known.async_wait(as_tuple(use_awaitable));
+                   }
+                   if (self->room_->code.empty() || self->stopping_) co_return;
+                   self->send(json{{"type", type}, {"code", self->room_->code}}.dump());
+                 },
+                 asio::detached);
+}
+
 // The rare messages: parsed properly.
 void Client::handle_setup(std::string_view type, std::string_view text) {
   const FleetConfig& cfg = fleet_.config();
@@ -309,27 +323,11 @@ void Client::handle_setup(std::string_view type, std::string_view text) {
                     {"time_limit", 3600}, {"max_players", cfg.racers_per_room},
                     {"public", cfg.public_rooms}}.dump());
         } else {
-          asio::co_spawn(ws_.get_executor(),
-                         [self = shared_from_this()]() -> asio::awaitable<void> {
-                           if (self->room_->code.empty()) {
-                             co_await self->room_->code_known.async_wait(as_tuple(use_awaitable));
-                           }
-                           if (self->room_->code.empty() || self->stopping_) co_return;
-                           self->send(json{{"type", "join_room"}, {"code", self->room_->code}}.dump());
-                         },
-                         asio::detached);
+          send_with_code("join_room");
         }
         break;
       case Role::spectator:
-        asio::co_spawn(ws_.get_executor(),
-                       [self = shared_from_this()]() -> asio::awaitable<void> {
-                         if (self->room_->code.empty()) {
-                           co_await self->room_->code_known.async_wait(as_tuple(use_awaitable));
-                         }
-                         if (self->room_->code.empty() || self->stopping_) co_return;
-                         self->send(json{{"type", "spectate"}, {"code", self->room_->code}}.dump());
-                       },
-                       asio::detached);
+        send_with_code("spectate");
         break;
       case Role::solo:
         send(R"({"type":"new_game","mode":"classic","size":)" + std::to_string(cfg.size) + "}");

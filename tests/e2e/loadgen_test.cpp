@@ -1,0 +1,54 @@
+// The load tools stay working: tilerace-loadgen against the real server (and the echo
+// server), a few seconds each, its JSON report read back.
+#include <gtest/gtest.h>
+#include <stdio.h>
+
+#include "tests/e2e/harness.hpp"
+
+namespace tilerace::e2e {
+namespace {
+
+json run_loadgen(const std::string& args) {
+  const std::string command = std::string(TILERACE_LOADGEN) + " " + args + " --json -";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return {};
+  std::string out;
+  char chunk[4096];
+  while (const auto n = ::fread(chunk, 1, sizeof chunk, pipe)) out.append(chunk, n);
+  EXPECT_EQ(::pclose(pipe), 0) << command;
+  return json::parse(out, nullptr, false);
+}
+
+TEST(Loadgen, RacesWithSpectatorsReportMovesLatencyAndServerFigures) {
+  ServerProcess server({"--countdown", "0", "--rate", "100000"});
+  const json r = run_loadgen("--port " + std::to_string(server.port()) + " --server-pid " +
+                             std::to_string(server.pid()) +
+                             " --scenario race --players 8 --spectators 1 --duration 2");
+  ASSERT_TRUE(r.is_object());
+  EXPECT_EQ(r["connections"], 12);
+  EXPECT_EQ(r["settled"], 12);
+  EXPECT_GT(r["replies"].get<int>(), 0);
+  EXPECT_EQ(r["reply_latency"]["count"], r["replies"]);
+  EXPECT_GT(r["fanout_latency"]["count"].get<int>(), 0);  // the rival's and the spectator's
+  EXPECT_TRUE(r["errors"].empty()) << r["errors"];
+  EXPECT_GT(r["server"]["rss_kib_window_end"].get<int>(), 0);
+  // The server counted what the load generator says it did.
+  EXPECT_GE(server.metric("tilerace_moves_total"), r["changed"].get<double>());
+}
+
+TEST(Loadgen, SoloAndIdleScenariosSettle) {
+  ServerProcess server;
+  const std::string port = "--port " + std::to_string(server.port());
+  const json solo = run_loadgen(port + " --scenario solo --players 4 --rate 20 --duration 1");
+  ASSERT_TRUE(solo.is_object());
+  EXPECT_EQ(solo["settled"], 4);
+  EXPECT_GT(solo["replies"].get<int>(), 0);
+  const json idle = run_loadgen(port + " --scenario idle --players 20 --duration 1 --server-pid " +
+                                std::to_string(server.pid()));
+  ASSERT_TRUE(idle.is_object());
+  EXPECT_EQ(idle["settled"], 20);
+  EXPECT_TRUE(idle["server"].contains("rss_kib_per_connection"));
+}
+
+}  // namespace
+}  // namespace tilerace::e2e
