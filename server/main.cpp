@@ -4,7 +4,10 @@
 // - One io_context runs on --threads threads (default: one per core).
 // - Every connection lives on its own strand: its reader, its writer and everything the
 //   dispatcher does for one of its messages run there, one message at a time. Other threads
-//   reach a connection only through Participant::deliver/close, which post onto that strand.
+//   reach a connection only through Participant::deliver/close, which post onto that strand
+//   (deliver queues at once when called on the connection's own strand with nothing posted
+//   ahead, so order is kept). A room is guarded by its mutex and may be entered from any
+//   connection's strand or its timers.
 // - A player's state (their current game, their connection) is guarded by the player's own
 //   mutex, held only for in-memory work, never across I/O. The player registry and the
 //   session set each sit behind one small mutex.

@@ -11,9 +11,10 @@ using SharedMessage = std::shared_ptr<const std::string>;
 class Participant {
  public:
   virtual ~Participant() = default;
-  // Queues message for sending; callable from any thread. Never blocks, never runs inline:
-  // messages reach the connection in the order deliver was called (a room's broadcasts and a
-  // direct reply stay in the order the room produced them).
+  // Queues message for sending; callable from any thread, also with a room's lock held.
+  // Never blocks and never calls back into the caller; messages reach the connection in the
+  // order deliver was called (a room's broadcasts and a direct reply stay in the order the
+  // room produced them).
   virtual void deliver(SharedMessage message) = 0;
   // Closes the connection with a WebSocket close code, after what is already queued.
   virtual void close(std::uint16_t code) = 0;

@@ -4,7 +4,9 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/websocket/error.hpp>
 
@@ -46,7 +48,6 @@ void SessionSet::for_each(const std::function<void(WsSession&)>& f) const {
 WsSession::WsSession(beast::tcp_stream&& stream, ServerContext& context, AddressLimits::Slot slot)
     : ws_(std::move(stream)),
       context_(context),
-      wake_(ws_.get_executor()),
       hard_close_(ws_.get_executor()),
       limiter_(context.options.rate, RateLimiter::clock::now()),
       slot_(std::move(slot)) {
@@ -82,11 +83,9 @@ asio::awaitable<void> WsSession::run(beast::http::request<beast::http::string_bo
   context_.metrics.connections_total.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("{} connected", remote_);
 
-  asio::co_spawn(ws_.get_executor(), write_loop(), asio::detached);
   co_await read_loop();
 
   done_ = true;
-  wake_.cancel();
   hard_close_.cancel();
   context_.dispatcher.disconnected(connection_);
   connection_.self.reset();  // breaks the session → connection → session cycle
@@ -138,27 +137,34 @@ asio::awaitable<void> WsSession::handle_text(std::string_view text) {
   context_.metrics.observe_handling(std::chrono::steady_clock::now() - started);
 }
 
-asio::awaitable<void> WsSession::write_loop() {
-  auto self = shared_from_this();
-  while (!done_) {
-    if (queue_.empty()) {
-      if (closing_) break;
-      wake_.expires_at(asio::steady_timer::time_point::max());
-      co_await wake_.async_wait(as_tuple(use_awaitable));
-      continue;
-    }
-    const SharedMessage message = queue_.front();
-    auto [ec, bytes] = co_await ws_.async_write(asio::buffer(*message), as_tuple(use_awaitable));
-    if (ec) co_return fail(ec, "write", remote_);
-    context_.metrics.messages_out_total.fetch_add(1, std::memory_order_relaxed);
-    if (!queue_.empty() && queue_.front() == message) {  // a 1013 may have cleared the queue
-      queued_bytes_ -= message->size();
-      queue_.pop_front();
-    }
+void WsSession::write_next() {
+  if (writing_ || done_) return;
+  if (!queue_.empty()) {
+    writing_ = true;
+    // Asio tries the send at once, before this returns; the completion only tidies up.
+    ws_.async_write(asio::buffer(*queue_.front()),
+                    [self = shared_from_this(), message = queue_.front()](
+                        beast::error_code ec, std::size_t) { self->on_written(ec, message); });
+    return;
   }
-  if (done_ || !closing_) co_return;
-  auto [ec] = co_await ws_.async_close(websocket::close_reason(*closing_), as_tuple(use_awaitable));
-  if (ec) co_return fail(ec, "close", remote_);
+  if (!closing_ || close_started_) return;
+  close_started_ = true;
+  writing_ = true;
+  ws_.async_close(websocket::close_reason(*closing_), [self = shared_from_this()](beast::error_code ec) {
+    self->writing_ = false;
+    if (ec) return fail(ec, "close", self->remote_);
+  });
+}
+
+void WsSession::on_written(beast::error_code ec, const SharedMessage& message) {
+  writing_ = false;
+  if (ec) return fail(ec, "write", remote_);  // the reader sees the end too
+  context_.metrics.messages_out_total.fetch_add(1, std::memory_order_relaxed);
+  if (!queue_.empty() && queue_.front() == message) {  // a 1013 may have cleared the queue
+    queued_bytes_ -= message->size();
+    queue_.pop_front();
+  }
+  write_next();
 }
 
 void WsSession::enqueue(SharedMessage message) {
@@ -174,13 +180,13 @@ void WsSession::enqueue(SharedMessage message) {
   }
   queued_bytes_ += message->size();
   queue_.push_back(std::move(message));
-  wake_.cancel();
+  write_next();
 }
 
 void WsSession::begin_close(std::uint16_t code) {
   if (closing_ || done_) return;
   closing_ = code;
-  wake_.cancel();
+  write_next();
   // A peer that neither reads nor answers the close is cut off.
   hard_close_.expires_after(kCloseStall);
   hard_close_.async_wait([self = shared_from_this()](beast::error_code ec) {
@@ -188,8 +194,20 @@ void WsSession::begin_close(std::uint16_t code) {
   });
 }
 
+bool WsSession::on_own_strand() {
+  const auto executor = ws_.get_executor();
+  const auto* strand = executor.target<asio::strand<asio::io_context::executor_type>>();
+  return strand != nullptr && strand->running_in_this_thread();
+}
+
 void WsSession::deliver(SharedMessage message) {
+  // Inline only when nothing delivered earlier is still on its way: order is kept.
+  if (posted_.load(std::memory_order_acquire) == 0 && on_own_strand()) {
+    return enqueue(std::move(message));
+  }
+  posted_.fetch_add(1, std::memory_order_acq_rel);
   asio::post(ws_.get_executor(), [self = shared_from_this(), m = std::move(message)]() mutable {
+    self->posted_.fetch_sub(1, std::memory_order_acq_rel);
     self->enqueue(std::move(m));
   });
 }

@@ -2,7 +2,9 @@
 // One WebSocket connection: reads text frames (size- and rate-limited), hands each to the
 // dispatcher, and writes queued messages with exactly one write in flight. A peer that lets
 // more than kMaxQueuedMessages or kMaxQueuedBytes pile up is closed with 1013.
-// All member functions but deliver/close/shutdown run on the session's strand.
+// All member functions but deliver/close/shutdown run on the session's strand. A message
+// delivered on that strand with nothing posted ahead of it is queued, and its write begun,
+// at once: a player's own reply goes out without a trip through the scheduler's queue.
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
@@ -10,6 +12,7 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/websocket/stream.hpp>
 
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -41,10 +44,13 @@ class WsSession final : public Participant, public std::enable_shared_from_this<
   boost::asio::awaitable<void> run(
       boost::beast::http::request<boost::beast::http::string_body> request);
   boost::asio::awaitable<void> read_loop();
-  boost::asio::awaitable<void> write_loop();
   boost::asio::awaitable<void> handle_text(std::string_view text);
   void enqueue(SharedMessage message);
+  // Starts the next write (or, once closing and drained, the close) unless one is in flight.
+  void write_next();
+  void on_written(boost::beast::error_code ec, const SharedMessage& message);
   void begin_close(std::uint16_t code);
+  bool on_own_strand();
 
   boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
   ServerContext& context_;
@@ -52,7 +58,9 @@ class WsSession final : public Participant, public std::enable_shared_from_this<
   boost::beast::flat_buffer buffer_;
   std::deque<SharedMessage> queue_;
   std::size_t queued_bytes_ = 0;
-  boost::asio::steady_timer wake_;        // the writer sleeps on it; cancel() wakes it
+  bool writing_ = false;                  // a write or the close is in flight
+  bool close_started_ = false;
+  std::atomic<int> posted_{0};            // deliveries posted and not yet queued
   boost::asio::steady_timer hard_close_;  // tears the socket down if a close stalls
   std::optional<std::uint16_t> closing_;  // the close code, once decided
   bool done_ = false;                     // the reader has ended

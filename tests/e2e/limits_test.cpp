@@ -81,7 +81,7 @@ TEST(Limits, AClientThatDoesNotReadIsCutOff1013WhileAnotherPlaysOn) {
     slow.send({{"type", "new_game"}, {"size", 8}});
     if (++sent % 500 != 0) continue;
     const json m = player.request({{"type", "move"}, {"dir", honest++ % 2 ? "left" : "right"}});
-    ASSERT_EQ(m["type"], "moved");
+    ASSERT_EQ(m["type"], "moved") << m << " after " << honest << " moves";
     if (server.metric("tilerace_send_queue_overflows_total") >= 1) break;
   }
   ASSERT_TRUE(server.wait_for_metric("tilerace_send_queue_overflows_total", 1));
