@@ -61,8 +61,9 @@ asio::awaitable<void> accept_loop(asio::io_context& ioc, tcp::acceptor& acceptor
 int main(int argc, char** argv) {
   // echo_server [port] [threads]: the same thread count as tilerace's default (one per core).
   const auto port = static_cast<unsigned short>(argc > 1 ? std::atoi(argv[1]) : 9000);
-  const int threads = argc > 2 ? std::atoi(argv[2])
-                               : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = argc > 2
+                          ? std::atoi(argv[2])
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   asio::io_context ioc(threads);
   tcp::acceptor acceptor(ioc, {asio::ip::make_address("127.0.0.1"), port});
   std::cout << "listening on port " << acceptor.local_endpoint().port() << std::endl;

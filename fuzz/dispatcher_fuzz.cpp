@@ -1,6 +1,6 @@
 // libFuzzer: the whole message dispatcher on an in-process server (real rooms, matchmaker,
-// registries and an in-memory SQLite store shared by all inputs), driven by up to four fake players.
-// Input: lines; a line's first byte picks the player (byte % 4), the rest is the text that
+// registries and an in-memory SQLite store shared by all inputs), driven by up to four fake
+// players. Input: lines; a line's first byte picks the player (byte % 4), the rest is the text that
 // player sends. "@@" in a text becomes the last room code the server announced and "%%"
 // the player's last token, so rooms can be joined and sessions resumed. A first byte of '~'
 // (then the player digit) disconnects and reconnects that player instead.

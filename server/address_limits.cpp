@@ -11,7 +11,8 @@ std::string AddressLimits::key_of(const boost::asio::ip::address& address) {
     return boost::asio::ip::address_v6(bytes).to_string() + "/64";
   }
   if (address.is_v6()) {
-    return boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, address.to_v6()).to_string();
+    return boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, address.to_v6())
+        .to_string();
   }
   return address.to_string();
 }

@@ -28,7 +28,7 @@ class Metrics {
   std::atomic<std::uint64_t> send_queue_overflows_total{0};
   std::atomic<std::uint64_t> http_requests_total{0};
   std::atomic<std::uint64_t> connections_refused_total{0};  // over the per-address limit
-  std::atomic<std::uint64_t> journal_flushes_total{0};  // journal passes finished
+  std::atomic<std::uint64_t> journal_flushes_total{0};      // journal passes finished
 
   void count_error(protocol::ErrorCode code) noexcept;
   void observe_handling(std::chrono::nanoseconds took) noexcept;

@@ -47,7 +47,8 @@ asio::awaitable<void> refuse_busy(tcp::socket socket) {
       "too many connections from your address\n";
   beast::tcp_stream stream(std::move(socket));
   stream.expires_after(std::chrono::seconds(1));
-  auto [ec, n] = co_await asio::async_write(stream, asio::buffer(kResponse), as_tuple(use_awaitable));
+  auto [ec, n] =
+      co_await asio::async_write(stream, asio::buffer(kResponse), as_tuple(use_awaitable));
   if (ec) co_return;  // the peer is gone already
   stream.socket().shutdown(tcp::socket::shutdown_send, ec);
   std::array<char, 1024> sink;

@@ -150,10 +150,11 @@ void WsSession::write_next() {
   if (!closing_ || close_started_) return;
   close_started_ = true;
   writing_ = true;
-  ws_.async_close(websocket::close_reason(*closing_), [self = shared_from_this()](beast::error_code ec) {
-    self->writing_ = false;
-    if (ec) return fail(ec, "close", self->remote_);
-  });
+  ws_.async_close(websocket::close_reason(*closing_),
+                  [self = shared_from_this()](beast::error_code ec) {
+                    self->writing_ = false;
+                    if (ec) return fail(ec, "close", self->remote_);
+                  });
 }
 
 void WsSession::on_written(beast::error_code ec, const SharedMessage& message) {

@@ -58,7 +58,7 @@ class WsSession final : public Participant, public std::enable_shared_from_this<
   boost::beast::flat_buffer buffer_;
   std::deque<SharedMessage> queue_;
   std::size_t queued_bytes_ = 0;
-  bool writing_ = false;                  // a write or the close is in flight
+  bool writing_ = false;  // a write or the close is in flight
   bool close_started_ = false;
   std::atomic<int> posted_{0};            // deliveries posted and not yet queued
   boost::asio::steady_timer hard_close_;  // tears the socket down if a close stalls

@@ -69,7 +69,12 @@ constexpr std::array<const char*, 4> kMoves = {
 class Client : public std::enable_shared_from_this<Client> {
  public:
   Client(Fleet& fleet, asio::io_context& ioc, Role role, Room* room, std::size_t index)
-      : fleet_(fleet), role_(role), room_(room), index_(index), ws_(ioc), wake_(ioc),
+      : fleet_(fleet),
+        role_(role),
+        room_(room),
+        index_(index),
+        ws_(ioc),
+        wake_(ioc),
         rng_(static_cast<unsigned>(index * 7919 + static_cast<std::size_t>(role))) {}
 
   // Connects, says hello (not for echo), then plays its role until closed.
@@ -116,10 +121,12 @@ class Client : public std::enable_shared_from_this<Client> {
 asio::awaitable<bool> Client::connect() {
   const FleetConfig& cfg = fleet_.config();
   asio::ip::tcp::resolver resolver(ws_.get_executor());
-  auto [rec, endpoints] = co_await resolver.async_resolve(cfg.host, cfg.port, as_tuple(use_awaitable));
+  auto [rec, endpoints] =
+      co_await resolver.async_resolve(cfg.host, cfg.port, as_tuple(use_awaitable));
   if (rec) co_return false;
   beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
-  auto [cec, ep] = co_await beast::get_lowest_layer(ws_).async_connect(endpoints, as_tuple(use_awaitable));
+  auto [cec, ep] =
+      co_await beast::get_lowest_layer(ws_).async_connect(endpoints, as_tuple(use_awaitable));
   if (cec) co_return false;
   beast::get_lowest_layer(ws_).socket().set_option(asio::ip::tcp::no_delay(true));
   beast::get_lowest_layer(ws_).expires_never();
@@ -217,8 +224,8 @@ asio::awaitable<void> Client::write_loop() {
       sent_ring_[(moves_ + 1) % kRing] = now;
       // Paced: keep to the schedule, but never send a burst to catch up.
       next_move_at_ = std::max(next_move_at_ + interval, now);
-      auto [ec, n] = co_await ws_.async_write(asio::buffer(move, std::strlen(move)),
-                                              as_tuple(use_awaitable));
+      auto [ec, n] =
+          co_await ws_.async_write(asio::buffer(move, std::strlen(move)), as_tuple(use_awaitable));
       if (ec) co_return;
       continue;
     }
@@ -298,15 +305,16 @@ void Client::handle(std::string_view text) {
 }
 
 void Client::send_with_code(const char* type) {
-  asio::co_spawn(ws_.get_executor(),
-                 [self = shared_from_this(), type]() -> asio::awaitable<void> {
-                   if (self->room_->code.empty()) {
-                     co_await self->room_->code_known.async_wait(as_tuple(use_awaitable));
-                   }
-                   if (self->room_->code.empty() || self->stopping_) co_return;
-                   self->send(json{{"type", type}, {"code", self->room_->code}}.dump());
-                 },
-                 asio::detached);
+  asio::co_spawn(
+      ws_.get_executor(),
+      [self = shared_from_this(), type]() -> asio::awaitable<void> {
+        if (self->room_->code.empty()) {
+          co_await self->room_->code_known.async_wait(as_tuple(use_awaitable));
+        }
+        if (self->room_->code.empty() || self->stopping_) co_return;
+        self->send(json{{"type", type}, {"code", self->room_->code}}.dump());
+      },
+      asio::detached);
 }
 
 // The rare messages: parsed properly.
@@ -319,16 +327,18 @@ void Client::handle_setup(std::string_view type, std::string_view text) {
     switch (role_) {
       case Role::racer:
         if (index_ == 0) {
-          send(json{{"type", "create_room"}, {"mode", "classic"}, {"size", cfg.size},
-                    {"time_limit", 3600}, {"max_players", cfg.racers_per_room},
-                    {"public", cfg.public_rooms}}.dump());
+          send(json{{"type", "create_room"},
+                    {"mode", "classic"},
+                    {"size", cfg.size},
+                    {"time_limit", 3600},
+                    {"max_players", cfg.racers_per_room},
+                    {"public", cfg.public_rooms}}
+                   .dump());
         } else {
           send_with_code("join_room");
         }
         break;
-      case Role::spectator:
-        send_with_code("spectate");
-        break;
+      case Role::spectator: send_with_code("spectate"); break;
       case Role::solo:
         send(R"({"type":"new_game","mode":"classic","size":)" + std::to_string(cfg.size) + "}");
         break;
@@ -345,7 +355,8 @@ void Client::handle_setup(std::string_view type, std::string_view text) {
       room_->code = room["code"].get<std::string>();
       room_->code_known.cancel();
     }
-    if (!ready_sent_ && room["state"] == "waiting" && room["players"].size() == cfg.racers_per_room) {
+    if (!ready_sent_ && room["state"] == "waiting" &&
+        room["players"].size() == cfg.racers_per_room) {
       ready_sent_ = true;
       send(R"({"type":"ready","ready":true})");
     }
@@ -435,14 +446,23 @@ asio::awaitable<void> Fleet::start_all(std::vector<std::shared_ptr<Client>> batc
 }
 
 void Fleet::notify() { changed_.cancel(); }
-void Fleet::on_settled() { ++settled_; notify(); }
-void Fleet::on_failed() { ++failed_; notify(); }
+void Fleet::on_settled() {
+  ++settled_;
+  notify();
+}
+void Fleet::on_failed() {
+  ++failed_;
+  notify();
+}
 void Fleet::on_connected(bool ok) {
   --connecting_;
   open_ += ok;
   notify();
 }
-void Fleet::on_closed() { --open_; notify(); }
+void Fleet::on_closed() {
+  --open_;
+  notify();
+}
 
 asio::awaitable<std::size_t> Fleet::wait_settled(Clock::time_point deadline) {
   while (settled_ + failed_ < clients_.size() || connecting_ > 0) {

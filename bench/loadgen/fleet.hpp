@@ -21,11 +21,11 @@ struct FleetConfig {
   std::string host = "127.0.0.1";
   std::string port = "8080";
   std::size_t racers_per_room = 2;
-  std::size_t spectators = 1;     // per room
-  double rate = 0;                // moves/s per player; 0: the next move as soon as the reply is in
+  std::size_t spectators = 1;  // per room
+  double rate = 0;             // moves/s per player; 0: the next move as soon as the reply is in
   Strategy strategy = Strategy::corner;
   int size = 4;
-  bool public_rooms = false;       // listed by list_rooms (the soak's spectator finds them)
+  bool public_rooms = false;         // listed by list_rooms (the soak's spectator finds them)
   std::size_t max_connecting = 256;  // handshakes in progress at once
 };
 

@@ -1,13 +1,13 @@
 // tilerace-loadgen: simulated players against a running tilerace (or the echo server).
 // Connects the fleet, measures for --duration seconds once everyone is settled, closes, and
 // reports moves/s, latency percentiles, errors and the server's CPU and RSS (--server-pid).
+#include <fmt/core.h>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/program_options.hpp>
-#include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -72,8 +72,11 @@ asio::awaitable<void> run(asio::io_context& ioc, Result& result) {
 }
 
 json latency_json(const Percentiles& p) {
-  return {{"count", p.count}, {"p50_ms", p.p50_ms}, {"p90_ms", p.p90_ms},
-          {"p99_ms", p.p99_ms}, {"max_ms", p.max_ms}};
+  return {{"count", p.count},
+          {"p50_ms", p.p50_ms},
+          {"p90_ms", p.p90_ms},
+          {"p99_ms", p.p99_ms},
+          {"max_ms", p.max_ms}};
 }
 
 json report_json(Result& r) {
@@ -98,16 +101,17 @@ json report_json(Result& r) {
          {"errors", s.errors}};
   if (r.window_start && r.window_end) {
     const double cpu = r.window_end->cpu_seconds - r.window_start->cpu_seconds;
-    const double wall = std::chrono::duration<double>(r.window_end->at - r.window_start->at).count();
+    const double wall =
+        std::chrono::duration<double>(r.window_end->at - r.window_start->at).count();
     json server{{"cpu_percent", 100.0 * cpu / wall},
                 {"rss_kib_window_start", r.window_start->rss_kib},
                 {"rss_kib_window_end", r.window_end->rss_kib}};
     if (r.before_launch) {
       server["rss_kib_before_launch"] = r.before_launch->rss_kib;
       if (r.args.scenario == "idle" && r.settled > 0) {
-        server["rss_kib_per_connection"] =
-            (static_cast<double>(r.window_end->rss_kib) -
-             static_cast<double>(r.before_launch->rss_kib)) / static_cast<double>(r.settled);
+        server["rss_kib_per_connection"] = (static_cast<double>(r.window_end->rss_kib) -
+                                            static_cast<double>(r.before_launch->rss_kib)) /
+                                           static_cast<double>(r.settled);
       }
     }
     j["server"] = server;
@@ -127,31 +131,37 @@ void print_text(const json& j) {
   const double rate = j["rate_per_player"];
   fmt::print("scenario {}: {} connections ({} settled), {:.1f} s window, rate {}\n", scenario,
              j["connections"].get<std::size_t>(), j["settled"].get<std::size_t>(),
-             j["window_s"].get<double>(), rate > 0 ? fmt::format("{} moves/s per player", rate)
-                                                    : std::string("as fast as replies come"));
+             j["window_s"].get<double>(),
+             rate > 0 ? fmt::format("{} moves/s per player", rate)
+                      : std::string("as fast as replies come"));
   if (scenario != "idle") {
     fmt::print("  {:<22} {:.0f}/s  ({} in the window)\n",
-               scenario == "echo" ? "round-trips" : "moves",
-               j["replies_per_s"].get<double>(), j["replies"].get<std::uint64_t>());
+               scenario == "echo" ? "round-trips" : "moves", j["replies_per_s"].get<double>(),
+               j["replies"].get<std::uint64_t>());
     fmt::print("  {:<22} {:.0f}/s  ({:.1f} MB/s)\n", "messages received",
                j["messages_in_per_s"].get<double>(), j["bytes_in_per_s"].get<double>() / 1e6);
   }
   print_latency(scenario == "echo" ? "round-trip latency" : "move -> moved", j["reply_latency"]);
   print_latency("race_update fan-out", j["fanout_latency"]);
-  if (j["races_finished"] > 0) fmt::print("  races finished         {}\n", j["races_finished"].get<std::uint64_t>());
-  if (j["games_finished"] > 0) fmt::print("  games finished         {}\n", j["games_finished"].get<std::uint64_t>());
+  if (j["races_finished"] > 0)
+    fmt::print("  races finished         {}\n", j["races_finished"].get<std::uint64_t>());
+  if (j["games_finished"] > 0)
+    fmt::print("  games finished         {}\n", j["games_finished"].get<std::uint64_t>());
   std::string errors;
-  for (const auto& [code, count] : j["errors"].items()) errors += fmt::format(" {}={}", code, count.get<std::uint64_t>());
+  for (const auto& [code, count] : j["errors"].items())
+    errors += fmt::format(" {}={}", code, count.get<std::uint64_t>());
   fmt::print("  errors                {}\n", errors.empty() ? " none" : errors);
   if (j.contains("server")) {
     const json& s = j["server"];
     fmt::print("  server CPU             {:.0f}%\n", s["cpu_percent"].get<double>());
     if (s.contains("rss_kib_before_launch")) {
       fmt::print("  server RSS             {:.1f} MiB before, {:.1f} MiB loaded\n",
-                 s["rss_kib_before_launch"].get<double>() / 1024, s["rss_kib_window_end"].get<double>() / 1024);
+                 s["rss_kib_before_launch"].get<double>() / 1024,
+                 s["rss_kib_window_end"].get<double>() / 1024);
     }
     if (s.contains("rss_kib_per_connection")) {
-      fmt::print("  server RSS/connection  {:.1f} KiB\n", s["rss_kib_per_connection"].get<double>());
+      fmt::print("  server RSS/connection  {:.1f} KiB\n",
+                 s["rss_kib_per_connection"].get<double>());
     }
   }
 }
@@ -162,22 +172,30 @@ int main(int argc, char** argv) {
   Args a;
   std::string strategy = "corner";
   po::options_description desc("tilerace-loadgen options");
-  desc.add_options()
-      ("help", "this text")
-      ("host", po::value(&a.fleet.host)->default_value(a.fleet.host), "server address")
-      ("port", po::value(&a.fleet.port)->default_value(a.fleet.port), "server port")
-      ("scenario", po::value(&a.scenario)->default_value(a.scenario), "race | solo | idle | echo")
-      ("players", po::value(&a.players)->default_value(a.players), "simulated players (echo: sending connections)")
-      ("racers-per-room", po::value(&a.fleet.racers_per_room)->default_value(a.fleet.racers_per_room), "racers in each race (2-8)")
-      ("spectators", po::value(&a.fleet.spectators)->default_value(a.fleet.spectators), "spectators per race (echo: listening connections per room)")
-      ("rate", po::value(&a.fleet.rate)->default_value(a.fleet.rate), "moves/s per player; 0: next move as soon as the reply is in")
-      ("strategy", po::value(&strategy)->default_value(strategy), "corner | random")
-      ("size", po::value(&a.fleet.size)->default_value(a.fleet.size), "board size")
-      ("duration", po::value(&a.duration)->default_value(a.duration), "seconds measured once everyone is settled")
-      ("setup-timeout", po::value(&a.setup_timeout)->default_value(a.setup_timeout), "seconds allowed to connect and settle")
-      ("max-connecting", po::value(&a.fleet.max_connecting)->default_value(a.fleet.max_connecting), "handshakes in progress at once")
-      ("server-pid", po::value(&a.server_pid), "server process to read CPU and RSS of from /proc")
-      ("json", po::value(&a.json_path), "write the report as JSON to this file ('-': stdout, no text)");
+  desc.add_options()("help", "this text")(
+      "host", po::value(&a.fleet.host)->default_value(a.fleet.host), "server address")(
+      "port", po::value(&a.fleet.port)->default_value(a.fleet.port), "server port")(
+      "scenario", po::value(&a.scenario)->default_value(a.scenario), "race | solo | idle | echo")(
+      "players", po::value(&a.players)->default_value(a.players),
+      "simulated players (echo: sending connections)")(
+      "racers-per-room",
+      po::value(&a.fleet.racers_per_room)->default_value(a.fleet.racers_per_room),
+      "racers in each race (2-8)")(
+      "spectators", po::value(&a.fleet.spectators)->default_value(a.fleet.spectators),
+      "spectators per race (echo: listening connections per room)")(
+      "rate", po::value(&a.fleet.rate)->default_value(a.fleet.rate),
+      "moves/s per player; 0: next move as soon as the reply is in")(
+      "strategy", po::value(&strategy)->default_value(strategy), "corner | random")(
+      "size", po::value(&a.fleet.size)->default_value(a.fleet.size), "board size")(
+      "duration", po::value(&a.duration)->default_value(a.duration),
+      "seconds measured once everyone is settled")(
+      "setup-timeout", po::value(&a.setup_timeout)->default_value(a.setup_timeout),
+      "seconds allowed to connect and settle")(
+      "max-connecting", po::value(&a.fleet.max_connecting)->default_value(a.fleet.max_connecting),
+      "handshakes in progress at once")("server-pid", po::value(&a.server_pid),
+                                        "server process to read CPU and RSS of from /proc")(
+      "json", po::value(&a.json_path),
+      "write the report as JSON to this file ('-': stdout, no text)");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -190,8 +208,8 @@ int main(int argc, char** argv) {
     std::cout << desc;
     return 0;
   }
-  const bool known = a.scenario == "race" || a.scenario == "solo" || a.scenario == "idle" ||
-                     a.scenario == "echo";
+  const bool known =
+      a.scenario == "race" || a.scenario == "solo" || a.scenario == "idle" || a.scenario == "echo";
   if (!known || (strategy != "corner" && strategy != "random") || a.fleet.racers_per_room < 2 ||
       a.fleet.racers_per_room > 8 || a.duration <= 0) {
     std::cerr << "bad arguments\n" << desc;

@@ -26,13 +26,13 @@ struct Percentiles {
 Percentiles summarise(Samples& samples);
 
 struct Stats {
-  bool measuring = false;       // only replies that arrive inside the window count
-  std::uint64_t replies = 0;    // moved (or echoed) replies in the window
-  std::uint64_t changed = 0;    // of them, moves that changed the board
+  bool measuring = false;     // only replies that arrive inside the window count
+  std::uint64_t replies = 0;  // moved (or echoed) replies in the window
+  std::uint64_t changed = 0;  // of them, moves that changed the board
   std::uint64_t messages_in = 0;
   std::uint64_t bytes_in = 0;
-  Samples reply_latency;        // move sent -> its moved received
-  Samples fanout_latency;       // move sent -> race_update received by another member
+  Samples reply_latency;   // move sent -> its moved received
+  Samples fanout_latency;  // move sent -> race_update received by another member
   std::map<std::string, std::uint64_t> errors;  // error codes, and "connect", "closed"
   std::uint64_t races_finished = 0;
   std::uint64_t games_finished = 0;

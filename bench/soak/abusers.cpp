@@ -96,25 +96,31 @@ asio::awaitable<void> slowloris(Target target, Clock::time_point until, AbuseRep
   auto shared = std::make_shared<tcp::socket>(std::move(*socket));
   auto cut = std::make_shared<bool>(false);
   // The reader learns when the server closes the socket.
-  asio::co_spawn(shared->get_executor(), [shared, cut]() -> asio::awaitable<void> {
-    std::array<char, 512> sink;  // (a plain array in a coroutine trips GCC 12)
-    for (;;) {
-      auto [ec, n] = co_await shared->async_read_some(asio::buffer(sink), as_tuple(use_awaitable));
-      if (ec) break;
-    }
-    *cut = true;
-  }, asio::detached);
+  asio::co_spawn(
+      shared->get_executor(),
+      [shared, cut]() -> asio::awaitable<void> {
+        std::array<char, 512> sink;  // (a plain array in a coroutine trips GCC 12)
+        for (;;) {
+          auto [ec, n] =
+              co_await shared->async_read_some(asio::buffer(sink), as_tuple(use_awaitable));
+          if (ec) break;
+        }
+        *cut = true;
+      },
+      asio::detached);
   const std::string request = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
-  auto [ec, n] = co_await asio::async_write(*shared, asio::buffer(request), as_tuple(use_awaitable));
+  auto [ec, n] =
+      co_await asio::async_write(*shared, asio::buffer(request), as_tuple(use_awaitable));
   while (!ec && !*cut && Clock::now() < until) {
     co_await wait(std::chrono::seconds(1));
-    std::tie(ec, n) = co_await asio::async_write(*shared, asio::buffer("a", 1), as_tuple(use_awaitable));
+    std::tie(ec, n) =
+        co_await asio::async_write(*shared, asio::buffer("a", 1), as_tuple(use_awaitable));
   }
   // A write can still succeed just after the server's close; give the reader its moment.
   if (!*cut) co_await wait(std::chrono::milliseconds(200));
   if (*cut || ec) ++r.slowloris_cut;
-  r.slowloris_longest_s = std::max(
-      r.slowloris_longest_s, std::chrono::duration<double>(Clock::now() - opened).count());
+  r.slowloris_longest_s =
+      std::max(r.slowloris_longest_s, std::chrono::duration<double>(Clock::now() - opened).count());
   beast::error_code ignored;
   shared->close(ignored);
 }
@@ -130,7 +136,8 @@ asio::awaitable<void> garbage_tcp(Target target, unsigned seed, Clock::time_poin
   while (!ec && Clock::now() < until) {
     for (char& c : junk) c = static_cast<char>(rng());
     std::size_t n = 0;
-    std::tie(ec, n) = co_await asio::async_write(*socket, asio::buffer(junk), as_tuple(use_awaitable));
+    std::tie(ec, n) =
+        co_await asio::async_write(*socket, asio::buffer(junk), as_tuple(use_awaitable));
     if (!ec) co_await wait(std::chrono::milliseconds(100));
   }
   if (ec) ++r.garbage_tcp_cut;  // the server answered 400 and closed
@@ -143,22 +150,32 @@ asio::awaitable<void> garbage_ws(Target target, unsigned seed, Clock::time_point
   ++r.garbage_ws;
   auto closed = std::make_shared<bool>(false);
   Ws* raw = ws.get();
-  asio::co_spawn(raw->get_executor(), [raw, closed, &r]() -> asio::awaitable<void> {
-    beast::flat_buffer buffer;
-    for (;;) {
-      buffer.clear();
-      auto [ec, n] = co_await raw->async_read(buffer, as_tuple(use_awaitable));
-      if (ec) break;
-      if (beast::buffers_to_string(buffer.data()).find(R"("type":"error")") != std::string::npos) {
-        ++r.garbage_ws_errors;
-      }
-    }
-    *closed = true;
-  }, asio::detached);
+  asio::co_spawn(
+      raw->get_executor(),
+      [raw, closed, &r]() -> asio::awaitable<void> {
+        beast::flat_buffer buffer;
+        for (;;) {
+          buffer.clear();
+          auto [ec, n] = co_await raw->async_read(buffer, as_tuple(use_awaitable));
+          if (ec) break;
+          if (beast::buffers_to_string(buffer.data()).find(R"("type":"error")") !=
+              std::string::npos) {
+            ++r.garbage_ws_errors;
+          }
+        }
+        *closed = true;
+      },
+      asio::detached);
   co_await send(*ws, R"({"type":"hello","name":"garbage"})");
-  static constexpr std::string_view kPieces[] = {
-      "{", "}", "[", "]", "\"type\"", ":", ",", "\"move\"", "\"dir\"", "null", "1e999", "-0",
-      "\"\\u0000\"", "\"create_room\"", "\"size\"", "99999999999999999999", "\"\\ud800\"", "true"};
+  static constexpr std::string_view kPieces[] = {"{",           "}",
+                                                 "[",           "]",
+                                                 "\"type\"",    ":",
+                                                 ",",           "\"move\"",
+                                                 "\"dir\"",     "null",
+                                                 "1e999",       "-0",
+                                                 "\"\\u0000\"", "\"create_room\"",
+                                                 "\"size\"",    "99999999999999999999",
+                                                 "\"\\ud800\"", "true"};
   std::minstd_rand rng(seed);
   while (!*closed && Clock::now() < until) {
     std::string text;
@@ -205,19 +222,22 @@ asio::awaitable<void> flood(Target target, Clock::time_point until, AbuseReport&
   if (!ws) co_return;
   Ws* raw = ws.get();
   auto done = std::make_shared<bool>(false);
-  asio::co_spawn(raw->get_executor(), [raw, done, &r]() -> asio::awaitable<void> {
-    beast::flat_buffer buffer;
-    for (;;) {
-      buffer.clear();
-      auto [ec, n] = co_await raw->async_read(buffer, as_tuple(use_awaitable));
-      if (ec == websocket::error::closed) r.flood_close = raw->reason().code;
-      if (ec) break;
-      if (beast::buffers_to_string(buffer.data()).find("rate_limited") != std::string::npos) {
-        ++r.flood_rate_limited;
-      }
-    }
-    *done = true;
-  }, asio::detached);
+  asio::co_spawn(
+      raw->get_executor(),
+      [raw, done, &r]() -> asio::awaitable<void> {
+        beast::flat_buffer buffer;
+        for (;;) {
+          buffer.clear();
+          auto [ec, n] = co_await raw->async_read(buffer, as_tuple(use_awaitable));
+          if (ec == websocket::error::closed) r.flood_close = raw->reason().code;
+          if (ec) break;
+          if (beast::buffers_to_string(buffer.data()).find("rate_limited") != std::string::npos) {
+            ++r.flood_rate_limited;
+          }
+        }
+        *done = true;
+      },
+      asio::detached);
   co_await send(*ws, R"({"type":"hello","name":"flood"})");
   static constexpr std::string_view ping = R"({"type":"ping"})";
   // 1,000 a second, in bursts of ten: far over the limit, and still read in time (a flood
@@ -241,7 +261,8 @@ asio::awaitable<void> bad_frame(Target target, bool binary, AbuseReport& r) {
   auto ws = co_await connect_ws(target);
   if (!ws) co_return;
   ws->binary(binary);
-  const std::string payload = binary ? std::string("\x00\xff\x10", 3) : std::string("{\"x\":\"\xc3\x28\"}");
+  const std::string payload =
+      binary ? std::string("\x00\xff\x10", 3) : std::string("{\"x\":\"\xc3\x28\"}");
   co_await send(*ws, payload);
   const auto code = co_await read_to_close(*ws);
   (binary ? r.binary_close : r.utf8_close) = code;

@@ -3,6 +3,7 @@
 // RSS before and after each wave, and how the server closed every abuser; exits 1 if the
 // server misbehaved (a wrong close code, an abuser left open, memory still growing after the
 // second wave, honest players failing). Loopback only; every phase is bounded in time.
+#include <fmt/core.h>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -10,7 +11,6 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/program_options.hpp>
-#include <fmt/core.h>
 
 #include <functional>
 #include <iostream>
@@ -86,7 +86,8 @@ struct Soak {
   asio::awaitable<void> wave(const char* name) {
     waves.emplace_back();
     soak::AbuseReport& r = waves.back();
-    const auto until = Clock::now() + std::chrono::milliseconds(static_cast<long>(args.wave_s * 1000));
+    const auto until =
+        Clock::now() + std::chrono::milliseconds(static_cast<long>(args.wave_s * 1000));
     for (std::size_t i = 0; i < args.slowloris; ++i) spawn(soak::slowloris(args.target, until, r));
     for (std::size_t i = 0; i < args.garbage_tcp; ++i) {
       spawn(soak::garbage_tcp(args.target, static_cast<unsigned>(i + 1), until, r));
@@ -147,18 +148,20 @@ bool report(const Soak& s) {
   };
   fmt::print("honest players: {} racers at {} moves/s each\n", s.args.honest, s.args.honest_rate);
   for (const auto& p : s.phases) {
-    fmt::print("  {:<7} move latency p50 {:.2f}  p99 {:.2f}  max {:.2f} ms  ({} moves, {} errors)  "
-               "server RSS {:.1f} MiB\n",
-               p.name, p.latency.p50_ms, p.latency.p99_ms, p.latency.max_ms, p.latency.count,
-               p.errors, static_cast<double>(p.rss_kib) / 1024);
+    fmt::print(
+        "  {:<7} move latency p50 {:.2f}  p99 {:.2f}  max {:.2f} ms  ({} moves, {} errors)  "
+        "server RSS {:.1f} MiB\n",
+        p.name, p.latency.p50_ms, p.latency.p99_ms, p.latency.max_ms, p.latency.count, p.errors,
+        static_cast<double>(p.rss_kib) / 1024);
   }
   for (std::size_t w = 0; w < s.waves.size(); ++w) {
     const auto& r = s.waves[w];
-    fmt::print("wave {}: {} slowloris ({} cut, the longest lasted {:.1f} s), {} garbage TCP ({} cut), "
-               "{} garbage WebSocket ({} still open, {} error replies), flood ({} rate_limited)\n",
-               w + 1, r.slowloris, r.slowloris_cut, r.slowloris_longest_s, r.garbage_tcp,
-               r.garbage_tcp_cut, r.garbage_ws, r.garbage_ws_open, r.garbage_ws_errors,
-               r.flood_rate_limited);
+    fmt::print(
+        "wave {}: {} slowloris ({} cut, the longest lasted {:.1f} s), {} garbage TCP ({} cut), "
+        "{} garbage WebSocket ({} still open, {} error replies), flood ({} rate_limited)\n",
+        w + 1, r.slowloris, r.slowloris_cut, r.slowloris_longest_s, r.garbage_tcp,
+        r.garbage_tcp_cut, r.garbage_ws, r.garbage_ws_open, r.garbage_ws_errors,
+        r.flood_rate_limited);
     const auto code = [](const std::optional<int>& c) {
       if (!c) return std::string("never connected");
       if (*c == 0) return std::string("cut off without a close frame");
@@ -173,7 +176,8 @@ bool report(const Soak& s) {
               r.garbage_ws_errors > 0,
           "garbage WebSocket players answered with errors and kept open");
     check(r.spectator_close == 1013 || r.spectator_close == 0,
-          "silent spectator closed 1013 (or cut after the close stalled): " + code(r.spectator_close));
+          "silent spectator closed 1013 (or cut after the close stalled): " +
+              code(r.spectator_close));
     check(r.flood_close == 1008 && r.flood_rate_limited > 0,
           "flood rate_limited, then closed 1008: " + code(r.flood_close));
     check(r.binary_close == 1003, "binary frame closed 1003: " + code(r.binary_close));
@@ -200,17 +204,19 @@ bool report(const Soak& s) {
 int main(int argc, char** argv) {
   Args a;
   po::options_description desc("tilerace-soak options");
-  desc.add_options()
-      ("help", "this text")
-      ("port", po::value(&a.target.port)->required(), "server port on 127.0.0.1")
-      ("server-pid", po::value(&a.server_pid)->required(), "server process, for its RSS")
-      ("honest", po::value(&a.honest)->default_value(a.honest), "honest racers")
-      ("honest-rate", po::value(&a.honest_rate)->default_value(a.honest_rate), "their moves/s each")
-      ("slowloris", po::value(&a.slowloris)->default_value(a.slowloris), "slowloris sockets per wave")
-      ("garbage-tcp", po::value(&a.garbage_tcp)->default_value(a.garbage_tcp), "random-byte sockets per wave")
-      ("garbage-ws", po::value(&a.garbage_ws)->default_value(a.garbage_ws), "garbage-text players per wave")
-      ("phase", po::value(&a.phase_s)->default_value(a.phase_s), "seconds measured before and after")
-      ("wave", po::value(&a.wave_s)->default_value(a.wave_s), "seconds each abuse wave lasts");
+  desc.add_options()("help", "this text")("port", po::value(&a.target.port)->required(),
+                                          "server port on 127.0.0.1")(
+      "server-pid", po::value(&a.server_pid)->required(), "server process, for its RSS")(
+      "honest", po::value(&a.honest)->default_value(a.honest), "honest racers")(
+      "honest-rate", po::value(&a.honest_rate)->default_value(a.honest_rate), "their moves/s each")(
+      "slowloris", po::value(&a.slowloris)->default_value(a.slowloris),
+      "slowloris sockets per wave")("garbage-tcp",
+                                    po::value(&a.garbage_tcp)->default_value(a.garbage_tcp),
+                                    "random-byte sockets per wave")(
+      "garbage-ws", po::value(&a.garbage_ws)->default_value(a.garbage_ws),
+      "garbage-text players per wave")("phase", po::value(&a.phase_s)->default_value(a.phase_s),
+                                       "seconds measured before and after")(
+      "wave", po::value(&a.wave_s)->default_value(a.wave_s), "seconds each abuse wave lasts");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, desc), vm);

@@ -16,8 +16,8 @@
 namespace tilerace::e2e {
 namespace {
 
-constexpr std::uint8_t kContinuation = 0x0, kText = 0x1, kBinary = 0x2, kClose = 0x8,
-                       kPing = 0x9, kPong = 0xA;
+constexpr std::uint8_t kContinuation = 0x0, kText = 0x1, kBinary = 0x2, kClose = 0x8, kPing = 0x9,
+                       kPong = 0xA;
 
 struct Frame {
   bool fin = true;
@@ -131,12 +131,14 @@ class RawWs {
     std::uint64_t length = b1 & 0x7F;
     if (length == 126) {
       if (buffer_.size() < 4) return std::nullopt;
-      length = (static_cast<unsigned char>(buffer_[2]) << 8) | static_cast<unsigned char>(buffer_[3]);
+      length =
+          (static_cast<unsigned char>(buffer_[2]) << 8) | static_cast<unsigned char>(buffer_[3]);
       header = 4;
     } else if (length == 127) {
       if (buffer_.size() < 10) return std::nullopt;
       length = 0;
-      for (int i = 0; i < 8; ++i) length = (length << 8) | static_cast<unsigned char>(buffer_[2 + i]);
+      for (int i = 0; i < 8; ++i)
+        length = (length << 8) | static_cast<unsigned char>(buffer_[2 + i]);
       header = 10;
     }
     if (buffer_.size() < header + length) return std::nullopt;

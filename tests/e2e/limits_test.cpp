@@ -84,7 +84,8 @@ TEST(Limits, AClientThatDoesNotReadIsCutOff1013WhileAnotherPlaysOn) {
     // The slow client's messages pile up in kernel buffers faster than the server answers
     // them, so this can take a hundred moves or more: a game that ends is replaced.
     if (m.value("code", "") == "game_over") m = player.request({{"type", "new_game"}});
-    ASSERT_TRUE(m["type"] == "moved" || m["type"] == "game") << m << " after " << honest << " moves";
+    ASSERT_TRUE(m["type"] == "moved" || m["type"] == "game")
+        << m << " after " << honest << " moves";
     if (server.metric("tilerace_send_queue_overflows_total") >= 1) break;
   }
   ASSERT_TRUE(server.wait_for_metric("tilerace_send_queue_overflows_total", 1));

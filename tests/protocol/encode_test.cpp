@@ -98,8 +98,8 @@ TEST(Encode, MovedEchoesStringAndNumberRids) {
   EXPECT_EQ(json::parse(encode_moved({"g", game, true}, engine::Direction::up, out,
                                      std::string("a\"b\u00e9")))["rid"],
             "a\"b\u00e9");
-  EXPECT_EQ(json::parse(encode_moved({"g", game, true}, std::nullopt, out, std::int64_t{-7}))["rid"],
-            -7);
+  EXPECT_EQ(
+      json::parse(encode_moved({"g", game, true}, std::nullopt, out, std::int64_t{-7}))["rid"], -7);
   EXPECT_FALSE(json::parse(encode_moved({"g", game, true}, std::nullopt, out, {})).contains("dir"));
 }
 
