@@ -93,6 +93,24 @@ engine::Mode mode_of(const std::string& name) {
   return engine::mode_from_string(name).value_or(engine::Mode::classic);
 }
 
+// A game's config lives in four columns, mode, size, target and seed (a decimal string: SQLite
+// integers are signed), bound from parameter or read from column `first` on.
+void bind_config(SQLite::Statement& s, int first, const engine::GameConfig& c) {
+  s.bind(first, std::string(engine::to_string(c.mode)));
+  s.bind(first + 1, c.size);
+  s.bind(first + 2, static_cast<std::int64_t>(c.target));
+  s.bind(first + 3, std::to_string(c.seed));
+}
+
+engine::GameConfig config_from(SQLite::Statement& s, int first) {
+  engine::GameConfig c;
+  c.mode = mode_of(s.getColumn(first).getString());
+  c.size = s.getColumn(first + 1).getInt();
+  c.target = s.getColumn(first + 2).getInt64();
+  c.seed = std::stoull(s.getColumn(first + 3).getString());
+  return c;
+}
+
 engine::GameState state_of(const std::string& name) {
   for (auto s : {engine::GameState::playing, engine::GameState::over, engine::GameState::solved,
                  engine::GameState::resigned, engine::GameState::forfeited}) {
@@ -255,10 +273,7 @@ bool SqliteStore::insert_game(const GameRecord& g) {
   Reset reset{s};
   s.bind(1, g.id);
   s.bind(2, g.player_id);
-  s.bind(3, std::string(engine::to_string(g.config.mode)));
-  s.bind(4, g.config.size);
-  s.bind(5, static_cast<std::int64_t>(g.config.target));
-  s.bind(6, std::to_string(g.config.seed));
+  bind_config(s, 3, g.config);
   s.bind(7, g.moves);
   s.bind(8, static_cast<std::int64_t>(g.score));
   s.bind(9, static_cast<std::int64_t>(g.max_tile));
@@ -303,10 +318,7 @@ std::optional<GameRecord> SqliteStore::find_game(std::string_view id) {
   GameRecord g;
   g.id = s.getColumn(0).getString();
   g.player_id = s.getColumn(1).getString();
-  g.config.mode = mode_of(s.getColumn(2).getString());
-  g.config.size = s.getColumn(3).getInt();
-  g.config.target = s.getColumn(4).getInt64();
-  g.config.seed = std::stoull(s.getColumn(5).getString());
+  g.config = config_from(s, 2);
   g.moves = s.getColumn(6).getString();
   g.score = s.getColumn(7).getInt64();
   g.max_tile = s.getColumn(8).getInt64();
@@ -353,10 +365,7 @@ void SqliteStore::journal(const std::vector<ActiveGameRecord>& games) {
     Reset reset{s};
     s.bind(1, a.player_id);
     s.bind(2, a.game_id);
-    s.bind(3, std::string(engine::to_string(a.config.mode)));
-    s.bind(4, a.config.size);
-    s.bind(5, static_cast<std::int64_t>(a.config.target));
-    s.bind(6, std::to_string(a.config.seed));
+    bind_config(s, 3, a.config);
     s.bind(7, a.explicit_seed ? 1 : 0);
     s.bind(8, a.moves);
     s.bind(9, static_cast<std::int64_t>(a.started_at));
@@ -373,10 +382,7 @@ std::optional<ActiveGameRecord> SqliteStore::find_active(std::string_view player
   ActiveGameRecord a;
   a.player_id = s.getColumn(0).getString();
   a.game_id = s.getColumn(1).getString();
-  a.config.mode = mode_of(s.getColumn(2).getString());
-  a.config.size = s.getColumn(3).getInt();
-  a.config.target = s.getColumn(4).getInt64();
-  a.config.seed = std::stoull(s.getColumn(5).getString());
+  a.config = config_from(s, 2);
   a.explicit_seed = s.getColumn(6).getInt() != 0;
   a.moves = s.getColumn(7).getString();
   a.started_at = s.getColumn(8).getInt64();
