@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "protocol/encode.hpp"
+#include "server/address_limits.hpp"
 #include "server/apply_move.hpp"
 #include "server/secrets.hpp"
 #include "server/unix_time.hpp"

@@ -7,7 +7,6 @@
 #include <memory>
 
 #include "protocol/messages.hpp"
-#include "server/address_limits.hpp"
 #include "server/matchmaker.hpp"
 #include "server/metrics.hpp"
 #include "server/player_registry.hpp"
@@ -15,6 +14,8 @@
 #include "server/store_worker.hpp"
 
 namespace tilerace::server {
+
+class AddressLimits;
 
 // The dispatcher's state for one connection.
 struct Connection {

@@ -80,7 +80,6 @@ class Client : public std::enable_shared_from_this<Client> {
   // Connects, says hello (not for echo), then plays its role until closed.
   asio::awaitable<void> run();
   void stop();
-  bool open() const { return open_; }
 
   // Send time of the move that will make this racer's move count `moves` (fan-out latency).
   Clock::time_point sent_for(long moves) const { return sent_ring_[moves % kRing]; }

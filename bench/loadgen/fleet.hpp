@@ -50,7 +50,6 @@ class Fleet {
   boost::asio::awaitable<void> stop(Clock::time_point deadline);
 
   std::size_t launched() const { return clients_.size(); }
-  std::size_t failed() const { return failed_; }
 
   // Called by clients.
   void on_settled();

@@ -86,6 +86,52 @@ asio::awaitable<void> wait(Clock::duration d) {
   co_await timer.async_wait(as_tuple(use_awaitable));
 }
 
+// One coroutine tells another that something happened (a reader saw its connection end).
+class Signal {
+ public:
+  explicit Signal(const asio::any_io_executor& executor) : timer_(executor) {}
+  void fire() {
+    fired_ = true;
+    timer_.cancel();
+  }
+  bool fired() const { return fired_; }
+  // Returns once fired or at the deadline, whichever comes first.
+  asio::awaitable<void> wait_until(Clock::time_point deadline) {
+    while (!fired_ && Clock::now() < deadline) {
+      timer_.expires_at(deadline);
+      co_await timer_.async_wait(as_tuple(use_awaitable));
+    }
+  }
+
+ private:
+  bool fired_ = false;
+  asio::steady_timer timer_;
+};
+
+// Reads until the connection ends, counting the messages that contain needle and keeping
+// the close code the server sent; fires ended last (ws may be destroyed after that).
+asio::awaitable<void> count_replies(Ws& ws, std::string_view needle, std::uint64_t& count,
+                                    std::optional<int>& close_code, std::shared_ptr<Signal> ended) {
+  beast::flat_buffer buffer;
+  for (;;) {
+    buffer.clear();
+    auto [ec, n] = co_await ws.async_read(buffer, as_tuple(use_awaitable));
+    if (ec == websocket::error::closed) close_code = ws.reason().code;
+    if (ec) break;
+    if (beast::buffers_to_string(buffer.data()).find(needle) != std::string::npos) ++count;
+  }
+  ended->fire();
+}
+
+// Ends a connection whose reader runs count_replies: waits for the end up to 10 s, then
+// cuts the socket and waits for the reader to let go of it.
+asio::awaitable<void> finish(Ws& ws, Signal& ended) {
+  co_await ended.wait_until(Clock::now() + std::chrono::seconds(10));
+  if (ended.fired()) co_return;
+  beast::get_lowest_layer(ws).close();
+  co_await ended.wait_until(Clock::time_point::max());
+}
+
 }  // namespace
 
 asio::awaitable<void> slowloris(Target target, Clock::time_point until, AbuseReport& r) {
@@ -94,7 +140,7 @@ asio::awaitable<void> slowloris(Target target, Clock::time_point until, AbuseRep
   ++r.slowloris;
   const auto opened = Clock::now();
   auto shared = std::make_shared<tcp::socket>(std::move(*socket));
-  auto cut = std::make_shared<bool>(false);
+  auto cut = std::make_shared<Signal>(shared->get_executor());
   // The reader learns when the server closes the socket.
   asio::co_spawn(
       shared->get_executor(),
@@ -105,20 +151,21 @@ asio::awaitable<void> slowloris(Target target, Clock::time_point until, AbuseRep
               co_await shared->async_read_some(asio::buffer(sink), as_tuple(use_awaitable));
           if (ec) break;
         }
-        *cut = true;
+        cut->fire();
       },
       asio::detached);
   const std::string request = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
   auto [ec, n] =
       co_await asio::async_write(*shared, asio::buffer(request), as_tuple(use_awaitable));
-  while (!ec && !*cut && Clock::now() < until) {
-    co_await wait(std::chrono::seconds(1));
+  while (!ec && !cut->fired() && Clock::now() < until) {
+    co_await cut->wait_until(Clock::now() + std::chrono::seconds(1));  // a byte a second
+    if (cut->fired()) break;
     std::tie(ec, n) =
         co_await asio::async_write(*shared, asio::buffer("a", 1), as_tuple(use_awaitable));
   }
   // A write can still succeed just after the server's close; give the reader its moment.
-  if (!*cut) co_await wait(std::chrono::milliseconds(200));
-  if (*cut || ec) ++r.slowloris_cut;
+  co_await cut->wait_until(Clock::now() + std::chrono::milliseconds(200));
+  if (cut->fired() || ec) ++r.slowloris_cut;
   r.slowloris_longest_s =
       std::max(r.slowloris_longest_s, std::chrono::duration<double>(Clock::now() - opened).count());
   beast::error_code ignored;
@@ -148,24 +195,11 @@ asio::awaitable<void> garbage_ws(Target target, unsigned seed, Clock::time_point
   auto ws = co_await connect_ws(target);
   if (!ws) co_return;
   ++r.garbage_ws;
-  auto closed = std::make_shared<bool>(false);
-  Ws* raw = ws.get();
-  asio::co_spawn(
-      raw->get_executor(),
-      [raw, closed, &r]() -> asio::awaitable<void> {
-        beast::flat_buffer buffer;
-        for (;;) {
-          buffer.clear();
-          auto [ec, n] = co_await raw->async_read(buffer, as_tuple(use_awaitable));
-          if (ec) break;
-          if (beast::buffers_to_string(buffer.data()).find(R"("type":"error")") !=
-              std::string::npos) {
-            ++r.garbage_ws_errors;
-          }
-        }
-        *closed = true;
-      },
-      asio::detached);
+  auto closed = std::make_shared<Signal>(ws->get_executor());
+  std::optional<int> close_code;  // not judged: these players are never meant to be closed
+  asio::co_spawn(ws->get_executor(),
+                 count_replies(*ws, R"("type":"error")", r.garbage_ws_errors, close_code, closed),
+                 asio::detached);
   co_await send(*ws, R"({"type":"hello","name":"garbage"})");
   static constexpr std::string_view kPieces[] = {"{",           "}",
                                                  "[",           "]",
@@ -177,17 +211,17 @@ asio::awaitable<void> garbage_ws(Target target, unsigned seed, Clock::time_point
                                                  "\"size\"",    "99999999999999999999",
                                                  "\"\\ud800\"", "true"};
   std::minstd_rand rng(seed);
-  while (!*closed && Clock::now() < until) {
+  while (!closed->fired() && Clock::now() < until) {
     std::string text;
     const auto pieces = 1 + rng() % 12;
     for (unsigned i = 0; i < pieces; ++i) text += kPieces[rng() % std::size(kPieces)];
     co_await send(*ws, text);
     co_await wait(std::chrono::milliseconds(50));  // 20 a second: under the rate limit
   }
-  if (!*closed) ++r.garbage_ws_open;
+  if (!closed->fired()) ++r.garbage_ws_open;
   auto [ec] = co_await ws->async_close(websocket::close_code::normal, as_tuple(use_awaitable));
   if (ec) beast::get_lowest_layer(*ws).close();
-  while (!*closed) co_await wait(std::chrono::milliseconds(10));  // the reader holds raw
+  co_await finish(*ws, *closed);
 }
 
 asio::awaitable<void> silent_spectator(Target target, Clock::time_point until, AbuseReport& r) {
@@ -220,41 +254,23 @@ asio::awaitable<void> silent_spectator(Target target, Clock::time_point until, A
 asio::awaitable<void> flood(Target target, Clock::time_point until, AbuseReport& r) {
   auto ws = co_await connect_ws(target);
   if (!ws) co_return;
-  Ws* raw = ws.get();
-  auto done = std::make_shared<bool>(false);
-  asio::co_spawn(
-      raw->get_executor(),
-      [raw, done, &r]() -> asio::awaitable<void> {
-        beast::flat_buffer buffer;
-        for (;;) {
-          buffer.clear();
-          auto [ec, n] = co_await raw->async_read(buffer, as_tuple(use_awaitable));
-          if (ec == websocket::error::closed) r.flood_close = raw->reason().code;
-          if (ec) break;
-          if (beast::buffers_to_string(buffer.data()).find("rate_limited") != std::string::npos) {
-            ++r.flood_rate_limited;
-          }
-        }
-        *done = true;
-      },
-      asio::detached);
+  auto done = std::make_shared<Signal>(ws->get_executor());
+  asio::co_spawn(ws->get_executor(),
+                 count_replies(*ws, "rate_limited", r.flood_rate_limited, r.flood_close, done),
+                 asio::detached);
   co_await send(*ws, R"({"type":"hello","name":"flood"})");
   static constexpr std::string_view ping = R"({"type":"ping"})";
   // 1,000 a second, in bursts of ten: far over the limit, and still read in time (a flood
   // that does not read its replies is cut with 1013 by the send queue bound instead).
   boost::system::error_code ec;
-  while (!ec && !*done && Clock::now() < until) {
+  while (!ec && !done->fired() && Clock::now() < until) {
     for (int i = 0; i < 10 && !ec; ++i) {
       std::size_t n = 0;
       std::tie(ec, n) = co_await ws->async_write(asio::buffer(ping), as_tuple(use_awaitable));
     }
     co_await wait(std::chrono::milliseconds(10));
   }
-  while (!*done && Clock::now() < until + std::chrono::seconds(10)) {
-    co_await wait(std::chrono::milliseconds(10));
-  }
-  if (!*done) beast::get_lowest_layer(*ws).close();
-  while (!*done) co_await wait(std::chrono::milliseconds(10));  // the reader holds raw
+  co_await finish(*ws, *done);  // the server closes it (1008) within seconds
 }
 
 asio::awaitable<void> bad_frame(Target target, bool binary, AbuseReport& r) {
