@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,7 +24,6 @@
 #include "server/dispatcher.hpp"
 #include "server/matchmaker.hpp"
 #include "server/metrics.hpp"
-#include "server/options.hpp"
 #include "server/player_registry.hpp"
 #include "server/room_registry.hpp"
 #include "server/sqlite_store.hpp"
@@ -59,7 +59,7 @@ class FakeParticipant final : public Participant {
 
 struct FuzzPlayer {
   std::shared_ptr<FakeParticipant> participant;
-  Connection connection;
+  std::optional<Connection> connection;
   std::string token;
 };
 
@@ -75,15 +75,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size > 16 * 1024) return 0;
   asio::io_context ioc;
   auto busy = asio::make_work_guard(ioc);  // poll and run_one_for never find it stopped
-  Options options;
-  options.countdown = 0;  // races start at once: no waiting on timers
   Metrics metrics;
   // One database for the whole run: opening and migrating one per input would cost more
   // than the input itself. Its rows only grow; no input can reach another input's players.
   static SqliteStore store(":memory:");
   StoreWorker worker(store);  // joined below, so no job outlives this input's io_context
   PlayerRegistry players;
-  RoomRegistry rooms(RoomServices{ioc.get_executor(), worker, metrics, options, nullptr});
+  // No countdown: races start at once, with no waiting on timers.
+  const RaceSettings settings{.countdown = 0, .grace = 60};
+  RoomRegistry rooms(RoomServices{ioc.get_executor(), &worker, &metrics, settings, {}});
   Matchmaker matchmaker;
   AddressLimits limits(0, 0);
   Dispatcher dispatcher(players, rooms, matchmaker, worker, metrics, limits);
@@ -92,7 +92,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::array<FuzzPlayer, 4> fleet;
   const auto connect = [&](FuzzPlayer& p) {
     p.participant = std::make_shared<FakeParticipant>(seen, p.token);
-    p.connection = Connection{p.participant, nullptr, nullptr, "127.0.0.1"};
+    p.connection.emplace(*p.participant);
+    p.connection->self = p.participant;
+    p.connection->address = "127.0.0.1";
   };
   for (auto& p : fleet) connect(p);
 
@@ -106,7 +108,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (line.empty()) continue;
     if (line[0] == '~') {
       FuzzPlayer& p = fleet[(line.size() > 1 ? static_cast<unsigned char>(line[1]) : 0) % 4];
-      dispatcher.disconnected(p.connection);
+      dispatcher.disconnected(*p.connection);
       connect(p);
       ioc.poll();
       continue;
@@ -118,14 +120,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!protocol::valid_utf8(text)) continue;  // the WebSocket layer closes these (1007)
     const protocol::Decoded decoded = protocol::decode_client(text);
     bool done = false;
-    asio::co_spawn(ioc, dispatcher.handle(p.connection, decoded), [&](std::exception_ptr e) {
+    asio::co_spawn(ioc, dispatcher.handle(*p.connection, decoded), [&](std::exception_ptr e) {
       if (e) std::abort();  // the dispatcher must turn every failure into a protocol error
       done = true;
     });
     while (!done) ioc.run_one_for(std::chrono::seconds(10));
     ioc.poll();
   }
-  for (auto& p : fleet) dispatcher.disconnected(p.connection);
+  for (auto& p : fleet) dispatcher.disconnected(*p.connection);
   ioc.poll();
   worker.join();
   ioc.poll();  // the completions of the last jobs

@@ -1,11 +1,14 @@
 #include "server/dispatcher.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <chrono>
 #include <vector>
 
 #include "protocol/encode.hpp"
 #include "server/address_limits.hpp"
 #include "server/apply_move.hpp"
+#include "server/journal.hpp"
 #include "server/secrets.hpp"
 #include "server/unix_time.hpp"
 
@@ -24,7 +27,6 @@ GameRecord record_of(const Player& player, const SoloGame& solo) {
 
 protocol::GameView view_of(const SoloGame& solo) { return {solo.id, solo.game, solo.ranked()}; }
 
-// The direction the tiles of a fifteen slide moved in, from its first motion.
 std::shared_ptr<Room> room_of(Player& p) {
   std::lock_guard lock(p.mutex);
   return p.room.lock();
@@ -33,7 +35,7 @@ std::shared_ptr<Room> room_of(Player& p) {
 }  // namespace
 
 void Dispatcher::send(Connection& c, std::string message) {
-  c.self->deliver(std::make_shared<const std::string>(std::move(message)));
+  c.out.deliver(std::make_shared<const std::string>(std::move(message)));
 }
 
 void Dispatcher::send_error(Connection& c, const protocol::ProtocolError& error,
@@ -74,7 +76,7 @@ asio::awaitable<void> Dispatcher::handle(Connection& c, const protocol::Decoded&
              std::holds_alternative<protocol::Undo>(message) ||
              std::holds_alternative<protocol::Resign>(message)) {
     if (const auto room = room_of(*c.player)) {
-      room->play(*c.player, *c.self, message, rid);
+      room->play(*c.player, c.out, message, rid);
     } else if (c.spectating) {
       send_error(c, {ErrorCode::not_a_player, "spectators cannot play", ""}, rid);
     } else {
@@ -105,7 +107,7 @@ asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello&
         co_await store_.run(load);
         if (record) {
           player = players_.adopt(*record);
-          if (active) restore(*player, *active);
+          if (active) restore_solo(*player, *active, metrics_);
         }
       }
     }
@@ -125,7 +127,7 @@ asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello&
   }
   c.player = player;
   metrics_.players_online.fetch_add(1, std::memory_order_relaxed);
-  players_.attach(*player, c.self);
+  players_.attach(*player, c.self.lock());
   send(c, protocol::encode_welcome({player->id, player->name}, token, m.token.has_value(), rid));
   std::string snapshot;
   {
@@ -133,19 +135,7 @@ asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello&
     if (player->solo) snapshot = protocol::encode_game(view_of(*player->solo), {});
   }
   if (!snapshot.empty()) send(c, std::move(snapshot));
-  if (const auto room = room_of(*player)) room->reconnected(*player, *c.self);
-}
-
-void Dispatcher::restore(Player& player, const ActiveGameRecord& active) {
-  std::optional<engine::Game> game = engine::replay(active.config, active.moves);
-  if (!game) return;
-  std::lock_guard lock(player.mutex);
-  if (player.solo) return;
-  player.solo.emplace(
-      SoloGame{active.game_id, std::move(*game), active.explicit_seed, active.started_at});
-  if (player.solo->game.state() == engine::GameState::playing) {
-    metrics_.games_active.fetch_add(1, std::memory_order_relaxed);
-  }
+  if (const auto room = room_of(*player)) room->reconnected(*player, c.out);
 }
 
 asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,
@@ -160,7 +150,7 @@ asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,
 
 void Dispatcher::stop_spectating(Connection& c) {
   if (!c.spectating) return;
-  c.spectating->remove_spectator(c.self.get());
+  c.spectating->remove_spectator(&c.out);
   c.spectating.reset();
 }
 
@@ -179,20 +169,20 @@ void Dispatcher::on_room(Connection& c, const protocol::ClientMessage& message,
     }
     matchmaker_.cancel(*player);
     stop_spectating(c);
-    rooms_.create(create->options)->join(player, *c.self, rid);
+    rooms_.create(create->options)->join(player, c.out, rid);
   } else if (const auto* join = std::get_if<protocol::JoinRoom>(&message)) {
     if (room) return error(ErrorCode::already_in_room, "leave your room first");
     const auto target = rooms_.find(join->code);
     if (!target) return error(ErrorCode::no_such_room, "no room with that code");
     matchmaker_.cancel(*player);
     stop_spectating(c);
-    target->join(player, *c.self, rid);
+    target->join(player, c.out, rid);
   } else if (std::holds_alternative<protocol::LeaveRoom>(message)) {
     if (!room) return error(ErrorCode::not_in_room, "you are not in a room");
-    room->leave(*player, *c.self, rid);
+    room->leave(*player, c.out, rid);
   } else if (const auto* ready = std::get_if<protocol::Ready>(&message)) {
     if (!room) return error(ErrorCode::not_in_room, "you are not in a room");
-    room->set_ready(*player, ready->ready, *c.self, rid);
+    room->set_ready(*player, ready->ready, c.out, rid);
   } else if (const auto* quick = std::get_if<protocol::QuickMatch>(&message)) {
     if (room) return error(ErrorCode::already_in_room, "leave your room first");
     on_quick_match(c, *quick, rid);
@@ -205,8 +195,11 @@ void Dispatcher::on_room(Connection& c, const protocol::ClientMessage& message,
     if (room) return error(ErrorCode::already_in_room, "racers cannot spectate");
     const auto target = rooms_.find(spectate->code);
     if (!target) return error(ErrorCode::no_such_room, "no room with that code");
+    const auto self = c.self.lock();
+    if (!self) return;            // the connection is going away
+    matchmaker_.cancel(*player);  // spectating leaves the quick-match queue
     stop_spectating(c);
-    if (target->add_spectator(c.self, rid)) c.spectating = target;
+    if (target->add_spectator(self, rid)) c.spectating = target;
   } else if (std::holds_alternative<protocol::StopSpectating>(message)) {
     stop_spectating(c);
     send(c, protocol::encode_bare("stopped", rid));
@@ -216,27 +209,40 @@ void Dispatcher::on_room(Connection& c, const protocol::ClientMessage& message,
 void Dispatcher::on_quick_match(Connection& c, const protocol::QuickMatch& m,
                                 const protocol::Rid& rid) {
   stop_spectating(c);
-  const std::shared_ptr<Player> opponent = matchmaker_.enqueue({m.mode, m.size}, c.player);
-  std::shared_ptr<Participant> opponent_connection;
-  if (opponent) {
-    std::lock_guard lock(opponent->mutex);
-    opponent_connection = opponent->connection.lock();
-  }
-  if (!opponent_connection) {
-    if (opponent) matchmaker_.enqueue({m.mode, m.size}, c.player);
-    send(c, protocol::encode_bare("queued", rid));
-    return;
-  }
   protocol::RoomOptions options;
   options.mode = m.mode;
   options.size = m.size;
   options.target = m.mode == engine::Mode::fifteen ? 0 : 2048;
   options.is_public = true;  // strangers' races are there to be watched
-  const auto room = rooms_.create(options);
-  room->join(opponent, *opponent_connection, {});
-  room->join(c.player, *c.self, rid);
-  room->set_ready(*opponent, true, *opponent_connection, {});
-  room->set_ready(*c.player, true, *c.self, {});
+  std::shared_ptr<Room> room;
+  const auto outcome =
+      matchmaker_.match({m.mode, m.size}, c.player, [&](const std::shared_ptr<Player>& waiting) {
+        return rooms_.create_matched(options, waiting, c.player, room);
+      });
+  switch (outcome) {
+    case Matchmaker::Outcome::queued: return send(c, protocol::encode_bare("queued", rid));
+    case Matchmaker::Outcome::refused:
+      return send_error(c, {ErrorCode::already_in_room, "leave your room first", ""}, rid);
+    case Matchmaker::Outcome::paired: return room->announce(&c.out, rid);
+  }
+}
+
+asio::awaitable<bool> Dispatcher::record(Connection& c, const GameRecord& game,
+                                         const protocol::Rid& rid) {
+  bool committed = true;
+  try {
+    const StoreWorker::Job save = [&game](Store& s) { s.record_game(game); };
+    co_await store_.run(save);
+  } catch (const std::exception& e) {
+    committed = false;
+    spdlog::error("recording game {} failed: {}", game.id, e.what());
+  }
+  if (!committed) {
+    send_error(c, {ErrorCode::internal, "the game could not be recorded: try again", ""}, rid);
+    co_return false;
+  }
+  metrics_.games_finished_total.fetch_add(1, std::memory_order_relaxed);
+  co_return true;
 }
 
 asio::awaitable<void> Dispatcher::on_new_game(Connection& c, const protocol::NewGame& m,
@@ -244,23 +250,27 @@ asio::awaitable<void> Dispatcher::on_new_game(Connection& c, const protocol::New
   engine::GameConfig config = m.config;
   if (!m.explicit_seed) config.seed = random_u64();
   Player& p = *c.player;
+  // The game being replaced ends as resigned: recorded first, or it stays as it is.
   std::optional<GameRecord> ended;
+  {
+    std::lock_guard lock(p.mutex);
+    if (p.solo && p.solo->game.state() == engine::GameState::playing) {
+      ended = record_of(p, *p.solo);
+      ended->state = engine::GameState::resigned;
+    }
+  }
+  if (ended && !co_await record(c, *ended, rid)) co_return;
   std::string reply;
   {
     std::lock_guard lock(p.mutex);
-    if (p.solo && p.solo->game.end(engine::GameState::resigned)) {
-      ended = record_of(p, *p.solo);
+    if (ended && p.solo && p.solo->id == ended->id &&
+        p.solo->game.end(engine::GameState::resigned)) {
       metrics_.games_active.fetch_sub(1, std::memory_order_relaxed);
     }
     p.solo.emplace(SoloGame{random_hex(8), engine::Game(config), m.explicit_seed, unix_ms()});
     p.journal_dirty = true;
     metrics_.games_active.fetch_add(1, std::memory_order_relaxed);
     reply = protocol::encode_game(view_of(*p.solo), rid);
-  }
-  if (ended) {
-    const StoreWorker::Job save = [&ended](Store& s) { s.record_game(*ended); };
-    co_await store_.run(save);
-    metrics_.games_finished_total.fetch_add(1, std::memory_order_relaxed);
   }
   send(c, std::move(reply));
 }
@@ -270,6 +280,7 @@ asio::awaitable<void> Dispatcher::on_play(Connection& c, const protocol::ClientM
   Player& p = *c.player;
   std::vector<std::string> replies;
   std::optional<GameRecord> finished;
+  std::size_t recorded_moves = 0;  // the history's length before the message, to take it back
   auto fail = [&](ErrorCode code, std::string_view text) {
     metrics_.count_error(code);
     replies.push_back(protocol::encode_error(code, text, rid));
@@ -283,6 +294,7 @@ asio::awaitable<void> Dispatcher::on_play(Connection& c, const protocol::ClientM
     } else {
       SoloGame& solo = *p.solo;
       engine::Game& game = solo.game;
+      recorded_moves = game.history().size();
       if (std::holds_alternative<protocol::Move>(message) ||
           std::holds_alternative<protocol::Slide>(message)) {
         if (const auto refused = check_move(game, message)) {
@@ -316,11 +328,18 @@ asio::awaitable<void> Dispatcher::on_play(Connection& c, const protocol::ClientM
       }
     }
   }
-  // Durability: a finished game is committed before the message announcing it is sent.
-  if (finished) {
-    const StoreWorker::Job save = [&finished](Store& s) { s.record_game(*finished); };
-    co_await store_.run(save);
-    metrics_.games_finished_total.fetch_add(1, std::memory_order_relaxed);
+  // Durability: a finished game is committed before the message announcing it is sent. If
+  // the store fails, the message that ended it is taken back: the game is as last recorded.
+  if (finished && !co_await record(c, *finished, rid)) {
+    std::lock_guard lock(p.mutex);
+    if (p.solo && p.solo->id == finished->id) {
+      const std::string& history = p.solo->game.history();
+      if (auto before = engine::replay(p.solo->game.config(), history.substr(0, recorded_moves))) {
+        p.solo->game = std::move(*before);
+        metrics_.games_active.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+    co_return;
   }
   for (auto& reply : replies) send(c, std::move(reply));
 }
@@ -329,7 +348,7 @@ void Dispatcher::disconnected(Connection& c) {
   stop_spectating(c);
   if (!c.player) return;
   metrics_.players_online.fetch_sub(1, std::memory_order_relaxed);
-  if (!players_.detach(*c.player, c.self.get())) return;  // replaced by a newer connection
+  if (!players_.detach(*c.player, &c.out)) return;  // replaced by a newer connection
   matchmaker_.cancel(*c.player);
   if (const auto room = room_of(*c.player)) room->disconnected(*c.player);
 }

@@ -17,9 +17,12 @@ namespace tilerace::server {
 
 class AddressLimits;
 
-// The dispatcher's state for one connection.
+// The dispatcher's state for one connection. It owns nothing of the connection itself: out
+// is the connection (which owns this struct), self a weak handle to it for the registries.
 struct Connection {
-  std::shared_ptr<Participant> self;
+  explicit Connection(Participant& out_) : out(out_) {}
+  Participant& out;
+  std::weak_ptr<Participant> self;
   std::shared_ptr<Player> player;  // set by a successful hello
   std::shared_ptr<Room> spectating;
   std::string address;  // the peer's address as AddressLimits counts it
@@ -57,9 +60,10 @@ class Dispatcher {
   // spectate, stop_spectating.
   void on_room(Connection& c, const protocol::ClientMessage& m, const protocol::Rid& rid);
   void on_quick_match(Connection& c, const protocol::QuickMatch& m, const protocol::Rid& rid);
+  // Records a finished solo game; false (and `internal` sent) when the store failed.
+  boost::asio::awaitable<bool> record(Connection& c, const GameRecord& game,
+                                      const protocol::Rid& rid);
   void stop_spectating(Connection& c);
-  // Rebuilds a journaled solo game for a player loaded after a restart.
-  void restore(Player& player, const ActiveGameRecord& active);
   boost::asio::awaitable<void> on_leaderboard(Connection& c, const protocol::LeaderboardRequest& m,
                                               const protocol::Rid& rid);
   void send(Connection& c, std::string message);

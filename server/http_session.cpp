@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
@@ -140,23 +143,48 @@ void fail(beast::error_code ec, const char* what) {
 
 }  // namespace
 
-asio::awaitable<void> run_http_session(beast::tcp_stream stream, ServerContext& context,
-                                       AddressLimits::Slot slot) {
+HttpSession::HttpSession(beast::tcp_stream&& stream, ServerContext& context,
+                         AddressLimits::Slot slot)
+    : stream_(std::move(stream)),
+      executor_(stream_.get_executor()),
+      context_(context),
+      slot_(std::move(slot)) {}
+
+void HttpSession::start() {
+  context_.sessions.add(shared_from_this());
+  asio::co_spawn(executor_, run(), asio::detached);
+}
+
+void HttpSession::abort() {
+  asio::post(executor_, [self = shared_from_this()] {
+    if (self->handed_over_) return;
+    beast::error_code ignored;
+    self->stream_.socket().close(ignored);
+  });
+}
+
+asio::awaitable<void> HttpSession::run() {
+  const auto self = shared_from_this();
+  struct Leave {
+    HttpSession& session;
+    ~Leave() { session.context_.sessions.remove(&session); }
+  } leave{*this};
   beast::flat_buffer buffer;
   for (;;) {
     http::request_parser<http::string_body> parser;
     parser.header_limit(kHeaderLimit);
     parser.body_limit(kBodyLimit);
-    stream.expires_after(kRequestTimeout);
-    auto [ec, bytes] = co_await http::async_read(stream, buffer, parser, as_tuple(use_awaitable));
+    stream_.expires_after(kRequestTimeout);
+    auto [ec, bytes] = co_await http::async_read(stream_, buffer, parser, as_tuple(use_awaitable));
     if (ec) co_return fail(ec, "read");
     Request req = parser.release();
     if (beast::websocket::is_upgrade(req) && req.target() == "/ws") {
-      std::make_shared<WsSession>(std::move(stream), context, std::move(slot))
+      handed_over_ = true;
+      std::make_shared<WsSession>(std::move(stream_), context_, std::move(slot_))
           ->start(std::move(req));
       co_return;
     }
-    context.metrics.http_requests_total.fetch_add(1, std::memory_order_relaxed);
+    context_.metrics.http_requests_total.fetch_add(1, std::memory_order_relaxed);
     const std::string_view target = req.target();
     const std::string_view path = target.substr(0, target.find('?'));
     const bool from_store = (req.method() == http::verb::get || req.method() == http::verb::head) &&
@@ -166,17 +194,23 @@ asio::awaitable<void> run_http_session(beast::tcp_stream stream, ServerContext& 
     // No co_await inside ?: here: GCC 12 miscompiles it (the response came out empty).
     std::optional<http::message_generator> response;
     if (from_store) {
-      response.emplace(co_await route_store(req, path, query, context));
+      try {
+        response.emplace(co_await route_store(req, path, query, context_));
+      } catch (const std::exception& e) {
+        spdlog::error("http {}: {}", path, e.what());
+        response.emplace(json_response(req, http::status::service_unavailable,
+                                       R"({"error":"store_unavailable"})"));
+      }
     } else {
-      response.emplace(route(req, context));
+      response.emplace(route(req, context_));
     }
     const bool keep_alive = response->keep_alive();
     auto [wec, written] =
-        co_await beast::async_write(stream, std::move(*response), as_tuple(use_awaitable));
+        co_await beast::async_write(stream_, std::move(*response), as_tuple(use_awaitable));
     if (wec) co_return fail(wec, "write");
     if (!keep_alive) {
       beast::error_code ignored;
-      stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+      stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
       co_return;
     }
   }

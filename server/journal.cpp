@@ -4,26 +4,76 @@
 
 namespace tilerace::server {
 
-boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, StoreWorker& store,
-                                           Metrics& metrics) {
-  std::vector<ActiveGameRecord> batch;
-  players.for_each([&batch](Player& p) {
+boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRegistry& rooms,
+                                           StoreWorker& store, Metrics& metrics) {
+  std::vector<ActiveGameRecord> games;
+  players.for_each([&games](Player& p) {
     std::lock_guard lock(p.mutex);
     if (!p.journal_dirty) return;
     p.journal_dirty = false;
     if (!p.solo || p.solo->game.state() != engine::GameState::playing) return;
     const SoloGame& s = *p.solo;
-    batch.push_back({p.id, s.id, s.game.config(), s.explicit_seed, s.game.history(), s.started_at});
+    games.push_back({p.id, s.id, s.game.config(), s.explicit_seed, s.game.history(), s.started_at});
   });
-  if (!batch.empty()) {
+  const std::vector<ActiveRaceRecord> races = rooms.journal();
+  if (!games.empty() || !races.empty()) {
     try {
-      const StoreWorker::Job save = [&batch](Store& s) { s.journal(batch); };
+      const StoreWorker::Job save = [&games, &races](Store& s) {
+        s.journal(games);
+        s.journal_races(races);
+      };
       co_await store.run(save);
     } catch (const std::exception& e) {
-      spdlog::error("journaling {} games failed: {}", batch.size(), e.what());
+      spdlog::error("journaling {} games and {} races failed: {}", games.size(), races.size(),
+                    e.what());
+      // Solo games are written again on the next pass.
+      for (const auto& g : games) {
+        if (const auto p = players.find(g.player_id)) {
+          std::lock_guard lock(p->mutex);
+          p->journal_dirty = true;
+        }
+      }
     }
   }
   metrics.journal_flushes_total.fetch_add(1, std::memory_order_relaxed);
+}
+
+void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metrics) {
+  std::optional<engine::Game> game = engine::replay(active.config, active.moves);
+  if (!game) return;
+  std::lock_guard lock(player.mutex);
+  if (player.solo) return;
+  player.solo.emplace(
+      SoloGame{active.game_id, std::move(*game), active.explicit_seed, active.started_at});
+  if (player.solo->game.state() == engine::GameState::playing) {
+    metrics.games_active.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+std::size_t restore_races(Store& store, PlayerRegistry& players, RoomRegistry& rooms,
+                          Metrics& metrics) {
+  std::size_t restored = 0;
+  for (const ActiveRaceRecord& race : store.active_races()) {
+    std::vector<std::shared_ptr<Player>> racers;
+    for (const ActiveRacerRecord& r : race.racers) {
+      std::shared_ptr<Player> player = players.find(r.player_id);
+      if (!player) {
+        const std::optional<PlayerRecord> record = store.find_player(r.player_id);
+        if (!record) break;
+        player = players.adopt(*record);
+        if (const auto active = store.find_active(r.player_id)) {
+          restore_solo(*player, *active, metrics);
+        }
+      }
+      racers.push_back(std::move(player));
+    }
+    if (racers.size() == race.racers.size() && rooms.restore(race, std::move(racers))) {
+      ++restored;
+    } else {
+      spdlog::error("race {} in room {} could not be restored", race.id, race.room);
+    }
+  }
+  return restored;
 }
 
 }  // namespace tilerace::server

@@ -1,21 +1,34 @@
 #pragma once
-// The journal of active solo games: once a second (and once more at shutdown) the moves of
-// every solo game that changed are written to the store, so a restart — clean or a crash —
-// gives players their game back. A crash loses at most the last second of moves.
+// The journal of what is being played: once a second (and once more at shutdown) the moves of
+// every solo game that changed, and every running race (seed, moves per racer, time left), are
+// written to the store, so a restart — clean or a crash — gives players their game or race
+// back. A crash loses at most the last second of moves.
 #include <boost/asio/awaitable.hpp>
 
 #include <chrono>
 
 #include "server/metrics.hpp"
 #include "server/player_registry.hpp"
+#include "server/room_registry.hpp"
 #include "server/store_worker.hpp"
 
 namespace tilerace::server {
 
 inline constexpr std::chrono::seconds kJournalInterval{1};
 
-// Writes every changed, still playing solo game to the store; resumes when committed.
-boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, StoreWorker& store,
-                                           Metrics& metrics);
+// Writes every changed, still playing solo game and every running race to the store; resumes
+// when committed (a failure is logged; the next pass writes the same again).
+boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRegistry& rooms,
+                                           StoreWorker& store, Metrics& metrics);
+
+// Before serving: brings back every journaled race (its players loaded from the store, with
+// their journaled solo games) so racers and spectators who return find it. Calls the store
+// directly: nothing else uses it yet. Returns how many races came back.
+std::size_t restore_races(Store& store, PlayerRegistry& players, RoomRegistry& rooms,
+                          Metrics& metrics);
+
+// Rebuilds a journaled solo game for a player loaded after a restart (no-op if the player
+// already has a game in memory or the moves do not replay).
+void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metrics);
 
 }  // namespace tilerace::server

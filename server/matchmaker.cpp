@@ -4,26 +4,30 @@
 
 namespace tilerace::server {
 
-namespace {
-bool online(Player& p) {
-  std::lock_guard lock(p.mutex);
-  return !p.connection.expired() && p.room.expired();
-}
-}  // namespace
-
-std::shared_ptr<Player> Matchmaker::enqueue(const Key& key, const std::shared_ptr<Player>& player) {
+Matchmaker::Outcome Matchmaker::match(const Key& key, const std::shared_ptr<Player>& player,
+                                      const Pair& pair) {
   std::lock_guard lock(mutex_);
   for (auto& [k, queue] : queues_) {
-    std::erase_if(queue, [&](const auto& w) { return w.lock() == player; });
+    std::erase_if(queue, [&](const auto& w) {
+      const auto p = w.lock();
+      return !p || p == player;
+    });
   }
   auto& queue = queues_[key];
   while (!queue.empty()) {
-    std::shared_ptr<Player> other = queue.front().lock();
-    queue.pop_front();
-    if (other && online(*other)) return other;
+    const std::shared_ptr<Player> waiting = queue.front().lock();
+    if (!waiting) {
+      queue.pop_front();
+      continue;
+    }
+    switch (pair(waiting)) {
+      case Claim::paired: queue.pop_front(); return Outcome::paired;
+      case Claim::waiting_busy: queue.pop_front(); continue;
+      case Claim::arriving_busy: return Outcome::refused;
+    }
   }
   queue.push_back(player);
-  return nullptr;
+  return Outcome::queued;
 }
 
 bool Matchmaker::cancel(const Player& player) {

@@ -1,10 +1,12 @@
 #pragma once
-// Quick match: one queue per (mode, size) that pairs players as they arrive.
+// Quick match: one queue per (mode, size). Pairing is one atomic step: under the queue's lock
+// the longest-waiting player is offered to `pair`, which seats both in a room or says who is
+// no longer free; nobody hears of a pairing before both are in the room.
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <utility>
 
 #include "engine/types.hpp"
@@ -12,13 +14,23 @@
 
 namespace tilerace::server {
 
+// What pairing a waiting player with an arriving one came to.
+enum class Claim {
+  paired,        // both are in one room now
+  waiting_busy,  // the waiting player is no longer free (in a room, or gone): skip them
+  arriving_busy  // the arriving player is no longer free: pair nobody, queue nobody
+};
+
 class Matchmaker {
  public:
   using Key = std::pair<engine::Mode, int>;  // mode, size
+  using Pair = std::function<Claim(const std::shared_ptr<Player>& waiting)>;
+  enum class Outcome { paired, queued, refused };
 
-  // Pairs player with the longest-waiting connected player of key, or queues player and
-  // returns null. A player is in at most one queue.
-  std::shared_ptr<Player> enqueue(const Key& key, const std::shared_ptr<Player>& player);
+  // Offers player to the players waiting for key, longest-waiting first, through pair (called
+  // under the matchmaker's lock); queues player when nobody could be paired. A player is in
+  // at most one queue.
+  Outcome match(const Key& key, const std::shared_ptr<Player>& player, const Pair& pair);
   // Takes player out of any queue; returns whether it was queued.
   bool cancel(const Player& player);
 

@@ -27,6 +27,7 @@ std::string Metrics::render() const {
   family("tilerace_players", "gauge", "Connections that completed hello.", players_online);
   family("tilerace_games", "gauge", "Solo games being played.", games_active);
   family("tilerace_rooms", "gauge", "Open rooms.", rooms);
+  family("tilerace_races_active", "gauge", "Races running or being recorded.", races_active);
   family("tilerace_races_total", "counter", "Races started.", races_total);
   family("tilerace_connections_total", "counter", "WebSocket connections accepted.",
          connections_total);

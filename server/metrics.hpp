@@ -19,6 +19,7 @@ class Metrics {
   std::atomic<std::int64_t> players_online{0};  // connections that said hello
   std::atomic<std::int64_t> games_active{0};    // solo games in state playing
   std::atomic<std::int64_t> rooms{0};           // open rooms
+  std::atomic<std::int64_t> races_active{0};    // races running or being recorded
   std::atomic<std::uint64_t> races_total{0};    // races started
   std::atomic<std::uint64_t> connections_total{0};
   std::atomic<std::uint64_t> moves_total{0};  // moves that changed a board

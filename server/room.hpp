@@ -1,12 +1,13 @@
 #pragma once
-// A room: racers who join by code, ready up, race with identical seeds, and the spectators
-// who watch them. Thread-safe: every public function takes the room's mutex; timers run on
-// the room's executor and take it too. Lock order: room, then player. Rooms see participants,
-// never sockets; a broadcast is encoded once and shared.
+// A room as the server runs it: its RaceState behind a mutex, one timer kept at the state's
+// next deadline, and the recording of finished races through the StoreWorker — race_over goes
+// out only once the result is committed; a failed recording is retried with backoff (the
+// race journal keeps it across a restart meanwhile). Every public function takes the mutex
+// and may be called from any thread; callers hold a shared_ptr to the room for the call.
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -14,104 +15,74 @@
 #include <string>
 #include <vector>
 
-#include "protocol/encode.hpp"
-#include "protocol/messages.hpp"
-#include "server/metrics.hpp"
-#include "server/options.hpp"
-#include "server/player.hpp"
-#include "server/store.hpp"
+#include "server/race_state.hpp"
 #include "server/store_worker.hpp"
 
 namespace tilerace::server {
 
 struct RoomServices {
-  boost::asio::any_io_executor executor;  // timers and the end-of-race coroutine
-  StoreWorker& store;
-  Metrics& metrics;
-  const Options& options;
-  std::function<void(const std::string& code)> on_empty;  // the room has no racers left
+  boost::asio::any_io_executor executor;  // timers and the recording coroutine
+  StoreWorker* store = nullptr;
+  Metrics* metrics = nullptr;
+  RaceSettings settings;
+  std::function<void(const std::string& code)> on_closed;  // the room has nobody left
 };
 
 class Room : public std::enable_shared_from_this<Room> {
  public:
-  static constexpr int kMaxSpectators = 100;
+  using Time = RaceState::Time;
 
-  Room(std::string code, protocol::RoomOptions options, RoomServices& services);
+  // A new, empty room.
+  static std::shared_ptr<Room> make(std::string code, const protocol::RoomOptions& options,
+                                    RoomServices services);
+  // A journaled race going on again (RaceState::restore); its players still in the race are
+  // linked to it. Null when it cannot be rebuilt.
+  static std::shared_ptr<Room> restore(const ActiveRaceRecord& record,
+                                       std::vector<std::shared_ptr<Player>> players,
+                                       RoomServices services);
 
   const std::string& code() const noexcept { return code_; }
-  bool is_public() const noexcept { return options_.is_public; }
+  bool is_public() const noexcept { return public_; }
 
-  // Each answers `to` (the asking connection) directly, errors included.
+  // See RaceState for each; they answer `to` directly, errors included.
   void join(const std::shared_ptr<Player>& player, Participant& to, const protocol::Rid& rid);
   void leave(Player& player, Participant& to, const protocol::Rid& rid);
   void set_ready(Player& player, bool ready, Participant& to, const protocol::Rid& rid);
-  // move, slide, undo or resign from a racer.
   void play(Player& player, Participant& to, const protocol::ClientMessage& message,
             const protocol::Rid& rid);
-  // Adds a spectator and sends it `room` (+ `race_state`); false if refused (error sent).
+  void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b);
+  void announce(Participant* direct, const protocol::Rid& rid);
   bool add_spectator(const std::shared_ptr<Participant>& spectator, const protocol::Rid& rid);
   void remove_spectator(const Participant* spectator);
-  // A racer's new connection: sends it `room`, then `race_state` when racing.
   void reconnected(Player& player, Participant& to);
-  // A racer's connection is gone: they keep their place for --grace seconds.
   void disconnected(Player& player);
-  // This room as list_rooms shows it.
   protocol::RoomView summary() const;
+  std::optional<ActiveRaceRecord> journal();
+
+  // Server shutdown: no timer is armed and no retry waits from now on; what runs finishes.
+  void stop();
 
  private:
-  enum class State { waiting, countdown, racing, finishing };
-  struct Racer {
-    std::shared_ptr<Player> player;
-    bool ready = false;
-    bool connected = true;
-    bool left = false;  // left or timed out during a race: kept for the standings only
-    std::optional<engine::Game> game;
-    std::string game_id;
-    std::shared_ptr<boost::asio::steady_timer> grace;
-    double cap_tokens = 0;  // max_moves_per_second bucket
-    std::chrono::steady_clock::time_point cap_last{};
-  };
-  using Clock = std::chrono::steady_clock;
+  explicit Room(RoomServices services);
 
-  Racer* find(const Player& player);
-  protocol::RoomView view_locked() const;
-  std::vector<protocol::RacerGame> games_locked() const;
-  void send_to(const Racer& racer, const SharedMessage& message) const;
-  void send_error(Participant& to, protocol::ErrorCode code, std::string_view text,
-                  const protocol::Rid& rid) const;
-  // Sends message to every connected racer and spectator but `except`.
-  void broadcast(const SharedMessage& message, const Participant* except = nullptr);
-  // `room` to everyone; `direct` gets its own copy carrying rid.
-  void broadcast_room(Participant* direct, const protocol::Rid& rid);
-  void maybe_start_locked();
-  void start_race_locked();
-  void remove_racer_locked(std::size_t index);
-  void close_locked();
-  bool allow_move_locked(Racer& racer);
-  // Ends the race when one of PROTOCOL.md §5's conditions holds.
-  void check_end_locked(std::optional<std::size_t> target_winner);
-  void end_race_locked(std::string_view reason, std::optional<std::size_t> target_winner);
-  void forfeit_locked(Racer& racer);
-  // The racer leaves a running race: forfeited, kept in the standings, out of the room.
-  void drop_out_locked(Racer& racer);
-  // If leaving was the host, the longest-present racer still in becomes host.
-  void hand_over_host_locked(const std::string& leaving);
-  static boost::asio::awaitable<void> finish(std::shared_ptr<Room> self, RaceRecord record,
-                                             std::string race_over);
+  // Runs f(state, now) under the mutex, then settles what it changed.
+  template <class F>
+  auto act(F&& f);
+  // Hands a finished race to the recorder, tells the registry when the room closed, and keeps
+  // the timer at the state's next deadline.
+  void settle_locked();
+  static boost::asio::awaitable<void> record(std::shared_ptr<Room> self, RaceResult result);
 
-  const std::string code_;
-  const protocol::RoomOptions options_;
-  RoomServices& services_;
+  RoomServices services_;
+  std::string code_;
+  bool public_ = false;
   mutable std::mutex mutex_;
-  State state_ = State::waiting;
+  std::optional<RaceState> state_;
+  boost::asio::steady_timer timer_;
+  std::optional<Time> armed_;        // the deadline timer_ waits for
+  boost::asio::steady_timer retry_;  // backoff between recording attempts
+  bool stopped_ = false;
   bool closed_ = false;
-  std::string host_;
-  std::vector<Racer> racers_;  // in joining order
-  std::vector<std::weak_ptr<Participant>> spectators_;
-  boost::asio::steady_timer countdown_timer_;
-  boost::asio::steady_timer clock_timer_;
-  Clock::time_point race_deadline_{};
-  std::int64_t race_started_at_ = 0;  // Unix ms
 };
 
 }  // namespace tilerace::server

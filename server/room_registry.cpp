@@ -19,22 +19,59 @@ std::string random_code() {
   return code;
 }
 
+// Free for quick match: connected and in no room. Requires the player's lock.
+bool free_locked(const Player& p) { return !p.connection.expired() && p.room.expired(); }
+
 }  // namespace
 
 RoomRegistry::RoomRegistry(RoomServices services) : services_(std::move(services)) {
-  services_.on_empty = [this](const std::string& code) { remove(code); };
+  services_.on_closed = [this](const std::string& code) { remove(code); };
 }
 
-std::shared_ptr<Room> RoomRegistry::create(const protocol::RoomOptions& options) {
-  std::lock_guard lock(mutex_);
+std::string RoomRegistry::unused_code_locked() const {
   std::string code;
   do {
     code = random_code();
   } while (rooms_.count(code) != 0);
-  auto room = std::make_shared<Room>(code, options, services_);
-  rooms_.emplace(code, room);
-  services_.metrics.rooms.fetch_add(1, std::memory_order_relaxed);
+  return code;
+}
+
+std::shared_ptr<Room> RoomRegistry::create(const protocol::RoomOptions& options) {
+  std::lock_guard lock(mutex_);
+  auto room = Room::make(unused_code_locked(), options, services_);
+  rooms_.emplace(room->code(), room);
+  services_.metrics->rooms.fetch_add(1, std::memory_order_relaxed);
   return room;
+}
+
+Claim RoomRegistry::create_matched(const protocol::RoomOptions& options,
+                                   const std::shared_ptr<Player>& waiting,
+                                   const std::shared_ptr<Player>& arriving,
+                                   std::shared_ptr<Room>& room) {
+  std::lock_guard lock(mutex_);
+  auto made = Room::make(unused_code_locked(), options, services_);
+  made->seat(waiting, arriving);  // nobody knows this room yet: its lock is free
+  {
+    std::scoped_lock players(waiting->mutex, arriving->mutex);
+    if (!free_locked(*arriving)) return Claim::arriving_busy;
+    if (!free_locked(*waiting)) return Claim::waiting_busy;
+    waiting->room = made;
+    arriving->room = made;
+  }
+  rooms_.emplace(made->code(), made);
+  services_.metrics->rooms.fetch_add(1, std::memory_order_relaxed);
+  room = std::move(made);
+  return Claim::paired;
+}
+
+bool RoomRegistry::restore(const ActiveRaceRecord& record,
+                           std::vector<std::shared_ptr<Player>> players) {
+  auto room = Room::restore(record, std::move(players), services_);
+  if (!room) return false;
+  std::lock_guard lock(mutex_);
+  rooms_.emplace(room->code(), room);
+  services_.metrics->rooms.fetch_add(1, std::memory_order_relaxed);
+  return true;
 }
 
 std::shared_ptr<Room> RoomRegistry::find(std::string_view code) const {
@@ -43,21 +80,36 @@ std::shared_ptr<Room> RoomRegistry::find(std::string_view code) const {
   return it == rooms_.end() ? nullptr : it->second;
 }
 
-std::vector<protocol::RoomView> RoomRegistry::public_rooms() const {
+std::vector<std::shared_ptr<Room>> RoomRegistry::all() const {
+  std::lock_guard lock(mutex_);
   std::vector<std::shared_ptr<Room>> rooms;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [code, room] : rooms_) {
-      if (room->is_public()) rooms.push_back(room);
-    }
-  }
+  rooms.reserve(rooms_.size());
+  for (const auto& [code, room] : rooms_) rooms.push_back(room);
+  return rooms;
+}
+
+std::vector<protocol::RoomView> RoomRegistry::public_rooms() const {
   std::vector<protocol::RoomView> views;
-  for (const auto& room : rooms) views.push_back(room->summary());
+  for (const auto& room : all()) {
+    if (room->is_public()) views.push_back(room->summary());
+  }
   return views;
 }
 
+std::vector<ActiveRaceRecord> RoomRegistry::journal() const {
+  std::vector<ActiveRaceRecord> entries;
+  for (const auto& room : all()) {
+    if (auto entry = room->journal()) entries.push_back(std::move(*entry));
+  }
+  return entries;
+}
+
+void RoomRegistry::stop() {
+  for (const auto& room : all()) room->stop();
+}
+
 void RoomRegistry::remove(const std::string& code) {
-  std::shared_ptr<Room> doomed;  // released after the lock, never inside the room's own call
+  std::shared_ptr<Room> doomed;  // released after the lock (the caller still holds the room)
   std::lock_guard lock(mutex_);
   const auto it = rooms_.find(code);
   if (it == rooms_.end()) return;

@@ -83,46 +83,64 @@ asio::awaitable<void> accept_loop(asio::io_context& ioc, tcp::acceptor& acceptor
     // A game connection never needs a big window; a fixed kernel buffer keeps what a slow
     // reader can pin in the kernel small (the send queue bound does the rest).
     socket.set_option(asio::socket_base::send_buffer_size(kSocketSendBuffer), ec);
-    asio::co_spawn(socket.get_executor(),
-                   run_http_session(beast::tcp_stream(std::move(socket)), context, std::move(slot)),
-                   asio::detached);
+    std::make_shared<HttpSession>(beast::tcp_stream(std::move(socket)), context, std::move(slot))
+        ->start();
   }
 }
 
-asio::awaitable<void> journal_loop(asio::io_context& ioc, PlayerRegistry& players,
-                                   StoreWorker& worker, Metrics& metrics) {
-  asio::steady_timer timer(ioc);
+asio::awaitable<void> journal_loop(asio::steady_timer& timer, PlayerRegistry& players,
+                                   const RoomRegistry& rooms, StoreWorker& worker,
+                                   Metrics& metrics) {
   for (;;) {
     timer.expires_after(kJournalInterval);
     auto [ec] = co_await timer.async_wait(as_tuple(use_awaitable));
-    if (ec) co_return;
-    co_await flush_journal(players, worker, metrics);
+    if (ec) co_return;  // shutdown: drain writes the last pass
+    co_await flush_journal(players, rooms, worker, metrics);
   }
 }
 
-// Waits until every session has closed or the budget is spent, journals what is left, then
-// stops the io_context.
+// Waits until every session has closed (aborting the stragglers once the budget is spent),
+// then journals what is left. Nothing is stopped: run() returns when the last handler has run.
 asio::awaitable<void> drain(asio::io_context& ioc, SessionSet& sessions, PlayerRegistry& players,
-                            StoreWorker& worker, Metrics& metrics) {
+                            const RoomRegistry& rooms, StoreWorker& worker, Metrics& metrics) {
   asio::steady_timer timer(ioc);
   const auto deadline = std::chrono::steady_clock::now() + kShutdownBudget;
-  while (sessions.size() > 0 && std::chrono::steady_clock::now() < deadline) {
+  bool aborted = false;
+  while (sessions.size() > 0) {
+    if (!aborted && std::chrono::steady_clock::now() >= deadline) {
+      spdlog::warn("{} connections did not close in time: closing them", sessions.size());
+      sessions.for_each([](Session& s) { s.abort(); });
+      aborted = true;
+    }
     timer.expires_after(std::chrono::milliseconds(20));
     co_await timer.async_wait(use_awaitable);
   }
-  if (sessions.size() > 0) spdlog::warn("{} connections did not close in time", sessions.size());
-  co_await flush_journal(players, worker, metrics);
-  ioc.stop();
+  co_await flush_journal(players, rooms, worker, metrics);
 }
 
 }  // namespace
 
+// Ownership and shutdown order (the one place it is written down):
+// - The io_context is declared first, so it is destroyed last: every timer and socket (rooms,
+//   sessions, the acceptor) is gone before it. Everything a handler can reach (store, worker,
+//   metrics, registries, dispatcher, limits, sessions) is declared after it and outlives
+//   every handler, because run() returns only once no handler is left: shutdown never calls
+//   ioc.stop(), it lets the work run out.
+// - SIGTERM/SIGINT: the acceptor closes, the journal timer is cancelled, rooms stop arming
+//   timers, every session (HTTP or WebSocket, from accept on) is told to shut down; drain
+//   waits for them (8 s, then aborts their sockets), journals every solo game and race once
+//   more, and ends. Then the threads return from run(), the store worker finishes its jobs,
+//   and the objects are destroyed in reverse order of declaration.
+// - Nothing owns itself: a session is kept alive by its own coroutine frame and its pending
+//   handlers; its Connection holds only a weak handle back to it; rooms are owned by the
+//   registry and by the calls in progress on them; players point to rooms weakly.
 int run_server(const Options& options, std::unique_ptr<Store> store) {
   asio::io_context ioc(options.threads);
   Metrics metrics;
   StoreWorker worker(*store);
   PlayerRegistry players;
-  RoomRegistry rooms(RoomServices{ioc.get_executor(), worker, metrics, options, nullptr});
+  RoomRegistry rooms(
+      RoomServices{ioc.get_executor(), &worker, &metrics, {options.countdown, options.grace}, {}});
   Matchmaker matchmaker;
   AddressLimits limits(options.max_connections_per_ip, options.rooms_per_ip);
   Dispatcher dispatcher(players, rooms, matchmaker, worker, metrics, limits);
@@ -136,6 +154,16 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   }
   ServerContext context{options, web_root, metrics, dispatcher, sessions, rooms, worker, limits};
 
+  // Races that were running when the server last stopped go on (the worker is idle: nothing
+  // else uses the store yet).
+  try {
+    const std::size_t restored = restore_races(*store, players, rooms, metrics);
+    if (restored > 0) spdlog::info("{} races restored from the journal", restored);
+  } catch (const std::exception& e) {
+    spdlog::error("cannot read the race journal: {}", e.what());
+    return 2;
+  }
+
   tcp::acceptor acceptor(ioc);
   try {
     const tcp::endpoint endpoint(asio::ip::make_address(options.host), options.port);
@@ -145,14 +173,16 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     acceptor.listen(asio::socket_base::max_listen_connections);
   } catch (const std::exception& e) {
     spdlog::error("cannot listen on {}:{}: {}", options.host, options.port, e.what());
+    rooms.stop();
     return 2;
   }
   // The actual port, for tests and scripts that ask for port 0.
   spdlog::info("listening on http://{}:{} (web root {}, {} threads)", options.host,
                acceptor.local_endpoint().port(), web_root.string(), options.threads);
 
+  asio::steady_timer journal_timer(ioc);
   asio::co_spawn(ioc, accept_loop(ioc, acceptor, context), asio::detached);
-  asio::co_spawn(ioc, journal_loop(ioc, players, worker, metrics), asio::detached);
+  asio::co_spawn(ioc, journal_loop(journal_timer, players, rooms, worker, metrics), asio::detached);
 
   asio::signal_set signals(ioc, SIGINT, SIGTERM);
   signals.async_wait([&](beast::error_code ec, int signal) {
@@ -160,8 +190,10 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     spdlog::info("signal {}: shutting down", signal);
     beast::error_code ignored;
     acceptor.close(ignored);
-    sessions.for_each([](WsSession& s) { s.shutdown(); });
-    asio::co_spawn(ioc, drain(ioc, sessions, players, worker, metrics), asio::detached);
+    journal_timer.cancel();
+    rooms.stop();
+    sessions.for_each([](Session& s) { s.shutdown(); });
+    asio::co_spawn(ioc, drain(ioc, sessions, players, rooms, worker, metrics), asio::detached);
   });
 
   std::vector<std::thread> threads;

@@ -1,6 +1,6 @@
 #pragma once
 // What every connection shares: configuration, metrics, the dispatcher, and the set of live
-// WebSocket sessions (for shutdown). Owned by Server, outlives every session.
+// sessions (for shutdown). Owned by run_server, outlives every session (server.cpp says how).
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -15,28 +15,30 @@
 
 namespace tilerace::server {
 
-class WsSession;
+// A connection as shutdown sees it, HTTP or WebSocket, from accept until its last handler.
+// Both calls may come from any thread.
+class Session {
+ public:
+  virtual ~Session() = default;
+  // Server shutdown: end the connection politely (WebSocket: `shutdown`, then close 1001).
+  virtual void shutdown() = 0;
+  // The shutdown budget is spent: close the socket now.
+  virtual void abort() = 0;
+};
 
-// Live WebSocket sessions, so shutdown can reach every one of them.
+// Live sessions, so shutdown can reach every one of them. A session adds itself before its
+// first read and removes itself when its last handler has run.
 class SessionSet {
  public:
-  void add(const std::shared_ptr<WsSession>& s) {
-    std::lock_guard lock(mutex_);
-    sessions_[s.get()] = s;
-  }
-  void remove(const WsSession* s) {
-    std::lock_guard lock(mutex_);
-    sessions_.erase(s);
-  }
-  std::size_t size() const {
-    std::lock_guard lock(mutex_);
-    return sessions_.size();
-  }
-  void for_each(const std::function<void(WsSession&)>& f) const;
+  void add(const std::shared_ptr<Session>& s);
+  void remove(const Session* s);
+  std::size_t size() const;
+  // Calls f for every live session (not under the set's lock).
+  void for_each(const std::function<void(Session&)>& f) const;
 
  private:
   mutable std::mutex mutex_;
-  std::map<const WsSession*, std::weak_ptr<WsSession>> sessions_;
+  std::map<const Session*, std::weak_ptr<Session>> sessions_;
 };
 
 struct ServerContext {

@@ -74,6 +74,34 @@ CREATE TABLE active_games (
   started_at INTEGER NOT NULL
 );
 )sql",
+    R"sql(
+-- Running races, journaled once a second and at shutdown so a restart lets them go on.
+CREATE TABLE active_races (
+  id TEXT PRIMARY KEY,
+  room TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  target INTEGER NOT NULL,
+  seed TEXT NOT NULL,
+  time_limit INTEGER NOT NULL,
+  max_players INTEGER NOT NULL,
+  public INTEGER NOT NULL,
+  max_moves_per_second INTEGER NOT NULL,
+  host TEXT NOT NULL,
+  started_at INTEGER NOT NULL,
+  remaining_ms INTEGER NOT NULL
+);
+CREATE TABLE active_racers (
+  race_id TEXT NOT NULL REFERENCES active_races (id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  player_id TEXT NOT NULL,
+  game_id TEXT NOT NULL,
+  moves TEXT NOT NULL,
+  state TEXT NOT NULL,
+  left_race INTEGER NOT NULL,
+  PRIMARY KEY (race_id, position)
+);
+)sql",
 };
 
 std::unique_ptr<SQLite::Statement> prepare(SQLite::Database& db, const char* sql) {
@@ -145,6 +173,7 @@ SqliteStore::SqliteStore(const std::filesystem::path& path)
   db_.exec("PRAGMA journal_mode = WAL");
   db_.exec("PRAGMA synchronous = FULL");
   db_.exec("PRAGMA busy_timeout = 5000");
+  db_.exec("PRAGMA foreign_keys = ON");
   migrate();
   insert_player_ = prepare(
       db_,
@@ -197,6 +226,16 @@ SqliteStore::SqliteStore(const std::filesystem::path& path)
       db_,
       "SELECT player_id, game_id, mode, size, target, seed, explicit_seed, moves, started_at "
       "FROM active_games WHERE player_id = ?");
+  upsert_race_ = prepare(
+      db_,
+      "INSERT INTO active_races SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
+      "WHERE NOT EXISTS (SELECT 1 FROM races WHERE id = ?1) "
+      "ON CONFLICT (id) DO UPDATE SET host = excluded.host, remaining_ms = excluded.remaining_ms");
+  delete_racers_ = prepare(db_, "DELETE FROM active_racers WHERE race_id = ?");
+  insert_racer_ = prepare(db_,
+                          "INSERT INTO active_racers SELECT ?, ?, ?, ?, ?, ?, ? "
+                          "WHERE EXISTS (SELECT 1 FROM active_races WHERE id = ?1)");
+  delete_race_ = prepare(db_, "DELETE FROM active_races WHERE id = ?");
   top_2048_ = prepare(
       db_,
       "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at "
@@ -344,6 +383,11 @@ void SqliteStore::record_race(const RaceRecord& race) {
     s.bind(6, static_cast<std::int64_t>(race.ended_at));
     if (s.exec() == 0) return;  // already recorded: the transaction rolls back, nothing changes
   }
+  {
+    Reset reset{*delete_race_};
+    delete_race_->bind(1, race.id);
+    delete_race_->exec();  // its racers go with it (ON DELETE CASCADE)
+  }
   for (const GameRecord& g : race.games) insert_game(g);
   for (const RatingUpdate& u : race.ratings) {
     SQLite::Statement& s = *update_rating_;
@@ -387,6 +431,87 @@ std::optional<ActiveGameRecord> SqliteStore::find_active(std::string_view player
   a.moves = s.getColumn(7).getString();
   a.started_at = s.getColumn(8).getInt64();
   return a;
+}
+
+void SqliteStore::journal_races(const std::vector<ActiveRaceRecord>& races) {
+  if (races.empty()) return;
+  SQLite::Transaction tx(db_);
+  for (const ActiveRaceRecord& r : races) {
+    {
+      SQLite::Statement& s = *upsert_race_;
+      Reset reset{s};
+      s.bind(1, r.id);
+      s.bind(2, r.room);
+      bind_config(s, 3, {r.options.mode, r.options.size, r.options.target, r.seed});
+      s.bind(7, r.options.time_limit);
+      s.bind(8, r.options.max_players);
+      s.bind(9, r.options.is_public ? 1 : 0);
+      s.bind(10, r.options.max_moves_per_second);
+      s.bind(11, r.host);
+      s.bind(12, static_cast<std::int64_t>(r.started_at));
+      s.bind(13, static_cast<std::int64_t>(r.remaining_ms));
+      s.exec();
+    }
+    {
+      Reset reset{*delete_racers_};
+      delete_racers_->bind(1, r.id);
+      delete_racers_->exec();
+    }
+    for (std::size_t i = 0; i < r.racers.size(); ++i) {
+      const ActiveRacerRecord& a = r.racers[i];
+      SQLite::Statement& s = *insert_racer_;
+      Reset reset{s};
+      s.bind(1, r.id);
+      s.bind(2, static_cast<int>(i));
+      s.bind(3, a.player_id);
+      s.bind(4, a.game_id);
+      s.bind(5, a.moves);
+      s.bind(6, std::string(engine::to_string(a.state)));
+      s.bind(7, a.left ? 1 : 0);
+      s.exec();
+    }
+  }
+  tx.commit();
+}
+
+std::vector<ActiveRaceRecord> SqliteStore::active_races() {
+  std::vector<ActiveRaceRecord> races;
+  SQLite::Statement s(db_,
+                      "SELECT id, room, mode, size, target, seed, time_limit, max_players, public, "
+                      "max_moves_per_second, host, started_at, remaining_ms FROM active_races "
+                      "ORDER BY started_at, id");
+  while (s.executeStep()) {
+    ActiveRaceRecord r;
+    r.id = s.getColumn(0).getString();
+    r.room = s.getColumn(1).getString();
+    const engine::GameConfig config = config_from(s, 2);
+    r.options.mode = config.mode;
+    r.options.size = config.size;
+    r.options.target = config.target;
+    r.seed = config.seed;
+    r.options.time_limit = s.getColumn(6).getInt();
+    r.options.max_players = s.getColumn(7).getInt();
+    r.options.is_public = s.getColumn(8).getInt() != 0;
+    r.options.max_moves_per_second = s.getColumn(9).getInt();
+    r.host = s.getColumn(10).getString();
+    r.started_at = s.getColumn(11).getInt64();
+    r.remaining_ms = s.getColumn(12).getInt64();
+    races.push_back(std::move(r));
+  }
+  SQLite::Statement racers(db_,
+                           "SELECT player_id, game_id, moves, state, left_race FROM active_racers "
+                           "WHERE race_id = ? ORDER BY position");
+  for (ActiveRaceRecord& r : races) {
+    Reset reset{racers};
+    racers.bind(1, r.id);
+    while (racers.executeStep()) {
+      r.racers.push_back({racers.getColumn(0).getString(), racers.getColumn(1).getString(),
+                          racers.getColumn(2).getString(),
+                          state_of(racers.getColumn(3).getString()),
+                          racers.getColumn(4).getInt() != 0});
+    }
+  }
+  return races;
 }
 
 Leaderboard SqliteStore::leaderboard(const LeaderboardQuery& query) {

@@ -17,7 +17,7 @@ class SqliteStore final : public Store {
   // Opens (creating if needed) the database file at path and migrates it.
   explicit SqliteStore(const std::filesystem::path& path);
 
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
 
   void add_player(const PlayerRecord& player) override;
   std::optional<PlayerRecord> find_player(std::string_view id) override;
@@ -26,6 +26,8 @@ class SqliteStore final : public Store {
   void record_race(const RaceRecord& race) override;
   void journal(const std::vector<ActiveGameRecord>& games) override;
   std::optional<ActiveGameRecord> find_active(std::string_view player_id) override;
+  void journal_races(const std::vector<ActiveRaceRecord>& races) override;
+  std::vector<ActiveRaceRecord> active_races() override;
   Leaderboard leaderboard(const LeaderboardQuery& query) override;
 
  private:
@@ -38,8 +40,9 @@ class SqliteStore final : public Store {
   // Prepared once, reset after each use.
   std::unique_ptr<SQLite::Statement> insert_player_, select_player_, insert_game_, select_game_,
       upsert_best_2048_, upsert_best_fifteen_, delete_active_, insert_race_, update_rating_,
-      upsert_active_, select_active_, top_2048_, top_fifteen_, best_of_, better_2048_,
-      better_fifteen_, top_rating_, rating_of_, better_rating_;
+      upsert_active_, select_active_, upsert_race_, delete_racers_, insert_racer_, delete_race_,
+      top_2048_, top_fifteen_, best_of_, better_2048_, better_fifteen_, top_rating_, rating_of_,
+      better_rating_;
 };
 
 }  // namespace tilerace::server

@@ -1,7 +1,15 @@
 #pragma once
-// What the server keeps: players, finished games and races, the journal of active solo
-// games, and the leaderboards computed from them. Calls block; the server makes them only
-// from the StoreWorker's one thread, never from a network thread.
+// What the server keeps: players, finished games and races, the journal of active solo games
+// and running races, and the leaderboards computed from them. Calls block; the server makes
+// them only from the StoreWorker's one thread (and, before it serves, from main), never from a
+// network thread.
+//
+// Failures: every call throws (std::exception) when it could not do its work, and then has
+// changed nothing (each write is one transaction). The policy for callers, everywhere: never
+// send a message announcing something that was not recorded. A caller that gets an exception
+// answers the player with error `internal`, leaves the game as it was last recorded (a move
+// that would have ended it is taken back; new_game keeps the old game), and a race result is
+// retried until it is recorded (its journal entry keeps it across a restart meanwhile).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -67,6 +75,28 @@ struct ActiveGameRecord {
   std::int64_t started_at = 0;
 };
 
+// One racer of a running race, as journaled: the game is rebuilt from the race's seed and
+// these moves; state says whether it ended by resigning or forfeiting (no move shows that).
+struct ActiveRacerRecord {
+  std::string player_id;
+  std::string game_id;
+  std::string moves;
+  engine::GameState state = engine::GameState::playing;
+  bool left = false;  // dropped out: kept for the standings only
+};
+
+// A running race, as journaled: enough to rebuild it after a restart and let it go on.
+struct ActiveRaceRecord {
+  std::string id;  // the race id it will be recorded under
+  std::string room;
+  protocol::RoomOptions options;
+  std::uint64_t seed = 0;
+  std::string host;
+  std::int64_t started_at = 0;    // Unix milliseconds
+  std::int64_t remaining_ms = 0;  // race time left when journaled
+  std::vector<ActiveRacerRecord> racers;
+};
+
 using protocol::LeaderboardEntry;
 using protocol::LeaderboardKind;
 
@@ -91,13 +121,17 @@ class Store {
   // Records a finished game (and drops its journal entry); the same id again changes nothing.
   virtual void record_game(const GameRecord& game) = 0;
   virtual std::optional<GameRecord> find_game(std::string_view id) = 0;
-  // Records a finished race, its games and the racers' new ratings, all at once; recording
-  // the same race id again changes nothing.
+  // Records a finished race, its games and the racers' new ratings, all at once, and drops its
+  // journal entry; recording the same race id again changes nothing.
   virtual void record_race(const RaceRecord& race) = 0;
   // Saves the current moves of active solo games (replacing older entries of their players);
   // an entry whose game is already recorded as finished is skipped.
   virtual void journal(const std::vector<ActiveGameRecord>& games) = 0;
   virtual std::optional<ActiveGameRecord> find_active(std::string_view player_id) = 0;
+  // Saves running races (replacing their older entries); a race already recorded is skipped.
+  virtual void journal_races(const std::vector<ActiveRaceRecord>& races) = 0;
+  // Every journaled race not yet recorded.
+  virtual std::vector<ActiveRaceRecord> active_races() = 0;
   virtual Leaderboard leaderboard(const LeaderboardQuery& query) = 0;
 };
 

@@ -34,17 +34,6 @@ constexpr auto kCloseStall = std::chrono::seconds(5);
 
 }  // namespace
 
-void SessionSet::for_each(const std::function<void(WsSession&)>& f) const {
-  std::vector<std::shared_ptr<WsSession>> live;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [_, weak] : sessions_) {
-      if (auto s = weak.lock()) live.push_back(std::move(s));
-    }
-  }
-  for (const auto& s : live) f(*s);
-}
-
 WsSession::WsSession(beast::tcp_stream&& stream, ServerContext& context, AddressLimits::Slot slot)
     : ws_(std::move(stream)),
       context_(context),
@@ -58,6 +47,8 @@ WsSession::WsSession(beast::tcp_stream&& stream, ServerContext& context, Address
 }
 
 void WsSession::start(beast::http::request<beast::http::string_body> request) {
+  context_.sessions.add(shared_from_this());
+  connection_.self = weak_from_this();
   asio::co_spawn(ws_.get_executor(), run(std::move(request)), asio::detached);
 }
 
@@ -75,20 +66,27 @@ asio::awaitable<void> WsSession::run(beast::http::request<beast::http::string_bo
       [](websocket::response_type& res) { res.set(beast::http::field::server, "tilerace"); }));
 
   auto [ec] = co_await ws_.async_accept(request, as_tuple(use_awaitable));
-  if (ec) co_return fail(ec, "accept", remote_);
-
-  connection_.self = self;
-  context_.sessions.add(self);
+  if (ec) {
+    done_ = true;
+    context_.sessions.remove(this);
+    co_return fail(ec, "accept", remote_);
+  }
+  open_ = true;
   context_.metrics.connections.fetch_add(1, std::memory_order_relaxed);
   context_.metrics.connections_total.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("{} connected", remote_);
+  if (shutting_down_) say_goodbye();
 
-  co_await read_loop();
+  try {
+    co_await read_loop();
+  } catch (const std::exception& e) {
+    spdlog::error("{} session failed: {}", remote_, e.what());
+  }
 
+  // The reader has ended (whatever ended it): the connection is gone for everyone.
   done_ = true;
   hard_close_.cancel();
   context_.dispatcher.disconnected(connection_);
-  connection_.self.reset();  // breaks the session → connection → session cycle
   context_.sessions.remove(this);
   context_.metrics.connections.fetch_sub(1, std::memory_order_relaxed);
   spdlog::info("{} disconnected{}", remote_,
@@ -117,6 +115,7 @@ asio::awaitable<void> WsSession::handle_text(std::string_view text) {
     case RateLimiter::Verdict::disconnect:
       begin_close(websocket::close_code::policy_error);  // 1008
       co_return;
+    case RateLimiter::Verdict::drop: co_return;
     case RateLimiter::Verdict::reject: {
       const protocol::Decoded decoded = protocol::decode_client(text);
       context_.dispatcher.send_error(
@@ -217,10 +216,22 @@ void WsSession::close(std::uint16_t code) {
   asio::post(ws_.get_executor(), [self = shared_from_this(), code] { self->begin_close(code); });
 }
 
+void WsSession::say_goodbye() {
+  enqueue(std::make_shared<const std::string>(protocol::encode_shutdown()));
+  begin_close(websocket::close_code::going_away);
+}
+
 void WsSession::shutdown() {
   asio::post(ws_.get_executor(), [self = shared_from_this()] {
-    self->enqueue(std::make_shared<const std::string>(protocol::encode_shutdown()));
-    self->begin_close(websocket::close_code::going_away);
+    self->shutting_down_ = true;
+    if (self->open_) self->say_goodbye();
+  });
+}
+
+void WsSession::abort() {
+  asio::post(ws_.get_executor(), [self = shared_from_this()] {
+    beast::error_code ignored;
+    beast::get_lowest_layer(self->ws_).socket().close(ignored);
   });
 }
 

@@ -2,7 +2,9 @@
 // One WebSocket connection: reads text frames (size- and rate-limited), hands each to the
 // dispatcher, and writes queued messages with exactly one write in flight. A peer that lets
 // more than kMaxQueuedMessages or kMaxQueuedBytes pile up is closed with 1013.
-// All member functions but deliver/close/shutdown run on the session's strand. A message
+// All member functions but deliver/close/shutdown/abort run on the session's strand. The
+// session is in the SessionSet from start() until its last handler; it owns its Connection,
+// which holds only a weak handle back to it. A message
 // delivered on that strand with nothing posted ahead of it is queued, and its write begun,
 // at once: a player's own reply goes out without a trip through the scheduler's queue.
 #include <boost/asio/steady_timer.hpp>
@@ -25,7 +27,9 @@
 
 namespace tilerace::server {
 
-class WsSession final : public Participant, public std::enable_shared_from_this<WsSession> {
+class WsSession final : public Participant,
+                        public Session,
+                        public std::enable_shared_from_this<WsSession> {
  public:
   static constexpr std::size_t kMaxQueuedMessages = 64;
   static constexpr std::size_t kMaxQueuedBytes = 256 * 1024;
@@ -37,8 +41,10 @@ class WsSession final : public Participant, public std::enable_shared_from_this<
 
   void deliver(SharedMessage message) override;
   void close(std::uint16_t code) override;
-  // Server shutdown: sends {"type":"shutdown"}, then closes with 1001.
-  void shutdown();
+  // Server shutdown: sends {"type":"shutdown"}, then closes with 1001 (a session still in its
+  // handshake does so as soon as the handshake completes).
+  void shutdown() override;
+  void abort() override;
 
  private:
   boost::asio::awaitable<void> run(
@@ -50,6 +56,7 @@ class WsSession final : public Participant, public std::enable_shared_from_this<
   void write_next();
   void on_written(boost::beast::error_code ec, const SharedMessage& message);
   void begin_close(std::uint16_t code);
+  void say_goodbye();
   bool on_own_strand();
 
   boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
@@ -64,9 +71,11 @@ class WsSession final : public Participant, public std::enable_shared_from_this<
   boost::asio::steady_timer hard_close_;  // tears the socket down if a close stalls
   std::optional<std::uint16_t> closing_;  // the close code, once decided
   bool done_ = false;                     // the reader has ended
+  bool open_ = false;                     // the handshake completed
+  bool shutting_down_ = false;            // shutdown() came
   RateLimiter limiter_;
   AddressLimits::Slot slot_;
-  Connection connection_;
+  Connection connection_{*this};
 };
 
 }  // namespace tilerace::server

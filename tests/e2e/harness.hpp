@@ -44,7 +44,8 @@ class ServerProcess {
   std::string log() const;
   // The value of a Prometheus sample line, e.g. "tilerace_moves_total".
   double metric(std::string_view sample) const;
-  // Polls /metrics until sample >= value.
+  // Polls /metrics until sample equals value exactly (never "at least": a wait that passes on
+  // a larger value races the server).
   bool wait_for_metric(std::string_view sample, double value,
                        std::chrono::milliseconds deadline = 10s) const;
 

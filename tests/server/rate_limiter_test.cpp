@@ -21,7 +21,25 @@ TEST(RateLimiter, RefillsAtTheRate) {
   for (int i = 0; i < 20; ++i) limiter.admit(t0);
   EXPECT_EQ(limiter.admit(t0), Verdict::reject);
   EXPECT_EQ(limiter.admit(t0 + 100ms), Verdict::allow);  // one token back after 1/rate
-  EXPECT_EQ(limiter.admit(t0 + 100ms), Verdict::reject);
+  EXPECT_EQ(limiter.admit(t0 + 100ms), Verdict::drop);   // answered 100 ms ago already
+  EXPECT_EQ(limiter.admit(t0 + 250ms), Verdict::allow);
+  EXPECT_EQ(limiter.admit(t0 + 250ms), Verdict::reject);
+}
+
+TEST(RateLimiter, AFloodIsAnsweredAtMostOnceAQuarterSecond) {
+  const auto t0 = RateLimiter::clock::time_point{} + 1h;
+  RateLimiter limiter(20, t0);
+  int answered = 0, dropped = 0;
+  auto t = t0;
+  for (int i = 0; i < 4000; ++i, t += 1ms) {  // 1000 messages a second for 4 s
+    const Verdict v = limiter.admit(t);
+    ASSERT_NE(v, Verdict::disconnect);
+    answered += v == Verdict::reject;
+    dropped += v == Verdict::drop;
+  }
+  EXPECT_GE(answered, 15);  // ~3.96 s over the limit, one answer per 250 ms
+  EXPECT_LE(answered, 17);
+  EXPECT_GT(dropped, 3500);
 }
 
 TEST(RateLimiter, ASustainedFloodIsDisconnectedAfterFiveSeconds) {
