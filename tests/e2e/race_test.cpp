@@ -2,51 +2,15 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <map>
+#include <memory>
 
 #include "engine/grid.hpp"
 #include "tests/e2e/harness.hpp"
+#include "tests/e2e/race_client.hpp"
 
 namespace tilerace::e2e {
 namespace {
-
-const std::array<std::string, 4> kDirs{"up", "down", "left", "right"};
-
-struct Racer {
-  explicit Racer(std::uint16_t port, std::string name) : ws(port) {
-    const json w = ws.hello(name);
-    id = w["player"]["id"];
-    token = w["token"];
-  }
-  WsClient ws;
-  std::string id;
-  std::string token;
-};
-
-json create_room(Racer& host, json options) {
-  options["type"] = "create_room";
-  const json room = host.ws.request(options);
-  EXPECT_EQ(room["type"], "room") << room.dump();
-  return room["room"];
-}
-
-// Sends a move and returns its `moved` (or the error it caused), skipping other racers'
-// race_updates that arrive in between.
-json play(WsClient& ws, const std::string& dir) {
-  ws.send({{"type", "move"}, {"dir", dir}});
-  for (;;) {
-    const auto m = ws.next();
-    if (!m) return json::object();
-    if ((*m)["type"] == "moved" || (*m)["type"] == "error") return *m;
-  }
-}
-
-// Everyone readies up; returns each racer's race_start.
-std::vector<json> start_race(std::vector<Racer*> racers) {
-  for (Racer* r : racers) r->ws.send({{"type", "ready"}, {"ready", true}});
-  std::vector<json> starts;
-  for (Racer* r : racers) starts.push_back(r->ws.until("race_start"));
-  return starts;
-}
 
 // A direction whose slide changes the board without gaining points or a bigger tile.
 std::optional<std::string> quiet_direction(const json& board) {
@@ -269,6 +233,96 @@ TEST(Race, QuickMatchPairsAndCancelWorks) {
   // Cid cancelled: a fourth player is queued, not paired with him.
   Racer d(server.port(), "dee");
   EXPECT_EQ(d.ws.request({{"type", "quick_match"}, {"size", 4}})["type"], "queued");
+}
+
+TEST(Race, QuickMatchTellsNobodyUntilBothAreInTheRoomAndSpectatingLeavesTheQueue) {
+  ServerProcess server({"--countdown", "0"});
+  Racer a(server.port(), "ann"), b(server.port(), "bob"), c(server.port(), "cid");
+  EXPECT_EQ(a.ws.request({{"type", "quick_match"}})["type"], "queued");
+  // The first room either of them hears of already holds both.
+  const json b_room = b.ws.request({{"type", "quick_match"}, {"rid", 7}});
+  EXPECT_EQ(b_room["type"], "room");
+  EXPECT_EQ(b_room["rid"], 7);
+  EXPECT_EQ(b_room["room"]["players"].size(), 2u);
+  const json a_room = a.ws.expect("room");
+  EXPECT_EQ(a_room["room"]["players"].size(), 2u);
+  EXPECT_EQ(a_room["room"]["code"], b_room["room"]["code"]);
+  EXPECT_EQ(a.ws.until("race_start")["games"].size(), 2u);
+
+  // Cid queues, then spectates that race: he is out of the queue, so Dee is not paired.
+  EXPECT_EQ(c.ws.request({{"type", "quick_match"}})["type"], "queued");
+  c.ws.send({{"type", "spectate"}, {"code", a_room["room"]["code"]}});
+  EXPECT_EQ(c.ws.until("room")["room"]["spectators"], 1);
+  Racer d(server.port(), "dee");
+  EXPECT_EQ(d.ws.request({{"type", "quick_match"}})["type"], "queued");
+}
+
+// Many players quick-match and create rooms at once, some both at once: nobody ends up in two
+// rooms, everyone in a room was told so, and at most one is left waiting.
+TEST(Race, ConcurrentQuickMatchesAndRoomCreationsStrandNobody) {
+  constexpr int kPlayers = 24;
+  ServerProcess server(
+      {"--countdown", "0", "--max-connections-per-ip", "0", "--rooms-per-ip", "0"});
+  std::vector<std::unique_ptr<Racer>> players;
+  for (int i = 0; i < kPlayers; ++i) {
+    players.push_back(std::make_unique<Racer>(server.port(), "p" + std::to_string(i)));
+  }
+  // Every player sends at once; every third also creates a room right behind its quick match.
+  for (int i = 0; i < kPlayers; ++i) {
+    players[i]->ws.send({{"type", "quick_match"}, {"rid", "qm"}});
+    if (i % 3 == 0) players[i]->ws.send({{"type", "create_room"}, {"public", true}, {"rid", "cr"}});
+  }
+  // Each player's direct replies, and every room it heard of holding it.
+  std::vector<std::string> told(kPlayers);  // the last room code a player heard it is in
+  int queued = 0;
+  for (int i = 0; i < kPlayers; ++i) {
+    Racer& p = *players[i];
+    const int expected = i % 3 == 0 ? 2 : 1;
+    bool was_queued = false;
+    for (int replies = 0; replies < expected;) {
+      const auto m = p.ws.next();
+      ASSERT_TRUE(m.has_value()) << "player " << i;
+      const bool direct = m->contains("rid");
+      if ((*m)["type"] == "room") {
+        for (const json& member : (*m)["room"]["players"]) {
+          if (member["id"] == p.id) told[i] = (*m)["room"]["code"];
+        }
+      } else if ((*m)["type"] == "queued") {
+        was_queued = true;
+      } else if ((*m)["type"] == "error") {
+        EXPECT_EQ((*m)["code"], "already_in_room") << m->dump();
+      }
+      replies += direct;
+    }
+    queued += was_queued;
+  }
+  // Every handler has run by now (each answered its sender): the rooms are settled.
+  const json rooms = json::parse(http_request(server.port(), "/api/rooms").body)["rooms"];
+  std::map<std::string, std::string> room_of;  // player id → the room listing them
+  for (const json& room : rooms) {
+    for (const json& member : room["players"]) {
+      const std::string id = member["id"];
+      EXPECT_EQ(room_of.count(id), 0u) << id << " is in two rooms";
+      room_of[id] = room["code"];
+    }
+  }
+  int waiting = 0;
+  for (int i = 0; i < kPlayers; ++i) {
+    Racer& p = *players[i];
+    const auto it = room_of.find(p.id);
+    if (it == room_of.end()) {
+      ++waiting;  // still in the queue: never told of a room
+      EXPECT_EQ(told[i], "") << "player " << i << " was told of a room it is not in";
+      continue;
+    }
+    // In a room: it was told so, by a `room` already read or one still on its way.
+    if (told[i] != it->second) {
+      const json late = p.ws.until("room");
+      EXPECT_EQ(late["room"]["code"], it->second) << "player " << i;
+    }
+  }
+  EXPECT_LE(waiting, 1);
+  EXPECT_GT(queued, 0);
 }
 
 TEST(Race, EightRacersAndASpectatorJoiningMidRace) {
