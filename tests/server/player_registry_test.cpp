@@ -4,15 +4,12 @@
 
 #include <vector>
 
+#include "tests/server/fake_participant.hpp"
+
 namespace tilerace::server {
 namespace {
 
-struct FakeParticipant : Participant {
-  std::vector<SharedMessage> delivered;
-  std::vector<std::uint16_t> closes;
-  void deliver(SharedMessage m) override { delivered.push_back(std::move(m)); }
-  void close(std::uint16_t code) override { closes.push_back(code); }
-};
+using testing::FakeParticipant;
 
 TEST(PlayerRegistry, AdoptReturnsOnePlayerPerId) {
   PlayerRegistry registry;
