@@ -120,20 +120,7 @@ asio::awaitable<void> drain(asio::io_context& ioc, SessionSet& sessions, PlayerR
 
 }  // namespace
 
-// Ownership and shutdown order (the one place it is written down):
-// - The io_context is declared first, so it is destroyed last: every timer and socket (rooms,
-//   sessions, the acceptor) is gone before it. Everything a handler can reach (store, worker,
-//   metrics, registries, dispatcher, limits, sessions) is declared after it and outlives
-//   every handler, because run() returns only once no handler is left: shutdown never calls
-//   ioc.stop(), it lets the work run out.
-// - SIGTERM/SIGINT: the acceptor closes, the journal timer is cancelled, rooms stop arming
-//   timers, every session (HTTP or WebSocket, from accept on) is told to shut down; drain
-//   waits for them (8 s, then aborts their sockets), journals every solo game and race once
-//   more, and ends. Then the threads return from run(), the store worker finishes its jobs,
-//   and the objects are destroyed in reverse order of declaration.
-// - Nothing owns itself: a session is kept alive by its own coroutine frame and its pending
-//   handlers; its Connection holds only a weak handle back to it; rooms are owned by the
-//   registry and by the calls in progress on them; players point to rooms weakly.
+// The ownership and shutdown order this function keeps is written in server/main.cpp.
 int run_server(const Options& options, std::unique_ptr<Store> store) {
   asio::io_context ioc(options.threads);
   Metrics metrics;

@@ -136,6 +136,41 @@ TEST_F(RaceFixture, TheTimeLimitEndsTheRaceAndRaceOverWaitsForTheRecord) {
   EXPECT_EQ(metrics.races_active, 0);
 }
 
+TEST_F(RaceFixture, AtTheTimeLimitEqualScoresRankByFewerMoves) {
+  RaceState race = racing();
+  // The same moves for both (one seed: the same boards), then Bob makes one quiet extra
+  // move — it slides without merging — found by trying each direction on a copy.
+  Time now = t0 + 4s;
+  for (int i = 0; i < 3; ++i) {
+    const json am = changing_move(race, a, now);
+    race.play(*b.player, *b.out, move(*engine::direction_from_string(am["dir"].get<std::string>())),
+              {}, now);
+    ASSERT_EQ(b.out->take().back()["board"], am["board"]);
+  }
+  std::optional<engine::Direction> quiet;
+  for (int d = 0; d < 4 && !quiet; ++d) {
+    RaceState probe = race;
+    probe.play(*b.player, *b.out, move(static_cast<engine::Direction>(d)), {}, now);
+    const json m = b.out->take().back();
+    if (m["changed"] == true && m["gained"] == 0) quiet = static_cast<engine::Direction>(d);
+  }
+  ASSERT_TRUE(quiet.has_value());
+  race.play(*b.player, *b.out, move(*quiet), {}, now);
+  race.tick(t0 + 3s + 60s);
+  const std::optional<RaceResult> result = race.take_result();
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(result->record.reason, "time");
+  EXPECT_EQ(result->record.winner, "a");
+  a.out->take();
+  race.recorded(*result);
+  const json over = a.out->take().at(0);
+  ASSERT_EQ(over["type"], "race_over");
+  EXPECT_EQ(over["standings"][0]["player"], "a");
+  EXPECT_EQ(over["standings"][0]["score"], over["standings"][1]["score"]);
+  EXPECT_EQ(over["standings"][0]["max_tile"], over["standings"][1]["max_tile"]);
+  EXPECT_LT(over["standings"][0]["moves"], over["standings"][1]["moves"]);
+}
+
 TEST_F(RaceFixture, AFailedRecordTellsTheRacersAndAnnouncesNothing) {
   RaceState race = racing();
   race.play(*b.player, *b.out, protocol::Resign{}, {}, t0 + 5s);
