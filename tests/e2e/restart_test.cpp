@@ -18,27 +18,34 @@ namespace {
 struct Paused {
   std::string code;
   std::map<std::string, json> last;  // player id → their last `moved`
+  std::string a_id, a_token, b_id, b_token;
 };
 
-// Two racers and a spectator in a public room; the racers play the same moves (so their
+// Two racers and a spectator in a public room; the racers played the same moves (so their
 // boards stay equal: one seed per race), `moves` each.
-Paused race_and_play(ServerProcess& server, Racer& a, Racer& b, WsClient& spectator, int moves) {
-  const json room = create_room(a, {{"size", 4}, {"time_limit", 300}, {"public", true}});
-  Paused p{room["code"], {}};
-  EXPECT_EQ(b.ws.request({{"type", "join_room"}, {"code", p.code}})["type"], "room");
-  spectator.send({{"type", "spectate"}, {"code", p.code}});
-  EXPECT_EQ(spectator.until("room")["room"]["code"], p.code);
-  start_race({&a, &b});
-  for (int i = 0; i < moves; ++i) {
-    for (Racer* r : {&a, &b}) {
-      const json m = play(r->ws, kDirs[(i * 7 + i / 3) % 4]);
-      EXPECT_EQ(m["type"], "moved") << m.dump();
-      p.last[r->id] = m;
+struct RaceInProgress {
+  RaceInProgress(std::uint16_t port, int moves) : a(port, "ann"), b(port, "bob"), spectator(port) {
+    spectator.hello("watcher");
+    const json room = create_room(a, {{"size", 4}, {"time_limit", 300}, {"public", true}});
+    paused = {room["code"], {}, a.id, a.token, b.id, b.token};
+    EXPECT_EQ(b.ws.request({{"type", "join_room"}, {"code", paused.code}})["type"], "room");
+    spectator.send({{"type", "spectate"}, {"code", paused.code}});
+    EXPECT_EQ(spectator.until("room")["room"]["code"], paused.code);
+    start_race({&a, &b});
+    for (int i = 0; i < moves; ++i) {
+      for (Racer* r : {&a, &b}) {
+        const json m = play(r->ws, kDirs[(i * 7 + i / 3) % 4]);
+        EXPECT_EQ(m["type"], "moved") << m.dump();
+        paused.last[r->id] = m;
+      }
     }
   }
-  (void)server;
-  return p;
-}
+  Racer a, b;
+  WsClient spectator;
+  Paused paused;
+};
+
+const std::vector<std::string> kServerArgs{"--countdown", "0", "--rate", "100000"};
 
 // A racer back after the restart gets welcome, room, then race_state with their game as it
 // was acknowledged.
@@ -61,24 +68,21 @@ json expect_resumed(Racer& r, const json& welcome, const Paused& p) {
 
 TEST(Restart, ARaceWithASpectatorGoesOnAfterSigtermAndFinishesWithRatings) {
   TempDir data;
-  std::string a_id, a_token, b_id, b_token;
   Paused paused;
   {
-    ServerProcess server({"--countdown", "0", "--rate", "100000"}, TILERACE_WEB_ROOT, data.path());
-    Racer a(server.port(), "ann"), b(server.port(), "bob");
-    WsClient spectator(server.port());
-    spectator.hello("watcher");
-    paused = race_and_play(server, a, b, spectator, 4);  // 8 moves in all
-    a_id = a.id, a_token = a.token, b_id = b.id, b_token = b.token;
+    ServerProcess server(kServerArgs, TILERACE_WEB_ROOT, data.path());
+    RaceInProgress race(server.port(), 4);  // 8 moves in all
+    paused = race.paused;
     ::kill(server.pid(), SIGTERM);
     // Everyone is told, and closed as going away; then the server exits 0.
-    for (WsClient* ws : {&a.ws, &b.ws, &spectator}) {
+    for (WsClient* ws : {&race.a.ws, &race.b.ws, &race.spectator}) {
       EXPECT_EQ(ws->until("shutdown")["type"], "shutdown");
       EXPECT_EQ(ws->wait_closed(), 1001);
     }
     EXPECT_EQ(server.stop(SIGTERM), 0);
   }
-  ServerProcess server({"--countdown", "0", "--rate", "100000"}, TILERACE_WEB_ROOT, data.path());
+  const std::string &a_id = paused.a_id, &b_id = paused.b_id;
+  ServerProcess server(kServerArgs, TILERACE_WEB_ROOT, data.path());
   EXPECT_TRUE(server.wait_for_log("1 races restored from the journal"));
   EXPECT_EQ(server.metric("tilerace_races_active"), 1);
   // Still listed, still racing.
@@ -88,12 +92,12 @@ TEST(Restart, ARaceWithASpectatorGoesOnAfterSigtermAndFinishesWithRatings) {
   EXPECT_EQ(rooms["rooms"][0]["state"], "racing");
 
   json welcome_a, welcome_b;
-  Racer a(server.port(), a_id, a_token, welcome_a);
+  Racer a(server.port(), a_id, paused.a_token, welcome_a);
   const json state_a = expect_resumed(a, welcome_a, paused);
   // The clock stood still while the server was down: a 300 s race, a few seconds played.
   EXPECT_GT(state_a["remaining_ms"].get<std::int64_t>(), 280000);
   EXPECT_LE(state_a["remaining_ms"].get<std::int64_t>(), 300000);
-  Racer b(server.port(), b_id, b_token, welcome_b);
+  Racer b(server.port(), b_id, paused.b_token, welcome_b);
   expect_resumed(b, welcome_b, paused);
   WsClient spectator(server.port());
   spectator.hello("watcher again");
@@ -133,43 +137,34 @@ TEST(Restart, ARaceWithASpectatorGoesOnAfterSigtermAndFinishesWithRatings) {
 
 TEST(Restart, AJournaledRaceComesBackWholeAfterKillNine) {
   TempDir data;
-  std::string a_id, a_token, b_id, b_token;
   Paused paused;
   {
-    ServerProcess server({"--countdown", "0", "--rate", "100000"}, TILERACE_WEB_ROOT, data.path());
-    Racer a(server.port(), "ann"), b(server.port(), "bob");
-    WsClient spectator(server.port());
-    spectator.hello("watcher");
-    paused = race_and_play(server, a, b, spectator, 5);
-    a_id = a.id, a_token = a.token, b_id = b.id, b_token = b.token;
+    ServerProcess server(kServerArgs, TILERACE_WEB_ROOT, data.path());
+    RaceInProgress race(server.port(), 5);
+    paused = race.paused;
     // Two journal passes from now means one began after the last move.
     const double flushes = server.metric("tilerace_journal_flushes_total");
     ASSERT_TRUE(server.wait_for_metric("tilerace_journal_flushes_total", flushes + 2, 5s));
     EXPECT_EQ(server.stop(SIGKILL), 128 + SIGKILL);
   }
-  ServerProcess server({"--countdown", "0", "--rate", "100000"}, TILERACE_WEB_ROOT, data.path());
+  ServerProcess server(kServerArgs, TILERACE_WEB_ROOT, data.path());
   json welcome_a, welcome_b;
-  Racer a(server.port(), a_id, a_token, welcome_a);
+  Racer a(server.port(), paused.a_id, paused.a_token, welcome_a);
   expect_resumed(a, welcome_a, paused);
-  Racer b(server.port(), b_id, b_token, welcome_b);
+  Racer b(server.port(), paused.b_id, paused.b_token, welcome_b);
   expect_resumed(b, welcome_b, paused);
   a.ws.send({{"type", "resign"}});
   const json over = b.ws.until("race_over");
   EXPECT_EQ(over["reason"], "forfeit");
-  EXPECT_EQ(over["winner"], b_id);
+  EXPECT_EQ(over["winner"], paused.b_id);
 }
 
 TEST(Restart, ARaceNobodyComesBackToEndsByTheUsualRules) {
   TempDir data;
   Paused paused;
   {
-    ServerProcess server({"--countdown", "0", "--rate", "100000"}, TILERACE_WEB_ROOT, data.path());
-    {
-      Racer a(server.port(), "ann"), b(server.port(), "bob");
-      WsClient spectator(server.port());
-      spectator.hello("watcher");
-      paused = race_and_play(server, a, b, spectator, 2);
-    }  // everyone drops before the server stops
+    ServerProcess server(kServerArgs, TILERACE_WEB_ROOT, data.path());
+    paused = RaceInProgress(server.port(), 2).paused;  // everyone drops before the server stops
     EXPECT_EQ(server.stop(SIGTERM), 0);
   }
   // Nobody returns within the grace. The graces run out in joining order, as they would had
