@@ -3,7 +3,8 @@
 #   (a) PLAYERS players in two-player races with one spectator each, as fast as replies come,
 #       then again at half of the move rate reached;
 #   (b) IDLE idle connected players: server RSS per connection;
-#   (c) the echo floor: the same connections against a bare Beast echo server.
+#   (c) the echo floor: the same connections against a bare Beast echo server;
+#   (d) memory held per move: ten long 8×8 solo games, server RSS growth per move played.
 # Prints each report and a summary against the targets; JSON reports land in $OUT.
 # With --profile, records the server under (a) with perf instead, and prints the top entries.
 set -euo pipefail
@@ -74,10 +75,17 @@ start_echo
 loadgen --scenario echo --players "$PLAYERS" --duration "$DURATION" --json "$OUT/echo.json"
 stop_server
 
+echo "== (d) memory held per move: 10 players in long 8x8 solo games, 400 moves/s each =="
+start_tilerace "${bench_flags[@]}"
+loadgen --scenario solo --players 10 --size 8 --strategy random --rate 400 --warmup 10 \
+  --duration 20 --json "$OUT/memory.json"
+stop_server
+
 echo_rt=$(jq '.replies_per_s' "$OUT/echo.json")
 race_msgs=$(jq '.messages_in_per_s' "$OUT/race-peak.json")
 p99=$(jq '.reply_latency.p99_ms' "$OUT/race-half.json")
 per_conn=$(jq '.server.rss_kib_per_connection' "$OUT/idle.json")
+per_move=$(jq '.server.rss_bytes_per_move' "$OUT/memory.json")
 verdict() { if [ "$(jq -n "$1")" = true ]; then echo "meets"; else echo "MISSES"; fi; }
 echo "== summary =="
 printf '  moves/s (a)             %8.0f   echo round-trips/s %8.0f   ratio %.2f  (target >= 0.5: %s)\n' \
@@ -89,3 +97,5 @@ printf '  messages delivered/s (a) %8.0f   echo                %8.0f   ratio %.2
 printf '  p99 move latency at half rate  %.2f ms  (target < 5 ms: %s)\n' "$p99" "$(verdict "$p99 < 5")"
 printf '  server RSS per idle player     %.1f KiB (target <= 64 KiB: %s)\n' "$per_conn" \
   "$(verdict "$per_conn <= 64")"
+printf '  server RSS held per move (d)   %.2f bytes (target <= 2: %s; the engine alone: BM_HeldPerMove)\n' \
+  "$per_move" "$(verdict "$per_move <= 2")"

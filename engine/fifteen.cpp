@@ -26,7 +26,7 @@ int inversions(const Grid& grid) noexcept {
   return count;
 }
 
-Fifteen::Fifteen(const GameConfig& config) : config_(config) {
+Fifteen::Fifteen(const GameConfig& config, bool undo) : config_(config), undo_(undo) {
   grid_.size = config.size;
   const int tiles = grid_.count() - 1;
   blank_ = tiles;
@@ -66,7 +66,7 @@ void Fifteen::finish(Direction d, int tiles, MoveOutcome& out) {
     out.changed = true;
     out.gained = tiles;
     moves_ += tiles;
-    done_.insert(done_.end(), tiles, d);
+    if (undo_) done_.insert(done_.end(), tiles, d);
     history_.append(tiles, to_letter(d));
     if (solved()) state_ = GameState::solved;
   }

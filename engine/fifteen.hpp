@@ -15,8 +15,9 @@ class Fifteen {
  public:
   // Shuffles tiles 1..n²-1 over all cells but the last (Fisher–Yates, draws from SplitMix64),
   // fixes odd parity by swapping the first two tiles, and reshuffles a solved result.
-  // Requires valid_config(config) with mode fifteen.
-  explicit Fifteen(const GameConfig& config);
+  // Requires valid_config(config) with mode fifteen. Without undo (races) the moves undo
+  // would take back are not kept.
+  explicit Fifteen(const GameConfig& config, bool undo = true);
 
   // Moves the tile beside the blank into it, in direction d ("left" moves the tile right of
   // the blank to the left). Fills out (cleared first); no tile there means changed = false.
@@ -26,7 +27,8 @@ class Fifteen {
   // the blank's row or column; otherwise out.changed is false.
   void slide(Cell cell, MoveOutcome& out);
 
-  // Reverts the last single-tile move. Returns false when there is none or not playing.
+  // Reverts the last single-tile move. Returns false when there is none, the game is not
+  // playing, or it keeps no undo history.
   bool undo();
 
   bool end(GameState final_state);
@@ -53,7 +55,8 @@ class Fifteen {
   int moves_ = 0;
   int undos_ = 0;
   GameState state_ = GameState::playing;
-  std::vector<Direction> done_;
+  bool undo_;
+  std::vector<Direction> done_;  // the single-tile moves undo can take back
   std::string history_;
 };
 

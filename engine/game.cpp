@@ -3,9 +3,9 @@
 namespace tilerace::engine {
 
 namespace {
-std::variant<TileGame, Fifteen> make(const GameConfig& config) {
-  if (config.mode == Mode::fifteen) return Fifteen(config);
-  return TileGame(config);
+std::variant<TileGame, Fifteen> make(const GameConfig& config, bool undo) {
+  if (config.mode == Mode::fifteen) return Fifteen(config, undo);
+  return TileGame(config, undo);
 }
 template <class... Fs>
 struct overloaded : Fs... {
@@ -15,7 +15,7 @@ template <class... Fs>
 overloaded(Fs...) -> overloaded<Fs...>;  // clang 14 (the fuzz build) needs the guide
 }  // namespace
 
-Game::Game(const GameConfig& config) : game_(make(config)) {}
+Game::Game(const GameConfig& config, bool undo) : game_(make(config, undo)) {}
 
 void Game::move(Direction d, MoveOutcome& out) {
   std::visit([&](auto& g) { g.move(d, out); }, game_);
@@ -81,13 +81,14 @@ const std::string& Game::history() const noexcept {
   return std::visit([](const auto& g) -> const std::string& { return g.history(); }, game_);
 }
 
-std::optional<Game> replay(const GameConfig& config, std::string_view moves, ReplayError* error) {
+std::optional<Game> replay(const GameConfig& config, std::string_view moves, ReplayError* error,
+                           bool undo) {
   auto fail = [&](std::size_t at, std::string_view why) -> std::optional<Game> {
     if (error != nullptr) *error = {at, why};
     return std::nullopt;
   };
   if (!valid_config(config)) return fail(0, "invalid game settings");
-  Game game(config);
+  Game game(config, undo || moves.find('Z') != std::string_view::npos);
   MoveOutcome out;
   for (std::size_t i = 0; i < moves.size(); ++i) {
     if (moves[i] == 'Z') {

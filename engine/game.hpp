@@ -15,8 +15,9 @@ namespace tilerace::engine {
 
 class Game {
  public:
-  // Requires valid_config(config).
-  explicit Game(const GameConfig& config);
+  // Requires valid_config(config). Without undo (races) no undo history is kept: undo()
+  // refuses, and the game holds about a byte per move (its move string).
+  explicit Game(const GameConfig& config, bool undo = true);
 
   void move(Direction d, MoveOutcome& out);
   MoveOutcome move(Direction d);
@@ -51,7 +52,9 @@ struct ReplayError {
 
 // Rebuilds a game from its config and move string (PROTOCOL.md §7). Every letter must be a
 // changing move or a possible undo; otherwise returns nullopt and fills error if given.
+// undo says whether the rebuilt game may be undone further (a move string with undos in it
+// is rebuilt with undo either way).
 std::optional<Game> replay(const GameConfig& config, std::string_view moves,
-                           ReplayError* error = nullptr);
+                           ReplayError* error = nullptr, bool undo = true);
 
 }  // namespace tilerace::engine

@@ -18,19 +18,25 @@ inline constexpr int kMaxMovingObstacles = 2;  // never more at once
 inline constexpr std::uint64_t kObstacleChancePercent = 30;
 // Undo penalties draw from their own sequence, seeded with seed ^ this, never rewound by undo.
 inline constexpr std::uint64_t kPenaltySeedMix = 0xD1B54A32D192ED03ULL;
+// Live moves between two undo checkpoints (docs/performance.md: memory held per move).
+inline constexpr int kCheckpointEvery = 256;
 
 class TileGame {
  public:
   // Starts a game: places the fixed obstacle (fixed-obstacle mode), then spawns two tiles.
-  // Requires valid_config(config) and a 2048 mode.
-  explicit TileGame(const GameConfig& config);
+  // Requires valid_config(config) and a 2048 mode. Without undo (races) no undo history is
+  // kept at all. checkpoint_every (≥ 1) spaces the undo checkpoints; it changes no result,
+  // only memory against the work of an undo.
+  explicit TileGame(const GameConfig& config, bool undo = true,
+                    int checkpoint_every = kCheckpointEvery);
 
   // Applies one move and fills out (cleared first). On a finished game, or when nothing
   // would move, out.changed is false and nothing changes.
   void move(Direction d, MoveOutcome& out);
 
   // Reverts the last changing move (board, score, RNG, obstacles). Returns false when there
-  // is none or the game is not playing. In moving-obstacle mode it may add an obstacle.
+  // is none, the game is not playing, or it keeps no undo history. In moving-obstacle mode it
+  // may add an obstacle. Costs up to checkpoint_every moves' work.
   bool undo();
 
   // Ends a playing game as resigned or forfeited; returns false if it was not playing.
@@ -64,7 +70,16 @@ class TileGame {
     SplitMix64 rng;
   };
 
+  // The state before live move `depth`, as the last checkpoint at or below it.
+  struct Checkpoint {
+    int depth;
+    Snapshot state;
+  };
+
   ObstacleRule rule() const noexcept;
+  // The rule of one move on now_: slide, obstacles, spawn, score, state. False (and now_
+  // untouched) when nothing would move. Motions go to out when not null.
+  bool apply(Direction d, MoveOutcome* out);
   void spawn_tile(MoveOutcome* out);
   void age_obstacles(const SlideResult& slid, MoveOutcome& out);
   // Places a moving obstacle on a random empty cell drawn from rng, with a 30% chance.
@@ -72,8 +87,15 @@ class TileGame {
 
   GameConfig config_;
   std::uint8_t target_exponent_;
-  Snapshot now_;
-  std::vector<Snapshot> past_;
+  Snapshot now_;  // now_.moves is also the number of live moves (what undo can take back)
+  // Undo history, kept only when undo is allowed: the live moves are history_ until the first
+  // undo, live_ after it; checkpoints_ holds the state before every checkpoint_every-th live
+  // move and before any live move whose state an undo penalty changed, in ascending depth.
+  bool undo_;
+  int checkpoint_every_;
+  bool diverged_ = false;  // an undo happened: live_ holds the live moves
+  std::string live_;
+  std::vector<Checkpoint> checkpoints_;
   SplitMix64 penalty_rng_;
   int undos_ = 0;
   std::string history_;

@@ -44,7 +44,7 @@ std::optional<RaceState> RaceState::restore(const ActiveRaceRecord& record,
                                   record.seed};
   for (std::size_t i = 0; i < record.racers.size(); ++i) {
     const ActiveRacerRecord& a = record.racers[i];
-    std::optional<engine::Game> game = engine::replay(config, a.moves);
+    std::optional<engine::Game> game = engine::replay(config, a.moves, nullptr, /*undo=*/false);
     if (!game) return std::nullopt;
     if (a.state == engine::GameState::resigned || a.state == engine::GameState::forfeited) {
       game->end(a.state);
@@ -276,7 +276,7 @@ void RaceState::start_race(Time now) {
   race_id_ = random_hex(8);
   const engine::GameConfig config{options_.mode, options_.size, options_.target, seed_};
   for (auto& r : racers_) {
-    r.game.emplace(config);
+    r.game.emplace(config, /*undo=*/false);  // no undo in a race: no history kept
     r.game_id = random_hex(8);
     r.cap_tokens = options_.max_moves_per_second;
     r.cap_last = now;

@@ -28,6 +28,7 @@ struct Args {
   std::size_t players = 1000;
   double duration = 30;
   double setup_timeout = 120;
+  double warmup = 0;  // seconds played after settling, before the window
   int server_pid = 0;
   std::string json_path;  // "-": JSON on stdout instead of the text report
   FleetConfig fleet;
@@ -60,6 +61,10 @@ asio::awaitable<void> run(asio::io_context& ioc, Result& result) {
   result.connections = fleet.launched();
 
   asio::steady_timer timer(ioc);
+  if (a.warmup > 0) {
+    timer.expires_after(std::chrono::milliseconds(static_cast<long>(a.warmup * 1000)));
+    co_await timer.async_wait(asio::use_awaitable);
+  }
   if (a.server_pid > 0) result.window_start = sample_process(a.server_pid);
   const auto started = Clock::now();
   result.stats.measuring = true;
@@ -106,6 +111,13 @@ json report_json(Result& r) {
     json server{{"cpu_percent", 100.0 * cpu / wall},
                 {"rss_kib_window_start", r.window_start->rss_kib},
                 {"rss_kib_window_end", r.window_end->rss_kib}};
+    if (r.args.scenario == "solo" && s.changed > 0) {
+      // What the server holds per move played: its growth over the window, per changing move
+      // (meaningful while games_finished stays 0: a finished game's memory is released).
+      server["rss_bytes_per_move"] = (static_cast<double>(r.window_end->rss_kib) -
+                                      static_cast<double>(r.window_start->rss_kib)) *
+                                     1024 / static_cast<double>(s.changed);
+    }
     if (r.before_launch) {
       server["rss_kib_before_launch"] = r.before_launch->rss_kib;
       if (r.args.scenario == "idle" && r.settled > 0) {
@@ -163,6 +175,10 @@ void print_text(const json& j) {
       fmt::print("  server RSS/connection  {:.1f} KiB\n",
                  s["rss_kib_per_connection"].get<double>());
     }
+    if (s.contains("rss_bytes_per_move")) {
+      fmt::print("  server RSS held/move   {:.2f} bytes ({} games finished in the window)\n",
+                 s["rss_bytes_per_move"].get<double>(), j["games_finished"].get<long>());
+    }
   }
 }
 
@@ -191,6 +207,8 @@ int main(int argc, char** argv) {
       "seconds measured once everyone is settled")(
       "setup-timeout", po::value(&a.setup_timeout)->default_value(a.setup_timeout),
       "seconds allowed to connect and settle")(
+      "warmup", po::value(&a.warmup)->default_value(a.warmup),
+      "seconds played once settled, before the measured window")(
       "max-connecting", po::value(&a.fleet.max_connecting)->default_value(a.fleet.max_connecting),
       "handshakes in progress at once")("server-pid", po::value(&a.server_pid),
                                         "server process to read CPU and RSS of from /proc")(

@@ -196,6 +196,65 @@ TEST_P(TileGameProperties, HoldOverThousandsOfSeededGames) {
   }
 }
 
+// Undo checkpoints change no result: a game that keeps a snapshot before every move (as undo
+// once did) and games with sparser checkpoints, fed the same moves and runs of undos — some
+// deep enough to cross several checkpoints — agree on every outcome, board and score.
+TEST_P(TileGameProperties, UndoCheckpointsChangeNoResult) {
+  const auto [mode, size] = GetParam();
+  for (int g = 0; g < kGamesPerCase / 10; ++g) {
+    const GameConfig config{mode, size, 1 << 17, static_cast<std::uint64_t>(g) + 7};
+    std::vector<TileGame> games{TileGame(config, true, 1), TileGame(config, true, 3),
+                                TileGame(config, true, 16), TileGame(config)};
+    SplitMix64 chooser(0xBADC0DE + static_cast<std::uint64_t>(g));
+    std::vector<MoveOutcome> outs(games.size());
+    for (int step = 0; step < 4 * kMovesPerGame && games[0].state() == GameState::playing; ++step) {
+      const std::uint64_t roll = chooser.below(16);
+      if (roll < 3) {
+        // A run of undos: now and then a deep one.
+        const int run = static_cast<int>(roll == 0 ? chooser.below(80) + 1 : chooser.below(3) + 1);
+        for (int k = 0; k < run; ++k) {
+          const bool undone = games[0].undo();
+          for (std::size_t i = 1; i < games.size(); ++i) ASSERT_EQ(games[i].undo(), undone);
+          if (!undone) break;
+        }
+      } else {
+        const Direction d = kDirections[chooser.below(4)];
+        for (std::size_t i = 0; i < games.size(); ++i) games[i].move(d, outs[i]);
+        for (std::size_t i = 1; i < games.size(); ++i) {
+          ASSERT_EQ(outs[i].changed, outs[0].changed);
+          ASSERT_EQ(outs[i].motions, outs[0].motions);
+          ASSERT_EQ(outs[i].spawned, outs[0].spawned);
+          ASSERT_EQ(outs[i].vanished, outs[0].vanished);
+        }
+      }
+      for (std::size_t i = 1; i < games.size(); ++i) {
+        ASSERT_EQ(games[i].grid(), games[0].grid()) << "game " << g << " step " << step;
+        ASSERT_EQ(games[i].score(), games[0].score());
+        ASSERT_EQ(games[i].moves(), games[0].moves());
+        ASSERT_EQ(games[i].state(), games[0].state());
+        ASSERT_EQ(games[i].won(), games[0].won());
+        ASSERT_EQ(games[i].undos(), games[0].undos());
+        ASSERT_EQ(games[i].history(), games[0].history());
+      }
+    }
+  }
+}
+
+TEST(TileGameWithoutUndo, KeepsNoHistoryForUndoAndPlaysTheSame) {
+  const GameConfig config{Mode::moving_obstacle, 5, 2048, 99};
+  TileGame with(config), without(config, false);
+  MoveOutcome a, b;
+  for (int i = 0; i < 200 && with.state() == GameState::playing; ++i) {
+    with.move(kDirections[i % 4], a);
+    without.move(kDirections[i % 4], b);
+    ASSERT_EQ(a.spawned, b.spawned);
+    ASSERT_EQ(with.grid(), without.grid());
+  }
+  EXPECT_GT(without.moves(), 0);
+  EXPECT_FALSE(without.undo());
+  EXPECT_EQ(without.history(), with.history());
+}
+
 INSTANTIATE_TEST_SUITE_P(ModesAndSizes, TileGameProperties,
                          ::testing::Combine(::testing::Values(Mode::classic, Mode::fixed_obstacle,
                                                               Mode::moving_obstacle),
