@@ -179,7 +179,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     acceptor.close(ignored);
     journal_timer.cancel();
     rooms.stop();
-    sessions.for_each([](Session& s) { s.shutdown(); });
+    sessions.shutdown_all();
     asio::co_spawn(ioc, drain(ioc, sessions, players, rooms, worker, metrics), asio::detached);
   });
 

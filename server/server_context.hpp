@@ -30,14 +30,18 @@ class Session {
 // first read and removes itself when its last handler has run.
 class SessionSet {
  public:
+  // A session added after shutdown_all() is told to shut down at once.
   void add(const std::shared_ptr<Session>& s);
   void remove(const Session* s);
   std::size_t size() const;
   // Calls f for every live session (not under the set's lock).
   void for_each(const std::function<void(Session&)>& f) const;
+  // Server shutdown: every session, now and from now on, is told to shut down.
+  void shutdown_all();
 
  private:
   mutable std::mutex mutex_;
+  bool closing_ = false;
   std::map<const Session*, std::weak_ptr<Session>> sessions_;
 };
 

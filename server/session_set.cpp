@@ -5,8 +5,21 @@
 namespace tilerace::server {
 
 void SessionSet::add(const std::shared_ptr<Session>& s) {
-  std::lock_guard lock(mutex_);
-  sessions_[s.get()] = s;
+  bool closing = false;
+  {
+    std::lock_guard lock(mutex_);
+    sessions_[s.get()] = s;
+    closing = closing_;
+  }
+  if (closing) s->shutdown();
+}
+
+void SessionSet::shutdown_all() {
+  {
+    std::lock_guard lock(mutex_);
+    closing_ = true;
+  }
+  for_each([](Session& s) { s.shutdown(); });
 }
 
 void SessionSet::remove(const Session* s) {
