@@ -138,21 +138,22 @@ TEST_F(RaceFixture, TheTimeLimitEndsTheRaceAndRaceOverWaitsForTheRecord) {
 
 TEST_F(RaceFixture, AtTheTimeLimitEqualScoresRankByFewerMoves) {
   RaceState race = racing();
-  // The same moves for both (one seed: the same boards), then Bob makes one quiet extra
-  // move — it slides without merging — found by trying each direction on a copy.
-  Time now = t0 + 4s;
-  for (int i = 0; i < 3; ++i) {
+  // The same moves for both (one seed: the same boards) until Bob has a quiet move — one
+  // that slides without merging, found by trying each direction on a copy — then he makes it.
+  const Time now = t0 + 4s;
+  std::optional<engine::Direction> quiet;
+  for (int i = 0; i < 40 && !quiet; ++i) {
     const json am = changing_move(race, a, now);
+    ASSERT_EQ(am["type"], "moved");
     race.play(*b.player, *b.out, move(*engine::direction_from_string(am["dir"].get<std::string>())),
               {}, now);
     ASSERT_EQ(b.out->take().back()["board"], am["board"]);
-  }
-  std::optional<engine::Direction> quiet;
-  for (int d = 0; d < 4 && !quiet; ++d) {
-    RaceState probe = race;
-    probe.play(*b.player, *b.out, move(static_cast<engine::Direction>(d)), {}, now);
-    const json m = b.out->take().back();
-    if (m["changed"] == true && m["gained"] == 0) quiet = static_cast<engine::Direction>(d);
+    for (int d = 0; d < 4 && !quiet && i >= 2; ++d) {
+      RaceState probe = race;
+      probe.play(*b.player, *b.out, move(static_cast<engine::Direction>(d)), {}, now);
+      const json m = b.out->take().back();
+      if (m["changed"] == true && m["gained"] == 0) quiet = static_cast<engine::Direction>(d);
+    }
   }
   ASSERT_TRUE(quiet.has_value());
   race.play(*b.player, *b.out, move(*quiet), {}, now);
