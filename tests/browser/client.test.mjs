@@ -170,6 +170,65 @@ test('two browsers race through an invite link while a third spectates', async (
   for (const c of [hostContext, guestContext, watchContext]) await c.close();
 });
 
+test('a race goes on in the browser after the server restarts, spectator included', async () => {
+  const own = await startServer();
+  const contexts = [];
+  try {
+    const page = async (name) => {
+      const context = await chrome.browser.newContext();
+      contexts.push(context);
+      return enter(context, own.url, name);
+    };
+    const host = await page('host');
+    await host.click('#create-room');
+    await host.locator('#room-code').filter({ hasText: /^[A-Z2-9]{6}$/ }).waitFor();
+    const code = (await host.locator('#room-code').textContent()).trim();
+    const guestContext = await chrome.browser.newContext();
+    contexts.push(guestContext);
+    const guest = await guestContext.newPage();
+    guest.setDefaultTimeout(10000);
+    await guest.goto(`${own.url}/?room=${code}`);
+    await guest.fill('#name-input', 'guest');
+    await guest.click('#name-form button');
+    await host.locator('#room-players li').nth(1).waitFor();
+    const watcher = await page('watcher');
+    await watcher.goto(`${own.url}/?watch=${code}`);
+    await watcher.locator('#room-code', { hasText: code }).waitFor();
+    await host.click('#ready');
+    await guest.click('#ready');
+    await host.locator('#board .tile').first().waitFor();
+    await host.locator('#countdown').waitFor({ state: 'hidden' });
+    const move = async () => {
+      const before = Number(await host.textContent('#moves'));
+      for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown']) {
+        await host.keyboard.press(key);
+        try {
+          await host.locator('#moves').filter({ hasText: String(before + 1) }).waitFor({ timeout: 1000 });
+          return before + 1;
+        } catch { /* that key moved nothing: try the next */ }
+      }
+      throw new Error('no key moved the board');
+    };
+    const moves = await move();
+    const beforeRestart = await boardOf(host);
+
+    assert.equal(await own.restart(), 0);  // SIGTERM: exit 0, the race journaled
+    // Each page reconnects by itself: the host's race comes back as it was, and moves on.
+    await host.waitForFunction((want) => document.querySelector('#board').dataset.board === want,
+      JSON.stringify(beforeRestart));
+    await host.locator('#moves').filter({ hasText: String(moves) }).waitFor();
+    const after = await move();
+    assert.equal(after, moves + 1);
+    // The spectator watches again, and sees the host's new board.
+    const hostBoard = await boardOf(host);
+    await watcher.waitForFunction((want) => [...document.querySelectorAll('.opponent .board')]
+      .some((b) => b.dataset.board === want), JSON.stringify(hostBoard));
+  } finally {
+    for (const c of contexts) await c.close();
+    await own.stop();
+  }
+});
+
 test('a swipe on a touch screen moves the board', async () => {
   const context = await chrome.browser.newContext({ hasTouch: true, isMobile: true, viewport: { width: 360, height: 740 } });
   const page = await enter(context, server.url, 'thumb');

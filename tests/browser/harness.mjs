@@ -10,12 +10,16 @@ import { chromium } from 'playwright-core';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const binary = process.env.TILERACE_BINARY ?? join(root, 'build', 'tilerace');
 
+// Starts the server on a free port with a fresh data folder. restart() stops it with SIGTERM
+// and starts it again on the same port and data, as an operator's restart would.
 export async function startServer(args = []) {
   const data = mkdtempSync(join(tmpdir(), 'tilerace-browser-'));
-  const child = spawn(binary, ['--host', '127.0.0.1', '--port', '0', '--data', data,
-    '--web-root', join(root, 'web-client'), '--countdown', '1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  const port = await new Promise((resolve, reject) => {
+  let child = null;
+  const launch = (port) => new Promise((resolve, reject) => {
+    child = spawn(binary, ['--host', '127.0.0.1', '--port', String(port), '--data', data,
+      '--web-root', join(root, 'web-client'), '--countdown', '1', ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 10000);
     const onData = (chunk) => {
       log += chunk;
@@ -26,11 +30,22 @@ export async function startServer(args = []) {
     child.stderr.on('data', onData);
     child.on('exit', (code) => reject(new Error(`server exited ${code}:\n${log}`)));
   });
+  const halt = async () => {
+    const exited = child;
+    exited.kill('SIGTERM');
+    await new Promise((resolve) => (exited.exitCode !== null ? resolve() : exited.on('exit', resolve)));
+    return exited.exitCode;
+  };
+  const port = await launch(0);
   return {
     url: `http://127.0.0.1:${port}`,
+    async restart() {
+      const code = await halt();
+      await launch(port);
+      return code;
+    },
     async stop() {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('exit', resolve)));
+      await halt();
       rmSync(data, { recursive: true, force: true });
     },
   };

@@ -115,7 +115,14 @@ connection.addEventListener('message', (e) => {
   }
   if (msg.type === 'welcome') {
     if (pendingRoom) { send({ type: 'join_room', code: pendingRoom }); pendingRoom = null; }
-    else if (pendingWatch) { send({ type: 'spectate', code: pendingWatch }); pendingWatch = null; }
+    else if (pendingWatch) {
+      state.role = 'spectator';
+      send({ type: 'spectate', code: pendingWatch });
+      pendingWatch = null;
+    }
+    // Back after a dropped connection or a server restart: the server does not remember
+    // spectators across connections, so watch the same room again.
+    else if (state.role === 'spectator' && state.room) send({ type: 'spectate', code: state.room.code });
     send({ type: 'list_rooms' });
     send({ type: 'leaderboard', mode: 'classic', size: 4, kind: 'score' });
   }
