@@ -151,8 +151,12 @@ HttpSession::HttpSession(beast::tcp_stream&& stream, ServerContext& context,
       slot_(std::move(slot)) {}
 
 void HttpSession::start() {
+  // In the set before any handler can run (so it is never removed before it is added), and
+  // owned by the coroutine's frame from its creation (add may post a shutdown onto the strand,
+  // and then the coroutine starts after it, not inline).
+  auto session = run(shared_from_this());
   context_.sessions.add(shared_from_this());
-  asio::co_spawn(executor_, run(), asio::detached);
+  asio::co_spawn(executor_, std::move(session), asio::detached);
 }
 
 void HttpSession::abort() {
@@ -163,8 +167,7 @@ void HttpSession::abort() {
   });
 }
 
-asio::awaitable<void> HttpSession::run() {
-  const auto self = shared_from_this();
+asio::awaitable<void> HttpSession::run([[maybe_unused]] std::shared_ptr<HttpSession> self) {
   struct Leave {
     HttpSession& session;
     ~Leave() { session.context_.sessions.remove(&session); }

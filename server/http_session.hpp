@@ -23,7 +23,8 @@ class HttpSession final : public Session, public std::enable_shared_from_this<Ht
   void abort() override;
 
  private:
-  boost::asio::awaitable<void> run();
+  // self keeps the session alive for as long as the coroutine exists, from its creation.
+  boost::asio::awaitable<void> run(std::shared_ptr<HttpSession> self);
 
   boost::beast::tcp_stream stream_;
   boost::asio::any_io_executor executor_;  // the stream's, kept for after a hand-over

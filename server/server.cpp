@@ -6,6 +6,7 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
@@ -59,16 +60,23 @@ asio::awaitable<void> refuse_busy(tcp::socket socket) {
 
 asio::awaitable<void> accept_loop(asio::io_context& ioc, tcp::acceptor& acceptor,
                                   ServerContext& context) {
+  asio::steady_timer pause(acceptor.get_executor());
   for (;;) {
     // A strand over the io_context's own executor (not over a type-erased one) is small
     // enough to live inside the sockets' any_io_executor: no shared heap target to count
     // references on with every operation (docs/performance.md).
     auto [ec, socket] =
         co_await acceptor.async_accept(asio::make_strand(ioc), as_tuple(use_awaitable));
-    if (ec == asio::error::operation_aborted) co_return;
+    // Shutdown closes the acceptor on this loop's strand: the loop ends (a connection accepted
+    // in that instant is closed unserved) instead of accepting on a closed acceptor forever.
+    if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
     if (ec) {
+      // E.g. out of file descriptors: keep serving the others, and do not spin on an accept
+      // that fails at once.
       spdlog::warn("accept: {}", ec.message());
-      continue;  // e.g. out of file descriptors: keep serving the others
+      pause.expires_after(std::chrono::milliseconds(50));
+      co_await pause.async_wait(as_tuple(use_awaitable));
+      continue;
     }
     const auto peer = socket.remote_endpoint(ec);
     if (ec) continue;  // already gone
@@ -168,15 +176,19 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
                acceptor.local_endpoint().port(), web_root.string(), options.threads);
 
   asio::steady_timer journal_timer(ioc);
-  asio::co_spawn(ioc, accept_loop(ioc, acceptor, context), asio::detached);
+  // The acceptor is used on one strand only: the accept loop's, where shutdown closes it.
+  const auto accept_strand = asio::make_strand(ioc);
+  asio::co_spawn(accept_strand, accept_loop(ioc, acceptor, context), asio::detached);
   asio::co_spawn(ioc, journal_loop(journal_timer, players, rooms, worker, metrics), asio::detached);
 
   asio::signal_set signals(ioc, SIGINT, SIGTERM);
   signals.async_wait([&](beast::error_code ec, int signal) {
     if (ec) return;
     spdlog::info("signal {}: shutting down", signal);
-    beast::error_code ignored;
-    acceptor.close(ignored);
+    asio::post(accept_strand, [&acceptor] {
+      beast::error_code ignored;
+      acceptor.close(ignored);
+    });
     journal_timer.cancel();
     rooms.stop();
     sessions.shutdown_all();

@@ -47,13 +47,17 @@ WsSession::WsSession(beast::tcp_stream&& stream, ServerContext& context, Address
 }
 
 void WsSession::start(beast::http::request<beast::http::string_body> request) {
-  context_.sessions.add(shared_from_this());
   connection_.self = weak_from_this();
-  asio::co_spawn(ws_.get_executor(), run(std::move(request)), asio::detached);
+  // In the set before any handler can run (so it is never removed before it is added), and
+  // owned by the coroutine's frame from its creation (add may post a shutdown onto the strand,
+  // and then the coroutine starts after it, not inline).
+  auto session = run(shared_from_this(), std::move(request));
+  context_.sessions.add(shared_from_this());
+  asio::co_spawn(ws_.get_executor(), std::move(session), asio::detached);
 }
 
-asio::awaitable<void> WsSession::run(beast::http::request<beast::http::string_body> request) {
-  auto self = shared_from_this();
+asio::awaitable<void> WsSession::run([[maybe_unused]] std::shared_ptr<WsSession> self,
+                                     beast::http::request<beast::http::string_body> request) {
   beast::get_lowest_layer(ws_).expires_never();
   websocket::stream_base::timeout timeouts{};
   timeouts.handshake_timeout = std::chrono::seconds(10);

@@ -47,7 +47,9 @@ class WsSession final : public Participant,
   void abort() override;
 
  private:
+  // self keeps the session alive for as long as the coroutine exists, from its creation.
   boost::asio::awaitable<void> run(
+      std::shared_ptr<WsSession> self,
       boost::beast::http::request<boost::beast::http::string_body> request);
   boost::asio::awaitable<void> read_loop();
   boost::asio::awaitable<void> handle_text(std::string_view text);

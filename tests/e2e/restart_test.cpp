@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <memory>
+#include <thread>
+#include <vector>
 
 #include "tests/e2e/harness.hpp"
 #include "tests/e2e/race_client.hpp"
@@ -216,12 +219,28 @@ TEST(Restart, RacersDroppingWhileSigtermArrivesNeverCrashTheServer) {
       racers.push_back(std::move(b));
       spectators.push_back(std::move(s));
     }
+    // New connections keep arriving while the signal does (an accept completing as the
+    // acceptor closes once made the accept loop spin on the closed acceptor forever).
+    std::atomic<bool> knocking = true;
+    std::thread knocker([&knocking, port = server.port()] {
+      boost::asio::io_context io;
+      std::vector<boost::asio::ip::tcp::socket> held;
+      while (knocking && held.size() < 200) {
+        boost::asio::ip::tcp::socket s(io);
+        boost::system::error_code ec;
+        s.connect({boost::asio::ip::make_address("127.0.0.1"), port}, ec);
+        if (ec) break;  // the listener is gone
+        held.push_back(std::move(s));
+      }
+    });
     // Half the runs drop first, half signal first: the sockets close without a close frame.
     if (run % 2 == 0) racers.clear();
     ::kill(server.pid(), SIGTERM);
     racers.clear();
     spectators.clear();
     const auto status = server.stop(SIGTERM);
+    knocking = false;
+    knocker.join();
     ASSERT_EQ(status, 0) << "run " << run;
   }
 }
