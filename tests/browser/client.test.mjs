@@ -124,11 +124,7 @@ test('two browsers race through an invite link while a third spectates', async (
   const code = (await host.locator('#room-code').textContent()).trim();
   assert.match(code, /^[A-Z2-9]{6}$/);
   // The invite link joins directly.
-  const guest = await guestContext.newPage();
-  guest.setDefaultTimeout(10000);
-  await guest.goto(`${server.url}/?room=${code}`);
-  await guest.fill('#name-input', 'guest');
-  await guest.click('#name-form button');
+  const guest = await enter(guestContext, `${server.url}/?room=${code}`, 'guest');
   await guest.locator('#room-players li').nth(1).waitFor();
   await host.locator('#room-players li').nth(1).waitFor();
   // The spectator finds the public race in the lobby.
@@ -174,25 +170,18 @@ test('a race goes on in the browser after the server restarts, spectator include
   const own = await startServer();
   const contexts = [];
   try {
-    const page = async (name) => {
+    const page = async (name, path = '') => {
       const context = await chrome.browser.newContext();
       contexts.push(context);
-      return enter(context, own.url, name);
+      return enter(context, `${own.url}${path}`, name);
     };
     const host = await page('host');
     await host.click('#create-room');
     await host.locator('#room-code').filter({ hasText: /^[A-Z2-9]{6}$/ }).waitFor();
     const code = (await host.locator('#room-code').textContent()).trim();
-    const guestContext = await chrome.browser.newContext();
-    contexts.push(guestContext);
-    const guest = await guestContext.newPage();
-    guest.setDefaultTimeout(10000);
-    await guest.goto(`${own.url}/?room=${code}`);
-    await guest.fill('#name-input', 'guest');
-    await guest.click('#name-form button');
+    const guest = await page('guest', `/?room=${code}`);
     await host.locator('#room-players li').nth(1).waitFor();
-    const watcher = await page('watcher');
-    await watcher.goto(`${own.url}/?watch=${code}`);
+    const watcher = await page('watcher', `/?watch=${code}`);
     await watcher.locator('#room-code', { hasText: code }).waitFor();
     await host.click('#ready');
     await guest.click('#ready');

@@ -63,7 +63,8 @@ export async function launchBrowser() {
   return { browser, close: () => browser.close() };
 }
 
-// Opens the page and enters a name; resolves once the lobby shows that name.
+// Opens the page at url (an invite or watch link works too) and enters a name; resolves once
+// the page shows that name.
 export async function enter(context, url, name) {
   const page = await context.newPage();
   page.setDefaultTimeout(10000);
