@@ -55,8 +55,6 @@ class RaceState {
                                           RaceSettings settings, Metrics& metrics,
                                           std::weak_ptr<Room> owner, Time now);
 
-  const std::string& code() const noexcept { return code_; }
-  bool is_public() const noexcept { return options_.is_public; }
   // The room has nobody left and is gone for good; the shell drops it from the registry.
   bool closed() const noexcept { return closed_; }
 
