@@ -11,17 +11,18 @@ wait_for_port() {
   echo "server did not start; its log:" >&2; cat "$1" >&2; return 1
 }
 
-# start_tilerace [extra server flags…]
+# start_tilerace [extra server flags…]; $SERVER_WRAP, when set, is a command to run it under.
 start_tilerace() {
   rm -rf "$workdir/data" && mkdir -p "$workdir/data"
-  "$BUILD/tilerace" --host 127.0.0.1 --port 0 --data "$workdir/data" --web-root web-client "$@" \
+  ${SERVER_WRAP:-} "$BUILD/tilerace" --host 127.0.0.1 --port 0 --data "$workdir/data" --web-root web-client "$@" \
     > "$workdir/server.log" 2>&1 &
   server_pid=$!
   port=$(wait_for_port "$workdir/server.log" 'listening on http://[^:]+:\K[0-9]+')
 }
 
+# start_echo [threads]
 start_echo() {
-  "$BUILD/tilerace-echo" 0 > "$workdir/echo.log" 2>&1 &
+  ${SERVER_WRAP:-} "$BUILD/tilerace-echo" 0 ${1:-} > "$workdir/echo.log" 2>&1 &
   server_pid=$!
   port=$(wait_for_port "$workdir/echo.log" 'listening on port \K[0-9]+')
 }

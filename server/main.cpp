@@ -28,7 +28,7 @@
 //   metrics, registries, dispatcher, limits, sessions) is declared after it and outlives every
 //   handler, because run() returns only once no handler is left: shutdown never calls
 //   ioc.stop(), it lets the work run out.
-// - SIGTERM/SIGINT: the acceptor closes, the journal timer is cancelled, rooms stop arming
+// - SIGTERM/SIGINT: the acceptor closes, the journal loop stops (also mid-pass), rooms stop arming
 //   timers, every session (HTTP or WebSocket, from accept on) is told to shut down; drain
 //   waits for them (8 s, then aborts their sockets), journals every solo game and race once
 //   more, and ends. Then the threads return from run(), the store worker finishes its jobs,

@@ -96,16 +96,46 @@ asio::awaitable<void> accept_loop(asio::io_context& ioc, tcp::acceptor& acceptor
   }
 }
 
-asio::awaitable<void> journal_loop(asio::steady_timer& timer, PlayerRegistry& players,
-                                   const RoomRegistry& rooms, StoreWorker& worker,
-                                   Metrics& metrics) {
-  for (;;) {
-    timer.expires_after(kJournalInterval);
-    auto [ec] = co_await timer.async_wait(as_tuple(use_awaitable));
-    if (ec) co_return;  // shutdown: drain writes the last pass
-    co_await flush_journal(players, rooms, worker, metrics);
+// The journal pass every kJournalInterval. Runs on its own strand; stop() (any thread) ends
+// it, also when it comes while a pass is being written (a cancelled timer alone would not).
+class JournalLoop {
+ public:
+  JournalLoop(asio::io_context& ioc, PlayerRegistry& players, const RoomRegistry& rooms,
+              StoreWorker& worker, Metrics& metrics)
+      : strand_(asio::make_strand(ioc)),
+        timer_(strand_),
+        players_(players),
+        rooms_(rooms),
+        worker_(worker),
+        metrics_(metrics) {}
+
+  void start() { asio::co_spawn(strand_, run(), asio::detached); }
+
+  void stop() {
+    asio::post(strand_, [this] {
+      stopped_ = true;
+      timer_.cancel();
+    });
   }
-}
+
+ private:
+  asio::awaitable<void> run() {
+    while (!stopped_) {
+      timer_.expires_after(kJournalInterval);
+      auto [ec] = co_await timer_.async_wait(as_tuple(use_awaitable));
+      if (ec || stopped_) co_return;  // shutdown: drain writes the last pass
+      co_await flush_journal(players_, rooms_, worker_, metrics_);
+    }
+  }
+
+  asio::strand<asio::io_context::executor_type> strand_;
+  asio::steady_timer timer_;
+  bool stopped_ = false;  // on strand_
+  PlayerRegistry& players_;
+  const RoomRegistry& rooms_;
+  StoreWorker& worker_;
+  Metrics& metrics_;
+};
 
 // Waits until every session has closed (aborting the stragglers once the budget is spent),
 // then journals what is left. Nothing is stopped: run() returns when the last handler has run.
@@ -175,11 +205,11 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   spdlog::info("listening on http://{}:{} (web root {}, {} threads)", options.host,
                acceptor.local_endpoint().port(), web_root.string(), options.threads);
 
-  asio::steady_timer journal_timer(ioc);
+  JournalLoop journal(ioc, players, rooms, worker, metrics);
   // The acceptor is used on one strand only: the accept loop's, where shutdown closes it.
   const auto accept_strand = asio::make_strand(ioc);
   asio::co_spawn(accept_strand, accept_loop(ioc, acceptor, context), asio::detached);
-  asio::co_spawn(ioc, journal_loop(journal_timer, players, rooms, worker, metrics), asio::detached);
+  journal.start();
 
   asio::signal_set signals(ioc, SIGINT, SIGTERM);
   signals.async_wait([&](beast::error_code ec, int signal) {
@@ -189,7 +219,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
       beast::error_code ignored;
       acceptor.close(ignored);
     });
-    journal_timer.cancel();
+    journal.stop();
     rooms.stop();
     sessions.shutdown_all();
     asio::co_spawn(ioc, drain(ioc, sessions, players, rooms, worker, metrics), asio::detached);

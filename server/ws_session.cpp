@@ -31,6 +31,8 @@ void fail(beast::error_code ec, const char* what, const std::string& remote) {
 }
 
 constexpr auto kCloseStall = std::chrono::seconds(5);
+constexpr auto kPingAfter = std::chrono::seconds(15);  // of silence (PROTOCOL.md §8)
+constexpr auto kCloseAfter = std::chrono::seconds(30);
 
 }  // namespace
 
@@ -38,6 +40,8 @@ WsSession::WsSession(beast::tcp_stream&& stream, ServerContext& context, Address
     : ws_(std::move(stream)),
       context_(context),
       hard_close_(ws_.get_executor()),
+      idle_timer_(ws_.get_executor()),
+      idle_(kPingAfter, kCloseAfter, std::chrono::steady_clock::now()),
       limiter_(context.options.rate, RateLimiter::clock::now()),
       slot_(std::move(slot)) {
   connection_.address = slot_.key();
@@ -61,8 +65,8 @@ asio::awaitable<void> WsSession::run([[maybe_unused]] std::shared_ptr<WsSession>
   beast::get_lowest_layer(ws_).expires_never();
   websocket::stream_base::timeout timeouts{};
   timeouts.handshake_timeout = std::chrono::seconds(10);
-  timeouts.idle_timeout = std::chrono::seconds(30);  // a ping goes out at half of it
-  timeouts.keep_alive_pings = true;
+  // Keep-alive is ours (IdleWatch): Beast's idle timeout re-arms a timer with every read.
+  timeouts.idle_timeout = websocket::stream_base::none();
   ws_.set_option(timeouts);
   ws_.read_message_max(context_.options.max_message);
   ws_.auto_fragment(false);
@@ -76,6 +80,11 @@ asio::awaitable<void> WsSession::run([[maybe_unused]] std::shared_ptr<WsSession>
     co_return fail(ec, "accept", remote_);
   }
   open_ = true;
+  ws_.control_callback([this](websocket::frame_type, beast::string_view) {
+    idle_.heard(std::chrono::steady_clock::now());
+  });
+  idle_.heard(std::chrono::steady_clock::now());
+  watch_idle(std::chrono::steady_clock::now() + kPingAfter);
   context_.metrics.connections.fetch_add(1, std::memory_order_relaxed);
   context_.metrics.connections_total.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("{} connected", remote_);
@@ -90,6 +99,7 @@ asio::awaitable<void> WsSession::run([[maybe_unused]] std::shared_ptr<WsSession>
   // The reader has ended (whatever ended it): the connection is gone for everyone.
   done_ = true;
   hard_close_.cancel();
+  idle_timer_.cancel();
   context_.dispatcher.disconnected(connection_);
   context_.sessions.remove(this);
   context_.metrics.connections.fetch_sub(1, std::memory_order_relaxed);
@@ -114,6 +124,7 @@ asio::awaitable<void> WsSession::read_loop() {
 
 asio::awaitable<void> WsSession::handle_text(std::string_view text) {
   const auto started = std::chrono::steady_clock::now();
+  idle_.heard(started);
   context_.metrics.messages_in_total.fetch_add(1, std::memory_order_relaxed);
   switch (limiter_.admit(started)) {
     case RateLimiter::Verdict::disconnect:
@@ -150,6 +161,16 @@ void WsSession::write_next() {
                         beast::error_code ec, std::size_t) { self->on_written(ec, message); });
     return;
   }
+  if (ping_due_ && !closing_) {
+    ping_due_ = false;
+    writing_ = true;
+    ws_.async_ping({}, [self = shared_from_this()](beast::error_code ec) {
+      self->writing_ = false;
+      if (ec) return fail(ec, "ping", self->remote_);
+      self->write_next();
+    });
+    return;
+  }
   if (!closing_ || close_started_) return;
   close_started_ = true;
   writing_ = true;
@@ -169,6 +190,26 @@ void WsSession::on_written(beast::error_code ec, const SharedMessage& message) {
     queue_.pop_front();
   }
   write_next();
+}
+
+void WsSession::watch_idle(std::chrono::steady_clock::time_point at) {
+  idle_timer_.expires_at(at);
+  idle_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+    if (ec || self->done_) return;
+    const IdleWatch::Next next = self->idle_.check(std::chrono::steady_clock::now());
+    switch (next.action) {
+      case IdleWatch::Action::close:
+        spdlog::info("{} silent for {} s: closing", self->remote_, kCloseAfter.count());
+        beast::get_lowest_layer(self->ws_).close();
+        return;
+      case IdleWatch::Action::ping:
+        self->ping_due_ = true;
+        self->write_next();
+        break;
+      case IdleWatch::Action::wait: break;
+    }
+    self->watch_idle(next.check_at);
+  });
 }
 
 void WsSession::enqueue(SharedMessage message) {

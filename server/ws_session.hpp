@@ -21,6 +21,7 @@
 #include <string>
 
 #include "server/dispatcher.hpp"
+#include "server/idle_watch.hpp"
 #include "server/participant.hpp"
 #include "server/rate_limiter.hpp"
 #include "server/server_context.hpp"
@@ -58,6 +59,8 @@ class WsSession final : public Participant,
   void write_next();
   void on_written(boost::beast::error_code ec, const SharedMessage& message);
   void begin_close(std::uint16_t code);
+  // Sets the keep-alive timer to at; when it fires, pings or closes as idle_ says.
+  void watch_idle(std::chrono::steady_clock::time_point at);
   void say_goodbye();
   bool on_own_strand();
 
@@ -67,10 +70,13 @@ class WsSession final : public Participant,
   boost::beast::flat_buffer buffer_;
   std::deque<SharedMessage> queue_;
   std::size_t queued_bytes_ = 0;
-  bool writing_ = false;  // a write or the close is in flight
+  bool writing_ = false;  // a write, a ping or the close is in flight
   bool close_started_ = false;
   std::atomic<int> posted_{0};            // deliveries posted and not yet queued
   boost::asio::steady_timer hard_close_;  // tears the socket down if a close stalls
+  boost::asio::steady_timer idle_timer_;  // keep-alive: fires when idle_ says, not per message
+  IdleWatch idle_;
+  bool ping_due_ = false;                 // a keep-alive ping waits for the write in flight
   std::optional<std::uint16_t> closing_;  // the close code, once decided
   bool done_ = false;                     // the reader has ended
   bool open_ = false;                     // the handshake completed

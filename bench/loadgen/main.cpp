@@ -106,11 +106,16 @@ json report_json(Result& r) {
          {"errors", s.errors}};
   if (r.window_start && r.window_end) {
     const double cpu = r.window_end->cpu_seconds - r.window_start->cpu_seconds;
+    const double system = r.window_end->system_seconds - r.window_start->system_seconds;
     const double wall =
         std::chrono::duration<double>(r.window_end->at - r.window_start->at).count();
-    json server{{"cpu_percent", 100.0 * cpu / wall},
-                {"rss_kib_window_start", r.window_start->rss_kib},
-                {"rss_kib_window_end", r.window_end->rss_kib}};
+    json server{
+        {"cpu_percent", 100.0 * cpu / wall},
+        // Load-independent: what one reply (a move, an echo) cost the server.
+        {"cpu_us_per_reply", s.replies > 0 ? 1e6 * cpu / static_cast<double>(s.replies) : 0.0},
+        {"system_share", cpu > 0 ? system / cpu : 0.0},
+        {"rss_kib_window_start", r.window_start->rss_kib},
+        {"rss_kib_window_end", r.window_end->rss_kib}};
     if (r.args.scenario == "solo" && s.changed > 0) {
       // What the server holds per move played: its growth over the window, per changing move
       // (meaningful while games_finished stays 0: a finished game's memory is released).
@@ -165,7 +170,9 @@ void print_text(const json& j) {
   fmt::print("  errors                {}\n", errors.empty() ? " none" : errors);
   if (j.contains("server")) {
     const json& s = j["server"];
-    fmt::print("  server CPU             {:.0f}%\n", s["cpu_percent"].get<double>());
+    fmt::print("  server CPU             {:.0f}%  ({:.2f} µs per reply, {:.0f}% in the kernel)\n",
+               s["cpu_percent"].get<double>(), s["cpu_us_per_reply"].get<double>(),
+               100 * s["system_share"].get<double>());
     if (s.contains("rss_kib_before_launch")) {
       fmt::print("  server RSS             {:.1f} MiB before, {:.1f} MiB loaded\n",
                  s["rss_kib_before_launch"].get<double>() / 1024,

@@ -45,7 +45,8 @@ std::optional<ProcSample> sample_process(int pid) {
   ProcSample s;
   s.at = Clock::now();
   const double ticks = static_cast<double>(::sysconf(_SC_CLK_TCK));
-  s.cpu_seconds = (std::stod(fields[11]) + std::stod(fields[12])) / ticks;  // utime, stime
+  s.system_seconds = std::stod(fields[12]) / ticks;                  // stime
+  s.cpu_seconds = std::stod(fields[11]) / ticks + s.system_seconds;  // + utime
   std::ifstream status(base + "/status");
   while (std::getline(status, line)) {
     if (line.rfind("VmRSS:", 0) == 0) s.rss_kib = std::stoull(line.substr(6));

@@ -41,7 +41,8 @@ struct Stats {
 // The server process, read from /proc/<pid>.
 struct ProcSample {
   Clock::time_point at;
-  double cpu_seconds = 0;  // utime + stime
+  double cpu_seconds = 0;     // utime + stime
+  double system_seconds = 0;  // stime: in the kernel on the process's behalf
   std::uint64_t rss_kib = 0;
 };
 std::optional<ProcSample> sample_process(int pid);

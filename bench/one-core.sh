@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# `make bench` scenario "one core": what a move costs per core. The server runs on CPU 0 with
+# one network thread, the load generator on CPU 1; 1,000 players as fast as replies come,
+#   solo    tilerace, the Beast echo floor (tilerace-echo), and the Node.js peer;
+#   race    two racers and one spectator per room: tilerace and the Node.js peer;
+#   solo    tilerace with 10,000 players (what a move costs as players grow).
+# The Node.js peer (../shared/peers/node-ws, a yardstick only: run from where it is) is measured
+# when it is present. Prints moves/s, server CPU µs per move (from /proc), p50/p99 and ratios;
+# JSON reports land in $OUT/one-core-*.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+PLAYERS=${PLAYERS:-1000}
+MANY=${MANY:-10000}
+DURATION=${DURATION:-15}
+OUT=${OUT:-$BUILD/bench-results}
+PEER=${PEER:-../shared/peers/node-ws}
+mkdir -p "$OUT"
+rm -f "$OUT"/one-core-*.json
+ulimit -n "$(ulimit -Hn)"
+
+server_pid=""
+workdir=$(mktemp -d "${TMPDIR:-/tmp}/tilerace-one-core-XXXXXX")
+cleanup() {
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  rm -rf "$workdir"
+}
+trap cleanup EXIT
+source bench/server-lib.sh
+
+if ! command -v taskset > /dev/null || [ "$(nproc)" -lt 2 ]; then
+  echo "one core: needs taskset and two CPUs; skipped" >&2
+  exit 0
+fi
+have_peer=0
+if [ -f "$PEER/server.js" ] && command -v node > /dev/null; then
+  [ -d "$PEER/node_modules/ws" ] || (cd "$PEER" && npm ci --no-audit --no-fund > /dev/null)
+  have_peer=1
+else
+  echo "note: no Node.js peer at $PEER: its column stays empty" >&2
+fi
+
+bench_flags=(--threads 1 --countdown 0 --rate 1000000 --max-connections-per-ip 0 --rooms-per-ip 0)
+
+start_peer() {
+  taskset -c 0 node "$PEER/server.js" --host 127.0.0.1 --port 0 --countdown 0 --rate 1000000 \
+    > "$workdir/peer.log" 2>&1 &
+  server_pid=$!
+  port=$(wait_for_port "$workdir/peer.log" 'listening on [^:]+:\K[0-9]+')
+}
+
+# measure NAME SCENARIO PLAYERS: one loadgen run on CPU 1 against the running server.
+measure() {
+  taskset -c 1 "$BUILD/tilerace-loadgen" --port "$port" --server-pid "$server_pid" \
+    --scenario "$2" --players "$3" --duration "$DURATION" --json "$OUT/one-core-$1.json" \
+    | sed 's/^/    /'
+}
+
+echo "== one core: tilerace, solo and race, $PLAYERS players =="
+SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}"
+measure tilerace-solo solo "$PLAYERS"
+stop_server
+SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}"
+measure tilerace-race race "$PLAYERS"
+stop_server
+echo "== one core: tilerace, solo, $MANY players =="
+SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}"
+measure tilerace-solo-many solo "$MANY"
+stop_server
+echo "== one core: the echo floor (tilerace-echo), $PLAYERS connections =="
+SERVER_WRAP="taskset -c 0" start_echo 1
+measure echo echo "$PLAYERS"
+stop_server
+if [ "$have_peer" = 1 ]; then
+  echo "== one core: the Node.js peer, solo and race, $PLAYERS players =="
+  start_peer
+  measure peer-solo solo "$PLAYERS"
+  stop_server
+  start_peer
+  measure peer-race race "$PLAYERS"
+  stop_server
+fi
+
+# row LABEL FILE: moves/s, CPU µs per move, p50, p99 of one report.
+field() { [ -f "$OUT/one-core-$1.json" ] && jq -r "$2" "$OUT/one-core-$1.json" || echo null; }
+row() {
+  printf '  %-28s %9.0f %9.2f %8.3f %8.3f\n' "$1" "$(field "$2" .replies_per_s)" \
+    "$(field "$2" .server.cpu_us_per_reply)" "$(field "$2" .reply_latency.p50_ms)" \
+    "$(field "$2" .reply_latency.p99_ms)"
+}
+ratio() { jq -rn --argjson a "$(field "$1" .replies_per_s)" --argjson b "$(field "$2" .replies_per_s)" \
+  'if $a == null or $b == null or $b == 0 then "  –" else ($a / $b * 100 | round / 100 | tostring) end'; }
+
+echo "== one core: summary (server on CPU 0, one network thread; load generator on CPU 1) =="
+printf '  %-28s %9s %9s %8s %8s\n' "" "moves/s" "µs/move" "p50 ms" "p99 ms"
+row "tilerace solo" tilerace-solo
+row "Node.js peer solo" peer-solo
+row "echo floor (round trips)" echo
+row "tilerace race" tilerace-race
+row "Node.js peer race" peer-race
+row "tilerace solo, $MANY players" tilerace-solo-many
+echo "  ratios: solo vs Node $(ratio tilerace-solo peer-solo) (target >= 2)," \
+  "race vs Node $(ratio tilerace-race peer-race) (target >= 2)," \
+  "solo vs echo $(ratio tilerace-solo echo) (target >= 0.9)," \
+  "$MANY vs $PLAYERS players $(ratio tilerace-solo-many tilerace-solo) (target >= 0.85)"
