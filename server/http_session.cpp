@@ -143,8 +143,7 @@ void fail(beast::error_code ec, const char* what) {
 
 }  // namespace
 
-HttpSession::HttpSession(beast::tcp_stream&& stream, ServerContext& context,
-                         AddressLimits::Slot slot)
+HttpSession::HttpSession(HttpStream&& stream, ServerContext& context, AddressLimits::Slot slot)
     : stream_(std::move(stream)),
       executor_(stream_.get_executor()),
       context_(context),
@@ -152,7 +151,7 @@ HttpSession::HttpSession(beast::tcp_stream&& stream, ServerContext& context,
 
 void HttpSession::start() {
   // In the set before any handler can run (so it is never removed before it is added), and
-  // owned by the coroutine's frame from its creation (add may post a shutdown onto the strand,
+  // owned by the coroutine's frame from its creation (add may post a shutdown onto its thread,
   // and then the coroutine starts after it, not inline).
   auto session = run(shared_from_this());
   context_.sessions.add(shared_from_this());
@@ -183,7 +182,7 @@ asio::awaitable<void> HttpSession::run([[maybe_unused]] std::shared_ptr<HttpSess
     Request req = parser.release();
     if (beast::websocket::is_upgrade(req) && req.target() == "/ws") {
       handed_over_ = true;
-      std::make_shared<WsSession>(std::move(stream_), context_, std::move(slot_))
+      std::make_shared<WsSession>(stream_.release_socket(), context_, std::move(slot_))
           ->start(std::move(req));
       co_return;
     }

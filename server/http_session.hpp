@@ -2,12 +2,11 @@
 // One plain HTTP connection: serves static files, /healthz, /metrics and /api/*, and hands a
 // WebSocket upgrade of /ws to a WsSession. Headers are limited to 8 KiB and each request
 // must arrive within 10 s. In the SessionSet from start() until it ends or hands over.
-#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 
 #include <memory>
 
+#include "server/network_threads.hpp"
 #include "server/server_context.hpp"
 
 namespace tilerace::server {
@@ -15,7 +14,7 @@ namespace tilerace::server {
 class HttpSession final : public Session, public std::enable_shared_from_this<HttpSession> {
  public:
   // slot is the connection's hold on its address's connection count, kept until it closes.
-  HttpSession(boost::beast::tcp_stream&& stream, ServerContext& context, AddressLimits::Slot slot);
+  HttpSession(HttpStream&& stream, ServerContext& context, AddressLimits::Slot slot);
 
   void start();
   // Either closes the socket: a request being answered is cut short.
@@ -26,8 +25,8 @@ class HttpSession final : public Session, public std::enable_shared_from_this<Ht
   // self keeps the session alive for as long as the coroutine exists, from its creation.
   boost::asio::awaitable<void> run(std::shared_ptr<HttpSession> self);
 
-  boost::beast::tcp_stream stream_;
-  boost::asio::any_io_executor executor_;  // the stream's, kept for after a hand-over
+  HttpStream stream_;
+  NetExecutor executor_;  // the stream's, kept for after a hand-over
   ServerContext& context_;
   AddressLimits::Slot slot_;
   bool handed_over_ = false;  // the stream belongs to a WsSession now

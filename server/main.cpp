@@ -1,38 +1,40 @@
 // tilerace — the server binary.
 //
 // Threading model (the one place it is written down, with the ownership order below):
-// - One io_context runs on --threads threads (default: one per core).
-// - Every connection (HttpSession, then WsSession) lives on its own strand: its reader, its
-//   writer and everything the dispatcher does for one of its messages run there, one message
-//   at a time. Other threads reach a connection only through Participant::deliver/close and
-//   Session::shutdown/abort, which post onto that strand (deliver queues at once when called
-//   on the connection's own strand with nothing posted ahead, so order is kept).
+// - --threads network threads (default: one per core), each running its own io_context
+//   (NetworkThreads). A new connection is bound to one of them, round robin, for its life:
+//   its reader, its writer and everything the dispatcher does for one of its messages run on
+//   that thread, one message at a time, with no strand. Other threads reach a connection only
+//   through Participant::deliver/close and Session::shutdown/abort, which post onto its
+//   thread (deliver queues at once when called on that thread with nothing posted ahead, so
+//   order is kept). Context 0 also holds the acceptor, the signals, the journal loop and the
+//   rooms' timers.
 // - A room is its RaceState (pure rules, time passed in) behind the Room's mutex; it may be
-//   entered from any connection's strand, from its one timer (kept at the state's next
-//   deadline) and from the coroutine that records a finished race. Lock order: matchmaker,
-//   then registry, then room, then player; a room calls back into the registry (closing)
-//   with its own lock held, so the registry never takes a room's lock, except on a room
+//   entered from any network thread (its members may live on different ones), from its one timer
+//   (kept at the state's next deadline) and from the coroutine that records a finished race. Lock
+//   order: matchmaker, then registry, then room, then player; a room calls back into the registry
+//   (closing) with its own lock held, so the registry never takes a room's lock, except on a room
 //   nobody can reach yet (quick match seats both players before registering it).
 // - A player's state (their current game, their connection, their room) is guarded by the
 //   player's own mutex, held only for in-memory work, never across I/O. The player registry,
 //   the room registry, the matchmaker and the session set each sit behind one small mutex.
 // - Storage never runs on a network thread: the StoreWorker owns one thread, and a coroutine
-//   co_awaits its job and resumes on its own strand. That is also how a result is committed
-//   before the message announcing it is sent. (Before serving, main's thread reads the race
-//   journal directly: nothing else uses the store yet.)
+//   co_awaits its job and resumes on its connection's thread. That is also how a result is
+//   committed before the message announcing it is sent. (Before serving, main's thread reads the
+//   race journal directly: nothing else uses the store yet.)
 // - Metrics are atomics that any thread may bump.
 //
 // Ownership and shutdown order (run_server in server.cpp):
-// - The io_context is declared first, so it is destroyed last: every timer and socket (rooms,
-//   sessions, the acceptor) is gone before it. Everything a handler can reach (store, worker,
-//   metrics, registries, dispatcher, limits, sessions) is declared after it and outlives every
-//   handler, because run() returns only once no handler is left: shutdown never calls
-//   ioc.stop(), it lets the work run out.
+// - The io_contexts (NetworkThreads) are declared first, so they are destroyed last: every
+//   timer and socket (rooms, sessions, the acceptor) is gone before them. Everything a handler can
+//   reach (store, worker, metrics, registries, dispatcher, limits, sessions) is declared after it
+//   and outlives every handler, because run() returns only once no handler is left: shutdown never
+//   stops a context, it lets the work run out (each context holds a work guard until drain ends).
 // - SIGTERM/SIGINT: the acceptor closes, the journal loop stops (also mid-pass), rooms stop arming
 //   timers, every session (HTTP or WebSocket, from accept on) is told to shut down; drain
 //   waits for them (8 s, then aborts their sockets), journals every solo game and race once
-//   more, and ends. Then the threads return from run(), the store worker finishes its jobs,
-//   and the objects are destroyed in reverse order of declaration.
+//   more, releases the contexts' work guards, and ends. Then the threads return from run(), the
+//   store worker finishes its jobs, and the objects are destroyed in reverse order of declaration.
 // - Nothing owns itself: a session is kept alive by its coroutine frame and its pending
 //   handlers, and is in the SessionSet (weakly) from start to its last handler; its
 //   Connection holds only a weak handle back to it. Rooms are owned by the registry and by

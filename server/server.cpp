@@ -21,6 +21,7 @@
 #include "server/journal.hpp"
 #include "server/matchmaker.hpp"
 #include "server/metrics.hpp"
+#include "server/network_threads.hpp"
 #include "server/player_registry.hpp"
 #include "server/server_context.hpp"
 #include "server/store_worker.hpp"
@@ -41,12 +42,12 @@ constexpr int kSocketSendBuffer = 64 * 1024;
 
 // A connection over its address's limit gets a 429 and is closed. What it sent is read and
 // dropped for up to a second first, so that closing does not reset the 429 away.
-asio::awaitable<void> refuse_busy(tcp::socket socket) {
+asio::awaitable<void> refuse_busy(TcpSocket socket) {
   static constexpr std::string_view kResponse =
       "HTTP/1.1 429 Too Many Requests\r\nServer: tilerace\r\nConnection: close\r\n"
       "Content-Type: text/plain\r\nContent-Length: 39\r\n\r\n"
       "too many connections from your address\n";
-  beast::tcp_stream stream(std::move(socket));
+  HttpStream stream(std::move(socket));
   stream.expires_after(std::chrono::seconds(1));
   auto [ec, n] =
       co_await asio::async_write(stream, asio::buffer(kResponse), as_tuple(use_awaitable));
@@ -58,15 +59,13 @@ asio::awaitable<void> refuse_busy(tcp::socket socket) {
   }
 }
 
-asio::awaitable<void> accept_loop(asio::io_context& ioc, tcp::acceptor& acceptor,
+asio::awaitable<void> accept_loop(NetworkThreads& threads, tcp::acceptor& acceptor,
                                   ServerContext& context) {
   asio::steady_timer pause(acceptor.get_executor());
   for (;;) {
-    // A strand over the io_context's own executor (not over a type-erased one) is small
-    // enough to live inside the sockets' any_io_executor: no shared heap target to count
-    // references on with every operation (docs/performance.md).
+    // The socket is bound to the network thread that will serve the connection.
     auto [ec, socket] =
-        co_await acceptor.async_accept(asio::make_strand(ioc), as_tuple(use_awaitable));
+        co_await acceptor.async_accept(threads.next().get_executor(), as_tuple(use_awaitable));
     // Shutdown closes the acceptor on this loop's strand: the loop ends (a connection accepted
     // in that instant is closed unserved) instead of accepting on a closed acceptor forever.
     if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
@@ -91,8 +90,7 @@ asio::awaitable<void> accept_loop(asio::io_context& ioc, tcp::acceptor& acceptor
     // A game connection never needs a big window; a fixed kernel buffer keeps what a slow
     // reader can pin in the kernel small (the send queue bound does the rest).
     socket.set_option(asio::socket_base::send_buffer_size(kSocketSendBuffer), ec);
-    std::make_shared<HttpSession>(beast::tcp_stream(std::move(socket)), context, std::move(slot))
-        ->start();
+    std::make_shared<HttpSession>(HttpStream(std::move(socket)), context, std::move(slot))->start();
   }
 }
 
@@ -138,10 +136,11 @@ class JournalLoop {
 };
 
 // Waits until every session has closed (aborting the stragglers once the budget is spent),
-// then journals what is left. Nothing is stopped: run() returns when the last handler has run.
-asio::awaitable<void> drain(asio::io_context& ioc, SessionSet& sessions, PlayerRegistry& players,
+// then journals what is left and releases the network threads. Nothing is stopped: each
+// thread's run() returns when the last handler of its context has run.
+asio::awaitable<void> drain(NetworkThreads& threads, SessionSet& sessions, PlayerRegistry& players,
                             const RoomRegistry& rooms, StoreWorker& worker, Metrics& metrics) {
-  asio::steady_timer timer(ioc);
+  asio::steady_timer timer(threads.main());
   const auto deadline = std::chrono::steady_clock::now() + kShutdownBudget;
   bool aborted = false;
   while (sessions.size() > 0) {
@@ -154,13 +153,15 @@ asio::awaitable<void> drain(asio::io_context& ioc, SessionSet& sessions, PlayerR
     co_await timer.async_wait(use_awaitable);
   }
   co_await flush_journal(players, rooms, worker, metrics);
+  threads.release();
 }
 
 }  // namespace
 
 // The ownership and shutdown order this function keeps is written in server/main.cpp.
 int run_server(const Options& options, std::unique_ptr<Store> store) {
-  asio::io_context ioc(options.threads);
+  NetworkThreads threads(options.threads);
+  asio::io_context& ioc = threads.main();
   Metrics metrics;
   StoreWorker worker(*store);
   PlayerRegistry players;
@@ -208,7 +209,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   JournalLoop journal(ioc, players, rooms, worker, metrics);
   // The acceptor is used on one strand only: the accept loop's, where shutdown closes it.
   const auto accept_strand = asio::make_strand(ioc);
-  asio::co_spawn(accept_strand, accept_loop(ioc, acceptor, context), asio::detached);
+  asio::co_spawn(accept_strand, accept_loop(threads, acceptor, context), asio::detached);
   journal.start();
 
   asio::signal_set signals(ioc, SIGINT, SIGTERM);
@@ -222,13 +223,10 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     journal.stop();
     rooms.stop();
     sessions.shutdown_all();
-    asio::co_spawn(ioc, drain(ioc, sessions, players, rooms, worker, metrics), asio::detached);
+    asio::co_spawn(ioc, drain(threads, sessions, players, rooms, worker, metrics), asio::detached);
   });
 
-  std::vector<std::thread> threads;
-  for (int i = 1; i < options.threads; ++i) threads.emplace_back([&ioc] { ioc.run(); });
-  ioc.run();
-  for (auto& t : threads) t.join();
+  threads.run();
   worker.join();  // every store job submitted has finished before we exit
   spdlog::info("stopped");
   return 0;

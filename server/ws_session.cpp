@@ -6,7 +6,6 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/websocket/error.hpp>
 
@@ -36,8 +35,8 @@ constexpr auto kCloseAfter = std::chrono::seconds(30);
 
 }  // namespace
 
-WsSession::WsSession(beast::tcp_stream&& stream, ServerContext& context, AddressLimits::Slot slot)
-    : ws_(std::move(stream)),
+WsSession::WsSession(TcpSocket&& socket, ServerContext& context, AddressLimits::Slot slot)
+    : ws_(std::move(socket)),
       context_(context),
       hard_close_(ws_.get_executor()),
       idle_timer_(ws_.get_executor()),
@@ -46,14 +45,14 @@ WsSession::WsSession(beast::tcp_stream&& stream, ServerContext& context, Address
       slot_(std::move(slot)) {
   connection_.address = slot_.key();
   beast::error_code ec;
-  const auto endpoint = beast::get_lowest_layer(ws_).socket().remote_endpoint(ec);
+  const auto endpoint = ws_.next_layer().remote_endpoint(ec);
   remote_ = ec ? "?" : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
 }
 
 void WsSession::start(beast::http::request<beast::http::string_body> request) {
   connection_.self = weak_from_this();
   // In the set before any handler can run (so it is never removed before it is added), and
-  // owned by the coroutine's frame from its creation (add may post a shutdown onto the strand,
+  // owned by the coroutine's frame from its creation (add may post a shutdown onto its thread,
   // and then the coroutine starts after it, not inline).
   auto session = run(shared_from_this(), std::move(request));
   context_.sessions.add(shared_from_this());
@@ -62,7 +61,6 @@ void WsSession::start(beast::http::request<beast::http::string_body> request) {
 
 asio::awaitable<void> WsSession::run([[maybe_unused]] std::shared_ptr<WsSession> self,
                                      beast::http::request<beast::http::string_body> request) {
-  beast::get_lowest_layer(ws_).expires_never();
   websocket::stream_base::timeout timeouts{};
   timeouts.handshake_timeout = std::chrono::seconds(10);
   // Keep-alive is ours (IdleWatch): Beast's idle timeout re-arms a timer with every read.
@@ -198,10 +196,12 @@ void WsSession::watch_idle(std::chrono::steady_clock::time_point at) {
     if (ec || self->done_) return;
     const IdleWatch::Next next = self->idle_.check(std::chrono::steady_clock::now());
     switch (next.action) {
-      case IdleWatch::Action::close:
+      case IdleWatch::Action::close: {
         spdlog::info("{} silent for {} s: closing", self->remote_, kCloseAfter.count());
-        beast::get_lowest_layer(self->ws_).close();
+        beast::error_code ignored;
+        self->ws_.next_layer().close(ignored);
         return;
+      }
       case IdleWatch::Action::ping:
         self->ping_due_ = true;
         self->write_next();
@@ -235,19 +235,15 @@ void WsSession::begin_close(std::uint16_t code) {
   // A peer that neither reads nor answers the close is cut off.
   hard_close_.expires_after(kCloseStall);
   hard_close_.async_wait([self = shared_from_this()](beast::error_code ec) {
-    if (!ec && !self->done_) beast::get_lowest_layer(self->ws_).close();
+    if (ec || self->done_) return;
+    beast::error_code ignored;
+    self->ws_.next_layer().close(ignored);
   });
-}
-
-bool WsSession::on_own_strand() {
-  const auto executor = ws_.get_executor();
-  const auto* strand = executor.target<asio::strand<asio::io_context::executor_type>>();
-  return strand != nullptr && strand->running_in_this_thread();
 }
 
 void WsSession::deliver(SharedMessage message) {
   // Inline only when nothing delivered earlier is still on its way: order is kept.
-  if (posted_.load(std::memory_order_acquire) == 0 && on_own_strand()) {
+  if (posted_.load(std::memory_order_acquire) == 0 && ws_.get_executor().running_in_this_thread()) {
     return enqueue(std::move(message));
   }
   posted_.fetch_add(1, std::memory_order_acq_rel);
@@ -276,7 +272,7 @@ void WsSession::shutdown() {
 void WsSession::abort() {
   asio::post(ws_.get_executor(), [self = shared_from_this()] {
     beast::error_code ignored;
-    beast::get_lowest_layer(self->ws_).socket().close(ignored);
+    self->ws_.next_layer().close(ignored);
   });
 }
 

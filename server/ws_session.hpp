@@ -9,7 +9,6 @@
 // at once: a player's own reply goes out without a trip through the scheduler's queue.
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/websocket/stream.hpp>
@@ -22,6 +21,7 @@
 
 #include "server/dispatcher.hpp"
 #include "server/idle_watch.hpp"
+#include "server/network_threads.hpp"
 #include "server/participant.hpp"
 #include "server/rate_limiter.hpp"
 #include "server/server_context.hpp"
@@ -35,7 +35,7 @@ class WsSession final : public Participant,
   static constexpr std::size_t kMaxQueuedMessages = 64;
   static constexpr std::size_t kMaxQueuedBytes = 256 * 1024;
 
-  WsSession(boost::beast::tcp_stream&& stream, ServerContext& context, AddressLimits::Slot slot);
+  WsSession(TcpSocket&& socket, ServerContext& context, AddressLimits::Slot slot);
 
   // Completes the upgrade for request and runs the session until the connection closes.
   void start(boost::beast::http::request<boost::beast::http::string_body> request);
@@ -62,9 +62,10 @@ class WsSession final : public Participant,
   // Sets the keep-alive timer to at; when it fires, pings or closes as idle_ says.
   void watch_idle(std::chrono::steady_clock::time_point at);
   void say_goodbye();
-  bool on_own_strand();
 
-  boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+  // Over the plain socket: Beast's own timeouts (handshake, close) and IdleWatch, no timer
+  // per operation.
+  boost::beast::websocket::stream<TcpSocket> ws_;
   ServerContext& context_;
   std::string remote_;
   boost::beast::flat_buffer buffer_;
