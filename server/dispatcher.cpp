@@ -336,6 +336,8 @@ asio::awaitable<void> Dispatcher::on_play(Connection& c, const protocol::ClientM
       const std::string& history = p.solo->game.history();
       if (auto before = engine::replay(p.solo->game.config(), history.substr(0, recorded_moves))) {
         p.solo->game = std::move(*before);
+        p.solo->journaled = 0;  // the history was cut back: the journal is rewritten whole
+        p.journal_dirty = true;
         metrics_.games_active.fetch_add(1, std::memory_order_relaxed);
       }
     }

@@ -12,8 +12,11 @@ boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRe
     if (!p.journal_dirty) return;
     p.journal_dirty = false;
     if (!p.solo || p.solo->game.state() != engine::GameState::playing) return;
-    const SoloGame& s = *p.solo;
-    games.push_back({p.id, s.id, s.game.config(), s.explicit_seed, s.game.history(), s.started_at});
+    SoloGame& s = *p.solo;
+    const std::string& history = s.game.history();
+    games.push_back({p.id, s.id, s.game.config(), s.explicit_seed, history.substr(s.journaled),
+                     s.started_at, s.journaled});
+    s.journaled = history.size();
   });
   const std::vector<ActiveRaceRecord> races = rooms.journal();
   if (!games.empty() || !races.empty()) {
@@ -26,11 +29,12 @@ boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRe
     } catch (const std::exception& e) {
       spdlog::error("journaling {} games and {} races failed: {}", games.size(), races.size(),
                     e.what());
-      // Solo games are written again on the next pass.
+      // Solo games are written again, whole, on the next pass.
       for (const auto& g : games) {
         if (const auto p = players.find(g.player_id)) {
           std::lock_guard lock(p->mutex);
           p->journal_dirty = true;
+          if (p->solo && p->solo->id == g.game_id) p->solo->journaled = 0;
         }
       }
     }

@@ -16,6 +16,9 @@ struct SoloGame {
   engine::Game game;
   bool explicit_seed = false;
   std::int64_t started_at = 0;  // Unix milliseconds
+  // How much of the history the journal holds already (the next pass adds the rest); 0: the
+  // next pass writes the whole entry. Reset to 0 whenever the history is rewritten.
+  std::size_t journaled = 0;
 
   bool ranked() const noexcept { return !explicit_seed && game.undos() == 0; }
 };

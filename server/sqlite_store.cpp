@@ -102,6 +102,15 @@ CREATE TABLE active_racers (
   PRIMARY KEY (race_id, position)
 );
 )sql",
+    R"sql(
+-- Solo games are journaled in pieces: each pass adds the moves played since the last one.
+CREATE TABLE active_moves (
+  player_id TEXT NOT NULL REFERENCES active_games (player_id) ON DELETE CASCADE,
+  first INTEGER NOT NULL,
+  moves TEXT NOT NULL,
+  PRIMARY KEY (player_id, first)
+) WITHOUT ROWID;
+)sql",
 };
 
 std::unique_ptr<SQLite::Statement> prepare(SQLite::Database& db, const char* sql) {
@@ -222,6 +231,16 @@ SqliteStore::SqliteStore(const std::filesystem::path& path)
       "size = excluded.size, target = excluded.target, seed = excluded.seed, "
       "explicit_seed = excluded.explicit_seed, moves = excluded.moves, "
       "started_at = excluded.started_at");
+  // Only when the entry itself is written (its game not recorded yet).
+  delete_pieces_ = prepare(db_,
+                           "DELETE FROM active_moves WHERE player_id = ? "
+                           "AND NOT EXISTS (SELECT 1 FROM games WHERE id = ?)");
+  insert_piece_ = prepare(db_,
+                          "INSERT OR REPLACE INTO active_moves SELECT ?1, ?2, ?3 "
+                          "WHERE EXISTS (SELECT 1 FROM active_games WHERE player_id = ?1 "
+                          "AND game_id = ?4)");
+  select_pieces_ =
+      prepare(db_, "SELECT first, moves FROM active_moves WHERE player_id = ? ORDER BY first");
   select_active_ = prepare(
       db_,
       "SELECT player_id, game_id, mode, size, target, seed, explicit_seed, moves, started_at "
@@ -405,6 +424,22 @@ void SqliteStore::journal(const std::vector<ActiveGameRecord>& games) {
   if (games.empty()) return;
   SQLite::Transaction tx(db_);
   for (const ActiveGameRecord& a : games) {
+    if (a.from > 0) {
+      SQLite::Statement& s = *insert_piece_;
+      Reset reset{s};
+      s.bind(1, a.player_id);
+      s.bind(2, static_cast<std::int64_t>(a.from));
+      s.bind(3, a.moves);
+      s.bind(4, a.game_id);
+      s.exec();
+      continue;
+    }
+    {
+      Reset reset{*delete_pieces_};
+      delete_pieces_->bind(1, a.player_id);
+      delete_pieces_->bind(2, a.game_id);
+      delete_pieces_->exec();
+    }
     SQLite::Statement& s = *upsert_active_;
     Reset reset{s};
     s.bind(1, a.player_id);
@@ -430,6 +465,13 @@ std::optional<ActiveGameRecord> SqliteStore::find_active(std::string_view player
   a.explicit_seed = s.getColumn(6).getInt() != 0;
   a.moves = s.getColumn(7).getString();
   a.started_at = s.getColumn(8).getInt64();
+  Reset pieces_reset{*select_pieces_};
+  select_pieces_->bind(1, a.player_id);
+  while (select_pieces_->executeStep()) {
+    // Pieces are written in order; one that does not continue the moves ends them.
+    if (select_pieces_->getColumn(0).getInt64() != static_cast<std::int64_t>(a.moves.size())) break;
+    a.moves += select_pieces_->getColumn(1).getString();
+  }
   return a;
 }
 

@@ -17,7 +17,7 @@ class SqliteStore final : public Store {
   // Opens (creating if needed) the database file at path and migrates it.
   explicit SqliteStore(const std::filesystem::path& path);
 
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
 
   void add_player(const PlayerRecord& player) override;
   std::optional<PlayerRecord> find_player(std::string_view id) override;
@@ -40,9 +40,9 @@ class SqliteStore final : public Store {
   // Prepared once, reset after each use.
   std::unique_ptr<SQLite::Statement> insert_player_, select_player_, insert_game_, select_game_,
       upsert_best_2048_, upsert_best_fifteen_, delete_active_, insert_race_, update_rating_,
-      upsert_active_, select_active_, upsert_race_, delete_racers_, insert_racer_, delete_race_,
-      top_2048_, top_fifteen_, best_of_, better_2048_, better_fifteen_, top_rating_, rating_of_,
-      better_rating_;
+      upsert_active_, select_active_, delete_pieces_, insert_piece_, select_pieces_, upsert_race_,
+      delete_racers_, insert_racer_, delete_race_, top_2048_, top_fifteen_, best_of_, better_2048_,
+      better_fifteen_, top_rating_, rating_of_, better_rating_;
 };
 
 }  // namespace tilerace::server

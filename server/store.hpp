@@ -65,7 +65,9 @@ struct RaceRecord {
   std::int64_t ended_at = 0;
 };
 
-// A solo game still being played, as journaled: enough to rebuild it by replay.
+// A solo game still being played, as journaled: enough to rebuild it by replay. Journaled in
+// pieces, so a pass costs what was played since the last one, not the whole game: from = 0
+// replaces the player's entry; from > 0 says moves continue the entry's first `from` moves.
 struct ActiveGameRecord {
   std::string player_id;
   std::string game_id;
@@ -73,6 +75,7 @@ struct ActiveGameRecord {
   bool explicit_seed = false;
   std::string moves;
   std::int64_t started_at = 0;
+  std::size_t from = 0;
 };
 
 // One racer of a running race, as journaled: the game is rebuilt from the race's seed and
@@ -124,8 +127,10 @@ class Store {
   // Records a finished race, its games and the racers' new ratings, all at once, and drops its
   // journal entry; recording the same race id again changes nothing.
   virtual void record_race(const RaceRecord& race) = 0;
-  // Saves the current moves of active solo games (replacing older entries of their players);
-  // an entry whose game is already recorded as finished is skipped.
+  // Saves the current moves of active solo games: an entry with from = 0 replaces its player's
+  // older one, a later piece (from > 0) extends the entry of the same game. An entry whose
+  // game is already recorded as finished is skipped, and so is a piece without its entry.
+  // find_active returns the whole game: the entry and its pieces, joined.
   virtual void journal(const std::vector<ActiveGameRecord>& games) = 0;
   virtual std::optional<ActiveGameRecord> find_active(std::string_view player_id) = 0;
   // Saves running races (replacing their older entries); a race already recorded is skipped.

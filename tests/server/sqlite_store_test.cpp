@@ -190,5 +190,32 @@ TEST_F(SqliteStoreTest, TheJournalKeepsTheLatestMovesUntilTheGameIsRecorded) {
   EXPECT_FALSE(store_->find_active("p").has_value());
 }
 
+TEST_F(SqliteStoreTest, TheJournalTakesASoloGameInPieces) {
+  add("p", "ann");
+  ActiveGameRecord a{"p", "g1", {engine::Mode::classic, 4, 2048, 7}, false, "LU", 100, 0};
+  store_->journal({a});
+  store_->journal({{"p", "g1", a.config, false, "RD", 100, 2}});
+  store_->journal({{"p", "g1", a.config, false, "Z", 100, 4}});
+  EXPECT_EQ(store_->find_active("p")->moves, "LURDZ");
+  // A piece of another game, or one that does not continue the entry, is not joined.
+  store_->journal({{"p", "g0", a.config, false, "LL", 100, 5}});
+  store_->journal({{"p", "g1", a.config, false, "UU", 100, 9}});
+  EXPECT_EQ(store_->find_active("p")->moves, "LURDZ");
+  // A whole entry replaces the pieces: a new game starts from nothing.
+  store_->journal({{"p", "g2", a.config, false, "D", 300, 0}});
+  auto found = store_->find_active("p");
+  EXPECT_EQ(found->game_id, "g2");
+  EXPECT_EQ(found->moves, "D");
+  store_->journal({{"p", "g2", a.config, false, "L", 300, 1}});
+  EXPECT_EQ(store_->find_active("p")->moves, "DL");
+  // Recording the game drops the entry and its pieces; a late whole entry of it changes nothing.
+  store_->record_game(game("g2", "p", 8, 8, 2, 400));
+  EXPECT_FALSE(store_->find_active("p").has_value());
+  store_->journal({{"p", "g3", a.config, false, "U", 500, 0}});
+  store_->journal({{"p", "g3", a.config, false, "R", 500, 1}});
+  store_->journal({{"p", "g2", a.config, false, "DL", 300, 0}});
+  EXPECT_EQ(store_->find_active("p")->moves, "UR");
+}
+
 }  // namespace
 }  // namespace tilerace::server
