@@ -44,33 +44,28 @@ void Dispatcher::send_error(Connection& c, const protocol::ProtocolError& error,
   send(c, protocol::encode_error(error, rid));
 }
 
-asio::awaitable<void> Dispatcher::handle(Connection& c, const protocol::Decoded& decoded) {
+std::optional<asio::awaitable<void>> Dispatcher::handle(Connection& c,
+                                                        const protocol::Decoded& decoded) {
   if (!decoded.ok()) {
     send_error(c, decoded.error(), decoded.rid);
-    co_return;
+    return std::nullopt;
   }
   const protocol::ClientMessage& message = decoded.message();
   const protocol::Rid& rid = decoded.rid;
   if (const auto* hello = std::get_if<protocol::Hello>(&message)) {
-    if (c.player) {
-      send_error(c, {ErrorCode::already_hello, "hello was already accepted", ""}, rid);
-    } else {
-      co_await on_hello(c, *hello, rid);
-    }
-    co_return;
+    if (!c.player) return on_hello(c, *hello, rid);
+    send_error(c, {ErrorCode::already_hello, "hello was already accepted", ""}, rid);
+    return std::nullopt;
   }
   if (!c.player) {
     send_error(c, {ErrorCode::not_hello, "say hello first", ""}, rid);
   } else if (std::holds_alternative<protocol::Ping>(message)) {
     send(c, protocol::encode_pong(rid));
   } else if (const auto* new_game = std::get_if<protocol::NewGame>(&message)) {
-    if (room_of(*c.player)) {
-      send_error(c, {ErrorCode::already_in_room, "leave your room to play solo", ""}, rid);
-    } else {
-      co_await on_new_game(c, *new_game, rid);
-    }
+    if (!room_of(*c.player)) return on_new_game(c, *new_game, rid);
+    send_error(c, {ErrorCode::already_in_room, "leave your room to play solo", ""}, rid);
   } else if (const auto* board = std::get_if<protocol::LeaderboardRequest>(&message)) {
-    co_await on_leaderboard(c, *board, rid);
+    return on_leaderboard(c, *board, rid);
   } else if (std::holds_alternative<protocol::Move>(message) ||
              std::holds_alternative<protocol::Slide>(message) ||
              std::holds_alternative<protocol::Undo>(message) ||
@@ -80,11 +75,12 @@ asio::awaitable<void> Dispatcher::handle(Connection& c, const protocol::Decoded&
     } else if (c.spectating) {
       send_error(c, {ErrorCode::not_a_player, "spectators cannot play", ""}, rid);
     } else {
-      co_await on_play(c, message, rid);
+      return on_play(c, message, rid);
     }
   } else {
     on_room(c, message, rid);
   }
+  return std::nullopt;
 }
 
 asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello& m,
@@ -275,8 +271,9 @@ asio::awaitable<void> Dispatcher::on_new_game(Connection& c, const protocol::New
   send(c, std::move(reply));
 }
 
-asio::awaitable<void> Dispatcher::on_play(Connection& c, const protocol::ClientMessage& message,
-                                          const protocol::Rid& rid) {
+std::optional<asio::awaitable<void>> Dispatcher::on_play(Connection& c,
+                                                         const protocol::ClientMessage& message,
+                                                         const protocol::Rid& rid) {
   Player& p = *c.player;
   std::vector<std::string> replies;
   std::optional<GameRecord> finished;
@@ -328,11 +325,22 @@ asio::awaitable<void> Dispatcher::on_play(Connection& c, const protocol::ClientM
       }
     }
   }
-  // Durability: a finished game is committed before the message announcing it is sent. If
-  // the store fails, the message that ended it is taken back: the game is as last recorded.
-  if (finished && !co_await record(c, *finished, rid)) {
+  // Durability: a finished game is committed before the message announcing it is sent.
+  if (finished)
+    return finish_play(c, std::move(replies), std::move(*finished), recorded_moves, rid);
+  for (auto& reply : replies) send(c, std::move(reply));
+  return std::nullopt;
+}
+
+asio::awaitable<void> Dispatcher::finish_play(Connection& c, std::vector<std::string> replies,
+                                              GameRecord finished, std::size_t recorded_moves,
+                                              const protocol::Rid& rid) {
+  // If the store fails, the message that ended the game is taken back: the game is as last
+  // recorded.
+  if (!co_await record(c, finished, rid)) {
+    Player& p = *c.player;
     std::lock_guard lock(p.mutex);
-    if (p.solo && p.solo->id == finished->id) {
+    if (p.solo && p.solo->id == finished.id) {
       const std::string& history = p.solo->game.history();
       if (auto before = engine::replay(p.solo->game.config(), history.substr(0, recorded_moves))) {
         p.solo->game = std::move(*before);

@@ -5,6 +5,9 @@
 #include <boost/asio/awaitable.hpp>
 
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "protocol/messages.hpp"
 #include "server/matchmaker.hpp"
@@ -39,8 +42,12 @@ class Dispatcher {
         metrics_(metrics),
         limits_(limits) {}
 
-  // Handles one decoded message (or decode error) from connection.
-  boost::asio::awaitable<void> handle(Connection& connection, const protocol::Decoded& decoded);
+  // Handles one decoded message (or decode error) from connection. What needs no storage is
+  // done before this returns (most messages: moves, rooms, pings), and nullopt comes back.
+  // Otherwise the rest of the work comes back, not started: the caller co_awaits it before
+  // the connection's next message. It refers to connection and decoded, which must outlive it.
+  std::optional<boost::asio::awaitable<void>> handle(Connection& connection,
+                                                     const protocol::Decoded& decoded);
 
   // The connection has closed: the player is detached unless a newer connection replaced it.
   void disconnected(Connection& connection);
@@ -54,8 +61,14 @@ class Dispatcher {
                                         const protocol::Rid& rid);
   boost::asio::awaitable<void> on_new_game(Connection& c, const protocol::NewGame& m,
                                            const protocol::Rid& rid);
-  boost::asio::awaitable<void> on_play(Connection& c, const protocol::ClientMessage& m,
-                                       const protocol::Rid& rid);
+  // A solo game's move, slide, undo or resign; the rest only when it ended the game (the
+  // result is recorded before the replies go out).
+  std::optional<boost::asio::awaitable<void>> on_play(Connection& c,
+                                                      const protocol::ClientMessage& m,
+                                                      const protocol::Rid& rid);
+  boost::asio::awaitable<void> finish_play(Connection& c, std::vector<std::string> replies,
+                                           GameRecord finished, std::size_t recorded_moves,
+                                           const protocol::Rid& rid);
   // create_room, join_room, leave_room, ready, quick_match, cancel_match, list_rooms,
   // spectate, stop_spectating.
   void on_room(Connection& c, const protocol::ClientMessage& m, const protocol::Rid& rid);

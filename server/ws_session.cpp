@@ -87,13 +87,44 @@ asio::awaitable<void> WsSession::run([[maybe_unused]] std::shared_ptr<WsSession>
   context_.metrics.connections_total.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("{} connected", remote_);
   if (shutting_down_) say_goodbye();
+  read_next();
+}
 
-  try {
-    co_await read_loop();
-  } catch (const std::exception& e) {
-    spdlog::error("{} session failed: {}", remote_, e.what());
+void WsSession::read_next() {
+  buffer_.clear();
+  ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    self->on_read(ec);
+  });
+}
+
+void WsSession::on_read(beast::error_code ec) {
+  if (ec) {
+    fail(ec, "read", remote_);
+    return finish();
   }
+  if (closing_) return read_next();  // draining until the peer answers our close
+  if (!ws_.got_text()) {
+    begin_close(websocket::close_code::unknown_data);  // 1003: binary frames
+    return read_next();
+  }
+  const auto data = buffer_.cdata();
+  std::optional<asio::awaitable<void>> rest;
+  try {
+    rest = handle_text({static_cast<const char*>(data.data()), data.size()});
+  } catch (...) {
+    internal_error(std::current_exception());
+  }
+  if (!rest) return read_next();
+  // Storage is in the way: the rest runs as a coroutine, and the next message waits for it.
+  asio::co_spawn(
+      ws_.get_executor(), std::move(*rest), [self = shared_from_this()](std::exception_ptr e) {
+        if (e) self->internal_error(e);
+        self->context_.metrics.observe_handling(std::chrono::steady_clock::now() - self->started_);
+        self->read_next();
+      });
+}
 
+void WsSession::finish() {
   // The reader has ended (whatever ended it): the connection is gone for everyone.
   done_ = true;
   hard_close_.cancel();
@@ -105,48 +136,40 @@ asio::awaitable<void> WsSession::run([[maybe_unused]] std::shared_ptr<WsSession>
                closing_ ? " (close " + std::to_string(*closing_) + ")" : "");
 }
 
-asio::awaitable<void> WsSession::read_loop() {
-  for (;;) {
-    buffer_.clear();
-    auto [ec, bytes] = co_await ws_.async_read(buffer_, as_tuple(use_awaitable));
-    if (ec) co_return fail(ec, "read", remote_);
-    if (closing_) continue;  // draining until the peer answers our close
-    if (!ws_.got_text()) {
-      begin_close(websocket::close_code::unknown_data);  // 1003: binary frames
-      continue;
-    }
-    const auto data = buffer_.cdata();
-    co_await handle_text({static_cast<const char*>(data.data()), data.size()});
-  }
-}
-
-asio::awaitable<void> WsSession::handle_text(std::string_view text) {
-  const auto started = std::chrono::steady_clock::now();
-  idle_.heard(started);
+std::optional<asio::awaitable<void>> WsSession::handle_text(std::string_view text) {
+  started_ = std::chrono::steady_clock::now();
+  idle_.heard(started_);
   context_.metrics.messages_in_total.fetch_add(1, std::memory_order_relaxed);
-  switch (limiter_.admit(started)) {
+  switch (limiter_.admit(started_)) {
     case RateLimiter::Verdict::disconnect:
       begin_close(websocket::close_code::policy_error);  // 1008
-      co_return;
-    case RateLimiter::Verdict::drop: co_return;
+      return std::nullopt;
+    case RateLimiter::Verdict::drop: return std::nullopt;
     case RateLimiter::Verdict::reject: {
       const protocol::Decoded decoded = protocol::decode_client(text);
       context_.dispatcher.send_error(
           connection_, {protocol::ErrorCode::rate_limited, "too many messages: slow down", ""},
           decoded.rid);
-      co_return;
+      return std::nullopt;
     }
     case RateLimiter::Verdict::allow: break;
   }
-  const protocol::Decoded decoded = protocol::decode_client(text);
+  decoded_ = protocol::decode_client(text);
+  std::optional<asio::awaitable<void>> rest = context_.dispatcher.handle(connection_, *decoded_);
+  if (!rest) context_.metrics.observe_handling(std::chrono::steady_clock::now() - started_);
+  return rest;
+}
+
+void WsSession::internal_error(const std::exception_ptr& e) {
   try {
-    co_await context_.dispatcher.handle(connection_, decoded);
-  } catch (const std::exception& e) {
-    spdlog::error("{} handling a message: {}", remote_, e.what());
-    context_.dispatcher.send_error(
-        connection_, {protocol::ErrorCode::internal, "internal error", ""}, decoded.rid);
+    std::rethrow_exception(e);
+  } catch (const std::exception& x) {
+    spdlog::error("{} handling a message: {}", remote_, x.what());
+  } catch (...) {
+    spdlog::error("{} handling a message: unknown exception", remote_);
   }
-  context_.metrics.observe_handling(std::chrono::steady_clock::now() - started);
+  context_.dispatcher.send_error(connection_, {protocol::ErrorCode::internal, "internal error", ""},
+                                 decoded_ ? decoded_->rid : protocol::Rid{});
 }
 
 void WsSession::write_next() {

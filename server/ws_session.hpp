@@ -2,10 +2,10 @@
 // One WebSocket connection: reads text frames (size- and rate-limited), hands each to the
 // dispatcher, and writes queued messages with exactly one write in flight. A peer that lets
 // more than kMaxQueuedMessages or kMaxQueuedBytes pile up is closed with 1013.
-// All member functions but deliver/close/shutdown/abort run on the session's strand. The
+// All member functions but deliver/close/shutdown/abort run on the session's thread. The
 // session is in the SessionSet from start() until its last handler; it owns its Connection,
 // which holds only a weak handle back to it. A message
-// delivered on that strand with nothing posted ahead of it is queued, and its write begun,
+// delivered on that thread with nothing posted ahead of it is queued, and its write begun,
 // at once: a player's own reply goes out without a trip through the scheduler's queue.
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -52,8 +52,17 @@ class WsSession final : public Participant,
   boost::asio::awaitable<void> run(
       std::shared_ptr<WsSession> self,
       boost::beast::http::request<boost::beast::http::string_body> request);
-  boost::asio::awaitable<void> read_loop();
-  boost::asio::awaitable<void> handle_text(std::string_view text);
+  // The reader: one message at a time, as a chain of completion handlers (no coroutine per
+  // message); a message whose handling needs storage continues as a coroutine, and the next
+  // read starts when it is done.
+  void read_next();
+  void on_read(boost::beast::error_code ec);
+  // Rate limit, decode, dispatch; returns the rest of the work when storage is in the way.
+  std::optional<boost::asio::awaitable<void>> handle_text(std::string_view text);
+  // A message's handling threw: logged, and the client gets `internal`.
+  void internal_error(const std::exception_ptr& e);
+  // The reader has ended: the connection is gone for everyone.
+  void finish();
   void enqueue(SharedMessage message);
   // Starts the next write (or, once closing and drained, the close) unless one is in flight.
   void write_next();
@@ -69,6 +78,8 @@ class WsSession final : public Participant,
   ServerContext& context_;
   std::string remote_;
   boost::beast::flat_buffer buffer_;
+  std::optional<protocol::Decoded> decoded_;       // the message being handled
+  std::chrono::steady_clock::time_point started_;  // when its handling began
   std::deque<SharedMessage> queue_;
   std::size_t queued_bytes_ = 0;
   bool writing_ = false;  // a write, a ping or the close is in flight
