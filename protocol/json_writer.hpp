@@ -78,20 +78,23 @@ class JsonWriter {
   }
   void string_body(std::string_view s) {
     out_ += '"';
-    for (const char ch : s) {
-      const auto c = static_cast<unsigned char>(ch);
+    std::size_t plain = 0;  // start of the run of characters that need no escape
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const auto c = static_cast<unsigned char>(s[i]);
+      if (c != '"' && c != '\\' && c >= 0x20) continue;
+      out_.append(s.data() + plain, i - plain);
+      plain = i + 1;
       if (c == '"' || c == '\\') {
         out_ += '\\';
-        out_ += ch;
-      } else if (c < 0x20) {
+        out_ += s[i];
+      } else {
         static constexpr char kHex[] = "0123456789abcdef";
         out_ += "\\u00";
         out_ += kHex[c >> 4];
         out_ += kHex[c & 0xF];
-      } else {
-        out_ += ch;
       }
     }
+    out_.append(s.data() + plain, s.size() - plain);
     out_ += '"';
   }
 

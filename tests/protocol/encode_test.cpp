@@ -1,4 +1,5 @@
 #include "protocol/encode.hpp"
+#include "protocol/json_writer.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -124,6 +125,25 @@ TEST(Encode, InvalidUtf8FromAClientNeverThrows) {
 }
 
 TEST(Encode, Shutdown) { EXPECT_EQ(json::parse(encode_shutdown())["type"], "shutdown"); }
+
+}  // namespace
+}  // namespace tilerace::protocol
+
+namespace tilerace::protocol {
+namespace {
+
+TEST(JsonWriter, EscapesWhatJsonRequiresAndKeepsTheRest) {
+  const std::string tricky = std::string("plain \"quoted\" back\\slash \x01\x1f tab\t é ") +
+                             std::string(1, '\0') + "end";
+  for (const std::string& s : {std::string(), std::string("abc"), std::string("\""), tricky}) {
+    JsonWriter w(16);
+    w.begin_object().key(s).value(s).end_object();
+    const std::string out = w.take();
+    const nlohmann::json parsed = nlohmann::json::parse(out);
+    ASSERT_TRUE(parsed.contains(s)) << out;
+    EXPECT_EQ(parsed[s], s) << out;
+  }
+}
 
 }  // namespace
 }  // namespace tilerace::protocol
