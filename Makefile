@@ -5,7 +5,7 @@ DATA       ?= ./data
 CMAKE_ARGS ?=
 WERROR     := $(if $(CI),ON,OFF)
 
-.PHONY: all deps build run test test-web web-deps bench profile screenshots test-asan test-tsan fuzz test-hardening soak test-docker clean format
+.PHONY: all deps build run test test-web web-deps bench bench-one-core profile screenshots test-asan test-tsan fuzz test-hardening soak test-docker clean format
 
 all: build
 
@@ -38,11 +38,18 @@ screenshots: build web-deps
 	TILERACE_SCREENSHOTS=1 TILERACE_BINARY=$(BUILD)/tilerace node --test tests/browser/
 
 # Engine and storage micro-benchmarks, then the load scenarios against fresh servers on
-# 127.0.0.1 (bench/run-scenarios.sh; about 3 minutes). Figures: docs/performance.md.
+# 127.0.0.1 (bench/run-scenarios.sh, about 4 minutes; bench/one-core.sh, about 3 minutes).
+# Figures: docs/performance.md.
 bench: build
 	./$(BUILD)/engine_bench
 	./$(BUILD)/store_bench
 	BUILD=$(BUILD) bench/run-scenarios.sh
+	BUILD=$(BUILD) bench/one-core.sh
+
+# The "one core" scenario alone: tilerace, the echo floor and the Node.js peer, each pinned
+# to CPU 0 with one network thread, the load generator on CPU 1.
+bench-one-core: build
+	BUILD=$(BUILD) bench/one-core.sh
 
 # The server under load scenario (a), sampled by perf; prints the top entries.
 profile: build

@@ -88,8 +88,12 @@ row() {
     "$(field "$2" .server.cpu_us_per_reply)" "$(field "$2" .reply_latency.p50_ms)" \
     "$(field "$2" .reply_latency.p99_ms)"
 }
-ratio() { jq -rn --argjson a "$(field "$1" .replies_per_s)" --argjson b "$(field "$2" .replies_per_s)" \
-  'if $a == null or $b == null or $b == 0 then "  –" else ($a / $b * 100 | round / 100 | tostring) end'; }
+# ratio A B [FIELD]: A's FIELD over B's (default moves/s), or – when either is missing.
+ratio() {
+  jq -rn --argjson a "$(field "$1" "${3:-.replies_per_s}")" \
+    --argjson b "$(field "$2" "${3:-.replies_per_s}")" \
+    'if $a == null or $b == null or $b == 0 then "–" else ($a / $b * 100 | round / 100 | tostring) end'
+}
 
 echo "== one core: summary (server on CPU 0, one network thread; load generator on CPU 1) =="
 printf '  %-28s %9s %9s %8s %8s\n' "" "moves/s" "µs/move" "p50 ms" "p99 ms"
@@ -99,7 +103,14 @@ row "echo floor (round trips)" echo
 row "tilerace race" tilerace-race
 row "Node.js peer race" peer-race
 row "tilerace solo, $MANY players" tilerace-solo-many
-echo "  ratios: solo vs Node $(ratio tilerace-solo peer-solo) (target >= 2)," \
-  "race vs Node $(ratio tilerace-race peer-race) (target >= 2)," \
-  "solo vs echo $(ratio tilerace-solo echo) (target >= 0.9)," \
-  "$MANY vs $PLAYERS players $(ratio tilerace-solo-many tilerace-solo) (target >= 0.85)"
+cpu=.server.cpu_us_per_reply
+echo "  moves/s against the Node.js peer (target >= 2): solo $(ratio tilerace-solo peer-solo)," \
+  "race $(ratio tilerace-race peer-race); its CPU µs per move over ours:" \
+  "solo $(ratio peer-solo tilerace-solo $cpu), race $(ratio peer-race tilerace-race $cpu)"
+echo "  solo moves/s against the echo floor's round trips (target >= 0.9):" \
+  "$(ratio tilerace-solo echo); echo µs over ours: $(ratio echo tilerace-solo $cpu)"
+echo "  solo moves/s, $MANY players against $PLAYERS (target >= 0.85):" \
+  "$(ratio tilerace-solo-many tilerace-solo)"
+echo "  server RSS per active player at $MANY players (target <= 14 KiB):" \
+  "$(jq -r '((.server.rss_kib_window_end - .server.rss_kib_before_launch) / .settled * 10 | round / 10 | tostring) + " KiB"' \
+    "$OUT/one-core-tilerace-solo-many.json")"

@@ -40,6 +40,7 @@
 //   Connection holds only a weak handle back to it. Rooms are owned by the registry and by
 //   the calls in progress on them (each caller holds a shared_ptr); players point to rooms
 //   weakly, and rooms to participants weakly.
+#include <malloc.h>
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
@@ -50,6 +51,12 @@
 #include "server/sqlite_store.hpp"
 
 int main(int argc, char** argv) {
+  // A long game's move string grows past 128 KiB. Left to itself glibc raises its mmap
+  // threshold after the first such buffer is freed, and later ones come from the heap, where
+  // every outgrown copy stays behind as a hole the process holds. A fixed threshold keeps
+  // large buffers in their own mappings, returned to the system when freed
+  // (docs/performance.md, "Memory held per move").
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
   int exit_code = 0;
   const auto options = tilerace::server::parse_options(argc, argv, exit_code);
   if (!options) return exit_code;
