@@ -38,6 +38,10 @@ std::string Metrics::render() const {
   family("tilerace_messages_out_total", "counter", "Messages sent to clients.", messages_out_total);
   family("tilerace_send_queue_overflows_total", "counter",
          "Connections closed (1013) for not reading their messages.", send_queue_overflows_total);
+  family("tilerace_keepalive_pings_total", "counter",
+         "Pings sent to connections silent for --keepalive seconds.", keepalive_pings_total);
+  family("tilerace_silent_closes_total", "counter",
+         "Connections closed after twice --keepalive seconds of silence.", silent_closes_total);
   family("tilerace_http_requests_total", "counter", "Plain HTTP requests served.",
          http_requests_total);
   family("tilerace_connections_refused_total", "counter",

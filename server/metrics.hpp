@@ -27,6 +27,8 @@ class Metrics {
   std::atomic<std::uint64_t> messages_in_total{0};
   std::atomic<std::uint64_t> messages_out_total{0};
   std::atomic<std::uint64_t> send_queue_overflows_total{0};
+  std::atomic<std::uint64_t> keepalive_pings_total{0};
+  std::atomic<std::uint64_t> silent_closes_total{0};
   std::atomic<std::uint64_t> http_requests_total{0};
   std::atomic<std::uint64_t> connections_refused_total{0};  // over the per-address limit
   std::atomic<std::uint64_t> journal_flushes_total{0};      // journal passes finished

@@ -27,6 +27,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("rate", po::value(&o.rate)->default_value(o.rate), "messages per second per connection (burst: twice this)")
     ("grace", po::value(&o.grace)->default_value(o.grace), "seconds a disconnected racer keeps their place")
     ("countdown", po::value(&o.countdown)->default_value(o.countdown), "seconds of countdown before a race")
+    ("keepalive", po::value(&o.keepalive)->default_value(o.keepalive), "seconds of silence before a connection is pinged; closed after twice this")
     ("max-connections-per-ip", po::value(&o.max_connections_per_ip)->default_value(o.max_connections_per_ip), "connections open at once from one address (IPv6: one /64); 0: no limit")
     ("rooms-per-ip", po::value(&o.rooms_per_ip)->default_value(o.rooms_per_ip), "rooms one address may create per minute; 0: no limit")
     ("log-level", po::value(&o.log_level)->default_value(o.log_level), "trace, debug, info, warn, error or off");
@@ -57,9 +58,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   }
   if (o.threads <= 0)
     o.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  if (o.rate <= 0 || o.max_message < 64 || o.grace < 0 || o.countdown < 0) {
-    std::cerr
-        << "tilerace: --rate must be > 0, --max-message >= 64, --grace and --countdown >= 0\n";
+  if (o.rate <= 0 || o.max_message < 64 || o.grace < 0 || o.countdown < 0 || o.keepalive < 1) {
+    std::cerr << "tilerace: --rate must be > 0, --max-message >= 64, --grace and --countdown "
+                 ">= 0, --keepalive >= 1\n";
     exit_code = 2;
     return std::nullopt;
   }

@@ -30,8 +30,6 @@ void fail(beast::error_code ec, const char* what, const std::string& remote) {
 }
 
 constexpr auto kCloseStall = std::chrono::seconds(5);
-constexpr auto kPingAfter = std::chrono::seconds(15);  // of silence (PROTOCOL.md §8)
-constexpr auto kCloseAfter = std::chrono::seconds(30);
 
 }  // namespace
 
@@ -40,7 +38,9 @@ WsSession::WsSession(TcpSocket&& socket, ServerContext& context, AddressLimits::
       context_(context),
       hard_close_(ws_.get_executor()),
       idle_timer_(ws_.get_executor()),
-      idle_(kPingAfter, kCloseAfter, std::chrono::steady_clock::now()),
+      // Silent for --keepalive (15 s): pinged; for twice that: closed (PROTOCOL.md §8).
+      idle_(std::chrono::seconds(context.options.keepalive),
+            std::chrono::seconds(2 * context.options.keepalive), std::chrono::steady_clock::now()),
       limiter_(context.options.rate, RateLimiter::clock::now()),
       slot_(std::move(slot)) {
   connection_.address = slot_.key();
@@ -82,7 +82,7 @@ asio::awaitable<void> WsSession::run([[maybe_unused]] std::shared_ptr<WsSession>
     idle_.heard(std::chrono::steady_clock::now());
   });
   idle_.heard(std::chrono::steady_clock::now());
-  watch_idle(std::chrono::steady_clock::now() + kPingAfter);
+  watch_idle(std::chrono::steady_clock::now() + std::chrono::seconds(context_.options.keepalive));
   context_.metrics.connections.fetch_add(1, std::memory_order_relaxed);
   context_.metrics.connections_total.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("{} connected", remote_);
@@ -220,12 +220,15 @@ void WsSession::watch_idle(std::chrono::steady_clock::time_point at) {
     const IdleWatch::Next next = self->idle_.check(std::chrono::steady_clock::now());
     switch (next.action) {
       case IdleWatch::Action::close: {
-        spdlog::info("{} silent for {} s: closing", self->remote_, kCloseAfter.count());
+        self->context_.metrics.silent_closes_total.fetch_add(1, std::memory_order_relaxed);
+        spdlog::info("{} silent for {} s: closing", self->remote_,
+                     2 * self->context_.options.keepalive);
         beast::error_code ignored;
         self->ws_.next_layer().close(ignored);
         return;
       }
       case IdleWatch::Action::ping:
+        self->context_.metrics.keepalive_pings_total.fetch_add(1, std::memory_order_relaxed);
         self->ping_due_ = true;
         self->write_next();
         break;

@@ -4,6 +4,8 @@
 #include <signal.h>
 
 #include <memory>
+#include <optional>
+#include <thread>
 
 #include "tests/e2e/harness.hpp"
 
@@ -25,6 +27,33 @@ TEST(Limits, MaxMessageIsConfigurable) {
   WsClient client(server.port());
   const json r = client.request({{"type", "ping"}, {"pad", std::string(8000, 'x')}, {"rid", 1}});
   EXPECT_EQ(r["code"], "not_hello");  // read and answered, not closed
+}
+
+TEST(Limits, ASilentConnectionIsPingedAndOneThatNeverAnswersIsClosed) {
+  // --keepalive 1: pinged after 1 s of silence, closed after 2 s.
+  ServerProcess server({"--keepalive", "1"});
+  WsClient answering(server.port());
+  answering.hello("answers");
+  const std::string code = answering.request({{"type", "create_room"}})["room"]["code"];
+  WsClient deaf(server.port());
+  deaf.hello("deaf");
+  // From here both are silent. The answering client keeps reading (its WebSocket answers
+  // pings by itself); the deaf one reads nothing, so it never answers its ping.
+  std::optional<json> woke;
+  std::thread reader([&] { woke = answering.next(15s); });
+  EXPECT_TRUE(server.wait_for_metric("tilerace_silent_closes_total", 1, 5s));
+  // Pinged again and again (one ping went to the deaf client): answering has been silent
+  // for well past the 2 s that closed the deaf one.
+  EXPECT_TRUE(server.wait_for_metric("tilerace_keepalive_pings_total", 4, 5s));
+  WsClient joiner(server.port());
+  joiner.hello("joiner");
+  EXPECT_EQ(joiner.request({{"type", "join_room"}, {"code", code}})["type"], "room");
+  reader.join();
+  ASSERT_TRUE(woke.has_value());  // it was still there to hear of the joiner
+  EXPECT_EQ((*woke)["type"], "room");
+  EXPECT_EQ(server.metric("tilerace_silent_closes_total"), 1);
+  deaf.wait_closed(2s);
+  EXPECT_TRUE(deaf.closed());
 }
 
 TEST(Limits, BinaryFrameCloses1003) {
