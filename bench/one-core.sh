@@ -19,14 +19,8 @@ mkdir -p "$OUT"
 rm -f "$OUT"/one-core-*.json
 ulimit -n "$(ulimit -Hn)"
 
-server_pid=""
-workdir=$(mktemp -d "${TMPDIR:-/tmp}/tilerace-one-core-XXXXXX")
-cleanup() {
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  rm -rf "$workdir"
-}
-trap cleanup EXIT
 source bench/server-lib.sh
+bench_workdir one-core
 
 if ! command -v taskset > /dev/null || [ "$(nproc)" -lt 2 ]; then
   echo "one core: needs taskset and two CPUs; skipped" >&2

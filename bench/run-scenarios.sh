@@ -26,15 +26,8 @@ if [ "$(ulimit -n)" -lt $((IDLE + 1000)) ]; then
   echo "note: the descriptor limit allows $IDLE idle players" >&2
 fi
 
-server_pid=""
-workdir=$(mktemp -d "${TMPDIR:-/tmp}/tilerace-bench-XXXXXX")
-cleanup() {
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  rm -rf "$workdir"
-}
-trap cleanup EXIT
-
 source bench/server-lib.sh
+bench_workdir bench
 # Benchmarks lift the per-connection message rate and the per-address limits: every
 # simulated player comes from 127.0.0.1 and moves as fast as it can.
 bench_flags=(--countdown 0 --rate 1000000 --max-connections-per-ip 0 --rooms-per-ip 0)

@@ -1,6 +1,14 @@
-# Shared by bench/run-scenarios.sh and bench/soak.sh: start and stop a fresh tilerace (or the
-# echo server) on 127.0.0.1 with a free port. Sets $port and $server_pid; needs $BUILD and
-# $workdir.
+# Shared by bench/run-scenarios.sh, bench/one-core.sh and bench/soak.sh: start and stop a
+# fresh tilerace (or the echo server) on 127.0.0.1 with a free port. Sets $port and
+# $server_pid; needs $BUILD and $workdir.
+
+# bench_workdir NAME: makes $workdir, and on exit stops the server still running and removes it.
+bench_workdir() {
+  server_pid=""
+  workdir=$(mktemp -d "${TMPDIR:-/tmp}/tilerace-$1-XXXXXX")
+  trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+        rm -rf "$workdir"' EXIT
+}
 
 # wait_for_port LOG PATTERN: prints the port the server logged, within 10 s.
 wait_for_port() {

@@ -133,8 +133,8 @@ namespace tilerace::protocol {
 namespace {
 
 TEST(JsonWriter, EscapesWhatJsonRequiresAndKeepsTheRest) {
-  const std::string tricky = std::string("plain \"quoted\" back\\slash \x01\x1f tab\t é ") +
-                             std::string(1, '\0') + "end";
+  const std::string tricky =
+      std::string("plain \"quoted\" back\\slash \x01\x1f tab\t é ") + std::string(1, '\0') + "end";
   for (const std::string& s : {std::string(), std::string("abc"), std::string("\""), tricky}) {
     JsonWriter w(16);
     w.begin_object().key(s).value(s).end_object();
