@@ -11,6 +11,7 @@
 #include "engine/splitmix64.hpp"
 #include "engine/tile_game.hpp"
 
+#include "engine/bitboard.hpp"
 #include "engine/game.hpp"
 #include "engine/grid.hpp"
 
@@ -73,6 +74,31 @@ void BM_SlideNoSpawn(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_SlideNoSpawn)->Arg(4)->Arg(8);
+
+// The same position and directions as BM_SlideNoSpawn/4, on the 4×4 bitboard (for search).
+void BM_BitboardSlide(benchmark::State& state) {
+  Game game({Mode::classic, 4, 1 << 15, 7});
+  MoveOutcome out;
+  for (int i = 0; i < 4 * 4 * 3 && game.state() == GameState::playing; ++i) {
+    game.move(static_cast<Direction>(i & 3), out);
+  }
+  Grid start;
+  start.size = 4;
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 4; ++c) {
+      const auto v = static_cast<std::uint64_t>(game.cell(r, c));
+      start.at(r, c) = v == 0 ? kEmpty : static_cast<std::uint8_t>(std::countr_zero(v));
+    }
+  }
+  const bitboard::Board board = bitboard::from_grid(start);
+  unsigned i = 0;
+  for (auto _ : state) {
+    bitboard::Board b = board;
+    benchmark::DoNotOptimize(b);
+    benchmark::DoNotOptimize(bitboard::slide(b, static_cast<Direction>(i++ & 3)));
+  }
+}
+BENCHMARK(BM_BitboardSlide);
 
 // Heap held by long 8×8 games (undo allowed), per move played: ten games of 5,000 random
 // changing moves each, measured with glibc's mallinfo2 while they are alive. Arg: the
