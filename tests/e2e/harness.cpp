@@ -117,9 +117,8 @@ std::string ServerProcess::log() const {
   return log_;
 }
 
-double ServerProcess::metric(std::string_view sample) const {
-  const HttpResult r = http_request(port_, "/metrics");
-  std::istringstream lines(r.body);
+std::optional<double> metric_value(std::string_view body, std::string_view sample) {
+  std::istringstream lines{std::string(body)};
   std::string line;
   while (std::getline(lines, line)) {
     if (line.size() > sample.size() && line.compare(0, sample.size(), sample) == 0 &&
@@ -127,7 +126,13 @@ double ServerProcess::metric(std::string_view sample) const {
       return std::stod(line.substr(sample.size() + 1));
     }
   }
-  throw std::runtime_error("no metric " + std::string(sample));
+  return std::nullopt;
+}
+
+double ServerProcess::metric(std::string_view sample) const {
+  const std::optional<double> value = metric_value(http_request(port_, "/metrics").body, sample);
+  if (!value) throw std::runtime_error("no metric " + std::string(sample));
+  return *value;
 }
 
 bool ServerProcess::wait_for_metric(std::string_view sample, double value,

@@ -102,6 +102,9 @@ struct HttpResult {
   std::string body;
 };
 // One GET (or method) with the target sent byte for byte as given.
+// The value of a Prometheus sample line in a /metrics body, e.g. "tilerace_moves_total".
+std::optional<double> metric_value(std::string_view body, std::string_view sample);
+
 HttpResult http_request(std::uint16_t port, std::string_view target,
                         std::string_view method = "GET",
                         std::vector<std::pair<std::string, std::string>> headers = {});
