@@ -6,10 +6,8 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include <array>
@@ -66,7 +64,7 @@ asio::awaitable<void> accept_loop(NetworkThreads& threads, tcp::acceptor& accept
     // The socket is bound to the network thread that will serve the connection.
     auto [ec, socket] =
         co_await acceptor.async_accept(threads.next().get_executor(), as_tuple(use_awaitable));
-    // Shutdown closes the acceptor on this loop's strand: the loop ends (a connection accepted
+    // Shutdown closes the acceptor on this loop's thread: the loop ends (a connection accepted
     // in that instant is closed unserved) instead of accepting on a closed acceptor forever.
     if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
     if (ec) {
@@ -94,26 +92,20 @@ asio::awaitable<void> accept_loop(NetworkThreads& threads, tcp::acceptor& accept
   }
 }
 
-// The journal pass every kJournalInterval. Runs on its own strand; stop() (any thread) ends
-// it, also when it comes while a pass is being written (a cancelled timer alone would not).
+// The journal pass every kJournalInterval, on the main context (one thread: NetworkThreads).
+// stop(), called on that thread, ends it, also when it comes while a pass is being written (a
+// cancelled timer alone would not).
 class JournalLoop {
  public:
   JournalLoop(asio::io_context& ioc, PlayerRegistry& players, const RoomRegistry& rooms,
               StoreWorker& worker, Metrics& metrics)
-      : strand_(asio::make_strand(ioc)),
-        timer_(strand_),
-        players_(players),
-        rooms_(rooms),
-        worker_(worker),
-        metrics_(metrics) {}
+      : timer_(ioc), players_(players), rooms_(rooms), worker_(worker), metrics_(metrics) {}
 
-  void start() { asio::co_spawn(strand_, run(), asio::detached); }
+  void start() { asio::co_spawn(timer_.get_executor(), run(), asio::detached); }
 
   void stop() {
-    asio::post(strand_, [this] {
-      stopped_ = true;
-      timer_.cancel();
-    });
+    stopped_ = true;
+    timer_.cancel();
   }
 
  private:
@@ -126,9 +118,8 @@ class JournalLoop {
     }
   }
 
-  asio::strand<asio::io_context::executor_type> strand_;
   asio::steady_timer timer_;
-  bool stopped_ = false;  // on strand_
+  bool stopped_ = false;
   PlayerRegistry& players_;
   const RoomRegistry& rooms_;
   StoreWorker& worker_;
@@ -206,20 +197,18 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   spdlog::info("listening on http://{}:{} (web root {}, {} threads)", options.host,
                acceptor.local_endpoint().port(), web_root.string(), options.threads);
 
+  // The acceptor, the journal loop and the signal handler all live on the main context, which
+  // one thread runs: shutdown touches them with no strand or post in between.
   JournalLoop journal(ioc, players, rooms, worker, metrics);
-  // The acceptor is used on one strand only: the accept loop's, where shutdown closes it.
-  const auto accept_strand = asio::make_strand(ioc);
-  asio::co_spawn(accept_strand, accept_loop(threads, acceptor, context), asio::detached);
+  asio::co_spawn(ioc, accept_loop(threads, acceptor, context), asio::detached);
   journal.start();
 
   asio::signal_set signals(ioc, SIGINT, SIGTERM);
   signals.async_wait([&](beast::error_code ec, int signal) {
     if (ec) return;
     spdlog::info("signal {}: shutting down", signal);
-    asio::post(accept_strand, [&acceptor] {
-      beast::error_code ignored;
-      acceptor.close(ignored);
-    });
+    beast::error_code ignored;
+    acceptor.close(ignored);
     journal.stop();
     rooms.stop();
     sessions.shutdown_all();
