@@ -170,6 +170,12 @@ std::vector<LeaderboardEntry> ranked_rows(SQLite::Statement& s, Read read, Same 
   return rows;
 }
 
+constexpr BoardId kRatingBoard{engine::Mode::classic, 0, true};
+
+RankKey best_key(engine::Mode mode, std::int64_t score, std::int64_t max_tile, std::int64_t moves) {
+  return mode == engine::Mode::fifteen ? fifteen_key(moves) : score_key(score, max_tile, moves);
+}
+
 bool eligible_for_board(const GameRecord& g) {
   return g.ranked && g.room.empty() &&
          (g.config.mode != engine::Mode::fifteen || g.state == engine::GameState::solved);
@@ -222,7 +228,7 @@ SqliteStore::SqliteStore(const std::filesystem::path& path)
   update_rating_ = prepare(
       db_,
       "UPDATE players SET rating = ?, wins = wins + ?, losses = losses + ?, races = races + 1 "
-      "WHERE id = ?");
+      "WHERE id = ? RETURNING races");
   upsert_active_ = prepare(
       db_,
       "INSERT INTO active_games SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? "
@@ -270,18 +276,29 @@ SqliteStore::SqliteStore(const std::filesystem::path& path)
       "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at "
       "FROM best_results b JOIN players p ON p.id = b.player_id "
       "WHERE b.mode = ? AND b.size = ? AND b.player_id = ?");
-  better_2048_ =
-      prepare(db_,
-              "SELECT COUNT(*) FROM best_results WHERE mode = ?1 AND size = ?2 AND (score > ?3 OR "
-              "(score = ?3 AND (max_tile > ?4 OR (max_tile = ?4 AND move_count < ?5))))");
-  better_fifteen_ = prepare(
-      db_, "SELECT COUNT(*) FROM best_results WHERE mode = ?1 AND size = ?2 AND move_count < ?3");
   top_rating_ = prepare(db_,
                         "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 "
                         "ORDER BY rating DESC, id LIMIT ?");
   rating_of_ =
       prepare(db_, "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 AND id = ?");
-  better_rating_ = prepare(db_, "SELECT COUNT(*) FROM players WHERE races > 0 AND rating > ?");
+  fill_ranks();
+}
+
+void SqliteStore::fill_ranks() {
+  SQLite::Statement best(db_,
+                         "SELECT mode, size, player_id, score, max_tile, move_count "
+                         "FROM best_results");
+  while (best.executeStep()) {
+    const engine::Mode mode = mode_of(best.getColumn(0).getString());
+    ranks_.put_best({mode, best.getColumn(1).getInt(), false}, best.getColumn(2).getString(),
+                    best_key(mode, best.getColumn(3).getInt64(), best.getColumn(4).getInt64(),
+                             best.getColumn(5).getInt64()));
+  }
+  SQLite::Statement rated(db_, "SELECT id, rating, races FROM players WHERE races > 0");
+  while (rated.executeStep()) {
+    ranks_.put(kRatingBoard, rated.getColumn(0).getString(),
+               rating_key(rated.getColumn(1).getInt64()), rated.getColumn(2).getInt64());
+  }
 }
 
 void SqliteStore::migrate() {
@@ -346,6 +363,7 @@ bool SqliteStore::insert_game(const GameRecord& g) {
 
 void SqliteStore::record_game(const GameRecord& g) {
   SQLite::Transaction tx(db_);
+  bool new_best = false;
   if (insert_game(g) && eligible_for_board(g)) {
     SQLite::Statement& s =
         g.config.mode == engine::Mode::fifteen ? *upsert_best_fifteen_ : *upsert_best_2048_;
@@ -358,7 +376,7 @@ void SqliteStore::record_game(const GameRecord& g) {
     s.bind(6, g.move_count);
     s.bind(7, g.id);
     s.bind(8, static_cast<std::int64_t>(g.ended_at));
-    s.exec();
+    new_best = s.exec() == 1;  // 0 when the player's best stays as it was
   }
   {
     Reset reset{*delete_active_};
@@ -366,6 +384,10 @@ void SqliteStore::record_game(const GameRecord& g) {
     delete_active_->exec();
   }
   tx.commit();
+  if (new_best) {
+    ranks_.put_best({g.config.mode, g.config.size, false}, g.player_id,
+                    best_key(g.config.mode, g.score, g.max_tile, g.move_count));
+  }
 }
 
 std::optional<GameRecord> SqliteStore::find_game(std::string_view id) {
@@ -408,6 +430,7 @@ void SqliteStore::record_race(const RaceRecord& race) {
     delete_race_->exec();  // its racers go with it (ON DELETE CASCADE)
   }
   for (const GameRecord& g : race.games) insert_game(g);
+  std::vector<std::int64_t> versions;  // each racer's race count after this one
   for (const RatingUpdate& u : race.ratings) {
     SQLite::Statement& s = *update_rating_;
     Reset reset{s};
@@ -415,9 +438,15 @@ void SqliteStore::record_race(const RaceRecord& race) {
     s.bind(2, u.won ? 1 : 0);
     s.bind(3, u.lost ? 1 : 0);
     s.bind(4, u.player_id);
-    s.exec();
+    versions.push_back(s.executeStep() ? s.getColumn(0).getInt64() : 0);
   }
   tx.commit();
+  for (std::size_t i = 0; i < race.ratings.size(); ++i) {
+    if (versions[i] > 0) {
+      ranks_.put(kRatingBoard, race.ratings[i].player_id, rating_key(race.ratings[i].after),
+                 versions[i]);
+    }
+  }
 }
 
 void SqliteStore::journal(const std::vector<ActiveGameRecord>& games) {
@@ -595,19 +624,8 @@ Leaderboard SqliteStore::score_board(const LeaderboardQuery& q) {
   s.bind(3, q.player_id);
   if (!s.executeStep()) return board;
   LeaderboardEntry me = read(s);
-  SQLite::Statement& count = fifteen ? *better_fifteen_ : *better_2048_;
-  Reset count_reset{count};
-  count.bind(1, mode);
-  count.bind(2, q.size);
-  if (fifteen) {
-    count.bind(3, me.moves);
-  } else {
-    count.bind(3, static_cast<std::int64_t>(me.score));
-    count.bind(4, static_cast<std::int64_t>(me.max_tile));
-    count.bind(5, me.moves);
-  }
-  count.executeStep();
-  me.rank = count.getColumn(0).getInt() + 1;
+  me.rank = ranks_.rank({q.mode, q.size, false}, me.player_id,
+                        best_key(q.mode, me.score, me.max_tile, me.moves));
   board.me = std::move(me);
   return board;
 }
@@ -637,10 +655,7 @@ Leaderboard SqliteStore::rating_board(const LeaderboardQuery& q) {
   s.bind(1, q.player_id);
   if (!s.executeStep()) return board;
   LeaderboardEntry me = read(s);
-  Reset count_reset{*better_rating_};
-  better_rating_->bind(1, me.rating);
-  better_rating_->executeStep();
-  me.rank = better_rating_->getColumn(0).getInt() + 1;
+  me.rank = ranks_.rank(kRatingBoard, me.player_id, rating_key(me.rating));
   board.me = std::move(me);
   return board;
 }

@@ -1,13 +1,15 @@
 #pragma once
 // The embedded Store: one SQLite file in WAL mode with synchronous=FULL, its schema versioned
 // by PRAGMA user_version and migrated at open, prepared statements only, every write in a
-// transaction. Not thread-safe: one thread at a time (the StoreWorker's).
+// transaction. Leaderboard ranks come from a RankCache filled at open and kept current on
+// every write. Not thread-safe: one thread at a time (the StoreWorker's).
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 
 #include <filesystem>
 #include <memory>
 
+#include "server/rank_cache.hpp"
 #include "server/store.hpp"
 
 namespace tilerace::server {
@@ -32,6 +34,7 @@ class SqliteStore final : public Store {
 
  private:
   void migrate();
+  void fill_ranks();
   bool insert_game(const GameRecord& game);  // false if it was already there
   Leaderboard score_board(const LeaderboardQuery& query);
   Leaderboard rating_board(const LeaderboardQuery& query);
@@ -41,8 +44,9 @@ class SqliteStore final : public Store {
   std::unique_ptr<SQLite::Statement> insert_player_, select_player_, insert_game_, select_game_,
       upsert_best_2048_, upsert_best_fifteen_, delete_active_, insert_race_, update_rating_,
       upsert_active_, select_active_, delete_pieces_, insert_piece_, select_pieces_, upsert_race_,
-      delete_racers_, insert_racer_, delete_race_, top_2048_, top_fifteen_, best_of_, better_2048_,
-      better_fifteen_, top_rating_, rating_of_, better_rating_;
+      delete_racers_, insert_racer_, delete_race_, top_2048_, top_fifteen_, best_of_, top_rating_,
+      rating_of_;
+  RankCache ranks_;
 };
 
 }  // namespace tilerace::server
