@@ -79,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // One database for the whole run: opening and migrating one per input would cost more
   // than the input itself. Its rows only grow; no input can reach another input's players.
   static SqliteStore store(":memory:");
-  StoreWorker worker(store);  // joined below, so no job outlives this input's io_context
+  StoreWorker worker(store, metrics);  // joined below, so no job outlives this input's io_context
   PlayerRegistry players;
   // No countdown: races start at once, with no waiting on timers.
   const RaceSettings settings{.countdown = 0, .grace = 60};

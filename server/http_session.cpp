@@ -96,7 +96,14 @@ http::message_generator route(const Request& req, ServerContext& context) {
     return json_response(req, http::status::method_not_allowed,
                          R"({"error":"method_not_allowed"})");
   }
-  if (path == "/healthz") return json_response(req, http::status::ok, R"({"status":"ok"})");
+  if (path == "/healthz") {
+    // Alive either way (a balancer should not drop a node whose races go on); the body says
+    // what the database outage degrades.
+    return json_response(req, http::status::ok,
+                         context.metrics.store_available.load(std::memory_order_relaxed) == 1
+                             ? R"({"status":"ok"})"
+                             : R"({"status":"degraded","database":"unreachable"})");
+  }
   if (path == "/metrics") {
     return text_response(req, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
                          context.metrics.render());

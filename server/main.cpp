@@ -47,6 +47,7 @@
 #include <memory>
 
 #include "server/options.hpp"
+#include "server/pg_store.hpp"
 #include "server/server.hpp"
 #include "server/sqlite_store.hpp"
 
@@ -63,6 +64,17 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::from_str(options->log_level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
   std::unique_ptr<tilerace::server::Store> store;
+  if (!options->database.empty()) {
+    try {
+      store = std::make_unique<tilerace::server::PgStore>(options->database, options->node_name);
+      spdlog::info("database: {} (node {})",
+                   tilerace::server::redact_database_url(options->database), options->node_name);
+    } catch (const std::exception& e) {
+      spdlog::error("cannot use the database {}", e.what());
+      return 2;
+    }
+    return tilerace::server::run_server(*options, std::move(store));
+  }
   try {
     std::filesystem::create_directories(options->data);
     const auto file = std::filesystem::path(options->data) / "tilerace.db";

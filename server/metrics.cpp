@@ -50,6 +50,10 @@ std::string Metrics::render() const {
   family("tilerace_journal_flushes_total", "counter",
          "Journal passes finished (each writes the active games that changed).",
          journal_flushes_total);
+  family("tilerace_store_available", "gauge",
+         "1 while the database answers, 0 while it cannot be reached.", store_available);
+  family("tilerace_store_retries_total", "counter",
+         "Store calls retried because the database could not be reached.", store_retries_total);
 
   out +=
       "# HELP tilerace_errors_total Error messages sent, by code.\n"

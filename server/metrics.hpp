@@ -32,6 +32,8 @@ class Metrics {
   std::atomic<std::uint64_t> http_requests_total{0};
   std::atomic<std::uint64_t> connections_refused_total{0};  // over the per-address limit
   std::atomic<std::uint64_t> journal_flushes_total{0};      // journal passes finished
+  std::atomic<std::int64_t> store_available{1};       // 0 while the database cannot be reached
+  std::atomic<std::uint64_t> store_retries_total{0};  // store calls retried after a failure
 
   void count_error(protocol::ErrorCode code) noexcept;
   void observe_handling(std::chrono::nanoseconds took) noexcept;

@@ -2,6 +2,8 @@
 
 #include <boost/program_options.hpp>
 
+#include <unistd.h>
+
 #include <iostream>
 #include <thread>
 
@@ -21,6 +23,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("host", po::value(&o.host)->default_value(o.host), "address to bind")
     ("port", po::value(&o.port)->default_value(o.port), "HTTP and WebSocket port (0: any free port)")
     ("data", po::value(&o.data)->default_value(o.data), "data folder (the SQLite file lives here)")
+    ("database", po::value(&o.database), "postgresql://user:password@host:port/dbname: share PostgreSQL with other nodes (default: SQLite under --data)")
+    ("node-name", po::value(&o.node_name), "this node's name among those sharing a database (default: hostname:port)")
     ("web-root", po::value(&o.web_root)->default_value(o.web_root), "folder of the web client's static files")
     ("threads", po::value(&o.threads)->default_value(o.threads), "network threads (0: one per core)")
     ("max-message", po::value(&o.max_message)->default_value(o.max_message), "largest client message in bytes (larger: close 1009)")
@@ -63,6 +67,17 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
                  ">= 0, --keepalive >= 1\n";
     exit_code = 2;
     return std::nullopt;
+  }
+  if (!o.database.empty() && !o.database.starts_with("postgresql://") &&
+      !o.database.starts_with("postgres://")) {
+    std::cerr << "tilerace: --database must be a postgresql:// URL\n";
+    exit_code = 2;
+    return std::nullopt;
+  }
+  if (o.node_name.empty()) {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    o.node_name = std::string(host) + ":" + std::to_string(o.port);
   }
   return o;
 }

@@ -11,6 +11,8 @@ struct Options {
   std::string host = "0.0.0.0";
   std::uint16_t port = 8080;
   std::string data = "./data";
+  std::string database;   // postgresql://… for the shared store; empty: SQLite under data
+  std::string node_name;  // this server among those sharing a database; empty: host:port
   std::string web_root = "web-client";
   int threads = 0;  // 0: hardware concurrency
   std::size_t max_message = 4096;

@@ -115,6 +115,7 @@ class JournalLoop {
       auto [ec] = co_await timer_.async_wait(as_tuple(use_awaitable));
       if (ec || stopped_) co_return;  // shutdown: drain writes the last pass
       co_await flush_journal(players_, rooms_, worker_, metrics_);
+      co_await worker_.probe();  // /healthz notices the database leaving or coming back
     }
   }
 
@@ -154,7 +155,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   NetworkThreads threads(options.threads);
   asio::io_context& ioc = threads.main();
   Metrics metrics;
-  StoreWorker worker(*store);
+  StoreWorker worker(*store, metrics);
   PlayerRegistry players;
   RoomRegistry rooms(
       RoomServices{ioc.get_executor(), &worker, &metrics, {options.countdown, options.grace}, {}});

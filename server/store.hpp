@@ -10,8 +10,13 @@
 // answers the player with error `internal`, leaves the game as it was last recorded (a move
 // that would have ended it is taken back; new_game keeps the old game), and a race result is
 // retried until it is recorded (its journal entry keeps it across a restart meanwhile).
+//
+// StoreUnavailable is the one failure worth waiting out: the database could not be reached
+// (PostgreSQL went away) and nothing was changed; the same call may succeed later. The
+// StoreWorker retries such calls with backoff (bounded) before it gives up.
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -116,9 +121,18 @@ struct Leaderboard {
   std::optional<LeaderboardEntry> me;
 };
 
+class StoreUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class Store {
  public:
   virtual ~Store() = default;
+  // How many calls may run at once (threads of the StoreWorker): 1 unless the store says more.
+  virtual int concurrency() const { return 1; }
+  // Throws StoreUnavailable when the database cannot be reached right now.
+  virtual void ping() {}
   virtual void add_player(const PlayerRecord& player) = 0;
   virtual std::optional<PlayerRecord> find_player(std::string_view id) = 0;
   // Records a finished game (and drops its journal entry); the same id again changes nothing.

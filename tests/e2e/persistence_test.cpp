@@ -1,5 +1,5 @@
-// Durability with the real binary and a real SQLite file: restarts (SIGTERM and kill -9),
-// leaderboards over WebSocket and HTTP, replays re-run through the engine.
+// Durability with the real binary on each store (a SQLite file, a PostgreSQL database): restarts
+// (SIGTERM and kill -9), leaderboards over WebSocket and HTTP, replays re-run through the engine.
 #include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -7,10 +7,14 @@
 #include <map>
 
 #include "engine/game.hpp"
+#include "tests/e2e/backend.hpp"
 #include "tests/e2e/harness.hpp"
 
 namespace tilerace::e2e {
 namespace {
+
+class Persistence : public BackendTest {};
+TILERACE_BOTH_BACKENDS(Persistence);
 
 const std::array<std::string, 4> kDirs{"up", "down", "left", "right"};
 
@@ -38,12 +42,12 @@ void expect_replay_reproduces(const json& replay) {
   EXPECT_EQ(engine::to_string(game->state()), replay["state"]);
 }
 
-TEST(Persistence, EverythingSurvivesASigtermRestart) {
+TEST_P(Persistence, EverythingSurvivesASigtermRestart) {
   TempDir data;
   std::string token, finished_id, active_id, player_id;
   json finished_over, active_last;
   {
-    ServerProcess server({"--rate", "100000"}, TILERACE_WEB_ROOT, data.path());
+    ServerProcess server(args({"--rate", "100000"}), TILERACE_WEB_ROOT, data.path());
     WsClient client(server.port());
     const json welcome = client.hello("keeper");
     token = welcome["token"];
@@ -60,7 +64,7 @@ TEST(Persistence, EverythingSurvivesASigtermRestart) {
     EXPECT_EQ(http_request(server.port(), "/api/replays/" + active_id).status, 404);
     EXPECT_EQ(server.stop(SIGTERM), 0);
   }
-  ServerProcess server({}, TILERACE_WEB_ROOT, data.path());
+  ServerProcess server(args({}), TILERACE_WEB_ROOT, data.path());
   WsClient client(server.port());
   const json welcome = client.request({{"type", "hello"}, {"name", "x"}, {"token", token}});
   EXPECT_EQ(welcome["resumed"], true);
@@ -101,7 +105,7 @@ TEST(Persistence, EverythingSurvivesASigtermRestart) {
   expect_replay_reproduces(r);
 }
 
-TEST(Persistence, KillNineDuringFiftyGamesLosesNoAcknowledgedResultOrToken) {
+TEST_P(Persistence, KillNineDuringFiftyGamesLosesNoAcknowledgedResultOrToken) {
   TempDir data;
   constexpr int kPlayers = 50;
   std::vector<std::string> tokens;
@@ -109,8 +113,8 @@ TEST(Persistence, KillNineDuringFiftyGamesLosesNoAcknowledgedResultOrToken) {
   std::map<int, json> running;               // player index → the last moved of a live game
   {
     // Fifty players from one address: over the default per-address cap.
-    ServerProcess server({"--rate", "100000", "--max-connections-per-ip", "0"}, TILERACE_WEB_ROOT,
-                         data.path());
+    ServerProcess server(args({"--rate", "100000", "--max-connections-per-ip", "0"}),
+                         TILERACE_WEB_ROOT, data.path());
     std::vector<std::unique_ptr<WsClient>> clients;
     std::vector<std::string> game_ids;
     for (int i = 0; i < kPlayers; ++i) {
@@ -149,13 +153,13 @@ TEST(Persistence, KillNineDuringFiftyGamesLosesNoAcknowledgedResultOrToken) {
     ASSERT_TRUE(server.wait_for_metric("tilerace_journal_flushes_total", flushes + 2, 5s));
     EXPECT_EQ(server.stop(SIGKILL), 128 + SIGKILL);
   }
-  {
+  if (!postgres()) {
     SQLite::Database db((data.path() / "tilerace.db").string(), SQLite::OPEN_READWRITE);
     EXPECT_EQ(db.execAndGet("PRAGMA integrity_check").getString(), "ok");
-    EXPECT_EQ(db.execAndGet("SELECT COUNT(*) FROM players").getInt(), kPlayers);
-    EXPECT_EQ(db.execAndGet("SELECT COUNT(*) - COUNT(DISTINCT id) FROM games").getInt(), 0);
   }
-  ServerProcess server({}, TILERACE_WEB_ROOT, data.path());
+  EXPECT_EQ(query("SELECT COUNT(*) FROM players", data.path()), kPlayers);
+  EXPECT_EQ(query("SELECT COUNT(*) - COUNT(DISTINCT id) FROM games", data.path()), 0);
+  ServerProcess server(args({}), TILERACE_WEB_ROOT, data.path());
   for (const auto& [id, moved] : acknowledged) {
     const HttpResult r = http_request(server.port(), "/api/replays/" + id);
     ASSERT_EQ(r.status, 200) << id;
@@ -177,11 +181,11 @@ TEST(Persistence, KillNineDuringFiftyGamesLosesNoAcknowledgedResultOrToken) {
   }
 }
 
-TEST(Persistence, RaceResultsAndRatingsSurviveARestart) {
+TEST_P(Persistence, RaceResultsAndRatingsSurviveARestart) {
   TempDir data;
   std::string a_id, b_id, a_token, b_game;
   {
-    ServerProcess server({"--countdown", "0"}, TILERACE_WEB_ROOT, data.path());
+    ServerProcess server(args({"--countdown", "0"}), TILERACE_WEB_ROOT, data.path());
     WsClient a(server.port()), b(server.port());
     const json wa = a.hello("ann");
     a_id = wa["player"]["id"];
@@ -200,7 +204,7 @@ TEST(Persistence, RaceResultsAndRatingsSurviveARestart) {
     b_game = over["replays"][b_id];
     EXPECT_EQ(server.stop(SIGTERM), 0);
   }
-  ServerProcess server({}, TILERACE_WEB_ROOT, data.path());
+  ServerProcess server(args({}), TILERACE_WEB_ROOT, data.path());
   const HttpResult http = http_request(server.port(), "/api/leaderboard?kind=rating");
   ASSERT_EQ(http.status, 200);
   const json board = json::parse(http.body);

@@ -1,5 +1,5 @@
-// Races across restarts with the real binary and a real SQLite file: a race goes on after
-// SIGTERM (nothing missing, the clock paused while the server was down) and after kill -9
+// Races across restarts with the real binary on each store (SQLite, PostgreSQL): a race goes on
+// after SIGTERM (nothing missing, the clock paused while the server was down) and after kill -9
 // (nothing missing once journaled), and it ends by the usual rules when nobody comes back.
 // Shutdown is exercised while racers drop at the same moment, many times over.
 #include <gtest/gtest.h>
@@ -11,11 +11,15 @@
 #include <thread>
 #include <vector>
 
+#include "tests/e2e/backend.hpp"
 #include "tests/e2e/harness.hpp"
 #include "tests/e2e/race_client.hpp"
 
 namespace tilerace::e2e {
 namespace {
+
+class Restart : public BackendTest {};
+TILERACE_BOTH_BACKENDS(Restart);
 
 // What a race looked like when its server went down.
 struct Paused {
@@ -69,11 +73,11 @@ json expect_resumed(Racer& r, const json& welcome, const Paused& p) {
   return state;
 }
 
-TEST(Restart, ARaceWithASpectatorGoesOnAfterSigtermAndFinishesWithRatings) {
+TEST_P(Restart, ARaceWithASpectatorGoesOnAfterSigtermAndFinishesWithRatings) {
   TempDir data;
   Paused paused;
   {
-    ServerProcess server(kServerArgs, TILERACE_WEB_ROOT, data.path());
+    ServerProcess server(args(kServerArgs), TILERACE_WEB_ROOT, data.path());
     RaceInProgress race(server.port(), 4);  // 8 moves in all
     paused = race.paused;
     ::kill(server.pid(), SIGTERM);
@@ -85,7 +89,7 @@ TEST(Restart, ARaceWithASpectatorGoesOnAfterSigtermAndFinishesWithRatings) {
     EXPECT_EQ(server.stop(SIGTERM), 0);
   }
   const std::string &a_id = paused.a_id, &b_id = paused.b_id;
-  ServerProcess server(kServerArgs, TILERACE_WEB_ROOT, data.path());
+  ServerProcess server(args(kServerArgs), TILERACE_WEB_ROOT, data.path());
   EXPECT_TRUE(server.wait_for_log("1 races restored from the journal"));
   EXPECT_EQ(server.metric("tilerace_races_active"), 1);
   // Still listed, still racing.
@@ -138,11 +142,11 @@ TEST(Restart, ARaceWithASpectatorGoesOnAfterSigtermAndFinishesWithRatings) {
   EXPECT_EQ(server.metric("tilerace_races_active"), 0);
 }
 
-TEST(Restart, AJournaledRaceComesBackWholeAfterKillNine) {
+TEST_P(Restart, AJournaledRaceComesBackWholeAfterKillNine) {
   TempDir data;
   Paused paused;
   {
-    ServerProcess server(kServerArgs, TILERACE_WEB_ROOT, data.path());
+    ServerProcess server(args(kServerArgs), TILERACE_WEB_ROOT, data.path());
     RaceInProgress race(server.port(), 5);
     paused = race.paused;
     // Two journal passes from now means one began after the last move.
@@ -150,7 +154,7 @@ TEST(Restart, AJournaledRaceComesBackWholeAfterKillNine) {
     ASSERT_TRUE(server.wait_for_metric("tilerace_journal_flushes_total", flushes + 2, 5s));
     EXPECT_EQ(server.stop(SIGKILL), 128 + SIGKILL);
   }
-  ServerProcess server(kServerArgs, TILERACE_WEB_ROOT, data.path());
+  ServerProcess server(args(kServerArgs), TILERACE_WEB_ROOT, data.path());
   json welcome_a, welcome_b;
   Racer a(server.port(), paused.a_id, paused.a_token, welcome_a);
   expect_resumed(a, welcome_a, paused);
@@ -162,17 +166,17 @@ TEST(Restart, AJournaledRaceComesBackWholeAfterKillNine) {
   EXPECT_EQ(over["winner"], paused.b_id);
 }
 
-TEST(Restart, ARaceNobodyComesBackToEndsByTheUsualRules) {
+TEST_P(Restart, ARaceNobodyComesBackToEndsByTheUsualRules) {
   TempDir data;
   Paused paused;
   {
-    ServerProcess server(kServerArgs, TILERACE_WEB_ROOT, data.path());
+    ServerProcess server(args(kServerArgs), TILERACE_WEB_ROOT, data.path());
     paused = RaceInProgress(server.port(), 2).paused;  // everyone drops before the server stops
     EXPECT_EQ(server.stop(SIGTERM), 0);
   }
   // Nobody returns within the grace. The graces run out in joining order, as they would had
   // both dropped at once: the first forfeits, the one left wins by forfeit; it is recorded.
-  ServerProcess server({"--grace", "1"}, TILERACE_WEB_ROOT, data.path());
+  ServerProcess server(args({"--grace", "1"}), TILERACE_WEB_ROOT, data.path());
   WsClient spectator(server.port());
   spectator.hello("watcher");
   spectator.send({{"type", "spectate"}, {"code", paused.code}});
@@ -194,7 +198,7 @@ TEST(Restart, ARaceNobodyComesBackToEndsByTheUsualRules) {
 
 // Racers drop while SIGTERM arrives: the server must exit 0 every time (it once aborted with
 // a double free about 1 run in 20). TILERACE_SHUTDOWN_RUNS sets how many runs (default 100).
-TEST(Restart, RacersDroppingWhileSigtermArrivesNeverCrashTheServer) {
+TEST(Shutdown, RacersDroppingWhileSigtermArrivesNeverCrashTheServer) {
   const char* env = std::getenv("TILERACE_SHUTDOWN_RUNS");
   const int runs = env != nullptr ? std::atoi(env) : 100;
   for (int run = 0; run < runs; ++run) {

@@ -27,6 +27,7 @@ using testing::FakeParticipant;
 class FlakyStore final : public Store {
  public:
   std::atomic<bool> failing = false;
+  std::atomic<int> unreachable = 0;  // the next writes of results that find the database gone
 
   void add_player(const PlayerRecord& p) override { real_.add_player(p); }
   std::optional<PlayerRecord> find_player(std::string_view id) override {
@@ -50,8 +51,12 @@ class FlakyStore final : public Store {
   Leaderboard leaderboard(const LeaderboardQuery& q) override { return real_.leaderboard(q); }
 
  private:
-  void check() const {
+  void check() {
     if (failing) throw std::runtime_error("disk I/O error");
+    if (unreachable > 0) {
+      --unreachable;
+      throw StoreUnavailable("connection refused");
+    }
   }
   SqliteStore real_{":memory:"};
 };
@@ -68,7 +73,7 @@ struct DispatcherFixture : ::testing::Test {
   asio::executor_work_guard<asio::io_context::executor_type> busy = asio::make_work_guard(ioc);
   FlakyStore store;
   Metrics metrics;
-  StoreWorker worker{store};
+  StoreWorker worker{store, metrics};
   PlayerRegistry players;
   RoomRegistry rooms{RoomServices{ioc.get_executor(), &worker, &metrics, {0, 60}, {}}};
   Matchmaker matchmaker;
@@ -141,6 +146,30 @@ TEST_F(DispatcherFixture, AMoveThatEndsAGameWhichCannotBeRecordedIsTakenBack) {
   const std::optional<GameRecord> recorded = store.find_game(game_id);
   ASSERT_TRUE(recorded.has_value());
   EXPECT_EQ(recorded->score, again[0]["score"]);
+}
+
+TEST_F(DispatcherFixture, AResultIsRetriedWhileTheDatabaseIsUnreachableAndOnlyThenAnnounced) {
+  Client c;
+  send(c, {{"type", "hello"}, {"name", "ann"}});
+  const std::string game_id =
+      send(c, {{"type", "new_game"}, {"size", 3}, {"seed", "7"}}).at(0)["game"]["id"];
+  store.unreachable = 3;
+  json last;
+  for (int i = 0; i < 5000 && last["state"] != "over"; ++i) {
+    const std::vector<json> got =
+        send(c, {{"type", "move"}, {"dir", std::array{"up", "left", "down", "right"}[i % 4]}});
+    ASSERT_EQ(got.size(), 1u);
+    ASSERT_EQ(got[0]["type"], "moved") << got[0].dump();
+    last = got[0];
+  }
+  ASSERT_EQ(last["state"], "over");
+  // The end was announced after three refused attempts and a fourth that committed.
+  EXPECT_EQ(store.unreachable, 0);
+  EXPECT_EQ(metrics.store_retries_total, 3u);
+  EXPECT_EQ(metrics.store_available, 1);
+  const std::optional<GameRecord> recorded = store.find_game(game_id);
+  ASSERT_TRUE(recorded.has_value());
+  EXPECT_EQ(recorded->score, last["score"]);
 }
 
 TEST_F(DispatcherFixture, NewGameKeepsTheOldGameWhenItsEndCannotBeRecorded) {

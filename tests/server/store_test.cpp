@@ -1,23 +1,56 @@
-#include "server/sqlite_store.hpp"
-
+// Every Store test runs against both backends: SQLite in a temporary file, and PostgreSQL in a
+// fresh database of the test process's own server (tests/pg_cluster.hpp).
 #include <SQLiteCpp/Database.h>
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <filesystem>
+#include <thread>
 
+#include "server/pg_store.hpp"
+#include "server/sqlite_store.hpp"
+#include "tests/pg_cluster.hpp"
 #include "tests/temp_dir.hpp"
 
 namespace tilerace::server {
 namespace {
 
 namespace fs = std::filesystem;
+using namespace std::chrono_literals;
 
-class SqliteStoreTest : public ::testing::Test {
+enum class Backend { sqlite, postgresql };
+
+std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
+  return info.param == Backend::sqlite ? "Sqlite" : "Postgresql";
+}
+
+class StoreTest : public ::testing::TestWithParam<Backend> {
  protected:
-  void SetUp() override { store_ = std::make_unique<SqliteStore>(file()); }
+  void SetUp() override {
+    if (postgres()) url_ = tilerace::testing::PgCluster::shared().create_database();
+    store_ = open();
+  }
   void TearDown() override { store_.reset(); }
+  bool postgres() const { return GetParam() == Backend::postgresql; }
   fs::path file() const { return dir_.path() / "tilerace.db"; }
+  std::unique_ptr<Store> open(const std::string& node = "node-a") const {
+    if (postgres()) return std::make_unique<PgStore>(url_, node);
+    return std::make_unique<SqliteStore>(file());
+  }
+  // The one integer sql answers, asked of the database directly.
+  std::int64_t query(const std::string& sql) const {
+    if (postgres()) return PgConnection(url_).exec(sql.c_str()).int64(0, 0);
+    SQLite::Database db(file().string());
+    return db.execAndGet(sql).getInt64();
+  }
+  void execute(const std::string& sql) const {
+    if (postgres()) {
+      PgConnection(url_).exec(sql.c_str());
+    } else {
+      SQLite::Database(file().string(), SQLite::OPEN_READWRITE).exec(sql);
+    }
+  }
 
   void add(const std::string& id, const std::string& name) {
     store_->add_player({id, name, "hash-" + id, 1000});
@@ -44,11 +77,12 @@ class SqliteStoreTest : public ::testing::Test {
     return store_->leaderboard({mode, 4, LeaderboardKind::score, limit, me});
   }
 
-  testing::TempDir dir_;  // declared first: outlives the store
-  std::unique_ptr<SqliteStore> store_;
+  tilerace::testing::TempDir dir_;  // declared first: outlives the store
+  std::string url_;
+  std::unique_ptr<Store> store_;
 };
 
-TEST_F(SqliteStoreTest, PlayersRoundTripAndSurviveReopening) {
+TEST_P(StoreTest, PlayersRoundTripAndSurviveReopening) {
   add("p1", "ann");
   store_->add_player({"p1", "someone else", "other", 0});  // same id again: ignored
   auto p = store_->find_player("p1");
@@ -58,27 +92,36 @@ TEST_F(SqliteStoreTest, PlayersRoundTripAndSurviveReopening) {
   EXPECT_EQ(p->rating, 1500);
   EXPECT_FALSE(store_->find_player("p2").has_value());
   store_.reset();
-  store_ = std::make_unique<SqliteStore>(file());
+  store_ = open();
   EXPECT_EQ(store_->find_player("p1")->name, "ann");
 }
 
-TEST_F(SqliteStoreTest, TheFileIsInWalModeWithTheCurrentSchema) {
+TEST_P(StoreTest, TheDatabaseHasTheCurrentSchema) {
+  if (postgres()) {
+    EXPECT_EQ(query("SELECT version FROM tilerace_schema"), PgStore::kSchemaVersion);
+    EXPECT_EQ(query("SELECT COUNT(*) FROM tilerace_schema"), 1);
+    store_ = open("node-b");  // opening again migrates nothing
+    EXPECT_EQ(query("SELECT version FROM tilerace_schema"), PgStore::kSchemaVersion);
+    return;
+  }
   SQLite::Database db(file().string());
   EXPECT_EQ(db.execAndGet("PRAGMA journal_mode").getString(), "wal");
   EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(), SqliteStore::kSchemaVersion);
   EXPECT_EQ(db.execAndGet("PRAGMA integrity_check").getString(), "ok");
 }
 
-TEST_F(SqliteStoreTest, ADatabaseFromANewerVersionIsRefused) {
+TEST_P(StoreTest, ADatabaseFromANewerVersionIsRefused) {
   store_.reset();
-  {
-    SQLite::Database db(file().string(), SQLite::OPEN_READWRITE);
-    db.exec("PRAGMA user_version = 99");
+  execute(postgres() ? "UPDATE tilerace_schema SET version = 99" : "PRAGMA user_version = 99");
+  try {
+    open();
+    FAIL() << "opened a database from a newer version";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("newer tilerace"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(SqliteStore{file()}, std::runtime_error);
 }
 
-TEST_F(SqliteStoreTest, GamesAreRecordedOnceAndFoundById) {
+TEST_P(StoreTest, GamesAreRecordedOnceAndFoundById) {
   add("p1", "ann");
   const GameRecord g = game("g1", "p1", 1200, 128, 150, 5000);
   store_->record_game(g);
@@ -90,11 +133,10 @@ TEST_F(SqliteStoreTest, GamesAreRecordedOnceAndFoundById) {
   EXPECT_EQ(found->score, 1200);
   EXPECT_EQ(found->moves, "LURD");
   EXPECT_EQ(found->config.seed, 42u);
-  SQLite::Database db(file().string());
-  EXPECT_EQ(db.execAndGet("SELECT COUNT(*) FROM games").getInt(), 1);
+  EXPECT_EQ(query("SELECT COUNT(*) FROM games"), 1);
 }
 
-TEST_F(SqliteStoreTest, ScoreBoardKeepsEachPlayersBestAndRanksTiesTogether) {
+TEST_P(StoreTest, ScoreBoardKeepsEachPlayersBestAndRanksTiesTogether) {
   for (const char* id : {"a", "b", "c", "d"}) add(id, std::string("name-") + id);
   store_->record_game(game("a1", "a", 500, 64, 90, 1));
   store_->record_game(game("a2", "a", 900, 128, 120, 2));  // a's best
@@ -129,7 +171,7 @@ TEST_F(SqliteStoreTest, ScoreBoardKeepsEachPlayersBestAndRanksTiesTogether) {
                   .entries.empty());
 }
 
-TEST_F(SqliteStoreTest, FifteenBoardRanksFewestMovesAndOnlySolvedGames) {
+TEST_P(StoreTest, FifteenBoardRanksFewestMovesAndOnlySolvedGames) {
   add("a", "ann");
   add("b", "bob");
   store_->record_game(game("a1", "a", 80, 0, 80, 1, engine::Mode::fifteen));
@@ -144,7 +186,7 @@ TEST_F(SqliteStoreTest, FifteenBoardRanksFewestMovesAndOnlySolvedGames) {
   EXPECT_EQ(top.me->rank, 2);
 }
 
-TEST_F(SqliteStoreTest, RacesUpdateRatingsOnceAndFeedTheRatingBoard) {
+TEST_P(StoreTest, RacesUpdateRatingsOnceAndFeedTheRatingBoard) {
   add("a", "ann");
   add("b", "bob");
   add("c", "cid");  // never raced: not on the rating board
@@ -174,7 +216,7 @@ TEST_F(SqliteStoreTest, RacesUpdateRatingsOnceAndFeedTheRatingBoard) {
   EXPECT_TRUE(board().entries.empty());  // race games never reach the score board
 }
 
-TEST_F(SqliteStoreTest, TheJournalKeepsTheLatestMovesUntilTheGameIsRecorded) {
+TEST_P(StoreTest, TheJournalKeepsTheLatestMovesUntilTheGameIsRecorded) {
   add("p", "ann");
   ActiveGameRecord a{"p", "g1", {engine::Mode::classic, 4, 2048, 7}, false, "LU", 100};
   store_->journal({a});
@@ -190,7 +232,7 @@ TEST_F(SqliteStoreTest, TheJournalKeepsTheLatestMovesUntilTheGameIsRecorded) {
   EXPECT_FALSE(store_->find_active("p").has_value());
 }
 
-TEST_F(SqliteStoreTest, TheJournalTakesASoloGameInPieces) {
+TEST_P(StoreTest, TheJournalTakesASoloGameInPieces) {
   add("p", "ann");
   ActiveGameRecord a{"p", "g1", {engine::Mode::classic, 4, 2048, 7}, false, "LU", 100, 0};
   store_->journal({a});
@@ -215,6 +257,135 @@ TEST_F(SqliteStoreTest, TheJournalTakesASoloGameInPieces) {
   store_->journal({{"p", "g3", a.config, false, "R", 500, 1}});
   store_->journal({{"p", "g2", a.config, false, "DL", 300, 0}});
   EXPECT_EQ(store_->find_active("p")->moves, "UR");
+}
+
+TEST_P(StoreTest, RanksSurviveReopening) {
+  for (const char* id : {"a", "b", "c"}) add(id, id);
+  store_->record_game(game("a1", "a", 900, 128, 120, 1));
+  store_->record_game(game("b1", "b", 500, 64, 90, 2));
+  store_->record_game(game("c1", "c", 700, 64, 90, 3));
+  EXPECT_EQ(board("b").me->rank, 3);
+  store_.reset();
+  store_ = open();
+  EXPECT_EQ(board("b").me->rank, 3);
+  EXPECT_EQ(board("c").me->rank, 2);
+}
+
+TEST_P(StoreTest, RacesFinishingAtOnceOverTheSamePlayersAllRecord) {
+  // Four threads record 40 races among three players, each listing its racers in its own
+  // order: with rows locked in a fixed order, none deadlocks and every result counts.
+  for (const char* id : {"a", "b", "c"}) add(id, id);
+  constexpr int kThreads = 4, kRaces = 10;
+  std::vector<std::thread> threads;
+  std::atomic<int> failures = 0;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kRaces; ++i) {
+        RaceRecord race;
+        race.id = fmt::format("r{}", t * kRaces + i);
+        race.room = fmt::format("ROOM{}", t);
+        race.reason = "target";
+        race.result = "{}";
+        std::vector<std::string> order{"a", "b", "c"};
+        std::rotate(order.begin(), order.begin() + (t + i) % 3, order.end());
+        for (const std::string& p : order) race.ratings.push_back({p, 1500, 1500, false, false});
+        try {
+          store_->record_race(race);
+        } catch (const std::exception& e) {
+          ++failures;
+          ADD_FAILURE() << e.what();
+        }
+      }
+    });
+    if (!postgres()) threads.back().join();  // SQLite: one thread at a time (its contract)
+  }
+  for (auto& t : threads) {
+    if (t.joinable()) t.join();
+  }
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(query("SELECT COUNT(*) FROM races"), kThreads * kRaces);
+  EXPECT_EQ(query("SELECT SUM(races) FROM players"), 3 * kThreads * kRaces);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, StoreTest,
+                         ::testing::Values(Backend::sqlite, Backend::postgresql), backend_name);
+
+// PostgreSQL only: several nodes on one database.
+class SharedStoreTest : public ::testing::Test {
+ protected:
+  std::string url_ = tilerace::testing::PgCluster::shared().create_database();
+};
+
+TEST_F(SharedStoreTest, EachNodeRanksWhatTheOtherRecords) {
+  PgStore a(url_, "node-a"), b(url_, "node-b");
+  a.add_player({"p", "ann", "h", 1});
+  b.add_player({"q", "bob", "h", 2});
+  GameRecord g;
+  g.id = "g1";
+  g.player_id = "p";
+  g.config = {engine::Mode::classic, 4, 2048, 1};
+  g.score = 900;
+  g.max_tile = 128;
+  g.move_count = 100;
+  g.ranked = true;
+  a.record_game(g);
+  g.id = "g2";
+  g.player_id = "q";
+  g.score = 100;
+  b.record_game(g);
+  // a hears of q's result through NOTIFY: q ranks second on a as on b.
+  const LeaderboardQuery q{engine::Mode::classic, 4, LeaderboardKind::score, 10, "q"};
+  const LeaderboardQuery p{engine::Mode::classic, 4, LeaderboardKind::score, 10, "p"};
+  EXPECT_EQ(b.leaderboard(q).me->rank, 2);
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (a.leaderboard(q).me->rank != 2 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  EXPECT_EQ(a.leaderboard(q).me->rank, 2);
+  EXPECT_EQ(a.leaderboard(q).entries.size(), 2u);
+  // p's better result, recorded on a, moves q down on b once b hears of it.
+  EXPECT_EQ(b.leaderboard(p).me->rank, 1);
+  while (b.leaderboard(q).me->rank != 2 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  EXPECT_EQ(b.leaderboard(q).me->rank, 2);
+}
+
+TEST_F(SharedStoreTest, ANodeGetsBackOnlyItsOwnRunningRaces) {
+  PgStore a(url_, "node-a"), b(url_, "node-b");
+  ActiveRaceRecord race;
+  race.id = "r1";
+  race.room = "ABCDEF";
+  race.seed = 9;
+  race.racers = {{"p", "g1", "LR", engine::GameState::playing, false}};
+  a.journal_races({race});
+  race.id = "r2";
+  race.room = "GHIJKL";
+  b.journal_races({race});
+  ASSERT_EQ(a.active_races().size(), 1u);
+  EXPECT_EQ(a.active_races()[0].room, "ABCDEF");
+  EXPECT_EQ(a.active_races()[0].racers.at(0).moves, "LR");
+  ASSERT_EQ(b.active_races().size(), 1u);
+  EXPECT_EQ(b.active_races()[0].room, "GHIJKL");
+}
+
+TEST(PgStoreStart, AWrongUrlIsAClearErrorAtOnce) {
+  const std::uint16_t port = tilerace::testing::PgCluster::shared().port();
+  const std::string base = "postgresql://postgres:secret@127.0.0.1:";
+  try {
+    PgStore store(base + std::to_string(port) + "/no_such_database", "n");
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("no_such_database\" does not exist"), std::string::npos) << what;
+    EXPECT_EQ(what.find("secret"), std::string::npos) << "the password is not repeated: " << what;
+  }
+  try {
+    PgStore store(base + "1/tilerace", "n");  // nothing listens on port 1
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("unreachable"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -1,0 +1,676 @@
+#include "server/pg_store.hpp"
+
+#include <poll.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <regex>
+
+namespace tilerace::server {
+
+namespace {
+
+constexpr const char* kChannel = "tilerace_ranks";
+// Any number, the same in every node: the lock two nodes starting at once migrate under.
+constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(2048204820482048)";
+
+// Each entry moves the schema from version i to i + 1. Never edit one that has shipped.
+// Identifiers collate as "C": the same order as SQLite's, whatever the database's locale.
+constexpr const char* kMigrations[] = {
+    R"sql(
+CREATE TABLE players (
+  id text COLLATE "C" PRIMARY KEY,
+  name text NOT NULL,
+  token_hash text NOT NULL,
+  rating integer NOT NULL DEFAULT 1500,
+  wins integer NOT NULL DEFAULT 0,
+  losses integer NOT NULL DEFAULT 0,
+  races integer NOT NULL DEFAULT 0,
+  created_at bigint NOT NULL
+);
+CREATE INDEX players_by_rating ON players (rating DESC, id) WHERE races > 0;
+CREATE TABLE games (
+  id text PRIMARY KEY,
+  player_id text NOT NULL,
+  mode text NOT NULL,
+  size integer NOT NULL,
+  target bigint NOT NULL,
+  seed text NOT NULL,
+  moves text NOT NULL,
+  score bigint NOT NULL,
+  max_tile bigint NOT NULL,
+  move_count integer NOT NULL,
+  state text NOT NULL,
+  ranked boolean NOT NULL,
+  started_at bigint NOT NULL,
+  ended_at bigint NOT NULL,
+  room text NOT NULL
+);
+CREATE INDEX games_by_player ON games (player_id, ended_at);
+CREATE TABLE races (
+  id text PRIMARY KEY,
+  room text NOT NULL,
+  reason text NOT NULL,
+  winner text NOT NULL,
+  result text NOT NULL,
+  ended_at bigint NOT NULL
+);
+-- Each player's best ranked solo result per mode and size: the score leaderboard.
+CREATE TABLE best_results (
+  player_id text COLLATE "C" NOT NULL,
+  mode text NOT NULL,
+  size integer NOT NULL,
+  score bigint NOT NULL,
+  max_tile bigint NOT NULL,
+  move_count integer NOT NULL,
+  game_id text NOT NULL,
+  ended_at bigint NOT NULL,
+  PRIMARY KEY (player_id, mode, size)
+);
+CREATE INDEX best_by_score ON best_results (mode, size, score DESC, max_tile DESC, move_count, ended_at, player_id);
+CREATE INDEX best_by_moves ON best_results (mode, size, move_count, ended_at, player_id);
+-- Solo games being played, journaled in pieces: each pass adds the moves since the last.
+CREATE TABLE active_games (
+  player_id text PRIMARY KEY,
+  game_id text NOT NULL,
+  mode text NOT NULL,
+  size integer NOT NULL,
+  target bigint NOT NULL,
+  seed text NOT NULL,
+  explicit_seed boolean NOT NULL,
+  moves text NOT NULL,
+  started_at bigint NOT NULL
+);
+CREATE TABLE active_moves (
+  player_id text NOT NULL REFERENCES active_games (player_id) ON DELETE CASCADE,
+  first integer NOT NULL,
+  moves text NOT NULL,
+  PRIMARY KEY (player_id, first)
+);
+-- Running races, journaled by the node that hosts them.
+CREATE TABLE active_races (
+  id text PRIMARY KEY,
+  node text NOT NULL,
+  room text NOT NULL,
+  mode text NOT NULL,
+  size integer NOT NULL,
+  target bigint NOT NULL,
+  seed text NOT NULL,
+  time_limit integer NOT NULL,
+  max_players integer NOT NULL,
+  is_public boolean NOT NULL,
+  max_moves_per_second integer NOT NULL,
+  host text NOT NULL,
+  started_at bigint NOT NULL,
+  remaining_ms bigint NOT NULL
+);
+CREATE INDEX active_races_by_node ON active_races (node, started_at, id);
+CREATE TABLE active_racers (
+  race_id text NOT NULL REFERENCES active_races (id) ON DELETE CASCADE,
+  position integer NOT NULL,
+  player_id text NOT NULL,
+  game_id text NOT NULL,
+  moves text NOT NULL,
+  state text NOT NULL,
+  left_race boolean NOT NULL,
+  PRIMARY KEY (race_id, position)
+);
+)sql",
+};
+
+// The rank change a best result or a rating makes, announced to every node in the same
+// transaction (delivered at commit). b|mode|size|score|max_tile|moves|player,
+// r|rating|races|player.
+#define TILERACE_NOTIFY_BEST                                                                \
+  "SELECT up.player_id, pg_notify('tilerace_ranks', concat_ws('|', 'b', up.mode, up.size, " \
+  "up.score, up.max_tile, up.move_count, up.player_id)) FROM up"
+
+// Prepared on every connection of the pool.
+constexpr std::pair<const char*, const char*> kStatements[] = {
+    {"insert_player",
+     "INSERT INTO players (id, name, token_hash, rating, wins, losses, created_at) "
+     "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING"},
+    {"select_player",
+     "SELECT id, name, token_hash, created_at, rating, wins, losses FROM players WHERE id = $1"},
+    {"insert_game",
+     "INSERT INTO games (id, player_id, mode, size, target, seed, moves, score, max_tile, "
+     "move_count, state, ranked, started_at, ended_at, room) VALUES ($1, $2, $3, $4, $5, $6, $7, "
+     "$8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (id) DO NOTHING RETURNING 1"},
+    {"select_game",
+     "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, move_count, state, "
+     "ranked, started_at, ended_at, room FROM games WHERE id = $1"},
+    {"upsert_best_2048",
+     "WITH up AS (INSERT INTO best_results AS b VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+     "ON CONFLICT (player_id, mode, size) DO UPDATE SET score = excluded.score, "
+     "max_tile = excluded.max_tile, move_count = excluded.move_count, game_id = excluded.game_id, "
+     "ended_at = excluded.ended_at WHERE excluded.score > b.score OR (excluded.score = b.score "
+     "AND (excluded.max_tile > b.max_tile OR (excluded.max_tile = b.max_tile AND "
+     "excluded.move_count < b.move_count))) RETURNING b.*) " TILERACE_NOTIFY_BEST},
+    {"upsert_best_fifteen",
+     "WITH up AS (INSERT INTO best_results AS b VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+     "ON CONFLICT (player_id, mode, size) DO UPDATE SET score = excluded.score, "
+     "max_tile = excluded.max_tile, move_count = excluded.move_count, game_id = excluded.game_id, "
+     "ended_at = excluded.ended_at WHERE excluded.move_count < b.move_count RETURNING "
+     "b.*) " TILERACE_NOTIFY_BEST},
+    {"delete_active", "DELETE FROM active_games WHERE game_id = $1"},
+    {"insert_race",
+     "INSERT INTO races (id, room, reason, winner, result, ended_at) VALUES ($1, $2, $3, $4, $5, "
+     "$6) ON CONFLICT (id) DO NOTHING RETURNING 1"},
+    {"delete_race", "DELETE FROM active_races WHERE id = $1"},
+    {"update_rating",
+     "WITH up AS (UPDATE players SET rating = $1, wins = wins + $2, losses = losses + $3, "
+     "races = races + 1 WHERE id = $4 RETURNING id, rating, races) "
+     "SELECT up.races, pg_notify('tilerace_ranks', concat_ws('|', 'r', up.rating, up.races, "
+     "up.id)) FROM up"},
+    {"upsert_active",
+     "INSERT INTO active_games SELECT $1, $2, $3, $4::integer, $5::bigint, $6, $7::boolean, $8, "
+     "$9::bigint WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = $2) "
+     "ON CONFLICT (player_id) DO UPDATE SET game_id = excluded.game_id, mode = excluded.mode, "
+     "size = excluded.size, target = excluded.target, seed = excluded.seed, "
+     "explicit_seed = excluded.explicit_seed, moves = excluded.moves, "
+     "started_at = excluded.started_at"},
+    // Only when the entry itself is written (its game not recorded yet).
+    {"delete_pieces",
+     "DELETE FROM active_moves WHERE player_id = $1 AND NOT EXISTS (SELECT 1 FROM games WHERE "
+     "id = $2)"},
+    {"insert_piece",
+     "INSERT INTO active_moves SELECT $1, $2::integer, $3 WHERE EXISTS (SELECT 1 FROM "
+     "active_games WHERE player_id = $1 AND game_id = $4) ON CONFLICT (player_id, first) DO "
+     "UPDATE SET moves = excluded.moves"},
+    // A journal write may commit just after the game's record (two store threads), so an entry
+    // whose game is recorded is never read back.
+    {"select_active",
+     "SELECT player_id, game_id, mode, size, target, seed, explicit_seed, moves, started_at FROM "
+     "active_games a WHERE player_id = $1 AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = "
+     "a.game_id)"},
+    {"select_pieces", "SELECT first, moves FROM active_moves WHERE player_id = $1 ORDER BY first"},
+    {"upsert_race",
+     "INSERT INTO active_races SELECT $1, $2, $3, $4, $5::integer, $6::bigint, $7, $8::integer, "
+     "$9::integer, $10::boolean, $11::integer, $12, $13::bigint, $14::bigint WHERE NOT EXISTS "
+     "(SELECT 1 FROM races WHERE id = $1) ON CONFLICT (id) DO UPDATE SET node = excluded.node, "
+     "host = excluded.host, remaining_ms = excluded.remaining_ms"},
+    {"delete_racers", "DELETE FROM active_racers WHERE race_id = $1"},
+    {"insert_racer",
+     "INSERT INTO active_racers SELECT $1, $2::integer, $3, $4, $5, $6, $7::boolean WHERE EXISTS "
+     "(SELECT 1 FROM active_races WHERE id = $1)"},
+    {"select_races",
+     "SELECT id, room, mode, size, target, seed, time_limit, max_players, is_public, "
+     "max_moves_per_second, host, started_at, remaining_ms FROM active_races WHERE node = $1 "
+     "ORDER BY started_at, id"},
+    {"select_racers",
+     "SELECT player_id, game_id, moves, state, left_race FROM active_racers WHERE race_id = $1 "
+     "ORDER BY position"},
+    {"top_2048",
+     "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at "
+     "FROM best_results b JOIN players p ON p.id = b.player_id WHERE b.mode = $1 AND b.size = $2 "
+     "ORDER BY b.score DESC, b.max_tile DESC, b.move_count, b.ended_at, b.player_id LIMIT $3"},
+    {"top_fifteen",
+     "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at "
+     "FROM best_results b JOIN players p ON p.id = b.player_id WHERE b.mode = $1 AND b.size = $2 "
+     "ORDER BY b.move_count, b.ended_at, b.player_id LIMIT $3"},
+    {"best_of",
+     "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at "
+     "FROM best_results b JOIN players p ON p.id = b.player_id WHERE b.mode = $1 AND b.size = $2 "
+     "AND b.player_id = $3"},
+    {"top_rating",
+     "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 ORDER BY rating DESC, id "
+     "LIMIT $1"},
+    {"rating_of", "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 AND id = $1"},
+};
+#undef TILERACE_NOTIFY_BEST
+
+constexpr BoardId kRatingBoard{engine::Mode::classic, 0, true};
+
+engine::Mode mode_of(std::string_view name) {
+  return engine::mode_from_string(name).value_or(engine::Mode::classic);
+}
+
+engine::GameState state_of(std::string_view name) {
+  for (auto s : {engine::GameState::playing, engine::GameState::over, engine::GameState::solved,
+                 engine::GameState::resigned, engine::GameState::forfeited}) {
+    if (engine::to_string(s) == name) return s;
+  }
+  return engine::GameState::over;
+}
+
+// A game's config from four columns (mode, size, target, seed) starting at col.
+engine::GameConfig config_from(const PgResult& r, int row, int col) {
+  return {mode_of(r.text(row, col)), r.integer(row, col + 1), r.int64(row, col + 2),
+          std::stoull(r.string(row, col + 3))};
+}
+
+RankKey best_key(engine::Mode mode, std::int64_t score, std::int64_t max_tile, std::int64_t moves) {
+  return mode == engine::Mode::fifteen ? fifteen_key(moves) : score_key(score, max_tile, moves);
+}
+
+bool eligible_for_board(const GameRecord& g) {
+  return g.ranked && g.room.empty() &&
+         (g.config.mode != engine::Mode::fifteen || g.state == engine::GameState::solved);
+}
+
+// Rows of a top-N result, each given its competition rank (equal rows share one).
+template <class Read, class Same>
+std::vector<LeaderboardEntry> ranked_rows(const PgResult& r, Read read, Same same) {
+  std::vector<LeaderboardEntry> rows;
+  for (int i = 0; i < r.rows(); ++i) {
+    LeaderboardEntry e = read(r, i);
+    const bool tie = !rows.empty() && same(rows.back(), e);
+    e.rank = tie ? rows.back().rank : static_cast<int>(rows.size()) + 1;
+    rows.push_back(std::move(e));
+  }
+  return rows;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> parts;
+  for (;;) {
+    const auto at = s.find(sep);
+    parts.push_back(s.substr(0, at));
+    if (at == std::string_view::npos) return parts;
+    s.remove_prefix(at + 1);
+  }
+}
+
+std::int64_t to_int(std::string_view s) {
+  std::int64_t v = 0;
+  std::from_chars(s.data(), s.data() + s.size(), v);
+  return v;
+}
+
+}  // namespace
+
+std::string redact_database_url(std::string_view url) {
+  static const std::regex password(R"(^([a-z]+://[^:/@]*:)[^@]*@)");
+  return std::regex_replace(std::string(url), password, "$1***@");
+}
+
+PgStore::PgStore(std::string url, std::string node) : url_(std::move(url)), node_(std::move(node)) {
+  try {
+    auto first = connect();  // migrates before anything is prepared against the schema
+    // Listen before reading the ranks: a change committed in between is then not missed.
+    auto listener = std::make_unique<PgConnection>(url_);
+    listener->exec("LISTEN tilerace_ranks");
+    fill_ranks(*listener);
+    std::lock_guard lock(pool_mutex_);
+    idle_.push_back(std::move(first));
+    listener_ =
+        std::thread([this, conn = std::move(listener)]() mutable { listen(std::move(conn)); });
+  } catch (const std::exception& e) {
+    throw std::runtime_error(redact_database_url(url_) + ": " + e.what());
+  }
+}
+
+PgStore::~PgStore() {
+  {
+    std::lock_guard lock(stop_mutex_);
+    stopping_ = true;
+  }
+  stop_changed_.notify_all();
+  if (listener_.joinable()) listener_.join();
+}
+
+std::unique_ptr<PgConnection> PgStore::connect() {
+  auto conn = std::make_unique<PgConnection>(url_);
+  conn->exec("SET synchronous_commit = on");
+  migrate(*conn);
+  for (const auto& [name, sql] : kStatements) conn->prepare(name, sql);
+  return conn;
+}
+
+void PgStore::migrate(PgConnection& conn) {
+  PgTransaction tx(conn);
+  conn.exec(kMigrationLock);
+  conn.exec("CREATE TABLE IF NOT EXISTS tilerace_schema (version integer NOT NULL)");
+  const PgResult current = conn.exec("SELECT version FROM tilerace_schema");
+  const int version = current.rows() > 0 ? current.integer(0, 0) : 0;
+  constexpr int kKnown = static_cast<int>(std::size(kMigrations));
+  static_assert(kKnown == kSchemaVersion);
+  if (version > kKnown) {
+    throw std::runtime_error("the database is from a newer tilerace (schema " +
+                             std::to_string(version) + ")");
+  }
+  if (version == kKnown) return;  // the transaction rolls back: nothing to do
+  for (int v = version; v < kKnown; ++v) conn.exec(kMigrations[v]);
+  conn.exec("DELETE FROM tilerace_schema");
+  conn.exec(("INSERT INTO tilerace_schema VALUES (" + std::to_string(kKnown) + ")").c_str());
+  tx.commit();
+}
+
+void PgStore::fill_ranks(PgConnection& conn) {
+  const PgResult best =
+      conn.exec("SELECT mode, size, player_id, score, max_tile, move_count FROM best_results");
+  for (int i = 0; i < best.rows(); ++i) {
+    const engine::Mode mode = mode_of(best.text(i, 0));
+    ranks_.put_best({mode, best.integer(i, 1), false}, best.text(i, 2),
+                    best_key(mode, best.int64(i, 3), best.int64(i, 4), best.int64(i, 5)));
+  }
+  const PgResult rated = conn.exec("SELECT id, rating, races FROM players WHERE races > 0");
+  for (int i = 0; i < rated.rows(); ++i) {
+    ranks_.put(kRatingBoard, rated.text(i, 0), rating_key(rated.int64(i, 1)), rated.int64(i, 2));
+  }
+}
+
+void PgStore::apply_notification(std::string_view payload) {
+  const auto f = split(payload, '|');
+  if (f.size() == 7 && f[0] == "b") {
+    const engine::Mode mode = mode_of(f[1]);
+    ranks_.put_best({mode, static_cast<int>(to_int(f[2])), false}, f[6],
+                    best_key(mode, to_int(f[3]), to_int(f[4]), to_int(f[5])));
+  } else if (f.size() == 4 && f[0] == "r") {
+    ranks_.put(kRatingBoard, f[3], rating_key(to_int(f[1])), to_int(f[2]));
+  }
+}
+
+void PgStore::listen(std::unique_ptr<PgConnection> conn) {
+  auto backoff = std::chrono::milliseconds(100);
+  for (;;) {
+    try {
+      if (!conn) {
+        conn = std::make_unique<PgConnection>(url_);
+        conn->exec("LISTEN tilerace_ranks");
+        fill_ranks(*conn);  // what was announced while we were away
+        spdlog::info("database: listening for rank changes again");
+        backoff = std::chrono::milliseconds(100);
+      }
+      for (;;) {
+        {
+          std::lock_guard lock(stop_mutex_);
+          if (stopping_) return;
+        }
+        pollfd p{conn->socket(), POLLIN, 0};
+        ::poll(&p, 1, 200);
+        if (!conn->consume_input()) throw StoreUnavailable("the listening connection was lost");
+        while (const auto n = conn->next_notification()) {
+          if (n->channel == kChannel) apply_notification(n->payload);
+        }
+      }
+    } catch (const std::exception& e) {
+      spdlog::warn("database: rank changes: {}", e.what());
+      conn.reset();
+    }
+    std::unique_lock lock(stop_mutex_);
+    if (stop_changed_.wait_for(lock, backoff, [this] { return stopping_; })) return;
+    backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
+  }
+}
+
+PgStore::Lease::Lease(PgStore& store) : store_(store) {
+  {
+    std::unique_lock lock(store_.pool_mutex_);
+    store_.pool_changed_.wait(lock,
+                              [this] { return !store_.idle_.empty() || store_.open_ < kPoolSize; });
+    if (!store_.idle_.empty()) {
+      conn_ = std::move(store_.idle_.back());
+      store_.idle_.pop_back();
+      return;
+    }
+    ++store_.open_;
+  }
+  try {
+    conn_ = store_.connect();
+  } catch (...) {
+    std::lock_guard lock(store_.pool_mutex_);
+    --store_.open_;
+    store_.pool_changed_.notify_one();
+    throw;
+  }
+}
+
+PgStore::Lease::~Lease() {
+  std::lock_guard lock(store_.pool_mutex_);
+  if (conn_->healthy()) {
+    store_.idle_.push_back(std::move(conn_));
+  } else {
+    --store_.open_;  // dropped: the next call connects afresh
+  }
+  store_.pool_changed_.notify_one();
+}
+
+void PgStore::ping() {
+  Lease conn(*this);
+  conn->exec("SELECT 1");
+}
+
+void PgStore::add_player(const PlayerRecord& p) {
+  Lease conn(*this);
+  conn->call("insert_player", p.id, p.name, p.token_hash, p.rating, p.wins, p.losses, p.created_at);
+}
+
+std::optional<PlayerRecord> PgStore::find_player(std::string_view id) {
+  Lease conn(*this);
+  const PgResult r = conn->call("select_player", id);
+  if (r.rows() == 0) return std::nullopt;
+  return PlayerRecord{r.string(0, 0),  r.string(0, 1),  r.string(0, 2), r.int64(0, 3),
+                      r.integer(0, 4), r.integer(0, 5), r.integer(0, 6)};
+}
+
+bool PgStore::insert_game(PgConnection& conn, const GameRecord& g) {
+  const engine::GameConfig& c = g.config;
+  return conn.call("insert_game", g.id, g.player_id, engine::to_string(c.mode), c.size, c.target,
+                   c.seed, g.moves, g.score, g.max_tile, g.move_count, engine::to_string(g.state),
+                   g.ranked, g.started_at, g.ended_at, g.room)
+             .rows() == 1;
+}
+
+void PgStore::record_game(const GameRecord& g) {
+  Lease conn(*this);
+  PgTransaction tx(*conn);
+  bool new_best = false;
+  if (insert_game(*conn, g) && eligible_for_board(g)) {
+    new_best = conn->call(g.config.mode == engine::Mode::fifteen ? "upsert_best_fifteen"
+                                                                 : "upsert_best_2048",
+                          g.player_id, engine::to_string(g.config.mode), g.config.size, g.score,
+                          g.max_tile, g.move_count, g.id, g.ended_at)
+                   .rows() == 1;
+  }
+  conn->call("delete_active", g.id);
+  tx.commit();
+  if (new_best) {
+    ranks_.put_best({g.config.mode, g.config.size, false}, g.player_id,
+                    best_key(g.config.mode, g.score, g.max_tile, g.move_count));
+  }
+}
+
+std::optional<GameRecord> PgStore::find_game(std::string_view id) {
+  Lease conn(*this);
+  const PgResult r = conn->call("select_game", id);
+  if (r.rows() == 0) return std::nullopt;
+  GameRecord g;
+  g.id = r.string(0, 0);
+  g.player_id = r.string(0, 1);
+  g.config = config_from(r, 0, 2);
+  g.moves = r.string(0, 6);
+  g.score = r.int64(0, 7);
+  g.max_tile = r.int64(0, 8);
+  g.move_count = r.integer(0, 9);
+  g.state = state_of(r.text(0, 10));
+  g.ranked = r.boolean(0, 11);
+  g.started_at = r.int64(0, 12);
+  g.ended_at = r.int64(0, 13);
+  g.room = r.string(0, 14);
+  return g;
+}
+
+void PgStore::record_race(const RaceRecord& race) {
+  // Players' rows are locked in id order, so two races finishing at once cannot deadlock.
+  std::vector<const RatingUpdate*> ratings;
+  for (const RatingUpdate& u : race.ratings) ratings.push_back(&u);
+  std::sort(ratings.begin(), ratings.end(), [](const RatingUpdate* a, const RatingUpdate* b) {
+    return a->player_id < b->player_id;
+  });
+  Lease conn(*this);
+  PgTransaction tx(*conn);
+  if (conn->call("insert_race", race.id, race.room, race.reason, race.winner, race.result,
+                 race.ended_at)
+          .rows() == 0) {
+    return;  // already recorded: the transaction rolls back, nothing changes
+  }
+  conn->call("delete_race", race.id);  // its racers go with it (ON DELETE CASCADE)
+  for (const GameRecord& g : race.games) insert_game(*conn, g);
+  std::vector<std::int64_t> versions;  // each racer's race count after this one
+  for (const RatingUpdate* u : ratings) {
+    const PgResult r =
+        conn->call("update_rating", u->after, u->won ? 1 : 0, u->lost ? 1 : 0, u->player_id);
+    versions.push_back(r.rows() == 1 ? r.int64(0, 0) : 0);
+  }
+  tx.commit();
+  for (std::size_t i = 0; i < ratings.size(); ++i) {
+    if (versions[i] > 0) {
+      ranks_.put(kRatingBoard, ratings[i]->player_id, rating_key(ratings[i]->after), versions[i]);
+    }
+  }
+}
+
+void PgStore::journal(const std::vector<ActiveGameRecord>& games) {
+  if (games.empty()) return;
+  Lease conn(*this);
+  PgTransaction tx(*conn);
+  for (const ActiveGameRecord& a : games) {
+    if (a.from > 0) {
+      conn->call("insert_piece", a.player_id, a.from, a.moves, a.game_id);
+      continue;
+    }
+    conn->call("delete_pieces", a.player_id, a.game_id);
+    const engine::GameConfig& c = a.config;
+    conn->call("upsert_active", a.player_id, a.game_id, engine::to_string(c.mode), c.size, c.target,
+               c.seed, a.explicit_seed, a.moves, a.started_at);
+  }
+  tx.commit();
+}
+
+std::optional<ActiveGameRecord> PgStore::find_active(std::string_view player_id) {
+  Lease conn(*this);
+  PgTransaction tx(*conn);  // the entry and its pieces as of one moment
+  const PgResult r = conn->call("select_active", player_id);
+  if (r.rows() == 0) return std::nullopt;
+  ActiveGameRecord a;
+  a.player_id = r.string(0, 0);
+  a.game_id = r.string(0, 1);
+  a.config = config_from(r, 0, 2);
+  a.explicit_seed = r.boolean(0, 6);
+  a.moves = r.string(0, 7);
+  a.started_at = r.int64(0, 8);
+  const PgResult pieces = conn->call("select_pieces", player_id);
+  for (int i = 0; i < pieces.rows(); ++i) {
+    // Pieces are written in order; one that does not continue the moves ends them.
+    if (pieces.int64(i, 0) != static_cast<std::int64_t>(a.moves.size())) break;
+    a.moves += pieces.text(i, 1);
+  }
+  tx.commit();
+  return a;
+}
+
+void PgStore::journal_races(const std::vector<ActiveRaceRecord>& races) {
+  if (races.empty()) return;
+  Lease conn(*this);
+  PgTransaction tx(*conn);
+  for (const ActiveRaceRecord& r : races) {
+    const protocol::RoomOptions& o = r.options;
+    conn->call("upsert_race", r.id, node_, r.room, engine::to_string(o.mode), o.size, o.target,
+               r.seed, o.time_limit, o.max_players, o.is_public, o.max_moves_per_second, r.host,
+               r.started_at, r.remaining_ms);
+    conn->call("delete_racers", r.id);
+    for (std::size_t i = 0; i < r.racers.size(); ++i) {
+      const ActiveRacerRecord& a = r.racers[i];
+      conn->call("insert_racer", r.id, i, a.player_id, a.game_id, a.moves,
+                 engine::to_string(a.state), a.left);
+    }
+  }
+  tx.commit();
+}
+
+std::vector<ActiveRaceRecord> PgStore::active_races() {
+  Lease conn(*this);
+  PgTransaction tx(*conn);
+  std::vector<ActiveRaceRecord> races;
+  const PgResult r = conn->call("select_races", node_);
+  for (int i = 0; i < r.rows(); ++i) {
+    ActiveRaceRecord race;
+    race.id = r.string(i, 0);
+    race.room = r.string(i, 1);
+    const engine::GameConfig config = config_from(r, i, 2);
+    race.options.mode = config.mode;
+    race.options.size = config.size;
+    race.options.target = config.target;
+    race.seed = config.seed;
+    race.options.time_limit = r.integer(i, 6);
+    race.options.max_players = r.integer(i, 7);
+    race.options.is_public = r.boolean(i, 8);
+    race.options.max_moves_per_second = r.integer(i, 9);
+    race.host = r.string(i, 10);
+    race.started_at = r.int64(i, 11);
+    race.remaining_ms = r.int64(i, 12);
+    const PgResult racers = conn->call("select_racers", race.id);
+    for (int j = 0; j < racers.rows(); ++j) {
+      race.racers.push_back({racers.string(j, 0), racers.string(j, 1), racers.string(j, 2),
+                             state_of(racers.text(j, 3)), racers.boolean(j, 4)});
+    }
+    races.push_back(std::move(race));
+  }
+  tx.commit();
+  return races;
+}
+
+Leaderboard PgStore::leaderboard(const LeaderboardQuery& query) {
+  Lease conn(*this);
+  return query.kind == LeaderboardKind::rating ? rating_board(*conn, query)
+                                               : score_board(*conn, query);
+}
+
+Leaderboard PgStore::score_board(PgConnection& conn, const LeaderboardQuery& q) {
+  const bool fifteen = q.mode == engine::Mode::fifteen;
+  const std::string_view mode = engine::to_string(q.mode);
+  auto read = [](const PgResult& r, int i) {
+    LeaderboardEntry e;
+    e.player_id = r.string(i, 0);
+    e.name = r.string(i, 1);
+    e.score = r.int64(i, 2);
+    e.max_tile = r.int64(i, 3);
+    e.moves = r.integer(i, 4);
+    e.game_id = r.string(i, 5);
+    e.at = r.int64(i, 6);
+    return e;
+  };
+  auto same = [fifteen](const LeaderboardEntry& a, const LeaderboardEntry& b) {
+    return fifteen ? a.moves == b.moves
+                   : a.score == b.score && a.max_tile == b.max_tile && a.moves == b.moves;
+  };
+  Leaderboard board;
+  board.entries = ranked_rows(
+      conn.call(fifteen ? "top_fifteen" : "top_2048", mode, q.size, q.limit), read, same);
+  if (q.player_id.empty()) return board;
+  const PgResult mine = conn.call("best_of", mode, q.size, q.player_id);
+  if (mine.rows() == 0) return board;
+  LeaderboardEntry me = read(mine, 0);
+  me.rank = ranks_.rank({q.mode, q.size, false}, me.player_id,
+                        best_key(q.mode, me.score, me.max_tile, me.moves));
+  board.me = std::move(me);
+  return board;
+}
+
+Leaderboard PgStore::rating_board(PgConnection& conn, const LeaderboardQuery& q) {
+  auto read = [](const PgResult& r, int i) {
+    LeaderboardEntry e;
+    e.player_id = r.string(i, 0);
+    e.name = r.string(i, 1);
+    e.rating = r.integer(i, 2);
+    e.wins = r.integer(i, 3);
+    e.losses = r.integer(i, 4);
+    return e;
+  };
+  Leaderboard board;
+  board.entries = ranked_rows(
+      conn.call("top_rating", q.limit), read,
+      [](const LeaderboardEntry& a, const LeaderboardEntry& b) { return a.rating == b.rating; });
+  if (q.player_id.empty()) return board;
+  const PgResult mine = conn.call("rating_of", q.player_id);
+  if (mine.rows() == 0) return board;
+  LeaderboardEntry me = read(mine, 0);
+  me.rank = ranks_.rank(kRatingBoard, me.player_id, rating_key(me.rating));
+  board.me = std::move(me);
+  return board;
+}
+
+}  // namespace tilerace::server
