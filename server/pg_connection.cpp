@@ -39,7 +39,8 @@ PgConnection::PgConnection(const std::string& url) : conn_(PQconnectdb(url.c_str
   if (!conn_) throw std::bad_alloc();
   if (PQstatus(conn_.get()) == CONNECTION_OK) {
     // Notices (CREATE … IF NOT EXISTS skipping) are not errors: no output from them.
-    PQsetNoticeProcessor(conn_.get(), [](void*, const char*) {}, nullptr);
+    PQsetNoticeProcessor(
+        conn_.get(), [](void*, const char*) {}, nullptr);
     return;
   }
   const std::string message = first_line(PQerrorMessage(conn_.get()));

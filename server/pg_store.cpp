@@ -221,33 +221,14 @@ constexpr std::pair<const char*, const char*> kStatements[] = {
 };
 #undef TILERACE_NOTIFY_BEST
 
-constexpr BoardId kRatingBoard{engine::Mode::classic, 0, true};
-
 engine::Mode mode_of(std::string_view name) {
   return engine::mode_from_string(name).value_or(engine::Mode::classic);
-}
-
-engine::GameState state_of(std::string_view name) {
-  for (auto s : {engine::GameState::playing, engine::GameState::over, engine::GameState::solved,
-                 engine::GameState::resigned, engine::GameState::forfeited}) {
-    if (engine::to_string(s) == name) return s;
-  }
-  return engine::GameState::over;
 }
 
 // A game's config from four columns (mode, size, target, seed) starting at col.
 engine::GameConfig config_from(const PgResult& r, int row, int col) {
   return {mode_of(r.text(row, col)), r.integer(row, col + 1), r.int64(row, col + 2),
           std::stoull(r.string(row, col + 3))};
-}
-
-RankKey best_key(engine::Mode mode, std::int64_t score, std::int64_t max_tile, std::int64_t moves) {
-  return mode == engine::Mode::fifteen ? fifteen_key(moves) : score_key(score, max_tile, moves);
-}
-
-bool eligible_for_board(const GameRecord& g) {
-  return g.ranked && g.room.empty() &&
-         (g.config.mode != engine::Mode::fifteen || g.state == engine::GameState::solved);
 }
 
 // Rows of a top-N result, each given its competition rank (equal rows share one).
@@ -485,7 +466,7 @@ std::optional<GameRecord> PgStore::find_game(std::string_view id) {
   g.score = r.int64(0, 7);
   g.max_tile = r.int64(0, 8);
   g.move_count = r.integer(0, 9);
-  g.state = state_of(r.text(0, 10));
+  g.state = state_from_column(r.text(0, 10));
   g.ranked = r.boolean(0, 11);
   g.started_at = r.int64(0, 12);
   g.ended_at = r.int64(0, 13);
@@ -605,7 +586,7 @@ std::vector<ActiveRaceRecord> PgStore::active_races() {
     const PgResult racers = conn->call("select_racers", race.id);
     for (int j = 0; j < racers.rows(); ++j) {
       race.racers.push_back({racers.string(j, 0), racers.string(j, 1), racers.string(j, 2),
-                             state_of(racers.text(j, 3)), racers.boolean(j, 4)});
+                             state_from_column(racers.text(j, 3)), racers.boolean(j, 4)});
     }
     races.push_back(std::move(race));
   }

@@ -41,6 +41,12 @@ inline RankKey score_key(std::int64_t score, std::int64_t max_tile, std::int64_t
 }
 inline RankKey fifteen_key(std::int64_t moves) { return {moves, 0, 0}; }
 inline RankKey rating_key(std::int64_t rating) { return {-rating, 0, 0}; }
+// A best result's key on its mode's board.
+inline RankKey best_key(engine::Mode mode, std::int64_t score, std::int64_t max_tile,
+                        std::int64_t moves) {
+  return mode == engine::Mode::fifteen ? fifteen_key(moves) : score_key(score, max_tile, moves);
+}
+inline constexpr BoardId kRatingBoard{engine::Mode::classic, 0, true};
 
 class RankCache {
  public:

@@ -148,14 +148,6 @@ engine::GameConfig config_from(SQLite::Statement& s, int first) {
   return c;
 }
 
-engine::GameState state_of(const std::string& name) {
-  for (auto s : {engine::GameState::playing, engine::GameState::over, engine::GameState::solved,
-                 engine::GameState::resigned, engine::GameState::forfeited}) {
-    if (engine::to_string(s) == name) return s;
-  }
-  return engine::GameState::over;
-}
-
 // Steps a top-N query, reading each row with read and giving it its competition rank: a row
 // equal (by same) to the one before shares its rank.
 template <class Read, class Same>
@@ -168,17 +160,6 @@ std::vector<LeaderboardEntry> ranked_rows(SQLite::Statement& s, Read read, Same 
     rows.push_back(std::move(e));
   }
   return rows;
-}
-
-constexpr BoardId kRatingBoard{engine::Mode::classic, 0, true};
-
-RankKey best_key(engine::Mode mode, std::int64_t score, std::int64_t max_tile, std::int64_t moves) {
-  return mode == engine::Mode::fifteen ? fifteen_key(moves) : score_key(score, max_tile, moves);
-}
-
-bool eligible_for_board(const GameRecord& g) {
-  return g.ranked && g.room.empty() &&
-         (g.config.mode != engine::Mode::fifteen || g.state == engine::GameState::solved);
 }
 
 }  // namespace
@@ -403,7 +384,7 @@ std::optional<GameRecord> SqliteStore::find_game(std::string_view id) {
   g.score = s.getColumn(7).getInt64();
   g.max_tile = s.getColumn(8).getInt64();
   g.move_count = s.getColumn(9).getInt();
-  g.state = state_of(s.getColumn(10).getString());
+  g.state = state_from_column(s.getColumn(10).getString());
   g.ranked = s.getColumn(11).getInt() != 0;
   g.started_at = s.getColumn(12).getInt64();
   g.ended_at = s.getColumn(13).getInt64();
@@ -578,7 +559,7 @@ std::vector<ActiveRaceRecord> SqliteStore::active_races() {
     while (racers.executeStep()) {
       r.racers.push_back({racers.getColumn(0).getString(), racers.getColumn(1).getString(),
                           racers.getColumn(2).getString(),
-                          state_of(racers.getColumn(3).getString()),
+                          state_from_column(racers.getColumn(3).getString()),
                           racers.getColumn(4).getInt() != 0});
     }
   }

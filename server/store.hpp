@@ -121,6 +121,21 @@ struct Leaderboard {
   std::optional<LeaderboardEntry> me;
 };
 
+// Whether a finished game goes on the score leaderboard: ranked, solo, and (Fifteen) solved.
+inline bool eligible_for_board(const GameRecord& g) {
+  return g.ranked && g.room.empty() &&
+         (g.config.mode != engine::Mode::fifteen || g.state == engine::GameState::solved);
+}
+
+// A game state as stored (engine::to_string); an unknown name reads as over.
+inline engine::GameState state_from_column(std::string_view name) {
+  for (auto s : {engine::GameState::playing, engine::GameState::over, engine::GameState::solved,
+                 engine::GameState::resigned, engine::GameState::forfeited}) {
+    if (engine::to_string(s) == name) return s;
+  }
+  return engine::GameState::over;
+}
+
 class StoreUnavailable : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

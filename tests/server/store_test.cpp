@@ -316,39 +316,49 @@ class SharedStoreTest : public ::testing::Test {
   std::string url_ = tilerace::testing::PgCluster::shared().create_database();
 };
 
+// player's `me` rank on store's classic 4×4 board, once it equals expected or 5 s passed (a
+// node hears of another's results a moment after they commit).
+int rank_becomes(Store& store, const std::string& player, int expected) {
+  const LeaderboardQuery query{engine::Mode::classic, 4, LeaderboardKind::score, 10, player};
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  int rank = store.leaderboard(query).me->rank;
+  while (rank != expected && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(5ms);  // polling interval while waiting for the event
+    rank = store.leaderboard(query).me->rank;
+  }
+  return rank;
+}
+
 TEST_F(SharedStoreTest, EachNodeRanksWhatTheOtherRecords) {
   PgStore a(url_, "node-a"), b(url_, "node-b");
   a.add_player({"p", "ann", "h", 1});
   b.add_player({"q", "bob", "h", 2});
   GameRecord g;
-  g.id = "g1";
-  g.player_id = "p";
   g.config = {engine::Mode::classic, 4, 2048, 1};
-  g.score = 900;
   g.max_tile = 128;
   g.move_count = 100;
   g.ranked = true;
-  a.record_game(g);
-  g.id = "g2";
-  g.player_id = "q";
-  g.score = 100;
-  b.record_game(g);
-  // a hears of q's result through NOTIFY: q ranks second on a as on b.
-  const LeaderboardQuery q{engine::Mode::classic, 4, LeaderboardKind::score, 10, "q"};
-  const LeaderboardQuery p{engine::Mode::classic, 4, LeaderboardKind::score, 10, "p"};
-  EXPECT_EQ(b.leaderboard(q).me->rank, 2);
-  const auto deadline = std::chrono::steady_clock::now() + 5s;
-  while (a.leaderboard(q).me->rank != 2 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::yield();
+  const auto record = [&g](Store& on, const char* id, const char* player, std::int64_t score) {
+    g.id = id;
+    g.player_id = player;
+    g.score = score;
+    on.record_game(g);
+  };
+  record(a, "g1", "p", 900);
+  record(b, "g2", "q", 100);
+  // b ranks q second only once it has heard of p's result, recorded on a (NOTIFY).
+  EXPECT_EQ(rank_becomes(b, "q", 2), 2);
+  for (Store* node : {static_cast<Store*>(&a), static_cast<Store*>(&b)}) {
+    const Leaderboard top =
+        node->leaderboard({engine::Mode::classic, 4, LeaderboardKind::score, 10, ""});
+    ASSERT_EQ(top.entries.size(), 2u);
+    EXPECT_EQ(top.entries[0].player_id, "p");
+    EXPECT_EQ(top.entries[1].player_id, "q");
   }
-  EXPECT_EQ(a.leaderboard(q).me->rank, 2);
-  EXPECT_EQ(a.leaderboard(q).entries.size(), 2u);
-  // p's better result, recorded on a, moves q down on b once b hears of it.
-  EXPECT_EQ(b.leaderboard(p).me->rank, 1);
-  while (b.leaderboard(q).me->rank != 2 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::yield();
-  }
-  EXPECT_EQ(b.leaderboard(q).me->rank, 2);
+  // And the other way: q's better result, recorded on b, moves p down on a.
+  record(b, "g3", "q", 1000);
+  EXPECT_EQ(rank_becomes(a, "p", 2), 2);
+  EXPECT_EQ(rank_becomes(a, "q", 1), 1);
 }
 
 TEST_F(SharedStoreTest, ANodeGetsBackOnlyItsOwnRunningRaces) {
