@@ -276,6 +276,7 @@ PgStore::PgStore(std::string url, std::string node) : url_(std::move(url)), node
     fill_ranks(*listener);
     std::lock_guard lock(pool_mutex_);
     idle_.push_back(std::move(first));
+    open_ = 1;
     listener_ =
         std::thread([this, conn = std::move(listener)]() mutable { listen(std::move(conn)); });
   } catch (const std::exception& e) {
@@ -524,6 +525,7 @@ void PgStore::journal(const std::vector<ActiveGameRecord>& games) {
 std::optional<ActiveGameRecord> PgStore::find_active(std::string_view player_id) {
   Lease conn(*this);
   PgTransaction tx(*conn);  // the entry and its pieces as of one moment
+  conn->exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
   const PgResult r = conn->call("select_active", player_id);
   if (r.rows() == 0) return std::nullopt;
   ActiveGameRecord a;
@@ -564,7 +566,8 @@ void PgStore::journal_races(const std::vector<ActiveRaceRecord>& races) {
 
 std::vector<ActiveRaceRecord> PgStore::active_races() {
   Lease conn(*this);
-  PgTransaction tx(*conn);
+  PgTransaction tx(*conn);  // the races and their racers as of one moment
+  conn->exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
   std::vector<ActiveRaceRecord> races;
   const PgResult r = conn->call("select_races", node_);
   for (int i = 0; i < r.rows(); ++i) {
