@@ -231,16 +231,11 @@ engine::GameConfig config_from(const PgResult& r, int row, int col) {
           std::stoull(r.string(row, col + 3))};
 }
 
-// Rows of a top-N result, each given its competition rank (equal rows share one).
-template <class Read, class Same>
-std::vector<LeaderboardEntry> ranked_rows(const PgResult& r, Read read, Same same) {
+// Every row of a result, each read with read.
+template <class Read>
+std::vector<LeaderboardEntry> rows_of(const PgResult& r, Read read) {
   std::vector<LeaderboardEntry> rows;
-  for (int i = 0; i < r.rows(); ++i) {
-    LeaderboardEntry e = read(r, i);
-    const bool tie = !rows.empty() && same(rows.back(), e);
-    e.rank = tie ? rows.back().rank : static_cast<int>(rows.size()) + 1;
-    rows.push_back(std::move(e));
-  }
+  for (int i = 0; i < r.rows(); ++i) rows.push_back(read(r, i));
   return rows;
 }
 
@@ -617,19 +612,16 @@ Leaderboard PgStore::score_board(PgConnection& conn, const LeaderboardQuery& q) 
     e.at = r.int64(i, 6);
     return e;
   };
-  auto same = [fifteen](const LeaderboardEntry& a, const LeaderboardEntry& b) {
-    return fifteen ? a.moves == b.moves
-                   : a.score == b.score && a.max_tile == b.max_tile && a.moves == b.moves;
-  };
+  const BoardId id = board_of(q);
   Leaderboard board;
-  board.entries = ranked_rows(
-      conn.call(fifteen ? "top_fifteen" : "top_2048", mode, q.size, q.limit), read, same);
+  board.entries =
+      rows_of(conn.call(fifteen ? "top_fifteen" : "top_2048", mode, q.size, q.limit), read);
+  rank_in_order(id, board.entries);
   if (q.player_id.empty()) return board;
   const PgResult mine = conn.call("best_of", mode, q.size, q.player_id);
   if (mine.rows() == 0) return board;
   LeaderboardEntry me = read(mine, 0);
-  me.rank = ranks_.rank({q.mode, q.size, false}, me.player_id,
-                        best_key(q.mode, me.score, me.max_tile, me.moves));
+  me.rank = ranks_.rank(id, me.player_id, entry_key(id, me));
   board.me = std::move(me);
   return board;
 }
@@ -645,14 +637,13 @@ Leaderboard PgStore::rating_board(PgConnection& conn, const LeaderboardQuery& q)
     return e;
   };
   Leaderboard board;
-  board.entries = ranked_rows(
-      conn.call("top_rating", q.limit), read,
-      [](const LeaderboardEntry& a, const LeaderboardEntry& b) { return a.rating == b.rating; });
+  board.entries = rows_of(conn.call("top_rating", q.limit), read);
+  rank_in_order(kRatingBoard, board.entries);
   if (q.player_id.empty()) return board;
   const PgResult mine = conn.call("rating_of", q.player_id);
   if (mine.rows() == 0) return board;
   LeaderboardEntry me = read(mine, 0);
-  me.rank = ranks_.rank(kRatingBoard, me.player_id, rating_key(me.rating));
+  me.rank = ranks_.rank(kRatingBoard, me.player_id, entry_key(kRatingBoard, me));
   board.me = std::move(me);
   return board;
 }

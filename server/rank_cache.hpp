@@ -13,8 +13,10 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/types.hpp"
+#include "protocol/messages.hpp"
 
 namespace tilerace::server {
 
@@ -47,6 +49,12 @@ inline RankKey best_key(engine::Mode mode, std::int64_t score, std::int64_t max_
   return mode == engine::Mode::fifteen ? fifteen_key(moves) : score_key(score, max_tile, moves);
 }
 inline constexpr BoardId kRatingBoard{engine::Mode::classic, 0, true};
+
+// An entry's key on board: two entries tie exactly when their keys are equal.
+RankKey entry_key(const BoardId& board, const protocol::LeaderboardEntry& e);
+// Gives each entry of a board's top, in order, its competition rank: an entry tying the one
+// before shares its rank.
+void rank_in_order(const BoardId& board, std::vector<protocol::LeaderboardEntry>& top);
 
 class RankCache {
  public:

@@ -148,17 +148,11 @@ engine::GameConfig config_from(SQLite::Statement& s, int first) {
   return c;
 }
 
-// Steps a top-N query, reading each row with read and giving it its competition rank: a row
-// equal (by same) to the one before shares its rank.
-template <class Read, class Same>
-std::vector<LeaderboardEntry> ranked_rows(SQLite::Statement& s, Read read, Same same) {
+// Steps a query, reading each row with read.
+template <class Read>
+std::vector<LeaderboardEntry> rows_of(SQLite::Statement& s, Read read) {
   std::vector<LeaderboardEntry> rows;
-  while (s.executeStep()) {
-    LeaderboardEntry e = read(s);
-    const bool tie = !rows.empty() && same(rows.back(), e);
-    e.rank = tie ? rows.back().rank : static_cast<int>(rows.size()) + 1;
-    rows.push_back(std::move(e));
-  }
+  while (s.executeStep()) rows.push_back(read(s));
   return rows;
 }
 
@@ -584,10 +578,7 @@ Leaderboard SqliteStore::score_board(const LeaderboardQuery& q) {
     e.at = s.getColumn(6).getInt64();
     return e;
   };
-  auto same = [fifteen](const LeaderboardEntry& a, const LeaderboardEntry& b) {
-    return fifteen ? a.moves == b.moves
-                   : a.score == b.score && a.max_tile == b.max_tile && a.moves == b.moves;
-  };
+  const BoardId id = board_of(q);
   Leaderboard board;
   {
     SQLite::Statement& s = fifteen ? *top_fifteen_ : *top_2048_;
@@ -595,7 +586,8 @@ Leaderboard SqliteStore::score_board(const LeaderboardQuery& q) {
     s.bind(1, mode);
     s.bind(2, q.size);
     s.bind(3, q.limit);
-    board.entries = ranked_rows(s, read, same);
+    board.entries = rows_of(s, read);
+    rank_in_order(id, board.entries);
   }
   if (q.player_id.empty()) return board;
   SQLite::Statement& s = *best_of_;
@@ -605,8 +597,7 @@ Leaderboard SqliteStore::score_board(const LeaderboardQuery& q) {
   s.bind(3, q.player_id);
   if (!s.executeStep()) return board;
   LeaderboardEntry me = read(s);
-  me.rank = ranks_.rank({q.mode, q.size, false}, me.player_id,
-                        best_key(q.mode, me.score, me.max_tile, me.moves));
+  me.rank = ranks_.rank(id, me.player_id, entry_key(id, me));
   board.me = std::move(me);
   return board;
 }
@@ -626,9 +617,8 @@ Leaderboard SqliteStore::rating_board(const LeaderboardQuery& q) {
     SQLite::Statement& s = *top_rating_;
     Reset reset{s};
     s.bind(1, q.limit);
-    board.entries = ranked_rows(s, read, [](const LeaderboardEntry& a, const LeaderboardEntry& b) {
-      return a.rating == b.rating;
-    });
+    board.entries = rows_of(s, read);
+    rank_in_order(kRatingBoard, board.entries);
   }
   if (q.player_id.empty()) return board;
   SQLite::Statement& s = *rating_of_;
@@ -636,7 +626,7 @@ Leaderboard SqliteStore::rating_board(const LeaderboardQuery& q) {
   s.bind(1, q.player_id);
   if (!s.executeStep()) return board;
   LeaderboardEntry me = read(s);
-  me.rank = ranks_.rank(kRatingBoard, me.player_id, rating_key(me.rating));
+  me.rank = ranks_.rank(kRatingBoard, me.player_id, entry_key(kRatingBoard, me));
   board.me = std::move(me);
   return board;
 }

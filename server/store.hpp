@@ -23,6 +23,7 @@
 
 #include "engine/types.hpp"
 #include "protocol/messages.hpp"
+#include "server/rank_cache.hpp"
 
 namespace tilerace::server {
 
@@ -115,6 +116,11 @@ struct LeaderboardQuery {
   int limit = 10;
   std::string player_id;  // whose own entry to return as `me`; may be empty
 };
+
+// The board a leaderboard query asks for.
+inline BoardId board_of(const LeaderboardQuery& q) {
+  return q.kind == LeaderboardKind::rating ? kRatingBoard : BoardId{q.mode, q.size, false};
+}
 
 struct Leaderboard {
   std::vector<LeaderboardEntry> entries;
