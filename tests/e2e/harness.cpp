@@ -137,12 +137,7 @@ double ServerProcess::metric(std::string_view sample) const {
 
 bool ServerProcess::wait_for_metric(std::string_view sample, double value,
                                     std::chrono::milliseconds deadline) const {
-  const auto until = std::chrono::steady_clock::now() + deadline;
-  while (std::chrono::steady_clock::now() < until) {
-    if (metric(sample) == value) return true;
-    std::this_thread::sleep_for(20ms);  // polling interval while waiting for the event
-  }
-  return false;
+  return testing::eventually([&] { return metric(sample) == value; }, deadline);
 }
 
 WsClient::WsClient(std::uint16_t port, std::optional<int> receive_buffer) : ws_(ioc_) {

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/eventually.hpp"
 #include "tests/temp_dir.hpp"
 
 namespace tilerace::e2e {

@@ -34,13 +34,12 @@ std::vector<std::string> moves_to_the_end() {
 }
 
 bool health_says(std::uint16_t port, std::string_view status) {
-  const auto until = std::chrono::steady_clock::now() + 10s;
-  while (std::chrono::steady_clock::now() < until) {
-    const HttpResult h = http_request(port, "/healthz");
-    if (h.status == 200 && json::parse(h.body)["status"] == status) return true;
-    std::this_thread::sleep_for(20ms);  // polling interval while waiting for the event
-  }
-  return false;
+  return testing::eventually(
+      [&] {
+        const HttpResult h = http_request(port, "/healthz");
+        return h.status == 200 && json::parse(h.body)["status"] == status;
+      },
+      10s);
 }
 
 std::int64_t count(const std::string& url, const std::string& sql) {
@@ -79,9 +78,9 @@ TEST(SharedDatabase, GamesAndRacesGoOnWhilePostgresqlRestartsAndTheirResultsAreW
   solo.send({{"type", "move"}, {"dir", dirs.back()}});
   bob.ws.send({{"type", "resign"}});
   const double retries = server.metric("tilerace_store_retries_total");
-  while (server.metric("tilerace_store_retries_total") < retries + 2) {
-    ASSERT_TRUE(health_says(server.port(), "degraded"));  // bounded: fails if it comes back
-  }
+  ASSERT_TRUE(testing::eventually(
+      [&] { return server.metric("tilerace_store_retries_total") >= retries + 2; }, 10s));
+  ASSERT_TRUE(health_says(server.port(), "degraded"));
   EXPECT_EQ(server.metric("tilerace_games_finished_total"), 0);
 
   pg.start();
@@ -125,13 +124,14 @@ json rank_becomes(std::uint16_t port, const json& welcome, const json& expected)
   EXPECT_EQ(again["resumed"], true);  // tokens are valid on every node
   EXPECT_EQ(again["player"]["id"], welcome["player"]["id"]);
   const json query{{"type", "leaderboard"}, {"mode", "classic"}, {"size", 3}, {"kind", "score"}};
-  const auto until = std::chrono::steady_clock::now() + 5s;
-  json board = ws.request(query);
-  while (board["me"]["rank"] != expected && std::chrono::steady_clock::now() < until) {
-    std::this_thread::sleep_for(20ms);  // polling interval while waiting for the event
-    board = ws.request(query);
-  }
-  return board["me"]["rank"];
+  json rank;
+  testing::eventually(
+      [&] {
+        rank = ws.request(query)["me"]["rank"];
+        return rank == expected;
+      },
+      5s);
+  return rank;
 }
 
 TEST(SharedDatabase, TwoServersOnOneDatabaseShareTokensAndLeaderboards) {

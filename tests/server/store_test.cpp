@@ -10,6 +10,7 @@
 
 #include "server/pg_store.hpp"
 #include "server/sqlite_store.hpp"
+#include "tests/eventually.hpp"
 #include "tests/pg_cluster.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -320,12 +321,13 @@ class SharedStoreTest : public ::testing::Test {
 // node hears of another's results a moment after they commit).
 int rank_becomes(Store& store, const std::string& player, int expected) {
   const LeaderboardQuery query{engine::Mode::classic, 4, LeaderboardKind::score, 10, player};
-  const auto deadline = std::chrono::steady_clock::now() + 5s;
-  int rank = store.leaderboard(query).me->rank;
-  while (rank != expected && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(5ms);  // polling interval while waiting for the event
-    rank = store.leaderboard(query).me->rank;
-  }
+  int rank = 0;
+  tilerace::testing::eventually(
+      [&] {
+        rank = store.leaderboard(query).me->rank;
+        return rank == expected;
+      },
+      5s);
   return rank;
 }
 
