@@ -175,7 +175,9 @@ std::string encode_room(const RoomView& room, const Rid& rid) {
   return dump(j);
 }
 
-std::string encode_rooms(const std::vector<RoomView>& rooms, const Rid& rid) {
+namespace {
+
+json room_list(const std::vector<RoomView>& rooms) {
   json list = json::array();
   for (const auto& room : rooms) {
     json players = json::array();
@@ -190,7 +192,33 @@ std::string encode_rooms(const std::vector<RoomView>& rooms, const Rid& rid) {
                     {"players", std::move(players)},
                     {"spectators", room.spectators}});
   }
+  return list;
+}
+
+}  // namespace
+
+std::string encode_rooms(const std::vector<RoomView>& rooms, const Rid& rid) {
+  return encode_rooms(rooms, {}, rid);
+}
+
+std::string encode_room_list(const std::vector<RoomView>& rooms) { return dump(room_list(rooms)); }
+
+std::string encode_rooms(const std::vector<RoomView>& local, const std::vector<std::string>& remote,
+                         const Rid& rid) {
+  json list = room_list(local);
+  for (const auto& text : remote) {
+    json other = json::parse(text, nullptr, false);
+    if (!other.is_array()) continue;
+    for (auto& entry : other) list.push_back(std::move(entry));
+  }
   json j{{"type", "rooms"}, {"rooms", std::move(list)}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
+std::string encode_redirect(std::string_view url, std::string_view code, std::string_view reason,
+                            const Rid& rid) {
+  json j{{"type", "redirect"}, {"url", url}, {"code", code}, {"reason", reason}};
   put_rid(j, rid);
   return dump(j);
 }

@@ -78,6 +78,16 @@ struct RaceOverView {
 
 std::string encode_room(const RoomView& room, const Rid& rid);
 std::string encode_rooms(const std::vector<RoomView>& rooms, const Rid& rid);
+// Cluster mode: one node's public rooms as a JSON array of `rooms` entries, and `rooms` for
+// this node's rooms followed by such lists from other nodes (trusted: our nodes made them;
+// one that is not an array is skipped).
+std::string encode_room_list(const std::vector<RoomView>& rooms);
+std::string encode_rooms(const std::vector<RoomView>& local, const std::vector<std::string>& remote,
+                         const Rid& rid);
+// Our addition (cluster mode): the room is on another node; reconnect to url and go on there.
+// reason: "join_room" or "spectate" (repeat the request there) or "quick_match" (paired).
+std::string encode_redirect(std::string_view url, std::string_view code, std::string_view reason,
+                            const Rid& rid);
 std::string encode_countdown(std::string_view code, int seconds);
 std::string encode_race_start(std::string_view code, int time_limit,
                               const std::vector<RacerGame>& games);

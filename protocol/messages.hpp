@@ -31,6 +31,7 @@ enum class ErrorCode : std::uint8_t {
   not_a_player,
   rate_limited,
   internal,
+  unavailable,  // our addition: what needs the cluster directory (Redis) cannot be done now
 };
 std::string_view to_string(ErrorCode code) noexcept;
 

@@ -8,6 +8,7 @@
 #include "protocol/encode.hpp"
 #include "server/address_limits.hpp"
 #include "server/apply_move.hpp"
+#include "server/cluster.hpp"
 #include "server/journal.hpp"
 #include "server/secrets.hpp"
 #include "server/unix_time.hpp"
@@ -77,6 +78,9 @@ std::optional<asio::awaitable<void>> Dispatcher::handle(Connection& c,
     } else {
       return on_play(c, message, rid);
     }
+  } else if (cluster_ != nullptr) {
+    if (auto rest = on_cluster_room(c, message, rid)) return rest;
+    on_room(c, message, rid);
   } else {
     on_room(c, message, rid);
   }
@@ -163,14 +167,14 @@ void Dispatcher::on_room(Connection& c, const protocol::ClientMessage& message,
       return error(ErrorCode::rate_limited,
                    "too many rooms created from your address: try again in a minute");
     }
-    matchmaker_.cancel(*player);
+    leave_queue(*player);
     stop_spectating(c);
     rooms_.create(create->options)->join(player, c.out, rid);
   } else if (const auto* join = std::get_if<protocol::JoinRoom>(&message)) {
     if (room) return error(ErrorCode::already_in_room, "leave your room first");
     const auto target = rooms_.find(join->code);
     if (!target) return error(ErrorCode::no_such_room, "no room with that code");
-    matchmaker_.cancel(*player);
+    leave_queue(*player);
     stop_spectating(c);
     target->join(player, c.out, rid);
   } else if (std::holds_alternative<protocol::LeaveRoom>(message)) {
@@ -186,14 +190,16 @@ void Dispatcher::on_room(Connection& c, const protocol::ClientMessage& message,
     matchmaker_.cancel(*player);
     send(c, protocol::encode_bare("match_cancelled", rid));
   } else if (std::holds_alternative<protocol::ListRooms>(message)) {
-    send(c, protocol::encode_rooms(rooms_.public_rooms(), rid));
+    if (cluster_ == nullptr) return send(c, protocol::encode_rooms(rooms_.public_rooms(), rid));
+    if (!cluster_->available()) return send_unavailable(c, rid);
+    send(c, protocol::encode_rooms(rooms_.public_rooms(), cluster_->remote_rooms(), rid));
   } else if (const auto* spectate = std::get_if<protocol::Spectate>(&message)) {
     if (room) return error(ErrorCode::already_in_room, "racers cannot spectate");
     const auto target = rooms_.find(spectate->code);
     if (!target) return error(ErrorCode::no_such_room, "no room with that code");
     const auto self = c.self.lock();
-    if (!self) return;            // the connection is going away
-    matchmaker_.cancel(*player);  // spectating leaves the quick-match queue
+    if (!self) return;     // the connection is going away
+    leave_queue(*player);  // spectating leaves the quick-match queue
     stop_spectating(c);
     if (target->add_spectator(self, rid)) c.spectating = target;
   } else if (std::holds_alternative<protocol::StopSpectating>(message)) {
@@ -359,7 +365,7 @@ void Dispatcher::disconnected(Connection& c) {
   if (!c.player) return;
   metrics_.players_online.fetch_sub(1, std::memory_order_relaxed);
   if (!players_.detach(*c.player, &c.out)) return;  // replaced by a newer connection
-  matchmaker_.cancel(*c.player);
+  leave_queue(*c.player);
   if (const auto room = room_of(*c.player)) room->disconnected(*c.player);
 }
 

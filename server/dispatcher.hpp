@@ -19,6 +19,7 @@
 namespace tilerace::server {
 
 class AddressLimits;
+class Cluster;
 
 // The dispatcher's state for one connection. It owns nothing of the connection itself: out
 // is the connection (which owns this struct), self a weak handle to it for the registries.
@@ -33,14 +34,17 @@ struct Connection {
 
 class Dispatcher {
  public:
+  // cluster: null on a single node.
   Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, Matchmaker& matchmaker,
-             StoreWorker& store, Metrics& metrics, AddressLimits& limits)
+             StoreWorker& store, Metrics& metrics, AddressLimits& limits,
+             Cluster* cluster = nullptr)
       : players_(players),
         rooms_(rooms),
         matchmaker_(matchmaker),
         store_(store),
         metrics_(metrics),
-        limits_(limits) {}
+        limits_(limits),
+        cluster_(cluster) {}
 
   // Handles one decoded message (or decode error) from connection. What needs no storage is
   // done before this returns (most messages: moves, rooms, pings), and nullopt comes back.
@@ -73,6 +77,23 @@ class Dispatcher {
   // spectate, stop_spectating.
   void on_room(Connection& c, const protocol::ClientMessage& m, const protocol::Rid& rid);
   void on_quick_match(Connection& c, const protocol::QuickMatch& m, const protocol::Rid& rid);
+  // Takes the player out of the quick-match queue (cluster mode: in the background).
+  void leave_queue(Player& player);
+
+  // Cluster mode (dispatcher_cluster.cpp): the room messages that need the directory; nullopt
+  // when the message is handled as on a single node (on_room).
+  std::optional<boost::asio::awaitable<void>> on_cluster_room(Connection& c,
+                                                              const protocol::ClientMessage& m,
+                                                              const protocol::Rid& rid);
+  boost::asio::awaitable<void> cluster_create(Connection& c, const protocol::RoomOptions& options,
+                                              const protocol::Rid& rid);
+  // join_room or spectate for a room this node does not have: a redirect or no_such_room.
+  boost::asio::awaitable<void> cluster_locate(Connection& c, const std::string& code,
+                                              std::string_view reason, const protocol::Rid& rid);
+  boost::asio::awaitable<void> cluster_quick_match(Connection& c, const protocol::QuickMatch& m,
+                                                   const protocol::Rid& rid);
+  boost::asio::awaitable<void> cluster_cancel_match(Connection& c, const protocol::Rid& rid);
+  void send_unavailable(Connection& c, const protocol::Rid& rid);
   // Records a finished solo game; false (and `internal` sent) when the store failed.
   boost::asio::awaitable<bool> record(Connection& c, const GameRecord& game,
                                       const protocol::Rid& rid);
@@ -87,6 +108,7 @@ class Dispatcher {
   StoreWorker& store_;
   Metrics& metrics_;
   AddressLimits& limits_;
+  Cluster* cluster_;
 };
 
 }  // namespace tilerace::server

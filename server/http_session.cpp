@@ -11,6 +11,7 @@
 
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
+#include "server/cluster.hpp"
 #include "server/expected_close.hpp"
 #include "server/static_files.hpp"
 #include "server/ws_session.hpp"
@@ -98,11 +99,14 @@ http::message_generator route(const Request& req, ServerContext& context) {
   }
   if (path == "/healthz") {
     // Alive either way (a balancer should not drop a node whose races go on); the body says
-    // what the database outage degrades.
-    return json_response(req, http::status::ok,
-                         context.metrics.store_available.load(std::memory_order_relaxed) == 1
-                             ? R"({"status":"ok"})"
-                             : R"({"status":"degraded","database":"unreachable"})");
+    // what an outage of the database or of Redis degrades.
+    const bool database = context.metrics.store_available.load(std::memory_order_relaxed) == 1;
+    const bool redis = context.cluster == nullptr || context.cluster->available();
+    std::string body = database && redis ? R"({"status":"ok")" : R"({"status":"degraded")";
+    if (!database) body += R"(,"database":"unreachable")";
+    if (!redis) body += R"(,"redis":"unreachable")";
+    body += "}";
+    return json_response(req, http::status::ok, body);
   }
   if (path == "/metrics") {
     return text_response(req, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
@@ -113,8 +117,17 @@ http::message_generator route(const Request& req, ServerContext& context) {
                          R"({"error":"websocket_upgrade_required"})");
   }
   if (path == "/api/rooms") {
-    return json_response(req, http::status::ok,
-                         protocol::encode_rooms(context.rooms.public_rooms(), {}));
+    if (context.cluster == nullptr) {
+      return json_response(req, http::status::ok,
+                           protocol::encode_rooms(context.rooms.public_rooms(), {}));
+    }
+    if (!context.cluster->available()) {
+      return json_response(req, http::status::service_unavailable,
+                           R"({"error":"cluster_unavailable"})");
+    }
+    return json_response(
+        req, http::status::ok,
+        protocol::encode_rooms(context.rooms.public_rooms(), context.cluster->remote_rooms(), {}));
   }
   if (path == "/api" || path.starts_with("/api/")) {
     return json_response(req, http::status::not_found, R"({"error":"not_found"})");

@@ -54,6 +54,13 @@ std::string Metrics::render() const {
          "1 while the database answers, 0 while it cannot be reached.", store_available);
   family("tilerace_store_retries_total", "counter",
          "Store calls retried because the database could not be reached.", store_retries_total);
+  family("tilerace_cluster_available", "gauge",
+         "Cluster mode: 1 while Redis answers, 0 while it cannot be reached.", cluster_available);
+  family("tilerace_cluster_nodes", "gauge",
+         "Cluster mode: live nodes, this one included, as of the last heartbeat (0: no cluster).",
+         cluster_nodes);
+  family("tilerace_redirects_total", "counter", "Clients sent to the node hosting their room.",
+         redirects_total);
 
   out +=
       "# HELP tilerace_errors_total Error messages sent, by code.\n"

@@ -34,6 +34,9 @@ class Metrics {
   std::atomic<std::uint64_t> journal_flushes_total{0};      // journal passes finished
   std::atomic<std::int64_t> store_available{1};       // 0 while the database cannot be reached
   std::atomic<std::uint64_t> store_retries_total{0};  // store calls retried after a failure
+  std::atomic<std::int64_t> cluster_available{1};     // cluster mode: 0 while Redis is away
+  std::atomic<std::int64_t> cluster_nodes{0};         // live nodes seen by the last heartbeat
+  std::atomic<std::uint64_t> redirects_total{0};      // redirects sent to other nodes
 
   void count_error(protocol::ErrorCode code) noexcept;
   void observe_handling(std::chrono::nanoseconds took) noexcept;
@@ -41,7 +44,9 @@ class Metrics {
   std::string render() const;
 
  private:
-  std::array<std::atomic<std::uint64_t>, 19> errors_{};
+  std::array<std::atomic<std::uint64_t>,
+             static_cast<std::size_t>(protocol::ErrorCode::unavailable) + 1>
+      errors_{};
   std::array<std::atomic<std::uint64_t>, kBuckets.size() + 1> buckets_{};
   std::atomic<std::uint64_t> handling_count_{0};
   std::atomic<std::uint64_t> handling_nanos_{0};

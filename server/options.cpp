@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <charconv>
 #include <iostream>
 #include <thread>
 
@@ -25,6 +26,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("data", po::value(&o.data)->default_value(o.data), "data folder (the SQLite file lives here)")
     ("database", po::value(&o.database), "postgresql://user:password@host:port/dbname: share PostgreSQL with other nodes (default: SQLite under --data)")
     ("node-name", po::value(&o.node_name), "this node's name among those sharing a database (default: hostname:port)")
+    ("redis", po::value(&o.redis), "redis://host:port: cluster mode, one world across the nodes sharing this Redis and --database")
+    ("public-url", po::value(&o.public_url), "cluster mode: where clients reach this node, e.g. wss://play.example/node/2/ws or a path such as /node/2/ws (default: ws://<host>:<port>/ws)")
+    ("node-lease-ms", po::value(&o.node_lease_ms)->default_value(o.node_lease_ms), "cluster mode: a node silent this long is taken for dead")
     ("web-root", po::value(&o.web_root)->default_value(o.web_root), "folder of the web client's static files")
     ("threads", po::value(&o.threads)->default_value(o.threads), "network threads (0: one per core)")
     ("max-message", po::value(&o.max_message)->default_value(o.max_message), "largest client message in bytes (larger: close 1009)")
@@ -73,6 +77,36 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     std::cerr << "tilerace: --database must be a postgresql:// URL\n";
     exit_code = 2;
     return std::nullopt;
+  }
+  if (!o.redis.empty()) {
+    std::string_view rest = o.redis;
+    if (rest.starts_with("redis://")) rest.remove_prefix(8);
+    while (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
+    const auto colon = rest.rfind(':');
+    o.redis_host = std::string(rest.substr(0, colon));
+    int port = 6379;
+    if (colon != std::string_view::npos) {
+      const auto digits = rest.substr(colon + 1);
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
+      if (ec != std::errc() || end != digits.data() + digits.size() || port < 1 || port > 65535)
+        port = 0;
+    }
+    if (o.redis_host.empty() || port == 0) {
+      std::cerr << "tilerace: --redis must be redis://host:port\n";
+      exit_code = 2;
+      return std::nullopt;
+    }
+    o.redis_port = static_cast<std::uint16_t>(port);
+    if (o.database.empty()) {
+      std::cerr << "tilerace: --redis needs --database: the nodes of a cluster share PostgreSQL\n";
+      exit_code = 2;
+      return std::nullopt;
+    }
+    if (o.node_lease_ms < 500) {
+      std::cerr << "tilerace: --node-lease-ms must be >= 500\n";
+      exit_code = 2;
+      return std::nullopt;
+    }
   }
   if (o.node_name.empty()) {
     char host[256] = {};

@@ -11,8 +11,13 @@ struct Options {
   std::string host = "0.0.0.0";
   std::uint16_t port = 8080;
   std::string data = "./data";
-  std::string database;   // postgresql://… for the shared store; empty: SQLite under data
-  std::string node_name;  // this server among those sharing a database; empty: host:port
+  std::string database;    // postgresql://… for the shared store; empty: SQLite under data
+  std::string node_name;   // this server among those sharing a database; empty: host:port
+  std::string redis;       // redis://host:port: cluster mode (needs database); empty: one node
+  std::string redis_host;  // parsed from redis
+  std::uint16_t redis_port = 6379;
+  std::string public_url;    // where clients reach this node; empty: ws://<host>:<port>/ws
+  int node_lease_ms = 5000;  // cluster mode: a node silent this long is dead
   std::string web_root = "web-client";
   int threads = 0;  // 0: hardware concurrency
   std::size_t max_message = 4096;

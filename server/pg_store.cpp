@@ -8,6 +8,8 @@
 #include <chrono>
 #include <regex>
 
+#include "server/unix_time.hpp"
+
 namespace tilerace::server {
 
 namespace {
@@ -199,6 +201,13 @@ constexpr std::pair<const char*, const char*> kStatements[] = {
      "SELECT id, room, mode, size, target, seed, time_limit, max_players, is_public, "
      "max_moves_per_second, host, started_at, remaining_ms FROM active_races WHERE node = $1 "
      "ORDER BY started_at, id"},
+    {"abort_races",
+     "WITH gone AS (DELETE FROM active_races WHERE node = $1 RETURNING id, room), recorded AS ("
+     "INSERT INTO races (id, room, reason, winner, result, ended_at) SELECT id, room, 'aborted', "
+     "'', json_build_object('type', 'race_over', 'code', room, 'reason', 'aborted', 'winner', "
+     "null, 'standings', json_build_array(), 'ratings', json_build_object(), 'replays', "
+     "json_build_object())::text, $2::bigint FROM gone ON CONFLICT (id) DO NOTHING RETURNING id) "
+     "SELECT count(*) FROM recorded"},
     {"select_racers",
      "SELECT player_id, game_id, moves, state, left_race FROM active_racers WHERE race_id = $1 "
      "ORDER BY position"},
@@ -590,6 +599,12 @@ std::vector<ActiveRaceRecord> PgStore::active_races() {
   }
   tx.commit();
   return races;
+}
+
+std::size_t PgStore::abort_races(std::string_view node) {
+  Lease conn(*this);
+  const PgResult r = conn->call("abort_races", node, unix_ms());
+  return static_cast<std::size_t>(r.int64(0, 0));
 }
 
 Leaderboard PgStore::leaderboard(const LeaderboardQuery& query) {

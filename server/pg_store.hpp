@@ -46,6 +46,7 @@ class PgStore final : public Store {
   std::optional<ActiveGameRecord> find_active(std::string_view player_id) override;
   void journal_races(const std::vector<ActiveRaceRecord>& races) override;
   std::vector<ActiveRaceRecord> active_races() override;
+  std::size_t abort_races(std::string_view node) override;
   Leaderboard leaderboard(const LeaderboardQuery& query) override;
 
  private:

@@ -164,12 +164,17 @@ void RaceState::join(const std::shared_ptr<Player>& player, Participant& to,
   broadcast_room(&to, rid);
 }
 
-void RaceState::seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b) {
+void RaceState::seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
+                     std::optional<Time> a_expected_by) {
   for (const auto& p : {a, b}) {
     Racer racer;
     racer.player = p;
     racer.ready = true;
     racers_.push_back(std::move(racer));
+  }
+  if (a_expected_by) {
+    racers_.front().connected = false;
+    racers_.front().away_until = a_expected_by;
   }
   host_ = a->id;
 }
@@ -494,6 +499,7 @@ void RaceState::reconnected(Player& player, Participant& to, Time now) {
   if (state_ == State::racing || state_ == State::finishing) {
     to.deliver(share(protocol::encode_race_state(code_, remaining_ms(now), games(), {})));
   }
+  maybe_start(now);
 }
 
 void RaceState::disconnected(Player& player, Time now) {

@@ -66,15 +66,18 @@ class RaceState {
   void play(Player& player, Participant& to, const protocol::ClientMessage& message,
             const protocol::Rid& rid, Time now);
   // Quick match: seats both players, ready, without telling anyone yet. Their Player::room
-  // must already point to owner (claimed atomically by the matchmaker).
-  void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b);
+  // must already point to owner (claimed atomically by the matchmaker). a_expected_by: a is
+  // on the way from another node (cluster mode) and counts as away until then.
+  void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
+            std::optional<Time> a_expected_by = std::nullopt);
   // Tells everyone the room as it is (`direct` gets rid) and starts when all are ready.
   void announce(Participant* direct, const protocol::Rid& rid, Time now);
   // Adds a spectator and sends it `room` (+ `race_state`); false if refused (error sent).
   bool add_spectator(const std::shared_ptr<Participant>& spectator, const protocol::Rid& rid,
                      Time now);
   void remove_spectator(const Participant* spectator);
-  // A racer's new connection: sends it `room`, then `race_state` when racing.
+  // A racer's new connection: sends it `room`, then `race_state` when racing; in a waiting
+  // room where everyone is ready and back, the countdown starts.
   void reconnected(Player& player, Participant& to, Time now);
   // A racer's connection is gone: they keep their place for the grace period.
   void disconnected(Player& player, Time now);

@@ -132,8 +132,9 @@ void Room::play(Player& player, Participant& to, const protocol::ClientMessage& 
   act([&](RaceState& s, Time now) { s.play(player, to, message, rid, now); });
 }
 
-void Room::seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b) {
-  act([&](RaceState& s, Time) { s.seat(a, b); });
+void Room::seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
+                std::optional<Time> a_expected_by) {
+  act([&](RaceState& s, Time) { s.seat(a, b, a_expected_by); });
 }
 
 void Room::announce(Participant* direct, const protocol::Rid& rid) {

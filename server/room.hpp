@@ -50,7 +50,8 @@ class Room : public std::enable_shared_from_this<Room> {
   void set_ready(Player& player, bool ready, Participant& to, const protocol::Rid& rid);
   void play(Player& player, Participant& to, const protocol::ClientMessage& message,
             const protocol::Rid& rid);
-  void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b);
+  void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
+            std::optional<Time> a_expected_by = std::nullopt);
   void announce(Participant* direct, const protocol::Rid& rid);
   bool add_spectator(const std::shared_ptr<Participant>& spectator, const protocol::Rid& rid);
   void remove_spectator(const Participant* spectator);

@@ -36,31 +36,56 @@ std::string RoomRegistry::unused_code_locked() const {
   return code;
 }
 
-std::shared_ptr<Room> RoomRegistry::create(const protocol::RoomOptions& options) {
+std::string RoomRegistry::unused_code() const {
   std::lock_guard lock(mutex_);
-  auto room = Room::make(unused_code_locked(), options, services_);
-  rooms_.emplace(room->code(), room);
+  return unused_code_locked();
+}
+
+std::vector<std::string> RoomRegistry::codes() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> codes;
+  for (const auto& [code, room] : rooms_) codes.push_back(code);
+  return codes;
+}
+
+std::shared_ptr<Room> RoomRegistry::create(const protocol::RoomOptions& options, std::string code) {
+  std::shared_ptr<Room> room;
+  {
+    std::lock_guard lock(mutex_);
+    if (code.empty() || rooms_.count(code) != 0) code = unused_code_locked();
+    room = Room::make(std::move(code), options, services_);
+    rooms_.emplace(room->code(), room);
+  }
   services_.metrics->rooms.fetch_add(1, std::memory_order_relaxed);
+  if (on_opened) on_opened();
   return room;
 }
 
 Claim RoomRegistry::create_matched(const protocol::RoomOptions& options,
                                    const std::shared_ptr<Player>& waiting,
                                    const std::shared_ptr<Player>& arriving,
-                                   std::shared_ptr<Room>& room) {
-  std::lock_guard lock(mutex_);
-  auto made = Room::make(unused_code_locked(), options, services_);
-  made->seat(waiting, arriving);  // nobody knows this room yet: its lock is free
+                                   std::shared_ptr<Room>& room, std::string code,
+                                   std::optional<Room::Time> waiting_expected_by) {
   {
-    std::scoped_lock players(waiting->mutex, arriving->mutex);
-    if (!free_locked(*arriving)) return Claim::arriving_busy;
-    if (!free_locked(*waiting)) return Claim::waiting_busy;
-    waiting->room = made;
-    arriving->room = made;
+    std::lock_guard lock(mutex_);
+    if (code.empty() || rooms_.count(code) != 0) code = unused_code_locked();
+    auto made = Room::make(std::move(code), options, services_);
+    // Nobody knows this room yet: its lock is free.
+    made->seat(waiting, arriving, waiting_expected_by);
+    {
+      std::scoped_lock players(waiting->mutex, arriving->mutex);
+      if (!free_locked(*arriving)) return Claim::arriving_busy;
+      const bool waiting_free =
+          waiting_expected_by ? waiting->room.expired() : free_locked(*waiting);
+      if (!waiting_free) return Claim::waiting_busy;
+      waiting->room = made;
+      arriving->room = made;
+    }
+    rooms_.emplace(made->code(), made);
+    room = std::move(made);
   }
-  rooms_.emplace(made->code(), made);
   services_.metrics->rooms.fetch_add(1, std::memory_order_relaxed);
-  room = std::move(made);
+  if (on_opened) on_opened();
   return Claim::paired;
 }
 
@@ -110,11 +135,14 @@ void RoomRegistry::stop() {
 
 void RoomRegistry::remove(const std::string& code) {
   std::shared_ptr<Room> doomed;  // released after the lock (the caller still holds the room)
-  std::lock_guard lock(mutex_);
-  const auto it = rooms_.find(code);
-  if (it == rooms_.end()) return;
-  doomed = std::move(it->second);
-  rooms_.erase(it);
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = rooms_.find(code);
+    if (it == rooms_.end()) return;
+    doomed = std::move(it->second);
+    rooms_.erase(it);
+  }
+  if (on_released) on_released(code);
 }
 
 }  // namespace tilerace::server

@@ -2,9 +2,11 @@
 // Rooms by invite code. Codes are 6 characters from the unambiguous alphabet, drawn from the
 // CSPRNG and never reused while the room exists. Lock order: registry, then player (a room
 // calls back into the registry with its own lock held, so the registry never takes a room's).
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,12 +19,16 @@ class RoomRegistry {
  public:
   explicit RoomRegistry(RoomServices services);
 
-  std::shared_ptr<Room> create(const protocol::RoomOptions& options);
+  // A new room under code (cluster mode: claimed beforehand), or under an unused code.
+  std::shared_ptr<Room> create(const protocol::RoomOptions& options, std::string code = {});
   // Quick match: a room seating waiting and arriving, both ready, registered only once both
   // are in it (checked and linked under both players' locks). On anything but paired, room
-  // is left null and nothing was created.
+  // is left null and nothing was created. code as for create. waiting_expected_by: waiting is
+  // on another node (cluster mode), needs no connection here, and has until then to arrive.
   Claim create_matched(const protocol::RoomOptions& options, const std::shared_ptr<Player>& waiting,
-                       const std::shared_ptr<Player>& arriving, std::shared_ptr<Room>& room);
+                       const std::shared_ptr<Player>& arriving, std::shared_ptr<Room>& room,
+                       std::string code = {},
+                       std::optional<Room::Time> waiting_expected_by = std::nullopt);
   // Brings back a journaled race under its old code; false if it cannot be rebuilt.
   bool restore(const ActiveRaceRecord& record, std::vector<std::shared_ptr<Player>> players);
   std::shared_ptr<Room> find(std::string_view code) const;
@@ -32,6 +38,14 @@ class RoomRegistry {
   std::vector<ActiveRaceRecord> journal() const;
   // Server shutdown: every room stops arming timers (Room::stop).
   void stop();
+  // A code no room here has (cluster mode claims it across nodes before using it).
+  std::string unused_code() const;
+  // The codes of every room here.
+  std::vector<std::string> codes() const;
+  // Cluster mode: called (outside the registry's lock) with the code of each room that closed,
+  // and when a room opened. Set before serving.
+  std::function<void(const std::string& code)> on_released;
+  std::function<void()> on_opened;
 
  private:
   std::vector<std::shared_ptr<Room>> all() const;

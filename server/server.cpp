@@ -10,10 +10,14 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <unistd.h>
+
 #include <array>
+#include <optional>
 #include <thread>
 #include <vector>
 
+#include "server/cluster.hpp"
 #include "server/dispatcher.hpp"
 #include "server/http_session.hpp"
 #include "server/journal.hpp"
@@ -148,6 +152,20 @@ asio::awaitable<void> drain(NetworkThreads& threads, SessionSet& sessions, Playe
   threads.release();
 }
 
+// Where clients reach this node when --public-url does not say: its own address and port.
+std::string default_public_url(const Options& options, std::uint16_t port) {
+  if (!options.public_url.empty()) return options.public_url;
+  std::string host = options.host;
+  if (host == "0.0.0.0" || host == "::") {
+    char name[256] = {};
+    ::gethostname(name, sizeof name - 1);
+    host = name;
+  } else if (host.find(':') != std::string::npos) {
+    host = "[" + host + "]";
+  }
+  return fmt::format("ws://{}:{}/ws", host, port);
+}
+
 }  // namespace
 
 // The ownership and shutdown order this function keeps is written in server/main.cpp.
@@ -161,7 +179,26 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
       RoomServices{ioc.get_executor(), &worker, &metrics, {options.countdown, options.grace}, {}});
   Matchmaker matchmaker;
   AddressLimits limits(options.max_connections_per_ip, options.rooms_per_ip);
-  Dispatcher dispatcher(players, rooms, matchmaker, worker, metrics, limits);
+  std::optional<Cluster> cluster;
+  if (!options.redis.empty()) {
+    metrics.cluster_available.store(0);  // until Redis first answers
+    cluster.emplace(ioc,
+                    ClusterSettings{options.node_name,
+                                    options.public_url,
+                                    {options.redis_host, options.redis_port},
+                                    std::chrono::milliseconds(options.node_lease_ms),
+                                    std::chrono::seconds(options.grace)},
+                    rooms, players, worker, metrics);
+    rooms.on_opened = [&cluster] { cluster->rooms_changed(); };
+    rooms.on_released = [&cluster](const std::string& code) {
+      cluster->release(code);
+      cluster->rooms_changed();
+    };
+  } else {
+    metrics.cluster_nodes.store(0);
+  }
+  Cluster* const cluster_ptr = cluster ? &*cluster : nullptr;
+  Dispatcher dispatcher(players, rooms, matchmaker, worker, metrics, limits, cluster_ptr);
   SessionSet sessions;
 
   std::error_code fs_error;
@@ -170,7 +207,8 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     spdlog::error("--web-root {}: {}", options.web_root, fs_error.message());
     return 2;
   }
-  ServerContext context{options, web_root, metrics, dispatcher, sessions, rooms, worker, limits};
+  ServerContext context{options, web_root, metrics, dispatcher, sessions,
+                        rooms,   worker,   limits,  cluster_ptr};
 
   // Races that were running when the server last stopped go on (the worker is idle: nothing
   // else uses the store yet).
@@ -195,8 +233,15 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     return 2;
   }
   // The actual port, for tests and scripts that ask for port 0.
-  spdlog::info("listening on http://{}:{} (web root {}, {} threads)", options.host,
-               acceptor.local_endpoint().port(), web_root.string(), options.threads);
+  const std::uint16_t port = acceptor.local_endpoint().port();
+  spdlog::info("listening on http://{}:{} (web root {}, {} threads)", options.host, port,
+               web_root.string(), options.threads);
+  if (cluster) {
+    cluster->set_public_url(default_public_url(options, port));
+    spdlog::info("cluster: node {} at {}, redis {}:{}", options.node_name,
+                 cluster->settings().public_url, options.redis_host, options.redis_port);
+    cluster->start();
+  }
 
   // The acceptor, the journal loop and the signal handler all live on the main context, which
   // one thread runs: shutdown touches them with no strand or post in between.
@@ -210,10 +255,15 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     spdlog::info("signal {}: shutting down", signal);
     beast::error_code ignored;
     acceptor.close(ignored);
-    journal.stop();
-    rooms.stop();
-    sessions.shutdown_all();
-    asio::co_spawn(ioc, drain(threads, sessions, players, rooms, worker, metrics), asio::detached);
+    const auto shutdown = [&]() -> asio::awaitable<void> {
+      // Cluster mode: out of the directory first, so nobody is sent here any more.
+      if (cluster) co_await cluster->leave();
+      journal.stop();
+      rooms.stop();
+      sessions.shutdown_all();
+      co_await drain(threads, sessions, players, rooms, worker, metrics);
+    };
+    asio::co_spawn(ioc, shutdown, asio::detached);
   });
 
   threads.run();

@@ -15,6 +15,8 @@
 
 namespace tilerace::server {
 
+class Cluster;
+
 // A connection as shutdown sees it, HTTP or WebSocket, from accept until its last handler.
 // Both calls may come from any thread.
 class Session {
@@ -54,6 +56,7 @@ struct ServerContext {
   RoomRegistry& rooms;
   StoreWorker& store;
   AddressLimits& limits;
+  Cluster* cluster;  // null on a single node
 };
 
 }  // namespace tilerace::server

@@ -172,6 +172,9 @@ class Store {
   virtual void journal_races(const std::vector<ActiveRaceRecord>& races) = 0;
   // Every journaled race not yet recorded.
   virtual std::vector<ActiveRaceRecord> active_races() = 0;
+  // The journaled races of node (another node, found dead) end as recorded "aborted": no
+  // games, no rating change. Returns how many. Only a shared store has other nodes' races.
+  virtual std::size_t abort_races([[maybe_unused]] std::string_view node) { return 0; }
   virtual Leaderboard leaderboard(const LeaderboardQuery& query) = 0;
 };
 

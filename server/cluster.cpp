@@ -1,0 +1,443 @@
+#include "server/cluster.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <utility>
+
+#include "protocol/encode.hpp"
+#include "server/player_registry.hpp"
+#include "server/redis_connection.hpp"
+#include "server/room_registry.hpp"
+#include "server/store_worker.hpp"
+
+namespace tilerace::server {
+
+namespace asio = boost::asio;
+using asio::as_tuple;
+using asio::use_awaitable;
+
+namespace {
+
+// Keys (all under tilerace:): node:<n> its URL, leased; nodes the set of known nodes;
+// rooms:<n> its public rooms (an encoded list), leased; code:<c> → node; codes:<n> the
+// codes it claimed; leaving:<n> it left on SIGTERM and may come back; queue:<key> the
+// quick-match queue (entries node|player); match:<player> "code url" of its paired room;
+// channel control:<n>.
+
+// ARGV: node, url, lease ms, rooms. Refreshes this node; returns {lists of the other live
+// nodes, names of nodes whose lease is gone}.
+constexpr std::string_view kBeat = R"lua(
+redis.call('SET', 'tilerace:node:' .. ARGV[1], ARGV[2], 'PX', ARGV[3])
+redis.call('SET', 'tilerace:rooms:' .. ARGV[1], ARGV[4], 'PX', ARGV[3])
+redis.call('SADD', 'tilerace:nodes', ARGV[1])
+local live, dead = {}, {}
+for _, n in ipairs(redis.call('SMEMBERS', 'tilerace:nodes')) do
+  if n ~= ARGV[1] then
+    if redis.call('EXISTS', 'tilerace:node:' .. n) == 1 then
+      table.insert(live, redis.call('GET', 'tilerace:rooms:' .. n) or '[]')
+    elseif redis.call('EXISTS', 'tilerace:leaving:' .. n) == 0 then
+      table.insert(dead, n)
+    end
+  end
+end
+return {live, dead}
+)lua";
+
+// ARGV: node. Removes a dead node from the directory; 1 for the one caller that did it.
+constexpr std::string_view kReap = R"lua(
+local n = ARGV[1]
+if redis.call('EXISTS', 'tilerace:node:' .. n) == 1 then return 0 end
+if redis.call('EXISTS', 'tilerace:leaving:' .. n) == 1 then return 0 end
+if redis.call('SREM', 'tilerace:nodes', n) == 0 then return 0 end
+for _, c in ipairs(redis.call('SMEMBERS', 'tilerace:codes:' .. n)) do
+  if redis.call('GET', 'tilerace:code:' .. c) == n then redis.call('DEL', 'tilerace:code:' .. c) end
+end
+redis.call('DEL', 'tilerace:codes:' .. n, 'tilerace:rooms:' .. n)
+return 1
+)lua";
+
+// ARGV: code, node. 1 if the code is now this node's (it was free or ours already).
+constexpr std::string_view kClaim = R"lua(
+local owner = redis.call('GET', 'tilerace:code:' .. ARGV[1])
+if owner and owner ~= ARGV[2] then return 0 end
+redis.call('SET', 'tilerace:code:' .. ARGV[1], ARGV[2])
+redis.call('SADD', 'tilerace:codes:' .. ARGV[2], ARGV[1])
+return 1
+)lua";
+
+// ARGV: node, codes… Frees codes of this node.
+constexpr std::string_view kRelease = R"lua(
+for i = 2, #ARGV do
+  if redis.call('GET', 'tilerace:code:' .. ARGV[i]) == ARGV[1] then
+    redis.call('DEL', 'tilerace:code:' .. ARGV[i])
+  end
+  redis.call('SREM', 'tilerace:codes:' .. ARGV[1], ARGV[i])
+end
+return 1
+)lua";
+
+// ARGV: code. {node, url} of the live node that has it, or nil.
+constexpr std::string_view kLocate = R"lua(
+local owner = redis.call('GET', 'tilerace:code:' .. ARGV[1])
+if not owner then return nil end
+local url = redis.call('GET', 'tilerace:node:' .. owner)
+if not url then return nil end
+return {owner, url}
+)lua";
+
+// ARGV: queue key, node, player. Pops the longest-waiting entry of another player on a live
+// node ({node, player}); otherwise queues the asker (once) and returns nil.
+constexpr std::string_view kPair = R"lua(
+local q = 'tilerace:queue:' .. ARGV[1]
+local mine = ARGV[2] .. '|' .. ARGV[3]
+redis.call('LREM', q, 0, mine)
+while true do
+  local head = redis.call('LPOP', q)
+  if not head then break end
+  local bar = string.find(head, '|', 1, true)
+  if bar then
+    local node, player = string.sub(head, 1, bar - 1), string.sub(head, bar + 1)
+    if player ~= ARGV[3] and redis.call('EXISTS', 'tilerace:node:' .. node) == 1 then
+      return {node, player}
+    end
+  end
+end
+redis.call('RPUSH', q, mine)
+return nil
+)lua";
+
+// ARGV: queue key, node, player [, 1 to queue it again at the end]. The number removed.
+constexpr std::string_view kUnqueue = R"lua(
+local q = 'tilerace:queue:' .. ARGV[1]
+local removed = redis.call('LREM', q, 0, ARGV[2] .. '|' .. ARGV[3])
+if ARGV[4] then redis.call('RPUSH', q, ARGV[2] .. '|' .. ARGV[3]) end
+return removed
+)lua";
+
+// ARGV: players… Takes the pairings left for them: {player, "code url", …}.
+constexpr std::string_view kTakeMatches = R"lua(
+local out = {}
+for _, p in ipairs(ARGV) do
+  local v = redis.call('GETDEL', 'tilerace:match:' .. p)
+  if v then table.insert(out, p); table.insert(out, v) end
+end
+return out
+)lua";
+
+// ARGV: node, restart grace ms, codes to free… Takes the node out of the directory.
+constexpr std::string_view kLeave = R"lua(
+local n = ARGV[1]
+redis.call('DEL', 'tilerace:node:' .. n, 'tilerace:rooms:' .. n)
+redis.call('SET', 'tilerace:leaving:' .. n, '1', 'PX', ARGV[2])
+for i = 3, #ARGV do
+  if redis.call('GET', 'tilerace:code:' .. ARGV[i]) == n then
+    redis.call('DEL', 'tilerace:code:' .. ARGV[i])
+  end
+  redis.call('SREM', 'tilerace:codes:' .. n, ARGV[i])
+end
+return 1
+)lua";
+
+constexpr auto kMatchKept = std::chrono::seconds(30);
+constexpr int kCodeAttempts = 16;
+
+}  // namespace
+
+Cluster::Cluster(asio::io_context& main, ClusterSettings settings, RoomRegistry& rooms,
+                 PlayerRegistry& players, StoreWorker& store, Metrics& metrics)
+    : main_(main),
+      settings_(std::move(settings)),
+      rooms_(rooms),
+      players_(players),
+      store_(store),
+      metrics_(metrics),
+      commands_(
+          std::make_shared<RedisConnection>(main.get_executor(), settings_.redis, "commands")),
+      control_(std::make_shared<RedisConnection>(main.get_executor(), settings_.redis, "control")),
+      timer_(main) {}
+
+void Cluster::start() {
+  commands_->start([this] {
+    asio::co_spawn(main_, reclaim(), asio::detached);
+    wake();
+  });
+  control_->start(
+      [this] {
+        control_->send({"SUBSCRIBE", "tilerace:control:" + settings_.node});
+      },
+      [this](const RedisReply& push) {
+        // ["message", channel, payload]: a pairing waits for one of our players.
+        if (push.elements.size() == 3 && push.elements[0].str == "message") {
+          asio::co_spawn(main_, check_matches(), asio::detached);
+        }
+      });
+  asio::co_spawn(main_, heartbeat_loop(), asio::detached);
+}
+
+bool Cluster::available() const noexcept { return commands_->connected(); }
+
+void Cluster::wake() { timer_.cancel(); }
+
+void Cluster::rooms_changed() {
+  asio::post(main_, [this] { wake(); });
+}
+
+asio::awaitable<RedisReply> Cluster::eval(std::string_view script,
+                                          const std::vector<std::string>& args) {
+  std::vector<std::string> command{"EVAL", std::string(script), "0"};
+  command.insert(command.end(), args.begin(), args.end());
+  RedisReply reply = co_await commands_->command(std::move(command));
+  if (reply.error()) throw std::runtime_error("redis: " + reply.str);
+  co_return reply;
+}
+
+asio::awaitable<void> Cluster::heartbeat_loop() {
+  const auto every = settings_.lease / 5;
+  while (!stopped_) {
+    try {
+      // Until the first connection there is nothing to report (the connection logs its tries).
+      if (commands_->connected() || metrics_.cluster_available.load() == 1) co_await beat();
+    } catch (const std::exception& e) {
+      if (metrics_.cluster_available.exchange(0, std::memory_order_relaxed) == 1) {
+        spdlog::error("cluster: {} (cross-node features unavailable until it answers)", e.what());
+        outage_reported_ = true;
+      }
+    }
+    if (stopped_) co_return;
+    timer_.expires_after(every);
+    co_await timer_.async_wait(as_tuple(use_awaitable));
+  }
+}
+
+asio::awaitable<void> Cluster::beat() {
+  const std::string listing = protocol::encode_room_list(rooms_.public_rooms());
+  const std::vector<std::string> args{settings_.node, settings_.public_url,
+                                      std::to_string(settings_.lease.count()), listing};
+  const RedisReply reply = co_await eval(kBeat, args);
+  metrics_.cluster_available.store(1, std::memory_order_relaxed);
+  if (std::exchange(outage_reported_, false)) spdlog::info("cluster: redis answers again");
+  std::vector<std::string> remote;
+  std::vector<std::string> dead;
+  if (reply.elements.size() == 2) {
+    for (const auto& e : reply.elements[0].elements) remote.push_back(e.str);
+    for (const auto& e : reply.elements[1].elements) dead.push_back(e.str);
+  }
+  metrics_.cluster_nodes.store(static_cast<std::int64_t>(remote.size() + 1),
+                               std::memory_order_relaxed);
+  std::vector<std::string> unaborted;
+  {
+    std::lock_guard lock(mutex_);
+    remote_rooms_ = std::move(remote);
+    unaborted.assign(unaborted_.begin(), unaborted_.end());
+  }
+  for (auto& node : dead) {
+    const std::vector<std::string> args{node};
+    const RedisReply reaped = co_await eval(kReap, args);
+    if (reaped.integer == 1) {
+      spdlog::warn("cluster: node {} is gone (lease expired): its rooms are closed", node);
+      unaborted.push_back(std::move(node));
+    }
+  }
+  for (const auto& node : unaborted) co_await reap(node);
+  co_await check_matches();
+}
+
+asio::awaitable<void> Cluster::reap(std::string node) {
+  std::size_t aborted = 0;
+  const StoreWorker::Job abort = [&](Store& s) { aborted = s.abort_races(node); };
+  try {
+    co_await store_.run(abort);
+    std::lock_guard lock(mutex_);
+    unaborted_.erase(node);
+  } catch (const std::exception& e) {
+    spdlog::error("cluster: cannot abort the races of node {} yet: {}", node, e.what());
+    std::lock_guard lock(mutex_);
+    unaborted_.insert(node);
+    co_return;
+  }
+  if (aborted > 0) spdlog::warn("cluster: {} races of node {} recorded as aborted", aborted, node);
+}
+
+asio::awaitable<void> Cluster::check_matches() {
+  std::vector<std::string> waiting;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [player, key] : queued_) waiting.push_back(player);
+  }
+  if (waiting.empty()) co_return;
+  const RedisReply reply = co_await eval(kTakeMatches, waiting);
+  for (std::size_t i = 0; i + 1 < reply.elements.size(); i += 2) {
+    const std::string& id = reply.elements[i].str;
+    const std::string& value = reply.elements[i + 1].str;
+    const auto space = value.find(' ');
+    if (space == std::string::npos) continue;
+    {
+      std::lock_guard lock(mutex_);
+      queued_.erase(id);
+    }
+    const auto player = players_.find(id);
+    if (!player) continue;
+    std::shared_ptr<Participant> connection;
+    {
+      std::lock_guard lock(player->mutex);
+      connection = player->connection.lock();
+    }
+    // Not connected any more: their seat there waits for them until it times out.
+    if (!connection) continue;
+    connection->deliver(std::make_shared<const std::string>(protocol::encode_redirect(
+        value.substr(space + 1), value.substr(0, space), "quick_match", {})));
+    metrics_.redirects_total.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+asio::awaitable<void> Cluster::reclaim() {
+  try {
+    for (const auto& code : rooms_.codes()) {
+      const std::vector<std::string> args{code, settings_.node};
+      co_await eval(kClaim, args);
+    }
+    std::map<std::string, std::string> queued;
+    {
+      std::lock_guard lock(mutex_);
+      queued = queued_;
+    }
+    for (const auto& [player, key] : queued) {
+      const std::vector<std::string> args{key, settings_.node, player, "1"};
+      co_await eval(kUnqueue, args);
+    }
+  } catch (const std::exception& e) {
+    spdlog::warn("cluster: reclaiming this node's rooms: {}", e.what());
+  }
+}
+
+asio::awaitable<std::string> Cluster::claim_new_code() {
+  for (int attempt = 0; attempt < kCodeAttempts; ++attempt) {
+    std::string code = rooms_.unused_code();
+    const std::vector<std::string> args{code, settings_.node};
+    const RedisReply claimed = co_await eval(kClaim, args);
+    if (claimed.integer == 1) co_return code;
+  }
+  throw std::runtime_error("no free room code");  // 16 collisions in a 32^6 space: not chance
+}
+
+asio::awaitable<std::optional<std::string>> Cluster::locate(const std::string& code) {
+  const std::vector<std::string> args{code};
+  const RedisReply reply = co_await eval(kLocate, args);
+  if (reply.elements.size() != 2 || reply.elements[0].str == settings_.node) co_return std::nullopt;
+  co_return reply.elements[1].str;
+}
+
+void Cluster::release(const std::string& code) {
+  asio::co_spawn(
+      main_,
+      [this, code]() -> asio::awaitable<void> {
+        try {
+          const std::vector<std::string> args{settings_.node, code};
+          co_await eval(kRelease, args);
+        } catch (const std::exception& e) {
+          // Left behind, the code only stays taken until this node is reaped or reclaims.
+          spdlog::debug("cluster: releasing {}: {}", code, e.what());
+        }
+      },
+      asio::detached);
+}
+
+std::vector<std::string> Cluster::remote_rooms() const {
+  std::lock_guard lock(mutex_);
+  return remote_rooms_;
+}
+
+asio::awaitable<std::optional<Cluster::Waiting>> Cluster::pair(const std::string& key,
+                                                               const std::string& player) {
+  const std::vector<std::string> args{key, settings_.node, player};
+  const RedisReply reply = co_await eval(kPair, args);
+  if (reply.elements.size() == 2) {
+    co_return Waiting{reply.elements[0].str, reply.elements[1].str};
+  }
+  std::lock_guard lock(mutex_);
+  queued_[player] = key;
+  co_return std::nullopt;
+}
+
+asio::awaitable<bool> Cluster::unqueue(const std::string& player) {
+  std::string key;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = queued_.find(player);
+    if (it == queued_.end()) co_return false;
+    key = it->second;
+    queued_.erase(it);
+  }
+  const std::vector<std::string> args{key, settings_.node, player};
+  const RedisReply removed = co_await eval(kUnqueue, args);
+  co_return removed.integer > 0;
+}
+
+void Cluster::leave_queue(std::string player) {
+  {
+    std::lock_guard lock(mutex_);
+    if (queued_.count(player) == 0) return;
+  }
+  asio::co_spawn(
+      main_,
+      [this, player = std::move(player)]() -> asio::awaitable<void> {
+        try {
+          co_await unqueue(player);
+        } catch (const std::exception& e) {
+          // The entry stays until a pairing pops it and finds the player gone.
+          spdlog::debug("cluster: unqueueing {}: {}", player, e.what());
+        }
+      },
+      asio::detached);
+}
+
+void Cluster::forget_queued(const std::string& player) {
+  std::lock_guard lock(mutex_);
+  queued_.erase(player);
+}
+
+asio::awaitable<void> Cluster::announce_match(const Waiting& waiting, const std::string& code) {
+  std::vector<std::string> set{"SET", "tilerace:match:" + waiting.player,
+                               code + " " + settings_.public_url, "PX",
+                               std::to_string(std::chrono::milliseconds(kMatchKept).count())};
+  co_await commands_->command(std::move(set));
+  std::vector<std::string> publish{"PUBLISH", "tilerace:control:" + waiting.node, "match"};
+  co_await commands_->command(std::move(publish));
+}
+
+asio::awaitable<void> Cluster::leave() {
+  stopped_ = true;
+  timer_.cancel();
+  std::vector<std::string> args{
+      settings_.node, std::to_string(std::chrono::milliseconds(settings_.restart_grace).count())};
+  // Running races are journaled and come back when this node does; other rooms end now.
+  std::set<std::string> racing;
+  for (const auto& race : rooms_.journal()) racing.insert(race.room);
+  for (auto& code : rooms_.codes()) {
+    if (racing.count(code) == 0) args.push_back(std::move(code));
+  }
+  try {
+    co_await eval(kLeave, args);
+    std::map<std::string, std::string> queued;
+    {
+      std::lock_guard lock(mutex_);
+      queued.swap(queued_);
+    }
+    for (const auto& [player, key] : queued) {
+      const std::vector<std::string> unqueue_args{key, settings_.node, player};
+      co_await eval(kUnqueue, unqueue_args);
+    }
+    spdlog::info("cluster: left the directory");
+  } catch (const std::exception& e) {
+    spdlog::warn("cluster: leaving the directory: {} (the lease runs out by itself)", e.what());
+  }
+  commands_->stop();
+  control_->stop();
+}
+
+}  // namespace tilerace::server

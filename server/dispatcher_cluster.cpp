@@ -1,0 +1,173 @@
+// The dispatcher's room messages in cluster mode (--redis): codes claimed across nodes,
+// redirects to the node hosting a room, listings of every node, quick match through the
+// shared queue. server/cluster.hpp has the model.
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+#include "protocol/encode.hpp"
+#include "server/address_limits.hpp"
+#include "server/cluster.hpp"
+#include "server/dispatcher.hpp"
+
+namespace tilerace::server {
+
+namespace asio = boost::asio;
+using protocol::ErrorCode;
+
+namespace {
+
+// How long a partner paired from another node has to arrive before their seat is given up.
+constexpr auto kMatchReservation = std::chrono::seconds(15);
+// Partners popped from the queue who turn out to be busy before we queue ourselves instead.
+constexpr int kPairAttempts = 32;
+
+std::shared_ptr<Room> room_of(Player& p) {
+  std::lock_guard lock(p.mutex);
+  return p.room.lock();
+}
+
+}  // namespace
+
+void Dispatcher::leave_queue(Player& player) {
+  if (cluster_ != nullptr) return cluster_->leave_queue(player.id);
+  matchmaker_.cancel(player);
+}
+
+void Dispatcher::send_unavailable(Connection& c, const protocol::Rid& rid) {
+  send_error(c,
+             {ErrorCode::unavailable,
+              "rooms on other nodes cannot be reached right now (the cluster directory is down): "
+              "try again shortly",
+              ""},
+             rid);
+}
+
+std::optional<asio::awaitable<void>> Dispatcher::on_cluster_room(Connection& c,
+                                                                 const protocol::ClientMessage& m,
+                                                                 const protocol::Rid& rid) {
+  const bool in_room = room_of(*c.player) != nullptr;
+  if (const auto* create = std::get_if<protocol::CreateRoom>(&m)) {
+    if (in_room) return std::nullopt;  // on_room answers already_in_room
+    if (!limits_.create_room(c.address, AddressLimits::clock::now())) return std::nullopt;
+    return cluster_create(c, create->options, rid);
+  }
+  if (const auto* join = std::get_if<protocol::JoinRoom>(&m)) {
+    if (in_room || rooms_.find(join->code)) return std::nullopt;
+    return cluster_locate(c, join->code, "join_room", rid);
+  }
+  if (const auto* spectate = std::get_if<protocol::Spectate>(&m)) {
+    if (in_room || rooms_.find(spectate->code)) return std::nullopt;
+    return cluster_locate(c, spectate->code, "spectate", rid);
+  }
+  if (const auto* quick = std::get_if<protocol::QuickMatch>(&m)) {
+    if (in_room) return std::nullopt;
+    return cluster_quick_match(c, *quick, rid);
+  }
+  if (std::holds_alternative<protocol::CancelMatch>(m)) return cluster_cancel_match(c, rid);
+  return std::nullopt;
+}
+
+asio::awaitable<void> Dispatcher::cluster_create(Connection& c,
+                                                 const protocol::RoomOptions& options,
+                                                 const protocol::Rid& rid) {
+  std::string code;
+  try {
+    co_await cluster_->unqueue(c.player->id);
+    code = co_await cluster_->claim_new_code();
+  } catch (const std::exception& e) {
+    spdlog::debug("create_room: {}", e.what());
+    send_unavailable(c, rid);
+    co_return;
+  }
+  stop_spectating(c);
+  // Room::join answers already_in_room (and closes the room, releasing the code) if a quick
+  // match seated the player meanwhile.
+  rooms_.create(options, std::move(code))->join(c.player, c.out, rid);
+}
+
+asio::awaitable<void> Dispatcher::cluster_locate(Connection& c, const std::string& code,
+                                                 std::string_view reason,
+                                                 const protocol::Rid& rid) {
+  std::optional<std::string> url;
+  try {
+    url = co_await cluster_->locate(code);
+  } catch (const std::exception& e) {
+    spdlog::debug("{} {}: {}", reason, code, e.what());
+    send_unavailable(c, rid);
+    co_return;
+  }
+  if (!url) {
+    send_error(c, {ErrorCode::no_such_room, "no room with that code", ""}, rid);
+    co_return;
+  }
+  metrics_.redirects_total.fetch_add(1, std::memory_order_relaxed);
+  send(c, protocol::encode_redirect(*url, code, reason, rid));
+}
+
+asio::awaitable<void> Dispatcher::cluster_quick_match(Connection& c, const protocol::QuickMatch& m,
+                                                      const protocol::Rid& rid) {
+  stop_spectating(c);
+  protocol::RoomOptions options;
+  options.mode = m.mode;
+  options.size = m.size;
+  options.target = m.mode == engine::Mode::fifteen ? 0 : 2048;
+  options.is_public = true;  // strangers' races are there to be watched
+  const std::string key = std::string(engine::to_string(m.mode)) + ":" + std::to_string(m.size);
+  try {
+    for (int attempt = 0; attempt < kPairAttempts; ++attempt) {
+      const std::optional<Cluster::Waiting> partner = co_await cluster_->pair(key, c.player->id);
+      if (!partner) {
+        send(c, protocol::encode_bare("queued", rid));
+        co_return;
+      }
+      const bool here = partner->node == cluster_->settings().node;
+      std::shared_ptr<Player> waiting = players_.find(partner->player);
+      if (!here && !waiting) {
+        std::optional<PlayerRecord> record;
+        const std::string& id = partner->player;
+        const StoreWorker::Job load = [&](Store& s) { record = s.find_player(id); };
+        co_await store_.run(load);
+        if (record) waiting = players_.adopt(*record);
+      }
+      if (!waiting) continue;  // gone
+      std::string code = co_await cluster_->claim_new_code();
+      std::shared_ptr<Room> room;
+      std::optional<Room::Time> expected_by;
+      if (!here) expected_by = Room::Time::clock::now() + kMatchReservation;
+      const Claim claim =
+          rooms_.create_matched(options, waiting, c.player, room, code, expected_by);
+      if (claim != Claim::paired) {
+        cluster_->release(code);
+        if (claim == Claim::arriving_busy) {
+          send_error(c, {ErrorCode::already_in_room, "leave your room first", ""}, rid);
+          co_return;
+        }
+        continue;  // the partner is busy: the next one
+      }
+      if (here) {
+        cluster_->forget_queued(waiting->id);
+      } else {
+        // The partner's node redirects them here; they are seated and expected.
+        co_await cluster_->announce_match(*partner, room->code());
+      }
+      room->announce(&c.out, rid);
+      co_return;
+    }
+  } catch (const std::exception& e) {
+    spdlog::debug("quick_match: {}", e.what());
+  }
+  send_unavailable(c, rid);
+}
+
+asio::awaitable<void> Dispatcher::cluster_cancel_match(Connection& c, const protocol::Rid& rid) {
+  try {
+    co_await cluster_->unqueue(c.player->id);
+  } catch (const std::exception& e) {
+    // Its entry stays until a pairing pops it; that pairing finds the player absent.
+    spdlog::debug("cancel_match: {}", e.what());
+  }
+  send(c, protocol::encode_bare("match_cancelled", rid));
+}
+
+}  // namespace tilerace::server

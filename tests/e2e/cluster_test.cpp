@@ -1,0 +1,248 @@
+// Cluster mode with the real binary: two or three nodes sharing a real PostgreSQL and a real
+// redis-server (both started by the tests on free loopback ports). One world: tokens and
+// leaderboards everywhere, rooms found and joined through any node, quick match across nodes,
+// a dead node's races recorded as aborted, Redis going away and coming back.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <set>
+
+#include "server/pg_connection.hpp"
+#include "tests/e2e/harness.hpp"
+#include "tests/e2e/race_client.hpp"
+#include "tests/e2e/shared_world.hpp"
+#include "tests/pg_cluster.hpp"
+#include "tests/redis_process.hpp"
+
+namespace tilerace::e2e {
+namespace {
+
+using tilerace::testing::PgCluster;
+using tilerace::testing::RedisProcess;
+
+// The port of a ws://127.0.0.1:<port>/ws URL (what a node's default public URL looks like).
+std::uint16_t port_of(const std::string& url) {
+  const auto colon = url.rfind(':');
+  return static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1)));
+}
+
+class Cluster : public ::testing::Test {
+ protected:
+  Cluster() : url_(PgCluster::shared().create_database()) {}
+
+  // A node of the cluster; a short lease so that a dead node is noticed within seconds.
+  std::unique_ptr<ServerProcess> node(const std::string& name) {
+    return std::make_unique<ServerProcess>(std::vector<std::string>{
+        "--database", url_, "--node-name", name, "--redis",
+        "redis://127.0.0.1:" + std::to_string(redis_.port()), "--node-lease-ms", "1500",
+        "--countdown", "0", "--rate", "100000"});
+  }
+  std::int64_t query(const std::string& sql) const {
+    return server::PgConnection(url_).exec(sql.c_str()).int64(0, 0);
+  }
+
+  // The codes list_rooms shows on ws.
+  static std::set<std::string> listed(WsClient& ws) {
+    std::set<std::string> codes;
+    const json rooms = ws.request({{"type", "list_rooms"}});
+    if (rooms["type"] != "rooms") return codes;
+    for (const json& r : rooms["rooms"]) codes.insert(r["code"].get<std::string>());
+    return codes;
+  }
+  static bool eventually_listed(WsClient& ws, const std::string& code, bool present) {
+    return testing::eventually([&] { return listed(ws).count(code) == (present ? 1u : 0u); }, 10s);
+  }
+
+  std::string url_;
+  RedisProcess redis_;
+};
+
+// The player racer is, on a new connection to port (after a redirect); their welcome checked.
+std::unique_ptr<Racer> follow(const Racer& racer, std::uint16_t port) {
+  json welcome;
+  auto moved = std::make_unique<Racer>(port, racer.id, racer.token, welcome);
+  EXPECT_EQ(welcome["type"], "welcome") << welcome.dump();
+  EXPECT_EQ(welcome["resumed"], true);
+  return moved;
+}
+
+TEST_F(Cluster, TokensAndLeaderboardsAreTheSameOnEveryNode) {
+  const auto a = node("a");
+  const auto b = node("b");
+  WsClient on_a(a->port());
+  const json ann = on_a.hello("ann");
+  finish_a_ranked_game(on_a);
+  const json board =
+      json::parse(http_request(a->port(), "/api/leaderboard?mode=classic&size=3&kind=score").body);
+  ASSERT_EQ(board["entries"].size(), 1u);
+  // ann's token works on b, and b ranks her result as a does.
+  EXPECT_EQ(rank_becomes(b->port(), ann, 1), 1);
+  EXPECT_EQ(json::parse(http_request(b->port(), "/api/leaderboard?mode=classic&size=3&kind=score")
+                            .body)["entries"],
+            board["entries"]);
+}
+
+TEST_F(Cluster, ARoomOnOneNodeIsListedJoinedAndSpectatedThroughAnother) {
+  const auto a = node("a");
+  const auto b = node("b");
+  Racer ann(a->port(), "ann");
+  const std::string code = create_room(ann, {{"size", 4}, {"public", true}})["code"];
+  WsClient lobby(b->port());
+  lobby.hello("lobby");
+  ASSERT_TRUE(eventually_listed(lobby, code, true));
+  const json via_http = json::parse(http_request(b->port(), "/api/rooms").body);
+  EXPECT_EQ(via_http["rooms"].size(), 1u);
+
+  // bob joins through b: redirected to a, where he repeats the request.
+  Racer bob_on_b(b->port(), "bob");
+  const json redirect = bob_on_b.ws.request({{"type", "join_room"}, {"code", code}, {"rid", 1}});
+  ASSERT_EQ(redirect["type"], "redirect") << redirect.dump();
+  EXPECT_EQ(redirect["code"], code);
+  EXPECT_EQ(redirect["reason"], "join_room");
+  EXPECT_EQ(redirect["rid"], 1);
+  ASSERT_EQ(port_of(redirect["url"]), a->port());
+  const auto bob = follow(bob_on_b, port_of(redirect["url"]));
+  ASSERT_EQ(bob->ws.request({{"type", "join_room"}, {"code", code}})["type"], "room");
+  ann.ws.until("room");
+
+  // A spectator comes the same way.
+  WsClient watcher_on_b(b->port());
+  const json watcher_welcome = watcher_on_b.hello("watcher");
+  const json to_a = watcher_on_b.request({{"type", "spectate"}, {"code", code}});
+  ASSERT_EQ(to_a["type"], "redirect") << to_a.dump();
+  EXPECT_EQ(to_a["reason"], "spectate");
+  WsClient watcher(port_of(to_a["url"]));
+  watcher.request({{"type", "hello"}, {"name", "w"}, {"token", watcher_welcome["token"]}});
+  ASSERT_EQ(watcher.request({{"type", "spectate"}, {"code", code}})["type"], "room");
+
+  // Identical starting boards for both racers; the spectator sees every move, in order.
+  const std::vector<json> starts = start_race({&ann, bob.get()});
+  EXPECT_EQ(starts[0]["games"], starts[1]["games"]);
+  int moves = 0;
+  for (int i = 0; i < 12; ++i) {
+    if (play(ann.ws, kDirs[i % 4])["changed"] == true) ++moves;
+  }
+  int seen = 0;
+  for (int i = 0; i < moves; ++i) {
+    const json update = watcher.until("race_update");
+    if (update["player"] != ann.id) continue;
+    EXPECT_EQ(update["moves"], ++seen);
+  }
+  EXPECT_EQ(seen, moves);
+  EXPECT_GE(b->metric("tilerace_redirects_total"), 2);
+}
+
+TEST_F(Cluster, ANodeStoppedWithSigtermLeavesTheDirectoryBeforeItGoes) {
+  auto a = node("a");
+  const auto b = node("b");
+  std::string code;
+  {
+    Racer ann(a->port(), "ann");
+    code = create_room(ann, {{"size", 4}, {"public", true}})["code"];
+  }
+  WsClient lobby(b->port());
+  lobby.hello("lobby");
+  ASSERT_TRUE(eventually_listed(lobby, code, true));
+  EXPECT_EQ(a->stop(SIGTERM), 0);
+  // At once, not when a's lease would have run out: nobody is sent to a stopped node.
+  EXPECT_EQ(lobby.request({{"type", "join_room"}, {"code", code}})["code"], "no_such_room");
+  EXPECT_TRUE(eventually_listed(lobby, code, false));
+}
+
+TEST_F(Cluster, QuickMatchPairsPlayersOnDifferentNodesIntoOneRace) {
+  const auto a = node("a");
+  const auto b = node("b");
+  Racer ann(a->port(), "ann");
+  ASSERT_EQ(ann.ws.request({{"type", "quick_match"}, {"mode", "classic"}, {"size", 4}})["type"],
+            "queued");
+  Racer bob(b->port(), "bob");
+  const json room = bob.ws.request({{"type", "quick_match"}, {"mode", "classic"}, {"size", 4}});
+  ASSERT_EQ(room["type"], "room") << room.dump();
+  ASSERT_EQ(room["room"]["players"].size(), 2u);
+  const std::string code = room["room"]["code"];
+  // ann's node sends her to b, where she is expected: hello is all it takes.
+  const json redirect = ann.ws.until("redirect");
+  EXPECT_EQ(redirect["reason"], "quick_match");
+  EXPECT_EQ(redirect["code"], code);
+  ASSERT_EQ(port_of(redirect["url"]), b->port());
+  const auto ann_on_b = follow(ann, b->port());
+  const json ann_start = ann_on_b->ws.until("race_start");
+  const json bob_start = bob.ws.until("race_start");
+  EXPECT_EQ(ann_start["code"], code);
+  EXPECT_EQ(bob_start["code"], code);
+  EXPECT_EQ(ann_start["games"], bob_start["games"]);
+}
+
+TEST_F(Cluster, WhenANodeDiesItsRaceIsRecordedAsAbortedAndItsPlayersCarryOnElsewhere) {
+  auto a = node("a");
+  const auto b = node("b");
+  Racer ann(a->port(), "ann");
+  Racer bob(a->port(), "bob");
+  const std::string code = create_room(ann, {{"size", 4}, {"public", true}})["code"];
+  ASSERT_EQ(bob.ws.request({{"type", "join_room"}, {"code", code}})["type"], "room");
+  start_race({&ann, &bob});
+  ASSERT_EQ(play(ann.ws, "left")["type"], "moved");
+  WsClient lobby(b->port());
+  lobby.hello("lobby");
+  ASSERT_TRUE(eventually_listed(lobby, code, true));
+  // The journal has the race (a journals once a second).
+  ASSERT_TRUE(
+      testing::eventually([&] { return query("SELECT count(*) FROM active_races") == 1; }, 5s));
+
+  a->stop(SIGKILL);
+  ASSERT_TRUE(eventually_listed(lobby, code, false));
+  ASSERT_TRUE(testing::eventually(
+      [&] { return query("SELECT count(*) FROM races WHERE reason = 'aborted'") == 1; }, 10s));
+  EXPECT_EQ(query("SELECT count(*) FROM active_races"), 0);
+  EXPECT_EQ(query("SELECT SUM(races) FROM players"), 0);  // no rating change
+  EXPECT_EQ(lobby.request({{"type", "join_room"}, {"code", code}})["code"], "no_such_room");
+  // The players reconnect (through the balancer: here, to b) with their tokens and play on.
+  const auto ann_on_b = follow(ann, b->port());
+  EXPECT_EQ(create_room(*ann_on_b, {{"size", 4}})["players"].size(), 1u);
+}
+
+TEST_F(Cluster, RedisGoingAwayMidRaceStopsOnlyCrossNodeFeaturesUntilItReturns) {
+  const auto a = node("a");
+  const auto b = node("b");
+  Racer ann(a->port(), "ann");
+  Racer bob(a->port(), "bob");
+  const std::string code = create_room(ann, {{"size", 4}})["code"];
+  ASSERT_EQ(bob.ws.request({{"type", "join_room"}, {"code", code}})["type"], "room");
+  start_race({&ann, &bob});
+
+  redis_.stop();
+  ASSERT_TRUE(testing::eventually(
+      [&] {
+        const json h = json::parse(http_request(a->port(), "/healthz").body);
+        return h["status"] == "degraded" && h["redis"] == "unreachable";
+      },
+      10s));
+  // The race goes on and is recorded.
+  for (int i = 0; i < 6; ++i) ASSERT_EQ(play(ann.ws, kDirs[i % 4])["type"], "moved");
+  bob.ws.send({{"type", "resign"}});
+  const json over = ann.ws.until("race_over");
+  EXPECT_EQ(over["winner"], ann.id);
+  EXPECT_EQ(query("SELECT count(*) FROM races WHERE reason = 'forfeit' OR reason = 'all_over'"), 1);
+  // What needs Redis says so.
+  WsClient lobby(b->port());
+  lobby.hello("lobby");
+  const json refused = lobby.request({{"type", "list_rooms"}});
+  EXPECT_EQ(refused["code"], "unavailable") << refused.dump();
+  EXPECT_EQ(lobby.request({{"type", "join_room"}, {"code", code}})["code"], "unavailable");
+  EXPECT_EQ(http_request(b->port(), "/api/rooms").status, 503);
+
+  // Redis comes back (empty): the nodes find it by themselves and cross-node joins work again.
+  redis_.start();
+  ASSERT_TRUE(testing::eventually(
+      [&] { return json::parse(http_request(b->port(), "/healthz").body)["status"] == "ok"; },
+      10s));
+  ASSERT_TRUE(testing::eventually(
+      [&] {
+        const json r = lobby.request({{"type", "join_room"}, {"code", code}});
+        return r["type"] == "redirect" && port_of(r["url"]) == a->port();
+      },
+      10s));
+}
+
+}  // namespace
+}  // namespace tilerace::e2e
