@@ -113,6 +113,13 @@ connection.addEventListener('message', (e) => {
       race.animate(effect.target, effect.before, effect.message, mode);
     }
   }
+  if (msg.type === 'redirect') {
+    // The room is on another node: go there and ask again (a quick match needs no asking:
+    // the player is expected in the room).
+    if (msg.reason === 'join_room') pendingRoom = msg.code;
+    if (msg.reason === 'spectate') pendingWatch = msg.code;
+    connection.moveTo(msg.url);
+  }
   if (msg.type === 'welcome') {
     if (pendingRoom) { send({ type: 'join_room', code: pendingRoom }); pendingRoom = null; }
     else if (pendingWatch) {

@@ -1,11 +1,24 @@
 // The socket: connects to /ws, says hello with the saved name and token, reconnects with
 // backoff, and emits each server message as a 'message' event (detail: the object).
+// Cluster mode: moveTo(url) follows a redirect to the node hosting a room; a connection
+// there that fails twice in a row goes back to the address the page came from (the node
+// went away: another one takes the player).
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+const NODE_ATTEMPTS = 2;
+
+// A WebSocket URL from a redirect's url: absolute, or a path on the page's own host.
+export function socketUrl(url, base) {
+  const resolved = new URL(url, base);
+  if (resolved.protocol === 'http:') resolved.protocol = 'ws:';
+  if (resolved.protocol === 'https:') resolved.protocol = 'wss:';
+  return resolved.href;
+}
 
 export class Connection extends EventTarget {
   constructor(url, storage) {
     super();
+    this.home = url;
     this.url = url;
     this.storage = storage;
     this.socket = null;
@@ -49,9 +62,17 @@ export class Connection extends EventTarget {
     socket.onclose = (event) => {
       this.setStatus(event.code === 4000 ? 'replaced' : 'closed');
       if (event.code === 4000) return;  // another tab took over: do not fight it
+      if (this.url !== this.home && this.attempt >= NODE_ATTEMPTS) this.url = this.home;
       const delay = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)];
       setTimeout(() => this.connect(), delay);
     };
+  }
+
+  // Reconnects at once to url (a redirect's), saying hello there with the same token.
+  moveTo(url) {
+    this.url = socketUrl(url, this.home);
+    this.attempt = 0;
+    this.connect();
   }
 
   send(msg) {
