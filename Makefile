@@ -5,7 +5,7 @@ DATA       ?= ./data
 CMAKE_ARGS ?=
 WERROR     := $(if $(CI),ON,OFF)
 
-.PHONY: all deps build run test test-web web-deps bench bench-one-core profile screenshots test-asan test-tsan fuzz test-hardening soak test-docker clean format
+.PHONY: all deps build run test test-web web-deps bench bench-one-core bench-cluster profile screenshots test-asan test-tsan fuzz test-hardening soak test-docker clean format
 
 all: build
 
@@ -48,6 +48,10 @@ bench: build
 
 # The "one core" scenario alone: tilerace, the echo floor and the Node.js peer, each pinned
 # to CPU 0 with one network thread, the load generator on CPU 1.
+# One node against two nodes of a cluster under the same race load (bench/cluster.sh, ~1 min).
+bench-cluster: build
+	BUILD=$(BUILD) bench/cluster.sh
+
 bench-one-core: build
 	BUILD=$(BUILD) bench/one-core.sh
 

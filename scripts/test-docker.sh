@@ -2,7 +2,10 @@
 # make test-docker: builds the image, runs it on a free loopback port with a fresh volume,
 # waits until it is healthy, plays a short solo game over WebSocket, stops it with SIGTERM
 # (exit code 0 expected), starts a new container on the same volume and checks the finished
-# game is still on the leaderboard. Needs a docker CLI that reaches an engine.
+# game is still on the leaderboard. Then brings up docker/compose.cluster.yml (nginx, two
+# nodes, Redis, PostgreSQL) with nginx on a free loopback port and races two players who land
+# on different nodes, watched by a spectator. Needs a docker CLI and docker-compose that reach
+# an engine (here: ../shared/tools/container-build.sh env).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 smoke=./${BUILD:-build}/tilerace-smoke
@@ -11,9 +14,13 @@ name=tilerace-test-$$
 volume=tilerace-test-$$
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 
+project=tilerace-test-$$
+compose() { docker-compose -p "$project" -f docker/compose.cluster.yml "$@"; }
+
 cleanup() {
   docker rm -f "$name" >/dev/null 2>&1 || true
   docker volume rm -f "$volume" >/dev/null 2>&1 || true
+  compose down -v >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 
@@ -52,4 +59,21 @@ docker rm "$name" >/dev/null
 
 start_container  # a new container on the same volume
 "$smoke" check "$port" "$game"
+docker rm -f "$name" >/dev/null
+
+# The cluster: the image just built, nginx on a free port.
+docker tag "$tag" tilerace
+export TILERACE_PORT
+TILERACE_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+started=$SECONDS
+compose up -d --no-build
+deadline=$((SECONDS + 180))
+until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$TILERACE_PORT/healthz")" = 200 ]; do
+  if [ $SECONDS -ge $deadline ]; then echo "test-docker: the cluster did not come up"; compose ps; compose logs; exit 1; fi
+  sleep 1  # polling interval while the cluster starts, bounded by the deadline
+done
+echo "test-docker: cluster up behind nginx on 127.0.0.1:$TILERACE_PORT after $((SECONDS - started)) s"
+"$smoke" race "$TILERACE_PORT" || { compose logs; exit 1; }
+compose stop -t 15 node1 node2
+compose ps
 echo "test-docker: OK"

@@ -22,6 +22,10 @@
 //   co_awaits its job and resumes on its connection's thread. That is also how a result is
 //   committed before the message announcing it is sent. (Before serving, main's thread reads the
 //   race journal directly: nothing else uses the store yet.)
+// - Cluster mode (--redis): the Cluster's heartbeat and its two Redis connections (commands,
+//   and the SUBSCRIBEd control channel) run on context 0's one thread, with no strand; a
+//   dispatcher coroutine that needs Redis co_awaits a command (posted onto context 0) and
+//   resumes on its connection's thread. The Cluster's own maps sit behind one small mutex.
 // - Metrics are atomics that any thread may bump.
 //
 // Ownership and shutdown order (run_server in server.cpp):
@@ -30,7 +34,9 @@
 //   reach (store, worker, metrics, registries, dispatcher, limits, sessions) is declared after it
 //   and outlives every handler, because run() returns only once no handler is left: shutdown never
 //   stops a context, it lets the work run out (each context holds a work guard until drain ends).
-// - SIGTERM/SIGINT: the acceptor closes, the journal loop stops (also mid-pass), rooms stop arming
+// - SIGTERM/SIGINT: the acceptor closes; in cluster mode the node leaves the directory (its lease,
+//   listing, codes and queue entries; bounded by Redis's reply timeout) and stops its Redis
+//   connections; then the journal loop stops (also mid-pass), rooms stop arming
 //   timers, every session (HTTP or WebSocket, from accept on) is told to shut down; drain
 //   waits for them (8 s, then aborts their sockets), journals every solo game and race once
 //   more, releases the contexts' work guards, and ends. Then the threads return from run(), the

@@ -68,11 +68,14 @@ constexpr std::array<const char*, 4> kMoves = {
 
 class Client : public std::enable_shared_from_this<Client> {
  public:
-  Client(Fleet& fleet, asio::io_context& ioc, Role role, Room* room, std::size_t index)
+  Client(Fleet& fleet, asio::io_context& ioc, Role role, Room* room, std::size_t index,
+         std::string port)
       : fleet_(fleet),
         role_(role),
         room_(room),
         index_(index),
+        port_(std::move(port)),
+        ioc_(ioc),
         ws_(ioc),
         wake_(ioc),
         rng_(static_cast<unsigned>(index * 7919 + static_cast<std::size_t>(role))) {}
@@ -99,16 +102,25 @@ class Client : public std::enable_shared_from_this<Client> {
   void settle();
   void start_playing();
 
+  // A redirect: a new client with this one's player carries on at the node it names.
+  void follow(const json& redirect);
+
   Fleet& fleet_;
   Role role_;
   Room* room_;
   std::size_t index_;
+  std::string port_;
+  asio::io_context& ioc_;
   websocket::stream<beast::tcp_stream> ws_;
   beast::flat_buffer buffer_;
   std::deque<std::string> outbox_;
   asio::steady_timer wake_;  // the writer sleeps on it
   std::minstd_rand rng_;
   std::string id_;
+  std::string token_;
+  std::optional<Clock::time_point> asked_at_;    // when join_room/spectate was sent
+  std::optional<Clock::time_point> redirected_;  // a follower: when its first request went
+  bool handed_over_ = false;
   bool open_ = false, settled_ = false, playing_ = false, in_flight_ = false;
   bool ready_sent_ = false, stopping_ = false;
   Clock::time_point sent_at_, next_move_at_;
@@ -120,8 +132,7 @@ class Client : public std::enable_shared_from_this<Client> {
 asio::awaitable<bool> Client::connect() {
   const FleetConfig& cfg = fleet_.config();
   asio::ip::tcp::resolver resolver(ws_.get_executor());
-  auto [rec, endpoints] =
-      co_await resolver.async_resolve(cfg.host, cfg.port, as_tuple(use_awaitable));
+  auto [rec, endpoints] = co_await resolver.async_resolve(cfg.host, port_, as_tuple(use_awaitable));
   if (rec) co_return false;
   beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
   auto [cec, ep] =
@@ -149,6 +160,8 @@ asio::awaitable<void> Client::run() {
     settle();
     playing_ = index_ != SIZE_MAX;  // listeners (index SIZE_MAX) only hold a connection
     wake_.cancel();
+  } else if (!token_.empty()) {
+    send(json{{"type", "hello"}, {"name", "load"}, {"token", token_}}.dump());
   } else {
     send(R"({"type":"hello","name":"load)" + std::to_string(index_ % 100000) + "\"}");
   }
@@ -161,7 +174,7 @@ asio::awaitable<void> Client::run() {
   }
   open_ = false;
   if (!stopping_) ++fleet_.stats().errors["closed"];
-  if (!settled_) fleet_.on_failed();
+  if (!settled_ && !handed_over_) fleet_.on_failed();
   stopping_ = true;
   wake_.cancel();
   fleet_.on_closed();
@@ -311,6 +324,7 @@ void Client::send_with_code(const char* type) {
           co_await self->room_->code_known.async_wait(as_tuple(use_awaitable));
         }
         if (self->room_->code.empty() || self->stopping_) co_return;
+        if (!self->asked_at_) self->asked_at_ = Clock::now();
         self->send(json{{"type", type}, {"code", self->room_->code}}.dump());
       },
       asio::detached);
@@ -323,6 +337,7 @@ void Client::handle_setup(std::string_view type, std::string_view text) {
   if (j.is_discarded()) return;
   if (type == "welcome") {
     id_ = j["player"]["id"].get<std::string>();
+    token_ = j["token"].get<std::string>();
     switch (role_) {
       case Role::racer:
         if (index_ == 0) {
@@ -346,8 +361,13 @@ void Client::handle_setup(std::string_view type, std::string_view text) {
     }
     return;
   }
+  if (type == "redirect") return follow(j);
   if (type == "room") {
     const json& room = j["room"];
+    if (redirected_) {
+      fleet_.stats().redirect_latency.add(Clock::now() - *redirected_);
+      redirected_.reset();
+    }
     if (role_ == Role::spectator) return settle();
     if (role_ != Role::racer) return;
     if (index_ == 0 && room_->code.empty()) {
@@ -380,10 +400,52 @@ void Client::handle_setup(std::string_view type, std::string_view text) {
   }
 }
 
+void Client::follow(const json& redirect) {
+  const std::string url = redirect.value("url", "");
+  // ws://host:port/path: this tool connects to cfg.host and takes the port.
+  const auto colon = url.rfind(':');
+  const auto slash = url.find('/', colon == std::string::npos ? 0 : colon);
+  if (colon == std::string::npos || slash == std::string::npos || !room_) {
+    ++fleet_.stats().errors["redirect"];
+    return;
+  }
+  auto follower = std::make_shared<Client>(fleet_, ioc_, role_, room_, index_,
+                                           url.substr(colon + 1, slash - colon - 1));
+  follower->token_ = token_;
+  follower->redirected_ = asked_at_.value_or(Clock::now());
+  handed_over_ = true;
+  stop();  // this connection closes; the follower takes its place
+  fleet_.hand_over(this, std::move(follower));
+}
+
 // ---- Fleet ---------------------------------------------------------------------------------
 
 Fleet::Fleet(asio::io_context& ioc, FleetConfig config, Stats& stats)
-    : ioc_(ioc), config_(std::move(config)), stats_(stats), changed_(ioc) {}
+    : ioc_(ioc), config_(std::move(config)), stats_(stats), changed_(ioc) {
+  std::string_view rest = config_.port;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    ports_.emplace_back(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+  }
+  if (ports_.empty()) ports_.push_back(config_.port);
+}
+
+const std::string& Fleet::port_for(std::size_t r, std::size_t k) const {
+  return ports_[(r + k) % ports_.size()];
+}
+
+void Fleet::hand_over(Client* from, std::shared_ptr<Client> follower) {
+  for (auto& room : rooms_) {
+    for (auto*& racer : room->racers) {
+      if (racer == from) racer = follower.get();
+    }
+  }
+  ++handed_over_;
+  ++connecting_;
+  clients_.push_back(follower);
+  asio::co_spawn(ioc_, follower->run(), asio::detached);
+}
 
 Fleet::~Fleet() = default;
 
@@ -394,12 +456,13 @@ void Fleet::launch_races(std::size_t racers) {
     auto room = std::make_unique<Room>(ioc_);
     for (std::size_t i = 0; i < config_.racers_per_room; ++i) {
       // The creator comes first in the batch, so that rooms fill in order.
-      auto c = std::make_shared<Client>(*this, ioc_, Role::racer, room.get(), i);
+      auto c = std::make_shared<Client>(*this, ioc_, Role::racer, room.get(), i, port_for(r, i));
       room->racers.push_back(c.get());
       batch.push_back(std::move(c));
     }
     for (std::size_t s = 0; s < config_.spectators; ++s) {
-      batch.push_back(std::make_shared<Client>(*this, ioc_, Role::spectator, room.get(), s));
+      batch.push_back(std::make_shared<Client>(*this, ioc_, Role::spectator, room.get(), s,
+                                               port_for(r, 1 + s)));
     }
     rooms_.push_back(std::move(room));
   }
@@ -409,7 +472,7 @@ void Fleet::launch_races(std::size_t racers) {
 void Fleet::launch_solo(std::size_t players) {
   std::vector<std::shared_ptr<Client>> batch;
   for (std::size_t i = 0; i < players; ++i) {
-    batch.push_back(std::make_shared<Client>(*this, ioc_, Role::solo, nullptr, i));
+    batch.push_back(std::make_shared<Client>(*this, ioc_, Role::solo, nullptr, i, port_for(i, 0)));
   }
   asio::co_spawn(ioc_, start_all(std::move(batch)), asio::detached);
 }
@@ -417,7 +480,7 @@ void Fleet::launch_solo(std::size_t players) {
 void Fleet::launch_idle(std::size_t players) {
   std::vector<std::shared_ptr<Client>> batch;
   for (std::size_t i = 0; i < players; ++i) {
-    batch.push_back(std::make_shared<Client>(*this, ioc_, Role::idle, nullptr, i));
+    batch.push_back(std::make_shared<Client>(*this, ioc_, Role::idle, nullptr, i, port_for(i, 0)));
   }
   asio::co_spawn(ioc_, start_all(std::move(batch)), asio::detached);
 }
@@ -426,7 +489,8 @@ void Fleet::launch_echo(std::size_t senders, std::size_t listeners) {
   std::vector<std::shared_ptr<Client>> batch;
   for (std::size_t i = 0; i < senders + listeners; ++i) {
     const std::size_t index = i < senders ? i : SIZE_MAX;
-    batch.push_back(std::make_shared<Client>(*this, ioc_, Role::echo, nullptr, index));
+    batch.push_back(
+        std::make_shared<Client>(*this, ioc_, Role::echo, nullptr, index, port_for(i, 0)));
   }
   asio::co_spawn(ioc_, start_all(std::move(batch)), asio::detached);
 }
@@ -464,7 +528,7 @@ void Fleet::on_closed() {
 }
 
 asio::awaitable<std::size_t> Fleet::wait_settled(Clock::time_point deadline) {
-  while (settled_ + failed_ < clients_.size() || connecting_ > 0) {
+  while (settled_ + failed_ + handed_over_ < clients_.size() || connecting_ > 0) {
     if (Clock::now() >= deadline) break;
     changed_.expires_at(deadline);
     co_await changed_.async_wait(as_tuple(use_awaitable));

@@ -19,7 +19,9 @@ enum class Strategy { random, corner };
 
 struct FleetConfig {
   std::string host = "127.0.0.1";
-  std::string port = "8080";
+  std::string port = "8080";  // one port, or several separated by commas (a cluster's nodes):
+                              // rooms are created round robin, members join through the next
+                              // node and follow its redirect
   std::size_t racers_per_room = 2;
   std::size_t spectators = 1;  // per room
   double rate = 0;             // moves/s per player; 0: the next move as soon as the reply is in
@@ -49,13 +51,17 @@ class Fleet {
   // Stops moving and closes every connection; waits for the closes up to the deadline.
   boost::asio::awaitable<void> stop(Clock::time_point deadline);
 
-  std::size_t launched() const { return clients_.size(); }
+  std::size_t launched() const { return clients_.size() - handed_over_; }
 
   // Called by clients.
   void on_settled();
   void on_failed();
   void on_connected(bool ok);
   void on_closed();
+  // A client was redirected: follower carries on in its place (started here).
+  void hand_over(Client* from, std::shared_ptr<Client> follower);
+  // The port the client of room r (r: room number, k: its k-th connection) connects to.
+  const std::string& port_for(std::size_t r, std::size_t k) const;
   const FleetConfig& config() const { return config_; }
   Stats& stats() { return stats_; }
   bool stopping() const { return stopping_; }
@@ -69,7 +75,8 @@ class Fleet {
   Stats& stats_;
   std::vector<std::shared_ptr<Client>> clients_;
   std::vector<std::unique_ptr<Room>> rooms_;
-  std::size_t settled_ = 0, failed_ = 0, connecting_ = 0, open_ = 0;
+  std::vector<std::string> ports_;
+  std::size_t settled_ = 0, failed_ = 0, handed_over_ = 0, connecting_ = 0, open_ = 0;
   bool stopping_ = false;
   boost::asio::steady_timer changed_;  // cancelled whenever a count above changes
 };

@@ -103,6 +103,7 @@ json report_json(Result& r) {
          {"games_finished", s.games_finished},
          {"reply_latency", latency_json(summarise(r.stats.reply_latency))},
          {"fanout_latency", latency_json(summarise(r.stats.fanout_latency))},
+         {"redirect_latency", latency_json(summarise(r.stats.redirect_latency))},
          {"errors", s.errors}};
   if (r.window_start && r.window_end) {
     const double cpu = r.window_end->cpu_seconds - r.window_start->cpu_seconds;
@@ -160,6 +161,9 @@ void print_text(const json& j) {
   }
   print_latency(scenario == "echo" ? "round-trip latency" : "move -> moved", j["reply_latency"]);
   print_latency("race_update fan-out", j["fanout_latency"]);
+  if (j["redirect_latency"]["count"].get<std::size_t>() > 0) {
+    print_latency("redirect to room", j["redirect_latency"]);
+  }
   if (j["races_finished"] > 0)
     fmt::print("  races finished         {}\n", j["races_finished"].get<std::uint64_t>());
   if (j["games_finished"] > 0)
@@ -197,7 +201,8 @@ int main(int argc, char** argv) {
   po::options_description desc("tilerace-loadgen options");
   desc.add_options()("help", "this text")(
       "host", po::value(&a.fleet.host)->default_value(a.fleet.host), "server address")(
-      "port", po::value(&a.fleet.port)->default_value(a.fleet.port), "server port")(
+      "port", po::value(&a.fleet.port)->default_value(a.fleet.port),
+      "server port; several, comma-separated: a cluster's nodes (rooms spread across them)")(
       "scenario", po::value(&a.scenario)->default_value(a.scenario), "race | solo | idle | echo")(
       "players", po::value(&a.players)->default_value(a.players),
       "simulated players (echo: sending connections)")(

@@ -31,8 +31,9 @@ struct Stats {
   std::uint64_t changed = 0;  // of them, moves that changed the board
   std::uint64_t messages_in = 0;
   std::uint64_t bytes_in = 0;
-  Samples reply_latency;   // move sent -> its moved received
-  Samples fanout_latency;  // move sent -> race_update received by another member
+  Samples reply_latency;     // move sent -> its moved received
+  Samples fanout_latency;    // move sent -> race_update received by another member
+  Samples redirect_latency;  // join_room/spectate sent on one node -> `room` on the hosting one
   std::map<std::string, std::uint64_t> errors;  // error codes, and "connect", "closed"
   std::uint64_t races_finished = 0;
   std::uint64_t games_finished = 0;

@@ -140,12 +140,13 @@ bool ServerProcess::wait_for_metric(std::string_view sample, double value,
   return testing::eventually([&] { return metric(sample) == value; }, deadline);
 }
 
-WsClient::WsClient(std::uint16_t port, std::optional<int> receive_buffer) : ws_(ioc_) {
+WsClient::WsClient(std::uint16_t port, std::optional<int> receive_buffer, const std::string& target)
+    : ws_(ioc_) {
   auto& socket = beast::get_lowest_layer(ws_).socket();
   socket.open(tcp::v4());
   if (receive_buffer) socket.set_option(asio::socket_base::receive_buffer_size(*receive_buffer));
   socket.connect({asio::ip::make_address("127.0.0.1"), port});
-  ws_.handshake("127.0.0.1:" + std::to_string(port), "/ws");
+  ws_.handshake("127.0.0.1:" + std::to_string(port), target);
 }
 
 void WsClient::send(const json& message) { send_text(message.dump()); }

@@ -4,6 +4,8 @@
 #include <stdio.h>
 
 #include "tests/e2e/harness.hpp"
+#include "tests/pg_cluster.hpp"
+#include "tests/redis_process.hpp"
 
 namespace tilerace::e2e {
 namespace {
@@ -37,6 +39,31 @@ TEST(Loadgen, RacesWithSpectatorsReportMovesLatencyAndServerFigures) {
   EXPECT_GT(r["server"]["rss_kib_window_end"].get<int>(), 0);
   // The server counted what the load generator says it did.
   EXPECT_GE(server.metric("tilerace_moves_total"), r["changed"].get<double>());
+}
+
+// Two nodes of a cluster: rooms are spread over both, and the members who land on the other
+// node follow its redirect (two per room: the second racer and the spectator).
+TEST(Loadgen, RacesSpreadOverTwoNodesFollowRedirects) {
+  const std::string url = tilerace::testing::PgCluster::shared().create_database();
+  tilerace::testing::RedisProcess redis;
+  auto node = [&](const std::string& name) {
+    return std::make_unique<ServerProcess>(
+        std::vector<std::string>{"--database", url, "--node-name", name, "--redis",
+                                 "redis://127.0.0.1:" + std::to_string(redis.port()), "--countdown",
+                                 "0", "--rate", "100000"});
+  };
+  const auto a = node("a");
+  const auto b = node("b");
+  const json r =
+      run_loadgen("--port " + std::to_string(a->port()) + "," + std::to_string(b->port()) +
+                  " --scenario race --players 8 --spectators 1 --duration 2 --rate 200");
+  ASSERT_TRUE(r.is_object());
+  EXPECT_EQ(r["connections"], 12);
+  EXPECT_EQ(r["settled"], 12);
+  EXPECT_EQ(r["redirect_latency"]["count"], 8);
+  EXPECT_GT(r["fanout_latency"]["count"].get<int>(), 0);
+  EXPECT_TRUE(r["errors"].empty()) << r["errors"];
+  EXPECT_EQ(a->metric("tilerace_redirects_total") + b->metric("tilerace_redirects_total"), 8);
 }
 
 TEST(Loadgen, SoloAndIdleScenariosSettle) {

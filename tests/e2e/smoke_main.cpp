@@ -1,7 +1,11 @@
 // tilerace-smoke: plays against a server that is already running (used by make test-docker).
 //   tilerace-smoke play PORT           plays a 3×3 classic game to its end; prints the game id
 //   tilerace-smoke check PORT GAME_ID  exits 0 when that game is on the 3×3 score leaderboard
+//   tilerace-smoke race PORT           through a cluster's balancer: two players who land on
+//                                      different nodes race (one follows a redirect), watched
+//                                      by a spectator who sees every move; prints the winner
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "tests/e2e/harness.hpp"
@@ -53,6 +57,89 @@ int check(std::uint16_t port, const std::string& id) {
   return 1;
 }
 
+// A player behind the balancer on port: connected where the balancer sends them, or on the
+// path a redirect named.
+struct Player {
+  Player(std::uint16_t port_, const std::string& name, const std::string& path = "/ws")
+      : port(port_), ws(std::make_unique<tilerace::e2e::WsClient>(port, std::nullopt, path)) {
+    ws->send({{"type", "hello"}, {"name", name}});
+    const json welcome = next(*ws);
+    if (welcome["type"] != "welcome") throw std::runtime_error("no welcome: " + welcome.dump());
+    id = welcome["player"]["id"];
+    token = welcome["token"];
+  }
+  json request(const json& m) {
+    ws->send(m);
+    return next(*ws);
+  }
+  // Follows a redirect (url is a path on the balancer): the same player, on that node.
+  void follow(const json& redirect) {
+    const std::string path = redirect["url"];
+    if (path.empty() || path[0] != '/') throw std::runtime_error("not a path: " + path);
+    ws = std::make_unique<tilerace::e2e::WsClient>(port, std::nullopt, path);
+    if (request({{"type", "hello"}, {"name", "x"}, {"token", token}})["type"] != "welcome")
+      throw std::runtime_error("token refused after a redirect");
+  }
+  json until(std::string_view type) {
+    for (;;) {
+      const json m = next(*ws);
+      if (m["type"] == type) return m;
+    }
+  }
+  std::uint16_t port;
+  std::unique_ptr<tilerace::e2e::WsClient> ws;
+  std::string id;
+  std::string token;
+};
+
+int race(std::uint16_t port) {
+  Player ann(port, "ann");
+  const json room = ann.request({{"type", "create_room"}, {"size", 4}, {"public", true}});
+  const std::string code = room["room"]["code"];
+  // Round robin sends the next connections to the other node: join there, be redirected.
+  std::unique_ptr<Player> bob;
+  for (int i = 0; i < 6 && !bob; ++i) {
+    auto candidate = std::make_unique<Player>(port, "bob");
+    const json answer = candidate->request({{"type", "join_room"}, {"code", code}});
+    if (answer["type"] != "redirect") continue;  // landed on ann's node: try another connection
+    std::cerr << "bob was redirected to " << answer["url"] << "\n";
+    candidate->follow(answer);
+    if (candidate->request({{"type", "join_room"}, {"code", code}})["type"] != "room")
+      throw std::runtime_error("cannot join after the redirect");
+    bob = std::move(candidate);
+  }
+  if (!bob) throw std::runtime_error("no connection reached the other node");
+  Player watcher(port, "watcher");
+  json watching = watcher.request({{"type", "spectate"}, {"code", code}});
+  if (watching["type"] == "redirect") {
+    watcher.follow(watching);
+    watching = watcher.request({{"type", "spectate"}, {"code", code}});
+  }
+  if (watching["type"] != "room") throw std::runtime_error("cannot spectate: " + watching.dump());
+  ann.ws->send({{"type", "ready"}, {"ready", true}});
+  bob->ws->send({{"type", "ready"}, {"ready", true}});
+  ann.until("race_start");
+  bob->until("race_start");
+  const char* dirs[] = {"up", "left", "down", "right"};
+  int moves = 0;
+  for (int i = 0; moves < 5 && i < 40; ++i) {
+    ann.ws->send({{"type", "move"}, {"dir", dirs[i % 4]}});
+    if (ann.until("moved")["changed"] == true) ++moves;
+  }
+  for (int seen = 0; seen < moves;) {
+    const json update = watcher.until("race_update");
+    if (update["player"] == ann.id && update["moves"] != ++seen)
+      throw std::runtime_error("the spectator missed a move");
+  }
+  bob->ws->send({{"type", "resign"}});
+  const json over = ann.until("race_over");
+  if (over["winner"] != ann.id) throw std::runtime_error("unexpected result " + over.dump());
+  std::cerr << "race " << code << " across two nodes: " << moves
+            << " moves seen by the spectator, winner ann (" << over["reason"] << ")\n";
+  std::cout << code << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -61,7 +148,8 @@ int main(int argc, char** argv) {
     const auto port = static_cast<std::uint16_t>(argc > 2 ? std::stoi(argv[2]) : 0);
     if (verb == "play") return play(port);
     if (verb == "check" && argc > 3) return check(port, argv[3]);
-    std::cerr << "usage: tilerace-smoke play PORT | check PORT GAME_ID\n";
+    if (verb == "race") return race(port);
+    std::cerr << "usage: tilerace-smoke play PORT | check PORT GAME_ID | race PORT\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "tilerace-smoke: " << e.what() << "\n";

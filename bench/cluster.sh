@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# make bench-cluster: the same race load against one node and against two nodes of a cluster
+# (one PostgreSQL, one Redis, all on 127.0.0.1, started here and stopped at the end), side by
+# side in one run. Two nodes: rooms are created round robin on the two nodes and every other
+# member (the second racer, the spectator) connects to the other node first and follows its
+# redirect, so each room costs two redirects. Both setups use the same PostgreSQL store.
+# Caveat: both nodes, Redis, PostgreSQL and the load generator share this machine's cores, so
+# this measures the cluster's overhead, not its scaling.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+PLAYERS=${PLAYERS:-1000}
+DURATION=${DURATION:-20}
+OUT=${OUT:-$BUILD/bench-results}
+mkdir -p "$OUT"
+ulimit -n "$(ulimit -Hn)"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/tilerace-cluster-XXXXXX")
+chmod 777 "$work"
+pids=()
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  as_pg "$pg_bin/pg_ctl" -D "$work/pg" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+pg_port=$(free_port)
+as_pg "$pg_bin/initdb" -D "$work/pg" -A trust -U postgres --no-sync >/dev/null
+as_pg "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w \
+  -o "-c listen_addresses=127.0.0.1 -p $pg_port -c unix_socket_directories=$work -c fsync=on" start >/dev/null
+redis_port=$(free_port)
+redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no >"$work/redis.log" 2>&1 &
+pids+=($!)
+until redis-cli -p "$redis_port" ping >/dev/null 2>&1; do sleep 0.1; done
+
+database() {
+  as_pg "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE $1" >/dev/null
+  echo "postgresql://postgres@127.0.0.1:$pg_port/$1"
+}
+# node NAME DATABASE [flags…]: starts a node on a free port; sets $node_port and $node_pid.
+node() {
+  local name=$1 db=$2; shift 2
+  node_port=$(free_port)
+  "$BUILD/tilerace" --host 127.0.0.1 --port "$node_port" --web-root web-client --database "$db" \
+    --node-name "$name" --countdown 0 --rate 1000000 --max-connections-per-ip 0 --rooms-per-ip 0 \
+    "$@" >"$work/$name.log" 2>&1 &
+  node_pid=$!
+  pids+=("$node_pid")
+  until grep -q 'listening on' "$work/$name.log"; do sleep 0.1; done
+}
+loadgen() { "$BUILD/tilerace-loadgen" --scenario race --players "$PLAYERS" --duration "$DURATION" "$@"; echo; }
+
+echo "== one node (PostgreSQL store, no Redis), $PLAYERS players, one spectator per race =="
+node single "$(database single)"
+loadgen --port "$node_port" --server-pid "$node_pid" --json "$OUT/cluster-one.json"
+kill "$node_pid"; wait "$node_pid" || true
+
+echo "== two nodes (PostgreSQL + Redis), the same load, rooms spread across them =="
+db=$(database pair)
+node a "$db" --redis "redis://127.0.0.1:$redis_port"
+a_port=$node_port
+node b "$db" --redis "redis://127.0.0.1:$redis_port"
+loadgen --port "$a_port,$node_port" --json "$OUT/cluster-two.json"
+
+one=$OUT/cluster-one.json two=$OUT/cluster-two.json
+echo "== summary (two nodes / one node) =="
+printf '  moves/s            %8.0f  %8.0f   ratio %.2f\n' "$(jq .replies_per_s "$one")" \
+  "$(jq .replies_per_s "$two")" "$(jq -n "$(jq .replies_per_s "$two") / $(jq .replies_per_s "$one")")"
+printf '  p99 move latency   %8.2f  %8.2f ms ratio %.2f\n' "$(jq .reply_latency.p99_ms "$one")" \
+  "$(jq .reply_latency.p99_ms "$two")" \
+  "$(jq -n "$(jq .reply_latency.p99_ms "$two") / $(jq .reply_latency.p99_ms "$one")")"
+printf '  p99 fan-out        %8.2f  %8.2f ms (spectators on two nodes came by redirect)\n' \
+  "$(jq .fanout_latency.p99_ms "$one")" "$(jq .fanout_latency.p99_ms "$two")"
+printf '  redirect to room   p50 %.2f  p99 %.2f ms (%d redirects)\n' \
+  "$(jq .redirect_latency.p50_ms "$two")" "$(jq .redirect_latency.p99_ms "$two")" \
+  "$(jq .redirect_latency.count "$two")"
