@@ -4,6 +4,8 @@
 # side in one run. Two nodes: rooms are created round robin on the two nodes and every other
 # member (the second racer, the spectator) connects to the other node first and follows its
 # redirect, so each room costs two redirects. Both setups use the same PostgreSQL store.
+# Each setup runs twice: as fast as replies come (throughput), then paced at RATE moves/s a
+# player (latency at a load both sustain). Last, a quiet cluster: the redirect's own cost.
 # Caveat: both nodes, Redis, PostgreSQL and the load generator share this machine's cores, so
 # this measures the cluster's overhead, not its scaling.
 set -euo pipefail
@@ -11,6 +13,7 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 PLAYERS=${PLAYERS:-1000}
 DURATION=${DURATION:-20}
+RATE=${RATE:-10}
 OUT=${OUT:-$BUILD/bench-results}
 mkdir -p "$OUT"
 ulimit -n "$(ulimit -Hn)"
@@ -58,6 +61,7 @@ loadgen() { "$BUILD/tilerace-loadgen" --scenario race --players "$PLAYERS" --dur
 echo "== one node (PostgreSQL store, no Redis), $PLAYERS players, one spectator per race =="
 node single "$(database single)"
 loadgen --port "$node_port" --server-pid "$node_pid" --json "$OUT/cluster-one.json"
+loadgen --port "$node_port" --server-pid "$node_pid" --rate "$RATE" --json "$OUT/cluster-one-paced.json"
 kill "$node_pid"; wait "$node_pid" || true
 
 echo "== two nodes (PostgreSQL + Redis), the same load, rooms spread across them =="
@@ -66,16 +70,26 @@ node a "$db" --redis "redis://127.0.0.1:$redis_port"
 a_port=$node_port
 node b "$db" --redis "redis://127.0.0.1:$redis_port"
 loadgen --port "$a_port,$node_port" --json "$OUT/cluster-two.json"
+loadgen --port "$a_port,$node_port" --rate "$RATE" --json "$OUT/cluster-two-paced.json"
+echo "== a quiet cluster: 20 players, 10 redirects =="
+"$BUILD/tilerace-loadgen" --scenario race --players 20 --duration 5 --rate "$RATE" \
+  --port "$a_port,$node_port" --json "$OUT/cluster-quiet.json"
+echo
 
 one=$OUT/cluster-one.json two=$OUT/cluster-two.json
+one_paced=$OUT/cluster-one-paced.json two_paced=$OUT/cluster-two-paced.json
 echo "== summary (two nodes / one node) =="
 printf '  moves/s            %8.0f  %8.0f   ratio %.2f\n' "$(jq .replies_per_s "$one")" \
   "$(jq .replies_per_s "$two")" "$(jq -n "$(jq .replies_per_s "$two") / $(jq .replies_per_s "$one")")"
-printf '  p99 move latency   %8.2f  %8.2f ms ratio %.2f\n' "$(jq .reply_latency.p99_ms "$one")" \
-  "$(jq .reply_latency.p99_ms "$two")" \
-  "$(jq -n "$(jq .reply_latency.p99_ms "$two") / $(jq .reply_latency.p99_ms "$one")")"
-printf '  p99 fan-out        %8.2f  %8.2f ms (spectators on two nodes came by redirect)\n' \
-  "$(jq .fanout_latency.p99_ms "$one")" "$(jq .fanout_latency.p99_ms "$two")"
-printf '  redirect to room   p50 %.2f  p99 %.2f ms (%d redirects)\n' \
+printf '  p99 move latency at %s moves/s a player   %6.2f  %6.2f ms ratio %.2f\n' "$RATE" \
+  "$(jq .reply_latency.p99_ms "$one_paced")" "$(jq .reply_latency.p99_ms "$two_paced")" \
+  "$(jq -n "$(jq .reply_latency.p99_ms "$two_paced") / $(jq .reply_latency.p99_ms "$one_paced")")"
+printf '  p99 fan-out at %s moves/s a player        %6.2f  %6.2f ms (on two nodes, every spectator came by redirect)\n' \
+  "$RATE" "$(jq .fanout_latency.p99_ms "$one_paced")" "$(jq .fanout_latency.p99_ms "$two_paced")"
+printf '  redirect -> room, all connecting at once  p50 %.2f  p99 %.2f ms (%d)\n' \
   "$(jq .redirect_latency.p50_ms "$two")" "$(jq .redirect_latency.p99_ms "$two")" \
   "$(jq .redirect_latency.count "$two")"
+printf '  redirect -> room, quiet cluster           p50 %.2f  p99 %.2f ms (%d)\n' \
+  "$(jq .redirect_latency.p50_ms "$OUT/cluster-quiet.json")" \
+  "$(jq .redirect_latency.p99_ms "$OUT/cluster-quiet.json")" \
+  "$(jq .redirect_latency.count "$OUT/cluster-quiet.json")"
