@@ -229,38 +229,58 @@ asio::awaitable<void> Cluster::beat() {
   }
   metrics_.cluster_nodes.store(static_cast<std::int64_t>(remote.size() + 1),
                                std::memory_order_relaxed);
-  std::vector<std::string> unaborted;
   {
     std::lock_guard lock(mutex_);
     remote_rooms_ = std::move(remote);
-    unaborted.assign(unaborted_.begin(), unaborted_.end());
   }
   for (auto& node : dead) {
     const std::vector<std::string> args{node};
     const RedisReply reaped = co_await eval(kReap, args);
     if (reaped.integer == 1) {
       spdlog::warn("cluster: node {} is gone (lease expired): its rooms are closed", node);
-      unaborted.push_back(std::move(node));
+      std::lock_guard lock(mutex_);
+      unaborted_.insert(std::move(node));
     }
   }
-  for (const auto& node : unaborted) co_await reap(node);
+  // Never awaited here: the store may take its time (PostgreSQL away), the lease may not.
+  if (!aborting_ && !unaborted_empty()) {
+    aborting_ = true;
+    asio::co_spawn(main_, abort_races(), asio::detached);
+  }
   co_await check_matches();
 }
 
-asio::awaitable<void> Cluster::reap(std::string node) {
-  std::size_t aborted = 0;
-  const StoreWorker::Job abort = [&](Store& s) { aborted = s.abort_races(node); };
-  try {
-    co_await store_.run(abort);
+bool Cluster::unaborted_empty() const {
+  std::lock_guard lock(mutex_);
+  return unaborted_.empty();
+}
+
+asio::awaitable<void> Cluster::abort_races() {
+  std::vector<std::string> nodes;
+  {
     std::lock_guard lock(mutex_);
-    unaborted_.erase(node);
-  } catch (const std::exception& e) {
-    spdlog::error("cluster: cannot abort the races of node {} yet: {}", node, e.what());
-    std::lock_guard lock(mutex_);
-    unaborted_.insert(node);
-    co_return;
+    nodes.assign(unaborted_.begin(), unaborted_.end());
   }
-  if (aborted > 0) spdlog::warn("cluster: {} races of node {} recorded as aborted", aborted, node);
+  for (const std::string& node : nodes) {
+    std::size_t aborted = 0;
+    const StoreWorker::Job abort = [&](Store& s) { aborted = s.abort_races(node); };
+    try {
+      co_await store_.run(abort);
+    } catch (const std::exception& e) {
+      // Still in unaborted_: the next heartbeat tries again.
+      spdlog::error("cluster: cannot record the races of node {} as aborted yet: {}", node,
+                    e.what());
+      continue;
+    }
+    {
+      std::lock_guard lock(mutex_);
+      unaborted_.erase(node);
+    }
+    if (aborted > 0) {
+      spdlog::warn("cluster: {} races of node {} recorded as aborted", aborted, node);
+    }
+  }
+  aborting_ = false;
 }
 
 asio::awaitable<void> Cluster::check_matches() {

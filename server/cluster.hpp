@@ -104,7 +104,10 @@ class Cluster {
  private:
   boost::asio::awaitable<void> heartbeat_loop();
   boost::asio::awaitable<void> beat();
-  boost::asio::awaitable<void> reap(std::string node);
+  // Records the journaled races of the reaped nodes in unaborted_ as aborted (one pass; on
+  // the main context, in the background of the heartbeat).
+  boost::asio::awaitable<void> abort_races();
+  bool unaborted_empty() const;
   boost::asio::awaitable<void> check_matches();
   // After each (re)connection: claims the codes of this node's rooms and queues its waiting
   // players again (Redis may have restarted empty).
@@ -124,6 +127,7 @@ class Cluster {
   boost::asio::steady_timer timer_;
   bool stopped_ = false;
   bool outage_reported_ = false;
+  bool aborting_ = false;  // abort_races is running
 
   mutable std::mutex mutex_;  // guards what follows
   std::vector<std::string> remote_rooms_;

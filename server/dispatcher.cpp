@@ -208,14 +208,19 @@ void Dispatcher::on_room(Connection& c, const protocol::ClientMessage& message,
   }
 }
 
-void Dispatcher::on_quick_match(Connection& c, const protocol::QuickMatch& m,
-                                const protocol::Rid& rid) {
-  stop_spectating(c);
+protocol::RoomOptions Dispatcher::quick_match_room(const protocol::QuickMatch& m) {
   protocol::RoomOptions options;
   options.mode = m.mode;
   options.size = m.size;
   options.target = m.mode == engine::Mode::fifteen ? 0 : 2048;
   options.is_public = true;  // strangers' races are there to be watched
+  return options;
+}
+
+void Dispatcher::on_quick_match(Connection& c, const protocol::QuickMatch& m,
+                                const protocol::Rid& rid) {
+  stop_spectating(c);
+  const protocol::RoomOptions options = quick_match_room(m);
   std::shared_ptr<Room> room;
   const auto outcome =
       matchmaker_.match({m.mode, m.size}, c.player, [&](const std::shared_ptr<Player>& waiting) {

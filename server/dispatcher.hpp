@@ -77,6 +77,9 @@ class Dispatcher {
   // spectate, stop_spectating.
   void on_room(Connection& c, const protocol::ClientMessage& m, const protocol::Rid& rid);
   void on_quick_match(Connection& c, const protocol::QuickMatch& m, const protocol::Rid& rid);
+  // The room a quick match opens: public (strangers' races are there to be watched), with the
+  // default target and time limit.
+  static protocol::RoomOptions quick_match_room(const protocol::QuickMatch& m);
   // Takes the player out of the quick-match queue (cluster mode: in the background).
   void leave_queue(Player& player);
 

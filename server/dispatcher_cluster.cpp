@@ -108,11 +108,7 @@ asio::awaitable<void> Dispatcher::cluster_locate(Connection& c, const std::strin
 asio::awaitable<void> Dispatcher::cluster_quick_match(Connection& c, const protocol::QuickMatch& m,
                                                       const protocol::Rid& rid) {
   stop_spectating(c);
-  protocol::RoomOptions options;
-  options.mode = m.mode;
-  options.size = m.size;
-  options.target = m.mode == engine::Mode::fifteen ? 0 : 2048;
-  options.is_public = true;  // strangers' races are there to be watched
+  const protocol::RoomOptions options = quick_match_room(m);
   const std::string key = std::string(engine::to_string(m.mode)) + ":" + std::to_string(m.size);
   try {
     for (int attempt = 0; attempt < kPairAttempts; ++attempt) {
