@@ -221,6 +221,33 @@ TEST_F(RaceFixture, ComingBackInsideTheGraceKeepsThePlace) {
   EXPECT_FALSE(race.take_result().has_value());
 }
 
+TEST_F(RaceFixture, ACountdownCancelledByADropStartsAgainWhenTheRacerIsBack) {
+  RaceState race = make();
+  race.join(a.player, *a.out, {});
+  race.join(b.player, *b.out, {});
+  race.set_ready(*a.player, true, *a.out, {}, t0);
+  race.set_ready(*b.player, true, *b.out, {}, t0);
+  race.disconnected(*b.player, t0 + 1s);
+  race.tick(t0 + 3s);  // the first countdown's end: cancelled, nothing starts
+  EXPECT_EQ(a.out->take().back()["type"], "room");
+  auto back = std::make_shared<FakeParticipant>();
+  b.player->connection = back;
+  race.reconnected(*b.player, *back, t0 + 5s);
+  EXPECT_EQ(back->take().back()["type"], "countdown");
+  EXPECT_EQ(race.next_deadline(), t0 + 8s);
+}
+
+TEST_F(RaceFixture, APartnerFromAnotherNodeIsSeatedAwayUntilTheyArrive) {
+  RaceState race = make();
+  race.seat(a.player, b.player, t0 + 15s);
+  race.announce(b.out.get(), {}, t0);
+  const json room = b.out->take().back();
+  EXPECT_EQ(room["room"]["players"][0]["connected"], false);
+  EXPECT_EQ(race.next_deadline(), t0 + 15s);  // the seat is given up then, as a grace would be
+  race.reconnected(*a.player, *a.out, t0 + 1s);
+  EXPECT_EQ(b.out->take().back()["type"], "countdown");
+}
+
 TEST_F(RaceFixture, TheMoveCapRefillsWithTime) {
   RaceState race = racing(options(60, 2));
   const Time t = t0 + 10s;
