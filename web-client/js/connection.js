@@ -1,11 +1,11 @@
 // The socket: connects to /ws, says hello with the saved name and token, reconnects with
 // backoff, and emits each server message as a 'message' event (detail: the object).
 // Cluster mode: moveTo(url) follows a redirect to the node hosting a room; a connection
-// there that fails twice in a row goes back to the address the page came from (the node
-// went away: another one takes the player).
+// there that fails NODE_ATTEMPTS times in a row goes back to the address the page came from
+// (the node went away: another one takes the player).
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
-const NODE_ATTEMPTS = 2;
+const NODE_ATTEMPTS = 5;  // about 8 s of backoff: long enough for that node's restart
 
 // A WebSocket URL from a redirect's url: absolute, or a path on the page's own host.
 export function socketUrl(url, base) {
