@@ -91,11 +91,15 @@ return {owner, url}
 )lua";
 
 // ARGV: queue key, node, player. Pops the longest-waiting entry of another player on a live
-// node ({node, player}); otherwise queues the asker (once) and returns nil.
+// node ({node, player}); otherwise queues the asker (once) and returns nil. Entries of a node
+// whose lease lapsed but which is not reaped yet (or is restarting) keep their places; those
+// of a reaped node are dropped.
 constexpr std::string_view kPair = R"lua(
 local q = 'tilerace:queue:' .. ARGV[1]
 local mine = ARGV[2] .. '|' .. ARGV[3]
 redis.call('LREM', q, 0, mine)
+local kept = {}
+local found = nil
 while true do
   local head = redis.call('LPOP', q)
   if not head then break end
@@ -103,10 +107,17 @@ while true do
   if bar then
     local node, player = string.sub(head, 1, bar - 1), string.sub(head, bar + 1)
     if player ~= ARGV[3] and redis.call('EXISTS', 'tilerace:node:' .. node) == 1 then
-      return {node, player}
+      found = {node, player}
+      break
+    end
+    if redis.call('SISMEMBER', 'tilerace:nodes', node) == 1 or
+       redis.call('EXISTS', 'tilerace:leaving:' .. node) == 1 then
+      table.insert(kept, head)
     end
   end
 end
+for i = #kept, 1, -1 do redis.call('LPUSH', q, kept[i]) end
+if found then return found end
 redis.call('RPUSH', q, mine)
 return nil
 )lua";
@@ -144,6 +155,7 @@ return 1
 )lua";
 
 constexpr auto kMatchKept = std::chrono::seconds(30);
+constexpr auto kMinBeatGap = std::chrono::milliseconds(50);
 constexpr int kCodeAttempts = 16;
 
 }  // namespace
@@ -179,9 +191,14 @@ void Cluster::start() {
   asio::co_spawn(main_, heartbeat_loop(), asio::detached);
 }
 
-bool Cluster::available() const noexcept { return commands_->connected(); }
+bool Cluster::available() const noexcept {
+  return commands_->connected() && metrics_.cluster_available.load() == 1;
+}
 
-void Cluster::wake() { timer_.cancel(); }
+void Cluster::wake() {
+  dirty_ = true;
+  if (idle_) timer_.cancel();
+}
 
 void Cluster::rooms_changed() {
   asio::post(main_, [this] { wake(); });
@@ -199,9 +216,14 @@ asio::awaitable<RedisReply> Cluster::eval(std::string_view script,
 asio::awaitable<void> Cluster::heartbeat_loop() {
   const auto every = settings_.lease / 5;
   while (!stopped_) {
+    dirty_ = false;
+    bool beaten = false;
     try {
       // Until the first connection there is nothing to report (the connection logs its tries).
-      if (commands_->connected() || metrics_.cluster_available.load() == 1) co_await beat();
+      if (commands_->connected() || metrics_.cluster_available.load() == 1) {
+        co_await beat();
+        beaten = true;
+      }
     } catch (const std::exception& e) {
       if (metrics_.cluster_available.exchange(0, std::memory_order_relaxed) == 1) {
         spdlog::error("cluster: {} (cross-node features unavailable until it answers)", e.what());
@@ -209,8 +231,18 @@ asio::awaitable<void> Cluster::heartbeat_loop() {
       }
     }
     if (stopped_) co_return;
-    timer_.expires_after(every);
+    // At most one beat per kMinBeatGap however often rooms change; then one per `every`,
+    // sooner when woken (a connection made, a room opened or closed).
+    if (beaten) {
+      timer_.expires_after(kMinBeatGap);
+      co_await timer_.async_wait(as_tuple(use_awaitable));
+      if (stopped_) co_return;
+      if (dirty_) continue;
+    }
+    idle_ = true;
+    timer_.expires_after(beaten ? every - kMinBeatGap : every);
     co_await timer_.async_wait(as_tuple(use_awaitable));
+    idle_ = false;
   }
 }
 
@@ -336,6 +368,8 @@ asio::awaitable<void> Cluster::reclaim() {
 }
 
 asio::awaitable<std::string> Cluster::claim_new_code() {
+  // Not before this node's first beat: nobody could find the room yet.
+  if (!available()) throw RedisUnavailable("this node is not in the cluster yet");
   for (int attempt = 0; attempt < kCodeAttempts; ++attempt) {
     std::string code = rooms_.unused_code();
     const std::vector<std::string> args{code, settings_.node};
@@ -374,6 +408,8 @@ std::vector<std::string> Cluster::remote_rooms() const {
 
 asio::awaitable<std::optional<Cluster::Waiting>> Cluster::pair(const std::string& key,
                                                                const std::string& player) {
+  // Not before this node's first beat: others would take its entry for a dead node's.
+  if (!available()) throw RedisUnavailable("this node is not in the cluster yet");
   const std::vector<std::string> args{key, settings_.node, player};
   const RedisReply reply = co_await eval(kPair, args);
   if (reply.elements.size() == 2) {

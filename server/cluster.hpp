@@ -72,7 +72,7 @@ class Cluster {
   const ClusterSettings& settings() const noexcept { return settings_; }
   // Before start(): the URL is known once the port is bound.
   void set_public_url(std::string url) { settings_.public_url = std::move(url); }
-  // Redis answers (as of the last command or heartbeat).
+  // Redis answers and this node's lease is in place (its last heartbeat went through).
   bool available() const noexcept;
 
   // A code no room of any node has, claimed for a new room of this node.
@@ -114,6 +114,7 @@ class Cluster {
   boost::asio::awaitable<void> reclaim();
   boost::asio::awaitable<RedisReply> eval(std::string_view script,
                                           const std::vector<std::string>& args);
+  // A beat soon (main context only): now if the heartbeat is idle, else right after this one.
   void wake();
 
   boost::asio::io_context& main_;
@@ -128,6 +129,8 @@ class Cluster {
   bool stopped_ = false;
   bool outage_reported_ = false;
   bool aborting_ = false;  // abort_races is running
+  bool dirty_ = false;     // woken since the last beat began
+  bool idle_ = false;      // the heartbeat waits out its interval (a wake cuts it short)
 
   mutable std::mutex mutex_;  // guards what follows
   std::vector<std::string> remote_rooms_;

@@ -13,6 +13,7 @@ before(async () => {
   const node = (name) => startServer(['--database', database, '--redis', redis.url, '--node-name', name]);
   a = await node('a');
   b = await node('b');
+  for (const n of [a, b]) await inCluster(n);
   chrome = await launchBrowser();
 });
 after(async () => {
@@ -22,6 +23,17 @@ after(async () => {
   await redis?.stop();
   pg?.stop();
 });
+
+// Resolves once the node says it is healthy: in cluster mode, its first heartbeat went through.
+async function inCluster(server) {
+  const deadline = Date.now() + 10000;
+  while (Date.now() < deadline) {
+    const health = await (await fetch(`${server.url}/healthz`)).json();
+    if (health.status === 'ok') return;
+    await new Promise((resolve) => setTimeout(resolve, 50));  // polling interval, bounded above
+  }
+  throw new Error(`${server.url} did not join the cluster`);
+}
 
 async function metric(server, name) {
   const text = await (await fetch(`${server.url}/metrics`)).text();

@@ -20,6 +20,13 @@ namespace {
 using tilerace::testing::PgCluster;
 using tilerace::testing::RedisProcess;
 
+// Whether the node on port says it is healthy within a deadline (in cluster mode: in the
+// cluster).
+bool in_cluster(std::uint16_t port) {
+  return testing::eventually(
+      [&] { return json::parse(http_request(port, "/healthz").body)["status"] == "ok"; }, 10s);
+}
+
 // The port of a ws://127.0.0.1:<port>/ws URL (what a node's default public URL looks like).
 std::uint16_t port_of(const std::string& url) {
   const auto colon = url.rfind(':');
@@ -30,12 +37,15 @@ class Cluster : public ::testing::Test {
  protected:
   Cluster() : url_(PgCluster::shared().create_database()) {}
 
-  // A node of the cluster; a short lease so that a dead node is noticed within seconds.
+  // A node of the cluster, once it is in (its first heartbeat went through: /healthz ok); a
+  // short lease so that a dead node is noticed within seconds.
   std::unique_ptr<ServerProcess> node(const std::string& name) {
-    return std::make_unique<ServerProcess>(std::vector<std::string>{
+    auto n = std::make_unique<ServerProcess>(std::vector<std::string>{
         "--database", url_, "--node-name", name, "--redis",
         "redis://127.0.0.1:" + std::to_string(redis_.port()), "--node-lease-ms", "1500",
         "--countdown", "0", "--rate", "100000"});
+    EXPECT_TRUE(in_cluster(n->port()));
+    return n;
   }
   std::int64_t query(const std::string& sql) const {
     return server::PgConnection(url_).exec(sql.c_str()).int64(0, 0);
@@ -233,9 +243,7 @@ TEST_F(Cluster, RedisGoingAwayMidRaceStopsOnlyCrossNodeFeaturesUntilItReturns) {
 
   // Redis comes back (empty): the nodes find it by themselves and cross-node joins work again.
   redis_.start();
-  ASSERT_TRUE(testing::eventually(
-      [&] { return json::parse(http_request(b->port(), "/healthz").body)["status"] == "ok"; },
-      10s));
+  ASSERT_TRUE(in_cluster(b->port()));
   ASSERT_TRUE(testing::eventually(
       [&] {
         const json r = lobby.request({{"type", "join_room"}, {"code", code}});
