@@ -218,6 +218,28 @@ test('a race goes on in the browser after the server restarts, spectator include
   }
 });
 
+test('quick match shows its wait with a Cancel the server confirms; Fifteen offers only its sizes', async () => {
+  const context = await chrome.browser.newContext();
+  const ann = await enter(context, server.url, 'ann');
+  await ann.selectOption('#mode', 'fifteen');
+  const offered = await ann.$$eval('#size option', (options) => options.filter((o) => !o.disabled).map((o) => o.value));
+  assert.deepEqual(offered, ['3', '4', '5', '6']);
+  await ann.selectOption('#mode', 'classic');
+  await ann.click('#quick-match');
+  await ann.locator('#matching').waitFor({ state: 'visible' });
+  await ann.click('#cancel-match');
+  await ann.locator('#matching').waitFor({ state: 'hidden' });  // on the server's match_cancelled
+  // ann left the queue: the next player waits instead of being paired with her.
+  const other = await chrome.browser.newContext();
+  const bob = await enter(other, server.url, 'bob');
+  await bob.click('#quick-match');
+  await bob.locator('#matching').waitFor({ state: 'visible' });
+  assert.equal(await ann.locator('#room-bar').isHidden(), true);
+  await bob.click('#cancel-match');
+  await bob.locator('#matching').waitFor({ state: 'hidden' });
+  for (const c of [context, other]) await c.close();
+});
+
 test('a swipe on a touch screen moves the board', async () => {
   const context = await chrome.browser.newContext({ hasTouch: true, isMobile: true, viewport: { width: 360, height: 740 } });
   const page = await enter(context, server.url, 'thumb');

@@ -55,3 +55,20 @@ test('errors become a notice; leaving clears the room', () => {
   assert.equal(s.room, null);
   assert.equal(s.role, null);
 });
+
+test('quick match: queued until the paired room lists me, cancelled, or the connection is new', () => {
+  const s = initialState();
+  applyMessage(s, { type: 'welcome', player: { id: 'p1', name: 'ann' }, token: 't', resumed: false, protocol: 1 });
+  applyMessage(s, { type: 'queued' });
+  assert.equal(s.queued, true);
+  applyMessage(s, { type: 'room', room: { code: 'ABCDEF', state: 'waiting', players: [{ id: 'p2' }] } });
+  assert.equal(s.queued, true);  // someone else's room (a spectated one) does not end the wait
+  applyMessage(s, { type: 'room', room: { code: 'ABCDEF', state: 'waiting', players: [{ id: 'p2' }, { id: 'p1' }] } });
+  assert.equal(s.queued, false);
+  applyMessage(s, { type: 'queued' });
+  applyMessage(s, { type: 'match_cancelled' });
+  assert.equal(s.queued, false);
+  applyMessage(s, { type: 'queued' });
+  applyMessage(s, { type: 'welcome', player: { id: 'p1', name: 'ann' }, token: 't', resumed: true, protocol: 1 });
+  assert.equal(s.queued, false);
+});

@@ -42,6 +42,7 @@ function render() {
   $('replay').hidden = view !== 'replay';
   $('me').textContent = state.me ? state.me.name : '';
   $('notice').hidden = !state.notice;
+  $('matching').hidden = !state.queued;
   $('notice').textContent = state.notice ? state.notice.text : '';
 
   const game = myGame();
@@ -187,7 +188,17 @@ $('create-room').addEventListener('click', () => {
   const s = settings();
   send({ type: 'create_room', mode: s.mode, size: s.size, target: s.target, public: true });
 });
-$('quick-match').addEventListener('click', () => { send({ type: 'quick_match', mode: settings().mode, size: settings().size }); state.notice = { kind: 'info', text: 'Looking for an opponent…' }; render(); });
+$('quick-match').addEventListener('click', () => send({ type: 'quick_match', mode: settings().mode, size: settings().size }));
+$('cancel-match').addEventListener('click', () => send({ type: 'cancel_match' }));
+// Only the sizes the server accepts for the chosen mode (Fifteen: up to 6×6).
+function offerSizes() {
+  const max = $('mode').value === 'fifteen' ? 6 : 8;
+  for (const option of $('size').options) option.hidden = option.disabled = Number(option.value) > max;
+  if (Number($('size').value) > max) $('size').value = String(max);
+  $('target').parentElement.hidden = $('mode').value === 'fifteen';
+}
+$('mode').addEventListener('change', offerSizes);
+offerSizes();
 $('join-form').addEventListener('submit', (e) => { e.preventDefault(); send({ type: 'join_room', code: $('join-code').value.trim() }); });
 $('refresh-rooms').addEventListener('click', () => send({ type: 'list_rooms' }));
 $('board-score').addEventListener('click', () => send({ type: 'leaderboard', mode: settings().mode, size: settings().size, kind: 'score' }));

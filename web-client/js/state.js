@@ -27,6 +27,7 @@ export function applyMessage(state, msg, now = Date.now()) {
     case 'welcome':
       state.me = msg.player;
       state.notice = null;
+      state.queued = false;  // a new connection is in no queue
       break;
     case 'game':
       state.solo = game(msg.game);
@@ -43,6 +44,7 @@ export function applyMessage(state, msg, now = Date.now()) {
     }
     case 'room':
       state.room = msg.room;
+      if (state.me && msg.room.players.some((p) => p.id === state.me.id)) state.queued = false;  // paired
       if (!state.role && state.me && msg.room.players.some((p) => p.id === state.me.id)) state.role = 'racer';
       if (msg.room.state === 'waiting') state.countdown = null;
       break;
