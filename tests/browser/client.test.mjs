@@ -65,7 +65,8 @@ test('a solo game by keyboard: the board changes as the server says', async () =
   const moves = await page.textContent('#moves');
   await page.keyboard.press('Control+ArrowLeft');
   await page.keyboard.press('Shift+ArrowRight');
-  await page.keyboard.press('r');  // R: a new game
+  await page.keyboard.press('r');  // R: a new game, once confirmed (this one counts)
+  await page.click('#confirm-yes');
   await page.locator('#moves').filter({ hasText: /^0$/ }).waitFor();
   assert.notEqual(moves, '0');
   await context.close();
@@ -238,6 +239,49 @@ test('quick match shows its wait with a Cancel the server confirms; Fifteen offe
   await bob.click('#cancel-match');
   await bob.locator('#matching').waitFor({ state: 'hidden' });
   for (const c of [context, other]) await c.close();
+});
+
+test('keys do nothing under the win overlay until Keep going, which a reload remembers; R asks first', async () => {
+  const context = await chrome.browser.newContext();
+  const page = await enter(context, server.url, 'winner');
+  // A target of 8 (the smallest the server accepts) is won in a few moves.
+  await page.evaluate(() => { const t = document.getElementById('target'); t.add(new Option('8', '8')); t.value = '8'; });
+  await page.click('#new-game');
+  await page.locator('#board .tile').first().waitFor();
+  const keys = ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown'];
+  // Keys until the win shows (moves the server answers in order; the overlay stops the rest).
+  for (let i = 0; i < 200 && await page.locator('#overlay').isHidden(); ++i) await page.keyboard.press(keys[i % 4]);
+  await page.locator('#overlay-text', { hasText: 'You win!' }).waitFor();
+  // What the page sends from here on, in order; a promise for its first move.
+  const sent = [];
+  let firstMove;
+  const moveSent = new Promise((resolve) => { firstMove = resolve; });
+  page.on('websocket', (ws) => ws.on('framesent', (frame) => {
+    const type = JSON.parse(frame.payload).type;
+    sent.push(type);
+    if (type === 'move') firstMove();
+  }));
+  await page.reload();  // not kept going yet: the win shows again
+  await page.locator('#overlay-text', { hasText: 'You win!' }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'keep-going');  // a dialog takes the focus
+  for (const key of keys) await page.keyboard.press(key);
+  sent.push('(keep going)');
+  await page.click('#keep-going');
+  await page.locator('#overlay').waitFor({ state: 'hidden' });
+  await page.keyboard.press('ArrowLeft');
+  await moveSent;
+  assert.equal(sent.filter((t) => t === 'move' || t === '(keep going)')[0], '(keep going)');
+  await page.reload();
+  await page.locator('#board .tile').first().waitFor();
+  assert.equal(await page.locator('#overlay').isHidden(), true);  // kept going, also after a reload
+  // R on a game that counts asks first; No keeps the game.
+  const id = await page.locator('#board').getAttribute('data-board');
+  await page.keyboard.press('r');
+  await page.locator('#confirm', { hasText: 'resigned' }).waitFor();
+  await page.click('#confirm-no');
+  await page.locator('#confirm').waitFor({ state: 'hidden' });
+  assert.equal(await page.locator('#board').getAttribute('data-board'), id);
+  await context.close();
 });
 
 test('a swipe on a touch screen moves the board', async () => {

@@ -14,7 +14,7 @@ const connection = new Connection(url, localStorage);
 const send = (msg) => connection.send(msg);
 const params = new URLSearchParams(location.search);
 let view = 'lobby';        // lobby | play | replay
-let keepGoing = false;     // the player chose to play on after winning
+let asking = null;         // the action waiting for the inline confirm's Yes
 let pendingRoom = params.get('room');
 let pendingWatch = params.get('watch');
 
@@ -28,6 +28,32 @@ const replay = new ReplayView({ board: $('replay-board'), play: $('replay-play')
 function myGame() {
   if (state.race && state.role === 'racer' && state.me) return state.race.games[state.me.id] ?? null;
   return state.role ? null : state.solo;
+}
+
+// The player chose to play on after winning this game.
+function keptGoing(game) { return localStorage.getItem('tilerace.keepGoing') === game.id; }
+
+// An inline confirm (never window.confirm): text, and what Yes does; ask(null) dismisses it.
+function ask(text, action = null) {
+  asking = text ? action : null;
+  $('confirm-text').textContent = text ?? '';
+  $('confirm').hidden = !text;
+  if (text) $('confirm-no').focus();
+}
+
+// R and Z on a game that counts: ask first.
+function confirmNewGame() {
+  const game = myGame();
+  if (game && game.state === 'playing' && game.ranked && game.moves > 0) {
+    ask('Start a new game? This one ends as resigned.', newGame);
+  } else {
+    newGame();
+  }
+}
+function confirmUndo() {
+  const game = myGame();
+  if (game && game.ranked) ask('Undo makes this game unranked for good. Undo?', () => send({ type: 'undo' }));
+  else send({ type: 'undo' });
 }
 
 function show(name) {
@@ -70,11 +96,13 @@ function render() {
   $('countdown').textContent = state.countdown ?? '';
   $('undo').hidden = !!state.role;
 
-  // Overlays: a solo win (once) and a finished game.
+  // Overlays: a solo win (once) and a finished game. A dialog: it takes the focus, keys do
+  // not reach the board behind it, and the focus goes back to the board when it closes.
   const overlay = $('overlay');
+  const wasOpen = !overlay.hidden;
   overlay.hidden = true;
   if (game && !state.role) {
-    if (game.won && !keepGoing && game.state === 'playing') {
+    if (game.won && !keptGoing(game) && game.state === 'playing') {
       overlay.hidden = false; $('overlay-text').textContent = 'You win!';
     } else if (game.state !== 'playing') {
       overlay.hidden = false; $('overlay-text').textContent = game.state === 'solved' ? 'Solved!' : 'Game over';
@@ -87,6 +115,8 @@ function render() {
     $('overlay-text').textContent = state.results.winner === state.me?.id ? 'You win!' : state.results.winner ? 'You lose' : 'Draw';
     $('keep-going').hidden = true; $('try-again').hidden = true; $('rematch').hidden = false;
   }
+  if (!overlay.hidden && !wasOpen) overlay.querySelector('button:not([hidden])')?.focus();
+  if (overlay.hidden && wasOpen) $('board').focus();
 }
 
 connection.addEventListener('status', (e) => {
@@ -135,7 +165,7 @@ connection.addEventListener('message', (e) => {
     send({ type: 'leaderboard', mode: 'classic', size: 4, kind: 'score' });
   }
   if (msg.type === 'game' && msg.game.state === 'playing' && view === 'lobby') show('play');
-  if (msg.type === 'game') { keepGoing = keepGoing && msg.game.id === hadGame?.id; board.show(msg.game.board, msg.game.mode); }
+  if (msg.type === 'game') board.show(msg.game.board, msg.game.mode);
   if (msg.type === 'room' && view !== 'play') show('play');
   if (msg.type === 'race_start' || msg.type === 'race_state') {
     const mine = myGame();
@@ -176,7 +206,7 @@ function settings() {
   return { mode, size: Number($('size').value), ...(mode === 'fifteen' ? {} : { target: Number($('target').value) }) };
 }
 
-function newGame() { keepGoing = false; send({ type: 'new_game', ...settings() }); }
+function newGame() { send({ type: 'new_game', ...settings() }); }
 
 $('name-form').addEventListener('submit', (e) => {
   e.preventDefault();
@@ -219,18 +249,23 @@ $('copy-link').addEventListener('click', async () => {
   catch { state.notice = { kind: 'info', text: `Invite link: ${link}` }; }
   render();
 });
-$('undo').addEventListener('click', () => send({ type: 'undo' }));
+$('undo').addEventListener('click', confirmUndo);
 $('back').addEventListener('click', () => { show('lobby'); send({ type: 'list_rooms' }); });
-$('keep-going').addEventListener('click', () => { keepGoing = true; render(); });
+$('keep-going').addEventListener('click', () => {
+  localStorage.setItem('tilerace.keepGoing', myGame()?.id ?? '');  // remembered across reloads
+  render();
+});
+$('confirm-yes').addEventListener('click', () => { const act = asking; ask(null); act?.(); });
+$('confirm-no').addEventListener('click', () => ask(null));
 $('try-again').addEventListener('click', newGame);
 $('replay-back').addEventListener('click', () => show('lobby'));
 
 bindInput($('board'), {
-  onDirection: (dir) => { if (view === 'play' && myGame()) send({ type: 'move', dir }); },
+  onDirection: (dir) => { if (view === 'play' && myGame() && $('overlay').hidden) send({ type: 'move', dir }); },
   onCommand: (command) => {
     if (view !== 'play' || state.role) return;
-    if (command === 'new') newGame();
-    if (command === 'undo') send({ type: 'undo' });
+    if (command === 'new') confirmNewGame();
+    if (command === 'undo') confirmUndo();
   },
 });
 setInterval(() => { if (state.race && !state.results) race.renderClock(state.race); }, 500);
