@@ -284,6 +284,29 @@ test('keys do nothing under the win overlay until Keep going, which a reload rem
   await context.close();
 });
 
+test('the play screen has New game, and a best box that the server fills', async () => {
+  const context = await chrome.browser.newContext();
+  const page = await enter(context, server.url, 'best');
+  await page.selectOption('#size', '5');
+  await page.click('#new-game');
+  await page.locator('#board .tile').first().waitFor();
+  assert.equal(await page.textContent('#best'), '–');  // nothing recorded at 5×5 yet
+  const keys = ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown'];
+  for (let i = 0; i < 100 && (await page.textContent('#score')) === '0'; ++i) {
+    await page.keyboard.press(keys[i % 4]);
+  }
+  await page.locator('#score').filter({ hasText: /^[1-9]/ }).waitFor();
+  const score = await page.textContent('#score');
+  await page.locator('#best').filter({ hasText: score }).waitFor();  // a higher score shows live
+  // New game on the play screen asks first; the resigned game is recorded, and the best box
+  // of the new game shows it, as the server ranks it.
+  await page.click('#play-new-game');
+  await page.click('#confirm-yes');
+  await page.locator('#moves').filter({ hasText: /^0$/ }).waitFor();
+  await page.locator('#best').filter({ hasText: new RegExp(`^${score}$`) }).waitFor();
+  await context.close();
+});
+
 test('a swipe on a touch screen moves the board', async () => {
   const context = await chrome.browser.newContext({ hasTouch: true, isMobile: true, viewport: { width: 360, height: 740 } });
   const page = await enter(context, server.url, 'thumb');

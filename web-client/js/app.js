@@ -15,6 +15,7 @@ const send = (msg) => connection.send(msg);
 const params = new URLSearchParams(location.search);
 let view = 'lobby';        // lobby | play | replay
 let asking = null;         // the action waiting for the inline confirm's Yes
+let best = null;           // {mode, size, score, moves}: the player's best ranked result there
 let pendingRoom = params.get('room');
 let pendingWatch = params.get('watch');
 
@@ -28,6 +29,15 @@ const replay = new ReplayView({ board: $('replay-board'), play: $('replay-play')
 function myGame() {
   if (state.race && state.role === 'racer' && state.me) return state.race.games[state.me.id] ?? null;
   return state.role ? null : state.solo;
+}
+
+// The best box: the server's `me` for this mode and size, overtaken live by a higher score
+// (Fifteen: the fewest moves of a solve, from the server only).
+function bestText(game) {
+  const known = best && best.mode === game.mode && best.size === game.size ? best : null;
+  if (game.mode === 'fifteen') return known ? String(known.moves) : '–';
+  const value = Math.max(known ? known.score : 0, game.ranked ? game.score : 0);
+  return value > 0 ? String(value) : '–';
 }
 
 // The player chose to play on after winning this game.
@@ -78,6 +88,7 @@ function render() {
     if (board.board === null) board.show(game.board, game.mode);  // later: snapshots and moves redraw it
     $('score').textContent = String(game.score);
     $('moves').textContent = String(game.moves);
+    $('best').textContent = bestText(game);
   }
   const room = state.room;
   $('room-bar').hidden = !room;
@@ -95,6 +106,7 @@ function render() {
   $('countdown').hidden = state.countdown === null;
   $('countdown').textContent = state.countdown ?? '';
   $('undo').hidden = !!state.role;
+  $('play-new-game').hidden = !!state.role;
 
   // Overlays: a solo win (once) and a finished game. A dialog: it takes the focus, keys do
   // not reach the board behind it, and the focus goes back to the board when it closes.
@@ -165,7 +177,13 @@ connection.addEventListener('message', (e) => {
     send({ type: 'leaderboard', mode: 'classic', size: 4, kind: 'score' });
   }
   if (msg.type === 'game' && msg.game.state === 'playing' && view === 'lobby') show('play');
-  if (msg.type === 'game') board.show(msg.game.board, msg.game.mode);
+  if (msg.type === 'game') {
+    board.show(msg.game.board, msg.game.mode);
+    // A new game, or one ended and recorded: the best for its mode and size, from the server.
+    if (msg.game.id !== hadGame?.id || msg.game.state !== 'playing') {
+      send({ type: 'leaderboard', mode: msg.game.mode, size: msg.game.size, kind: 'score', limit: 1, rid: 'best' });
+    }
+  }
   if (msg.type === 'room' && view !== 'play') show('play');
   if (msg.type === 'race_start' || msg.type === 'race_state') {
     const mine = myGame();
@@ -173,7 +191,13 @@ connection.addEventListener('message', (e) => {
     if (view !== 'play') show('play');
   }
   if (msg.type === 'rooms') renderRooms();
-  if (msg.type === 'leaderboard') renderLeaderboard($('leaderboard'), msg, openReplay);
+  if (msg.type === 'leaderboard' && msg.rid === 'best') {
+    best = { mode: msg.mode, size: msg.size, score: msg.me?.score ?? 0, moves: msg.me?.moves ?? null };
+    if (msg.mode === 'fifteen' && !msg.me) best = null;
+    render();
+  } else if (msg.type === 'leaderboard') {
+    renderLeaderboard($('leaderboard'), msg, openReplay);
+  }
   render();
 });
 
@@ -250,6 +274,7 @@ $('copy-link').addEventListener('click', async () => {
   render();
 });
 $('undo').addEventListener('click', confirmUndo);
+$('play-new-game').addEventListener('click', confirmNewGame);
 $('back').addEventListener('click', () => { show('lobby'); send({ type: 'list_rooms' }); });
 $('keep-going').addEventListener('click', () => {
   localStorage.setItem('tilerace.keepGoing', myGame()?.id ?? '');  // remembered across reloads
