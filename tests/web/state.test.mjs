@@ -72,3 +72,13 @@ test('quick match: queued until the paired room lists me, cancelled, or the conn
   applyMessage(s, { type: 'welcome', player: { id: 'p1', name: 'ann' }, token: 't', resumed: true, protocol: 1 });
   assert.equal(s.queued, false);
 });
+
+test('an error notice clears itself once a later request goes through', () => {
+  const s = initialState();
+  applyMessage(s, { type: 'error', code: 'no_such_room', message: 'no room with that code' });
+  assert.equal(s.notice.kind, 'error');
+  applyMessage(s, { type: 'race_update', code: 'X', player: 'p2' });  // not an answer to us
+  assert.equal(s.notice.kind, 'error');
+  applyMessage(s, { type: 'rooms', rooms: [] });
+  assert.equal(s.notice, null);
+});

@@ -19,10 +19,16 @@ export function initialState() {
 
 function game(g) { return { ...g }; }
 
+// Answers that mean the player's last request went through: an error notice about an earlier
+// one has had its day.
+const SUCCESSES = new Set(['game', 'moved', 'room', 'rooms', 'queued', 'match_cancelled', 'leaderboard',
+  'race_start', 'left', 'stopped']);
+
 // Returns a list of effects: {kind: 'animate', target: 'solo' | playerId, before, message}
 // or {kind: 'render'}.
 export function applyMessage(state, msg, now = Date.now()) {
   const effects = [];
+  if (state.notice?.kind === 'error' && SUCCESSES.has(msg.type)) state.notice = null;
   switch (msg.type) {
     case 'welcome':
       state.me = msg.player;
