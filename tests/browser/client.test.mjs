@@ -252,6 +252,7 @@ test('keys do nothing under the win overlay until Keep going, which a reload rem
   // Keys until the win shows (moves the server answers in order; the overlay stops the rest).
   for (let i = 0; i < 200 && await page.locator('#overlay').isHidden(); ++i) await page.keyboard.press(keys[i % 4]);
   await page.locator('#overlay-text', { hasText: 'You win!' }).waitFor();
+  assert.match(await page.textContent('#announce'), /^You win! Score \d+$/);  // for screen readers
   // What the page sends from here on, in order; a promise for its first move.
   const sent = [];
   let firstMove;

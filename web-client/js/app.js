@@ -40,6 +40,9 @@ function bestText(game) {
   return value > 0 ? String(value) : '–';
 }
 
+// Tells screen readers (the polite live region).
+function say(text) { $('announce').textContent = text; }
+
 // The player chose to play on after winning this game.
 function keptGoing(game) { return localStorage.getItem('tilerace.keepGoing') === game.id; }
 
@@ -127,7 +130,10 @@ function render() {
     $('overlay-text').textContent = state.results.winner === state.me?.id ? 'You win!' : state.results.winner ? 'You lose' : 'Draw';
     $('keep-going').hidden = true; $('try-again').hidden = true; $('rematch').hidden = false;
   }
-  if (!overlay.hidden && !wasOpen) overlay.querySelector('button:not([hidden])')?.focus();
+  if (!overlay.hidden && !wasOpen) {
+    overlay.querySelector('button:not([hidden])')?.focus();
+    say(`${$('overlay-text').textContent} ${game ? `Score ${game.score}` : ''}`.trim());
+  }
   if (overlay.hidden && wasOpen) $('board').focus();
 }
 
@@ -151,7 +157,7 @@ connection.addEventListener('message', (e) => {
         gain.textContent = `+${effect.message.gained}`;
         gain.replaceWith(gain.cloneNode(true));  // restarts the rising animation
       }
-      $('announce').textContent = `Score ${effect.message.score}`;
+      if ($('overlay').hidden) say(`Score ${effect.message.score}`);  // else the dialog's words stand
     } else {
       race.animate(effect.target, effect.before, effect.message, mode);
     }
@@ -185,6 +191,12 @@ connection.addEventListener('message', (e) => {
     }
   }
   if (msg.type === 'room' && view !== 'play') show('play');
+  if (msg.type === 'countdown') say(`The race starts in ${msg.seconds} seconds`);
+  if (msg.type === 'race_start') say('Go!');
+  if (msg.type === 'race_over' && state.role !== 'racer') {
+    const winner = msg.standings.find((s) => s.player === msg.winner);
+    say(winner ? `Race over: ${winner.name} wins` : 'Race over: a draw');
+  }
   if (msg.type === 'race_start' || msg.type === 'race_state') {
     const mine = myGame();
     if (mine) board.show(mine.board, mine.mode);
