@@ -28,12 +28,12 @@ GameRecord record_of(const Player& player, const SoloGame& solo) {
 
 protocol::GameView view_of(const SoloGame& solo) { return {solo.id, solo.game, solo.ranked()}; }
 
-std::shared_ptr<Room> room_of(Player& p) {
+}  // namespace
+
+std::shared_ptr<Room> Dispatcher::room_of(Player& p) {
   std::lock_guard lock(p.mutex);
   return p.room.lock();
 }
-
-}  // namespace
 
 void Dispatcher::send(Connection& c, std::string message) {
   c.out.deliver(std::make_shared<const std::string>(std::move(message)));

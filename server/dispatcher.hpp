@@ -104,6 +104,8 @@ class Dispatcher {
   boost::asio::awaitable<void> on_leaderboard(Connection& c, const protocol::LeaderboardRequest& m,
                                               const protocol::Rid& rid);
   void send(Connection& c, std::string message);
+  // The room p is a member of, or null.
+  static std::shared_ptr<Room> room_of(Player& p);
 
   PlayerRegistry& players_;
   RoomRegistry& rooms_;

@@ -98,14 +98,13 @@ asio::awaitable<void> RedisConnection::run() {
     stream_.socket().set_option(asio::ip::tcp::no_delay(true), ec);
     reader_ = redisReaderCreate();
     ++generation_;
-    up_ = true;
     connected_.store(true, std::memory_order_relaxed);
     spdlog::info("redis {}: connected to {}:{}", name_, address_.host, address_.port);
     reported = false;
     if (on_connected_) on_connected_();
     write_more();
     const boost::system::error_code why = co_await read_replies();
-    if (up_) drop(why.message());
+    if (connected()) drop(why.message());
   }
 }
 
@@ -115,7 +114,8 @@ asio::awaitable<boost::system::error_code> RedisConnection::read_replies() {
   for (;;) {
     auto [ec, n] = co_await stream_.async_read_some(asio::buffer(buffer), as_tuple(use_awaitable));
     if (ec) co_return ec;
-    if (generation != generation_ || !up_) co_return asio::error::operation_aborted;  // dropped
+    if (generation != generation_ || !connected())
+      co_return asio::error::operation_aborted;  // dropped
     redisReaderFeed(reader_, buffer.data(), n);
     for (;;) {
       void* raw = nullptr;
@@ -141,7 +141,7 @@ asio::awaitable<void> RedisConnection::watch() {
     watchdog_.expires_after(std::chrono::milliseconds(500));
     co_await watchdog_.async_wait(as_tuple(use_awaitable));
     if (stopped_) co_return;
-    if (up_ && !pending_.empty() &&
+    if (connected() && !pending_.empty() &&
         std::chrono::steady_clock::now() - pending_.front().since > kReplyTimeout) {
       spdlog::warn("redis {}: no reply for {} ms: reconnecting", name_, kReplyTimeout.count());
       drop("reply timeout");
@@ -180,13 +180,13 @@ void RedisConnection::send(const std::vector<std::string>& args) {
 }
 
 void RedisConnection::enqueue(const std::vector<std::string>& args, Waiter waiter) {
-  if (!up_) return complete(std::move(waiter), true, {});
+  if (!connected()) return complete(std::move(waiter), true, {});
   send(args);
   pending_.push_back({std::move(waiter), std::chrono::steady_clock::now()});
 }
 
 void RedisConnection::write_more() {
-  if (!up_ || write_in_flight_ || outgoing_.empty()) return;
+  if (!connected() || write_in_flight_ || outgoing_.empty()) return;
   writing_.swap(outgoing_);
   outgoing_.clear();
   write_in_flight_ = true;
@@ -214,9 +214,7 @@ void RedisConnection::complete(Waiter waiter, bool failed, RedisReply reply) {
 }
 
 void RedisConnection::drop(std::string_view why) {
-  const bool was_up = up_;
-  up_ = false;
-  connected_.store(false, std::memory_order_relaxed);
+  const bool was_up = connected_.exchange(false, std::memory_order_relaxed);
   boost::system::error_code ignored;
   stream_.socket().close(ignored);
   if (reader_ != nullptr) {

@@ -99,8 +99,7 @@ class RedisConnection : public std::enable_shared_from_this<RedisConnection> {
   std::string writing_;   // the buffer of the write in flight
   bool write_in_flight_ = false;
   bool stopped_ = false;
-  bool up_ = false;  // connected, on the executor's view
-  std::atomic<bool> connected_{false};
+  std::atomic<bool> connected_{false};  // written on the executor, read anywhere
 };
 
 }  // namespace tilerace::server

@@ -20,13 +20,6 @@ namespace {
 using tilerace::testing::PgCluster;
 using tilerace::testing::RedisProcess;
 
-// Whether the node on port says it is healthy within a deadline (in cluster mode: in the
-// cluster).
-bool in_cluster(std::uint16_t port) {
-  return testing::eventually(
-      [&] { return json::parse(http_request(port, "/healthz").body)["status"] == "ok"; }, 10s);
-}
-
 // The port of a ws://127.0.0.1:<port>/ws URL (what a node's default public URL looks like).
 std::uint16_t port_of(const std::string& url) {
   const auto colon = url.rfind(':');
@@ -44,7 +37,7 @@ class Cluster : public ::testing::Test {
         "--database", url_, "--node-name", name, "--redis",
         "redis://127.0.0.1:" + std::to_string(redis_.port()), "--node-lease-ms", "1500",
         "--countdown", "0", "--rate", "100000"});
-    EXPECT_TRUE(in_cluster(n->port()));
+    EXPECT_TRUE(health_says(n->port(), "ok"));  // in the cluster
     return n;
   }
   std::int64_t query(const std::string& sql) const {
@@ -243,7 +236,7 @@ TEST_F(Cluster, RedisGoingAwayMidRaceStopsOnlyCrossNodeFeaturesUntilItReturns) {
 
   // Redis comes back (empty): the nodes find it by themselves and cross-node joins work again.
   redis_.start();
-  ASSERT_TRUE(in_cluster(b->port()));
+  ASSERT_TRUE(health_says(b->port(), "ok"));
   ASSERT_TRUE(testing::eventually(
       [&] {
         const json r = lobby.request({{"type", "join_room"}, {"code", code}});

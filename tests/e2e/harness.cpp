@@ -248,4 +248,13 @@ HttpResult http_request(std::uint16_t port, std::string_view target, std::string
           res.body()};
 }
 
+bool health_says(std::uint16_t port, std::string_view status) {
+  return testing::eventually(
+      [&] {
+        const HttpResult h = http_request(port, "/healthz");
+        return h.status == 200 && json::parse(h.body)["status"] == status;
+      },
+      10s);
+}
+
 }  // namespace tilerace::e2e

@@ -111,4 +111,8 @@ HttpResult http_request(std::uint16_t port, std::string_view target,
                         std::string_view method = "GET",
                         std::vector<std::pair<std::string, std::string>> headers = {});
 
+// Whether GET /healthz on port says status ("ok", "degraded") within 10 s. In cluster mode
+// "ok" also means the node is in the cluster (its first heartbeat went through).
+bool health_says(std::uint16_t port, std::string_view status);
+
 }  // namespace tilerace::e2e

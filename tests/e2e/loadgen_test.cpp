@@ -54,11 +54,8 @@ TEST(Loadgen, RacesSpreadOverTwoNodesFollowRedirects) {
   };
   const auto a = node("a");
   const auto b = node("b");
-  for (const auto* n : {a.get(), b.get()}) {  // both in the cluster (first heartbeat done)
-    ASSERT_TRUE(testing::eventually(
-        [&] { return json::parse(http_request(n->port(), "/healthz").body)["status"] == "ok"; },
-        10s));
-  }
+  // Both in the cluster (first heartbeat done).
+  for (const auto* n : {a.get(), b.get()}) ASSERT_TRUE(health_says(n->port(), "ok"));
   const json r =
       run_loadgen("--port " + std::to_string(a->port()) + "," + std::to_string(b->port()) +
                   " --scenario race --players 8 --spectators 1 --duration 2 --rate 200");

@@ -34,15 +34,6 @@ std::vector<std::string> moves_to_the_end() {
   return dirs;
 }
 
-bool health_says(std::uint16_t port, std::string_view status) {
-  return testing::eventually(
-      [&] {
-        const HttpResult h = http_request(port, "/healthz");
-        return h.status == 200 && json::parse(h.body)["status"] == status;
-      },
-      10s);
-}
-
 std::int64_t count(const std::string& url, const std::string& sql) {
   return server::PgConnection(url).exec(sql.c_str()).int64(0, 0);
 }

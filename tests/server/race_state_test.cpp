@@ -53,13 +53,17 @@ struct RaceFixture : ::testing::Test {
   RaceState make(const protocol::RoomOptions& o = options(), RaceSettings s = {3, 10}) {
     return RaceState("ROOM23", o, s, metrics, owner.room);
   }
-  // a and b joined and ready; the countdown ran out at t0 + 3 s.
-  RaceState racing(const protocol::RoomOptions& o = options()) {
-    RaceState race = make(o);
+  // a and b join race and are ready at t0: the countdown runs.
+  void join_ready(RaceState& race) {
     race.join(a.player, *a.out, {});
     race.join(b.player, *b.out, {});
     race.set_ready(*a.player, true, *a.out, {}, t0);
     race.set_ready(*b.player, true, *b.out, {}, t0);
+  }
+  // a and b joined and ready; the countdown ran out at t0 + 3 s.
+  RaceState racing(const protocol::RoomOptions& o = options()) {
+    RaceState race = make(o);
+    join_ready(race);
     race.tick(t0 + 3s);
     a.out->take();
     b.out->take();
@@ -97,10 +101,7 @@ TEST_F(RaceFixture, TheCountdownRunsOnTheInjectedClock) {
 
 TEST_F(RaceFixture, UnreadyingDuringTheCountdownStopsIt) {
   RaceState race = make();
-  race.join(a.player, *a.out, {});
-  race.join(b.player, *b.out, {});
-  race.set_ready(*a.player, true, *a.out, {}, t0);
-  race.set_ready(*b.player, true, *b.out, {}, t0);
+  join_ready(race);
   race.set_ready(*b.player, false, *b.out, {}, t0 + 1s);
   EXPECT_EQ(race.next_deadline(), std::nullopt);
   race.tick(t0 + 10s);
@@ -223,10 +224,7 @@ TEST_F(RaceFixture, ComingBackInsideTheGraceKeepsThePlace) {
 
 TEST_F(RaceFixture, ACountdownCancelledByADropStartsAgainWhenTheRacerIsBack) {
   RaceState race = make();
-  race.join(a.player, *a.out, {});
-  race.join(b.player, *b.out, {});
-  race.set_ready(*a.player, true, *a.out, {}, t0);
-  race.set_ready(*b.player, true, *b.out, {}, t0);
+  join_ready(race);
   race.disconnected(*b.player, t0 + 1s);
   race.tick(t0 + 3s);  // the first countdown's end: cancelled, nothing starts
   EXPECT_EQ(a.out->take().back()["type"], "room");

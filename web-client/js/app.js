@@ -35,7 +35,7 @@ function myGame() {
 // (Fifteen: the fewest moves of a solve, from the server only).
 function bestText(game) {
   const known = best && best.mode === game.mode && best.size === game.size ? best : null;
-  if (game.mode === 'fifteen') return known ? String(known.moves) : '–';
+  if (game.mode === 'fifteen') return known?.moves != null ? String(known.moves) : '–';
   const value = Math.max(known ? known.score : 0, game.ranked ? game.score : 0);
   return value > 0 ? String(value) : '–';
 }
@@ -205,7 +205,6 @@ connection.addEventListener('message', (e) => {
   if (msg.type === 'rooms') renderRooms();
   if (msg.type === 'leaderboard' && msg.rid === 'best') {
     best = { mode: msg.mode, size: msg.size, score: msg.me?.score ?? 0, moves: msg.me?.moves ?? null };
-    if (msg.mode === 'fifteen' && !msg.me) best = null;
     render();
   } else if (msg.type === 'leaderboard') {
     renderLeaderboard($('leaderboard'), msg, openReplay);
