@@ -1,7 +1,7 @@
 // The web client in a real browser against the real server.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, enter, boardOf, screenshot } from './harness.mjs';
+import { startServer, launchBrowser, enter, boardOf, drawnBoard, settled, screenshot } from './harness.mjs';
 
 let server, chrome;
 before(async () => {
@@ -12,33 +12,6 @@ after(async () => {
   await chrome?.close();
   await server?.stop();
 });
-
-// The tiles drawn on a board, as a board of values (0 where no tile).
-async function drawnBoard(page, selector = '#board') {
-  return page.evaluate((sel) => {
-    const root = document.querySelector(sel);
-    const size = Number(getComputedStyle(root).getPropertyValue('--size'));
-    const rows = Array.from({ length: size }, () => new Array(size).fill(0));
-    for (const t of root.querySelectorAll('.tile')) {
-      rows[Number(t.dataset.row)][Number(t.dataset.col)] = t.classList.contains('obstacle') ? -1 : Number(t.textContent);
-    }
-    return rows;
-  }, selector);
-}
-
-// Waits until the drawn tiles are the board the server sent (animations finished).
-async function settled(page, selector = '#board') {
-  await page.waitForFunction((sel) => {
-    const root = document.querySelector(sel);
-    const want = JSON.parse(root.dataset.board);
-    const got = want.map((row) => row.map(() => 0));
-    for (const t of root.querySelectorAll('.tile')) {
-      if (t.dataset.to) return false;  // still sliding
-      got[Number(t.dataset.row)][Number(t.dataset.col)] = t.classList.contains('obstacle') ? -1 : Number(t.textContent);
-    }
-    return JSON.stringify(got) === JSON.stringify(want);
-  }, selector);
-}
 
 test('a solo game by keyboard: the board changes as the server says', async () => {
   const context = await chrome.browser.newContext();
@@ -305,29 +278,6 @@ test('the play screen has New game, and a best box that the server fills', async
   await page.click('#confirm-yes');
   await page.locator('#moves').filter({ hasText: /^0$/ }).waitFor();
   await page.locator('#best').filter({ hasText: new RegExp(`^${score}$`) }).waitFor();
-  await context.close();
-});
-
-test('a swipe on a touch screen moves the board', async () => {
-  const context = await chrome.browser.newContext({ hasTouch: true, isMobile: true, viewport: { width: 360, height: 740 } });
-  const page = await enter(context, server.url, 'thumb');
-  await page.click('#new-game');
-  await page.locator('#board .tile').first().waitFor();
-  await settled(page);
-  const box = await page.locator('#board').boundingBox();
-  const cdp = await context.newCDPSession(page);
-  const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
-  for (const [dx, dy] of [[-80, 0], [0, -80], [80, 0], [0, 80]]) {
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: cx, y: cy }] });
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: cx + dx / 2, y: cy + dy / 2 }] });
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: cx + dx, y: cy + dy }] });
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-    if ((await page.textContent('#moves')) !== '0') break;
-    await page.waitForTimeout(150);
-  }
-  await page.locator('#moves').filter({ hasText: /^[1-9]/ }).waitFor();
-  await settled(page);
-  assert.deepEqual(await drawnBoard(page), await boardOf(page));
   await context.close();
 });
 

@@ -80,9 +80,67 @@ export async function boardOf(page, selector = '#board') {
   return JSON.parse(await page.locator(selector).getAttribute('data-board'));
 }
 
+// The tiles drawn on a board, as a board of values (0 where no tile).
+export async function drawnBoard(page, selector = '#board') {
+  return page.evaluate((sel) => {
+    const root = document.querySelector(sel);
+    const size = Number(getComputedStyle(root).getPropertyValue('--size'));
+    const rows = Array.from({ length: size }, () => new Array(size).fill(0));
+    for (const t of root.querySelectorAll('.tile')) {
+      rows[Number(t.dataset.row)][Number(t.dataset.col)] = t.classList.contains('obstacle') ? -1 : Number(t.textContent);
+    }
+    return rows;
+  }, selector);
+}
+
+// Waits until the drawn tiles are the board the server sent (animations finished).
+export async function settled(page, selector = '#board') {
+  await page.waitForFunction((sel) => {
+    const root = document.querySelector(sel);
+    const want = JSON.parse(root.dataset.board);
+    const got = want.map((row) => row.map(() => 0));
+    for (const t of root.querySelectorAll('.tile')) {
+      if (t.dataset.to) return false;  // still sliding
+      got[Number(t.dataset.row)][Number(t.dataset.col)] = t.classList.contains('obstacle') ? -1 : Number(t.textContent);
+    }
+    return JSON.stringify(got) === JSON.stringify(want);
+  }, selector);
+}
+
+// The arrow key that changes the board shown in selector (by the client's own engine port), or
+// null when none would.
+export async function movingKey(page, selector = '#board') {
+  return page.evaluate(async (sel) => {
+    const { slide } = await import('/js/engine.js');
+    const board = JSON.parse(document.querySelector(sel).dataset.board);
+    const keys = { left: 'ArrowLeft', up: 'ArrowUp', right: 'ArrowRight', down: 'ArrowDown' };
+    const dir = Object.keys(keys).find((d) => slide(board.flat(), board.length, d, false).changed);
+    return dir ? keys[dir] : null;
+  }, selector);
+}
+
+// Two players in pages host and guest race: host creates a room (size 4), guest joins by
+// the invite link, both ready; resolves with the room code once both boards are up.
+export async function race(host, guest) {
+  await host.selectOption('#size', '4');
+  await host.click('#create-room');
+  await host.locator('#room-code').filter({ hasText: /^[A-Z2-9]{6}$/ }).waitFor();
+  const code = (await host.locator('#room-code').textContent()).trim();
+  await guest.goto(`${new URL(guest.url()).origin}/?room=${code}`);
+  await guest.locator('#room-players li').nth(1).waitFor();
+  await host.locator('#room-players li').nth(1).waitFor();
+  await host.click('#ready');
+  await guest.click('#ready');
+  for (const page of [host, guest]) {
+    await page.locator('#board .tile').first().waitFor();
+    await page.locator('.opponent .board .tile').first().waitFor();
+  }
+  return code;
+}
+
 // Saves a screenshot into docs/screenshots when TILERACE_SCREENSHOTS is set (make screenshots).
-export async function screenshot(page, name) {
+export async function screenshot(page, name, options = {}) {
   if (!process.env.TILERACE_SCREENSHOTS) return;
   await page.waitForTimeout(300);  // let the pop and appear animations finish, for the picture only
-  await page.screenshot({ path: join(root, 'docs', 'screenshots', `${name}.png`) });
+  await page.screenshot({ path: join(root, 'docs', 'screenshots', `${name}.png`), ...options });
 }

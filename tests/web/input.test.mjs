@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { directionForKey, commandForKey, swipeDirection } from '../../web-client/js/input.js';
+import { directionForKey, commandForKey, swipeDirection, moveFor } from '../../web-client/js/input.js';
 
 const key = (k, mods = {}) => ({ key: k, altKey: false, ctrlKey: false, metaKey: false, shiftKey: false, ...mods });
 
@@ -32,4 +32,14 @@ test('a swipe needs at least 10 pixels and follows its larger axis', () => {
   assert.equal(swipeDirection(-30, 12), 'left');
   assert.equal(swipeDirection(5, 40), 'down');
   assert.equal(swipeDirection(-11, -12), 'up');
+});
+
+test('Fifteen: a key moves the blank, a swipe pushes a tile; 2048 moves tiles either way', () => {
+  assert.equal(moveFor('up', 'key', 'fifteen'), 'down');  // the tile above the blank comes down
+  assert.equal(moveFor('left', 'key', 'fifteen'), 'right');
+  assert.equal(moveFor('up', 'swipe', 'fifteen'), 'up');
+  for (const mode of ['classic', 'fixed-obstacle', 'moving-obstacle']) {
+    assert.equal(moveFor('left', 'key', mode), 'left');
+    assert.equal(moveFor('down', 'swipe', mode), 'down');
+  }
 });

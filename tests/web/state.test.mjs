@@ -30,8 +30,10 @@ test('a race: start, my moves go to my race game, others arrive as updates, then
   assert.equal(s.role, 'racer');
   applyMessage(s, { type: 'countdown', code: 'ABCDEF', seconds: 3 });
   assert.equal(s.countdown, 3);
+  assert.equal(s.room.state, 'countdown');  // Ready is hidden from here on
   applyMessage(s, { type: 'race_start', code: 'ABCDEF', time_limit: 60, games: { me: G('r1', [[2, 0], [0, 0]]), you: G('r2', [[2, 0], [0, 0]]) } }, 1000);
   assert.equal(s.countdown, null);
+  assert.equal(s.room.state, 'racing');
   assert.equal(s.race.endsAt, 61000);
   applyMessage(s, { type: 'moved', game: 'r1', changed: true, gained: 0, score: 0, moves: 1, board: [[0, 2], [2, 0]], max_tile: 2,
     state: 'playing', won: false, motions: [], spawned: [] });

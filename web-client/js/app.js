@@ -2,7 +2,7 @@
 import { Connection } from './connection.js';
 import { applyMessage, initialState } from './state.js';
 import { BoardView } from './board_view.js';
-import { bindInput } from './input.js';
+import { bindInput, moveFor } from './input.js';
 import { RaceView } from './race_view.js';
 import { renderLeaderboard } from './leaderboard_view.js';
 import { ReplayView } from './replay_view.js';
@@ -19,7 +19,7 @@ let best = null;           // {mode, size, score, moves}: the player's best rank
 let pendingRoom = params.get('room');
 let pendingWatch = params.get('watch');
 
-const board = new BoardView($('board'), { onCell: (row, col) => send({ type: 'slide', cell: [row, col] }) });
+const board = new BoardView($('board'), { label: 'Your board', onCell: (row, col) => send({ type: 'slide', cell: [row, col] }) });
 const race = new RaceView({ players: $('room-players'), opponents: $('opponents'), results: $('results'),
   clock: $('clock'), clockValue: $('clock-value') });
 const replay = new ReplayView({ board: $('replay-board'), play: $('replay-play'), step: $('replay-step'),
@@ -71,6 +71,7 @@ function confirmUndo() {
 
 function show(name) {
   view = name;
+  $('gain').textContent = '';  // a "+N" belongs to the move just made
   render();
 }
 
@@ -93,6 +94,10 @@ function render() {
     $('moves').textContent = String(game.moves);
     $('best').textContent = bestText(game);
   }
+  const keys = game?.mode === 'fifteen'
+    ? 'Arrows, WASD or HJKL move the blank; click, tap or swipe a tile to slide it.'
+    : 'Arrows, WASD or HJKL to move (swipe on touch screens).';
+  $('help').textContent = state.role ? keys : `${keys} R new game, Z undo.`;
   const room = state.room;
   $('room-bar').hidden = !room;
   if (room) {
@@ -192,7 +197,7 @@ connection.addEventListener('message', (e) => {
   }
   if (msg.type === 'room' && view !== 'play') show('play');
   if (msg.type === 'countdown') say(`The race starts in ${msg.seconds} seconds`);
-  if (msg.type === 'race_start') say('Go!');
+  if (msg.type === 'race_start') { say('Go!'); $('gain').textContent = ''; }
   if (msg.type === 'race_over' && state.role !== 'racer') {
     const winner = msg.standings.find((s) => s.player === msg.winner);
     say(winner ? `Race over: ${winner.name} wins` : 'Race over: a draw');
@@ -297,13 +302,18 @@ $('try-again').addEventListener('click', newGame);
 $('replay-back').addEventListener('click', () => show('lobby'));
 
 bindInput($('board'), {
-  onDirection: (dir) => { if (view === 'play' && myGame() && $('overlay').hidden) send({ type: 'move', dir }); },
+  onDirection: (dir, via) => {
+    const game = myGame();
+    if (view === 'play' && game && $('overlay').hidden) send({ type: 'move', dir: moveFor(dir, via, game.mode) });
+  },
   onCommand: (command) => {
     if (view !== 'play' || state.role) return;
     if (command === 'new') confirmNewGame();
     if (command === 'undo') confirmUndo();
   },
 });
+// A "+N" is gone once it has risen (a faded one must not linger as invisible text).
+document.addEventListener('animationend', (e) => { if (e.target.id === 'gain') e.target.textContent = ''; });
 setInterval(() => { if (state.race && !state.results) race.renderClock(state.race); }, 500);
 
 if (connection.name) connection.connect();

@@ -1,48 +1,86 @@
 // Draws a board from the server's messages only: tiles slide (~100 ms), merged tiles pop and
-// new tiles appear (~200 ms), as in the original game. Values are drawn as text.
+// new tiles appear (~200 ms), as in the original game; with prefers-reduced-motion the board
+// changes at once. Values are drawn as text, and screen readers get the rows as numbers.
 import { planAnimation } from './animation.js';
 
 const SLIDE_MS = 100;
 
+function reducedMotion() {
+  return window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+// One row for screen readers: "Row 2: 4, empty, 2, empty" (Fifteen: "blank").
+export function describeRow(row, r, mode) {
+  const empty = mode === 'fifteen' ? 'blank' : 'empty';
+  return `Row ${r + 1}: ${row.map((v) => (v === 0 ? empty : v === -1 ? 'obstacle' : String(v))).join(', ')}`;
+}
+
 export class BoardView {
   // element: an empty container. onCell(row, col) is called when a cell is clicked (fifteen).
-  constructor(element, { onCell = null, small = false } = {}) {
+  // label names the board for screen readers ("Your board"); setLabel changes it.
+  constructor(element, { onCell = null, small = false, label = 'Board' } = {}) {
     this.element = element;
     this.element.classList.add('board');
     if (small) this.element.classList.add('small');
     this.onCell = onCell;
+    this.label = label;
     this.size = 0;
     this.mode = 'classic';
     this.board = null;
     this.timer = null;
+    this.frame = null;
+  }
+
+  setLabel(label) {
+    this.label = label;
+    this.rows?.setAttribute('aria-label', label);
+  }
+
+  // Stops a slide in progress (its tiles are replaced by whatever is drawn next).
+  stop() {
+    clearTimeout(this.timer);
+    cancelAnimationFrame(this.frame);
+  }
+
+  // The board the server sent last: kept on the element and read out as rows.
+  record(board) {
+    this.board = board;
+    this.element.dataset.board = JSON.stringify(board);
+    this.rows.replaceChildren(...board.map((row, r) => {
+      const li = document.createElement('li');
+      li.textContent = describeRow(row, r, this.mode);
+      return li;
+    }));
   }
 
   // Shows board (rows) at once, without animation.
   show(board, mode) {
-    clearTimeout(this.timer);
+    this.stop();
     this.mode = mode;
     this.setSize(board.length);
-    this.board = board;
-    this.element.dataset.board = JSON.stringify(board);
+    this.record(board);
     this.drawTiles(this.settledOf(board), 'settled');
   }
 
   // Animates from the board shown now to message.board using its motions and spawns.
   animate(before, message, mode) {
-    if (!this.board || !before || before.length !== message.board.length) return this.show(message.board, mode);
-    clearTimeout(this.timer);
+    if (!this.board || !before || before.length !== message.board.length || reducedMotion()) {
+      return this.show(message.board, mode);
+    }
+    this.stop();
     this.mode = mode;
     const plan = planAnimation(before, message.board, message.motions, message.spawned);
-    this.board = message.board;
-    this.element.dataset.board = JSON.stringify(message.board);
+    this.record(message.board);
     this.drawTiles(plan.sliding.map((t) => ({ value: t.value, at: t.from, to: t.to })), 'sliding');
-    requestAnimationFrame(() => {
+    // The slide starts on the next frame; the settled tiles (pops, new tiles) replace the
+    // sliding ones when it is over.
+    this.frame = requestAnimationFrame(() => {
       for (const tile of this.element.querySelectorAll('.tile[data-to]')) {
         const [r, c] = JSON.parse(tile.dataset.to);
         tile.style.transform = this.transform(r, c);
       }
+      this.timer = setTimeout(() => this.drawTiles(plan.settled, 'settled'), SLIDE_MS);
     });
-    this.timer = setTimeout(() => this.drawTiles(plan.settled, 'settled'), SLIDE_MS);
   }
 
   settledOf(board) {
@@ -68,7 +106,12 @@ export class BoardView {
     }
     this.layer = document.createElement('div');
     this.layer.className = 'tiles';
-    this.element.append(grid, this.layer);
+    grid.setAttribute('aria-hidden', 'true');  // drawn for the eyes; the rows below are read
+    this.layer.setAttribute('aria-hidden', 'true');
+    this.rows = document.createElement('ol');
+    this.rows.className = 'visually-hidden';
+    this.rows.setAttribute('aria-label', this.label);
+    this.element.append(grid, this.layer, this.rows);
   }
 
   transform(r, c) {
@@ -81,6 +124,7 @@ export class BoardView {
       const obstacle = t.value === -1;
       tile.className = `tile ${obstacle ? 'obstacle' : this.mode === 'fifteen' ? 'fifteen' : `v${Math.min(t.value, 131072)}`}`;
       if (t.value > 2048 && this.mode !== 'fifteen') tile.classList.add('super');
+      if (t.value > 99) tile.classList.add(`len${String(t.value).length}`);
       if (t.effect === 'merged') tile.classList.add('pop');
       if (t.effect === 'new') tile.classList.add('appear');
       tile.textContent = obstacle ? '' : String(t.value);

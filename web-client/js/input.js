@@ -27,12 +27,20 @@ export function swipeDirection(dx, dy, min = 10) {
   return dy > 0 ? 'down' : 'up';
 }
 
-// Calls onDirection / onCommand for keys on the document and swipes on element.
+const OPPOSITE = { up: 'down', down: 'up', left: 'right', right: 'left' };
+
+// The `move` to send for a direction given by a 'key' or a 'swipe' in mode. Fifteen: a key
+// moves the blank that way (the tile beyond it moves the other way); a swipe pushes a tile.
+export function moveFor(dir, via, mode) {
+  return mode === 'fifteen' && via === 'key' ? OPPOSITE[dir] : dir;
+}
+
+// Calls onDirection(dir, 'key' | 'swipe') / onCommand for keys on the document and swipes on element.
 export function bindInput(element, { onDirection, onCommand }) {
   document.addEventListener('keydown', (event) => {
     if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
     const dir = directionForKey(event);
-    if (dir) { event.preventDefault(); onDirection(dir); return; }
+    if (dir) { event.preventDefault(); onDirection(dir, 'key'); return; }
     const command = commandForKey(event);
     if (command) { event.preventDefault(); onCommand(command); }
   });
@@ -46,6 +54,6 @@ export function bindInput(element, { onDirection, onCommand }) {
     const t = e.changedTouches[0];
     const dir = swipeDirection(t.clientX - start.x, t.clientY - start.y);
     start = null;
-    if (dir) onDirection(dir);
+    if (dir) onDirection(dir, 'swipe');
   });
 }

@@ -44,7 +44,9 @@ export class RaceView {
     }
     for (const id of ids) {
       const g = race.games[id], entry = this.boards.get(id);
-      entry.title.textContent = `${names.get(id) ?? 'racer'} — ${g.score}${g.state === 'playing' ? '' : ` (${g.state})`}`;
+      const name = names.get(id) ?? 'racer';
+      entry.title.textContent = `${name} — ${g.score}${g.state === 'playing' ? '' : ` (${g.state})`}`;
+      entry.view.setLabel(`${name}'s board`);
       if (!entry.view.board) entry.view.show(g.board, g.mode);
     }
   }

@@ -6,7 +6,7 @@ import { BoardView } from './board_view.js';
 export class ReplayView {
   constructor(el) {
     this.el = el;
-    this.board = new BoardView(el.board);
+    this.board = new BoardView(el.board, { label: 'Replay board' });
     this.timer = null;
     el.play.addEventListener('click', () => (this.timer ? this.pause() : this.play()));
     el.step.addEventListener('click', () => { this.pause(); this.show(this.index + 1); });

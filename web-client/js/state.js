@@ -66,18 +66,23 @@ export function applyMessage(state, msg, now = Date.now()) {
     case 'match_cancelled':
       state.queued = false;
       break;
+    // The server sends no `room` for these: the room's state follows them here (so Ready
+    // shows only while waiting); the `room` after race_over says waiting again.
     case 'countdown':
       state.countdown = msg.seconds;
       state.results = null;
+      if (state.room) state.room.state = 'countdown';
       break;
     case 'race_start':
       state.queued = false;
       state.countdown = null;
       state.results = null;
       state.race = { code: msg.code, games: structuredClone(msg.games), endsAt: now + msg.time_limit * 1000 };
+      if (state.room) state.room.state = 'racing';
       break;
     case 'race_state':
       state.race = { code: msg.code, games: structuredClone(msg.games), endsAt: now + msg.remaining_ms };
+      if (state.room) state.room.state = 'racing';
       break;
     case 'race_update': {
       const g = state.race && state.race.games[msg.player];
