@@ -84,3 +84,12 @@ test('an error notice clears itself once a later request goes through', () => {
   applyMessage(s, { type: 'rooms', rooms: [] });
   assert.equal(s.notice, null);
 });
+
+test('an invite-link notice stays while the room waits and goes when the race starts', () => {
+  const s = initialState();
+  s.notice = { kind: 'invite', text: 'Invite link copied: http://x/?room=ABCDEF' };
+  applyMessage(s, { type: 'room', room: { code: 'ABCDEF', players: [], state: 'waiting' } });
+  assert.equal(s.notice.kind, 'invite');
+  applyMessage(s, { type: 'race_start', code: 'ABCDEF', time_limit: 60, games: {} });
+  assert.equal(s.notice, null);
+});

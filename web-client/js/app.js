@@ -285,8 +285,8 @@ $('leave').addEventListener('click', () => {
 });
 $('copy-link').addEventListener('click', async () => {
   const link = `${location.origin}/?room=${state.room.code}`;
-  try { await navigator.clipboard.writeText(link); state.notice = { kind: 'info', text: `Invite link copied: ${link}` }; }
-  catch { state.notice = { kind: 'info', text: `Invite link: ${link}` }; }
+  try { await navigator.clipboard.writeText(link); state.notice = { kind: 'invite', text: `Invite link copied: ${link}` }; }
+  catch { state.notice = { kind: 'invite', text: `Invite link: ${link}` }; }
   render();
 });
 $('undo').addEventListener('click', confirmUndo);

@@ -13,7 +13,7 @@ export function initialState() {
     queued: false,
     rooms: [],
     leaderboard: null,
-    notice: null,      // {kind: 'error' | 'info', text}
+    notice: null,      // {kind: 'error' | 'info' | 'invite', text}
   };
 }
 
@@ -29,6 +29,8 @@ const SUCCESSES = new Set(['game', 'moved', 'room', 'rooms', 'queued', 'match_ca
 export function applyMessage(state, msg, now = Date.now()) {
   const effects = [];
   if (state.notice?.kind === 'error' && SUCCESSES.has(msg.type)) state.notice = null;
+  // An invite link is news until the race starts or the room is left.
+  if (state.notice?.kind === 'invite' && (msg.type === 'race_start' || msg.type === 'left')) state.notice = null;
   switch (msg.type) {
     case 'welcome':
       state.me = msg.player;
