@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
     const std::string_view flag = argv[i];
     const char* value = argv[i + 1];
     if (flag == "--strength") {
-      const auto s = bot_strength_from(value);
+      const auto s = bot_strength_from_string(value);
       if (!s) return std::fprintf(stderr, "unknown strength %s\n", value), 2;
       strengths = {*s};
     } else if (flag == "--games") {

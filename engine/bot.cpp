@@ -16,22 +16,6 @@ constexpr int kMediumDepth = 2;
 
 }  // namespace
 
-std::string_view to_string(BotStrength s) noexcept {
-  switch (s) {
-    case BotStrength::easy: return "easy";
-    case BotStrength::medium: return "medium";
-    case BotStrength::hard: return "hard";
-  }
-  return "hard";
-}
-
-std::optional<BotStrength> bot_strength_from(std::string_view name) noexcept {
-  for (const auto s : {BotStrength::easy, BotStrength::medium, BotStrength::hard}) {
-    if (to_string(s) == name) return s;
-  }
-  return std::nullopt;
-}
-
 std::optional<Direction> Bot::choose(const Game& game, BotStrength strength,
                                      std::uint64_t seed) {
   Grid grid;

@@ -7,17 +7,11 @@
 // easy's randomness). Not thread-safe: one Bot per thread.
 #include <cstdint>
 #include <optional>
-#include <string_view>
 
 #include "engine/expectimax.hpp"
 #include "engine/game.hpp"
 
 namespace tilerace::engine {
-
-enum class BotStrength : std::uint8_t { easy, medium, hard };
-
-std::string_view to_string(BotStrength s) noexcept;
-std::optional<BotStrength> bot_strength_from(std::string_view name) noexcept;
 
 class Bot {
  public:

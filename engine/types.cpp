@@ -11,6 +11,7 @@ constexpr std::array<std::string_view, 4> kModeNames{"classic", "fixed-obstacle"
                                                      "fifteen"};
 constexpr std::array<std::string_view, 5> kStateNames{"playing", "over", "solved", "resigned",
                                                       "forfeited"};
+constexpr std::array<std::string_view, 3> kStrengthNames{"easy", "medium", "hard"};
 constexpr std::array<char, 4> kLetters{'U', 'D', 'L', 'R'};
 }  // namespace
 
@@ -26,6 +27,7 @@ bool valid_config(const GameConfig& config) noexcept {
 std::string_view to_string(Direction d) noexcept { return kDirectionNames[static_cast<int>(d)]; }
 std::string_view to_string(Mode m) noexcept { return kModeNames[static_cast<int>(m)]; }
 std::string_view to_string(GameState s) noexcept { return kStateNames[static_cast<int>(s)]; }
+std::string_view to_string(BotStrength s) noexcept { return kStrengthNames[static_cast<int>(s)]; }
 char to_letter(Direction d) noexcept { return kLetters[static_cast<int>(d)]; }
 
 Direction direction_of(const Motion& m) noexcept {
@@ -50,6 +52,13 @@ std::optional<Direction> direction_from_letter(char c) noexcept {
 std::optional<Mode> mode_from_string(std::string_view s) noexcept {
   for (int i = 0; i < 4; ++i) {
     if (kModeNames[i] == s) return static_cast<Mode>(i);
+  }
+  return std::nullopt;
+}
+
+std::optional<BotStrength> bot_strength_from_string(std::string_view s) noexcept {
+  for (int i = 0; i < 3; ++i) {
+    if (kStrengthNames[i] == s) return static_cast<BotStrength>(i);
   }
   return std::nullopt;
 }

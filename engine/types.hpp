@@ -11,6 +11,8 @@ namespace tilerace::engine {
 enum class Direction : std::uint8_t { up, down, left, right };
 enum class Mode : std::uint8_t { classic, fixed_obstacle, moving_obstacle, fifteen };
 enum class GameState : std::uint8_t { playing, over, solved, resigned, forfeited };
+// The computer opponent's strengths (engine/bot.hpp).
+enum class BotStrength : std::uint8_t { easy, medium, hard };
 
 inline constexpr int kMinSize = 3;
 inline constexpr int kMaxSize = 8;
@@ -76,10 +78,12 @@ bool valid_config(const GameConfig& config) noexcept;
 std::string_view to_string(Direction d) noexcept;
 std::string_view to_string(Mode m) noexcept;
 std::string_view to_string(GameState s) noexcept;
+std::string_view to_string(BotStrength s) noexcept;
 char to_letter(Direction d) noexcept;  // U D L R
 std::optional<Direction> direction_from_string(std::string_view s) noexcept;
 std::optional<Direction> direction_from_letter(char c) noexcept;
 std::optional<Mode> mode_from_string(std::string_view s) noexcept;
+std::optional<BotStrength> bot_strength_from_string(std::string_view s) noexcept;
 
 // The direction a motion went (from → to); requires from != to.
 Direction direction_of(const Motion& m) noexcept;

@@ -214,6 +214,13 @@ CreateRoom parse_create_room(const json& object) {
   o.is_public = optional_bool(object, "public", false);
   o.max_moves_per_second =
       optional_int<int>(object, "max_moves_per_second", 0, kMaxMovesPerSecondCap).value_or(0);
+  if (const std::string* bot = optional_string(object, "bot")) {
+    o.bot = engine::bot_strength_from_string(*bot);
+    if (!o.bot) reject_field("bot", "bot must be easy, medium or hard");
+    if (o.mode != engine::Mode::classic || o.size != 4) {
+      reject_field("bot", "the computer races classic 4x4 games only");
+    }
+  }
   return {o};
 }
 

@@ -67,6 +67,7 @@ struct RoomOptions {
   int max_players = 2;
   bool is_public = false;
   int max_moves_per_second = 0;
+  std::optional<engine::BotStrength> bot;  // create_room: seat the computer as a racer
 };
 struct CreateRoom {
   RoomOptions options;

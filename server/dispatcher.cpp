@@ -30,6 +30,15 @@ protocol::GameView view_of(const SoloGame& solo) { return {solo.id, solo.game, s
 
 }  // namespace
 
+void Dispatcher::open_room(Connection& c, const std::shared_ptr<Room>& room,
+                           const protocol::RoomOptions& options, const protocol::Rid& rid) {
+  room->join(c.player, c.out, rid);
+  if (!options.bot || room_of(*c.player) != room) return;
+  if (!room->add_bot(*options.bot)) {
+    send_error(c, {ErrorCode::not_allowed, "this server runs no computer opponents", ""}, rid);
+  }
+}
+
 std::shared_ptr<Room> Dispatcher::room_of(Player& p) {
   std::lock_guard lock(p.mutex);
   return p.room.lock();
@@ -169,7 +178,7 @@ void Dispatcher::on_room(Connection& c, const protocol::ClientMessage& message,
     }
     leave_queue(*player);
     stop_spectating(c);
-    rooms_.create(create->options)->join(player, c.out, rid);
+    open_room(c, rooms_.create(create->options), create->options, rid);
   } else if (const auto* join = std::get_if<protocol::JoinRoom>(&message)) {
     if (room) return error(ErrorCode::already_in_room, "leave your room first");
     const auto target = rooms_.find(join->code);

@@ -77,6 +77,9 @@ class Dispatcher {
   // spectate, stop_spectating.
   void on_room(Connection& c, const protocol::ClientMessage& m, const protocol::Rid& rid);
   void on_quick_match(Connection& c, const protocol::QuickMatch& m, const protocol::Rid& rid);
+  // create_room's end: c's player joins the new room, then the computer when options ask.
+  void open_room(Connection& c, const std::shared_ptr<Room>& room,
+                 const protocol::RoomOptions& options, const protocol::Rid& rid);
   // The room a quick match opens: public (strangers' races are there to be watched), with the
   // default target and time limit.
   static protocol::RoomOptions quick_match_room(const protocol::QuickMatch& m);

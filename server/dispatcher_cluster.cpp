@@ -78,7 +78,7 @@ asio::awaitable<void> Dispatcher::cluster_create(Connection& c,
   stop_spectating(c);
   // Room::join answers already_in_room (and closes the room, releasing the code) if a quick
   // match seated the player meanwhile.
-  rooms_.create(options, std::move(code))->join(c.player, c.out, rid);
+  open_room(c, rooms_.create(options, std::move(code)), options, rid);
 }
 
 asio::awaitable<void> Dispatcher::cluster_locate(Connection& c, const std::string& code,

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/bot_racer.hpp"
+
 namespace tilerace::server {
 
 boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRegistry& rooms,
@@ -60,6 +62,10 @@ std::size_t restore_races(Store& store, PlayerRegistry& players, RoomRegistry& r
   for (const ActiveRaceRecord& race : store.active_races()) {
     std::vector<std::shared_ptr<Player>> racers;
     for (const ActiveRacerRecord& r : race.racers) {
+      if (bot_of_player_id(r.player_id)) {
+        racers.push_back(nullptr);  // the computer: Room::restore seats a new one
+        continue;
+      }
       std::shared_ptr<Player> player = players.find(r.player_id);
       if (!player) {
         const std::optional<PlayerRecord> record = store.find_player(r.player_id);

@@ -26,6 +26,9 @@
 //   and the SUBSCRIBEd control channel) run on context 0's one thread, with no strand; a
 //   dispatcher coroutine that needs Redis co_awaits a command (posted onto context 0) and
 //   resumes on its connection's thread. The Cluster's own maps sit behind one small mutex.
+// - The computer opponents (BotRacer) take their turns on context 0's timers and think on the
+//   BotPool's threads (--bot-threads), never a network thread; the move chosen is posted back
+//   to context 0 and played through the room like anyone's.
 // - Metrics are atomics that any thread may bump.
 //
 // Ownership and shutdown order (run_server in server.cpp):
@@ -36,8 +39,8 @@
 //   stops a context, it lets the work run out (each context holds a work guard until drain ends).
 // - SIGTERM/SIGINT: the acceptor closes; in cluster mode the node leaves the directory (its lease,
 //   listing, codes and queue entries; bounded by Redis's reply timeout) and stops its Redis
-//   connections; then the journal loop stops (also mid-pass), rooms stop arming
-//   timers, every session (HTTP or WebSocket, from accept on) is told to shut down; drain
+//   connections; then the journal loop stops (also mid-pass), rooms and computer racers stop
+//   arming timers (the BotPool joins its threads), every session (HTTP or WebSocket, from accept on) is told to shut down; drain
 //   waits for them (8 s, then aborts their sockets), journals every solo game and race once
 //   more, releases the contexts' work guards, and ends. Then the threads return from run(), the
 //   store worker finishes its jobs, and the objects are destroyed in reverse order of declaration.

@@ -35,6 +35,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("rate", po::value(&o.rate)->default_value(o.rate), "messages per second per connection (burst: twice this)")
     ("grace", po::value(&o.grace)->default_value(o.grace), "seconds a disconnected racer keeps their place")
     ("countdown", po::value(&o.countdown)->default_value(o.countdown), "seconds of countdown before a race")
+    ("bot-threads", po::value(&o.bot_threads)->default_value(o.bot_threads), "threads the computer opponents think on")
+    ("bot-moves-per-second", po::value(&o.bot_moves_per_second)->default_value(o.bot_moves_per_second), "a computer racer's pace, so that its races can be watched")
+    ("quick-match-bot-after", po::value(&o.quick_match_bot_after)->default_value(o.quick_match_bot_after), "seconds a player waits alone in quick match before the computer (medium) races them; 0: never")
     ("keepalive", po::value(&o.keepalive)->default_value(o.keepalive), "seconds of silence before a connection is pinged; closed after twice this")
     ("max-connections-per-ip", po::value(&o.max_connections_per_ip)->default_value(o.max_connections_per_ip), "connections open at once from one address (IPv6: one /64); 0: no limit")
     ("rooms-per-ip", po::value(&o.rooms_per_ip)->default_value(o.rooms_per_ip), "rooms one address may create per minute; 0: no limit")
@@ -69,6 +72,13 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   if (o.rate <= 0 || o.max_message < 64 || o.grace < 0 || o.countdown < 0 || o.keepalive < 1) {
     std::cerr << "tilerace: --rate must be > 0, --max-message >= 64, --grace and --countdown "
                  ">= 0, --keepalive >= 1\n";
+    exit_code = 2;
+    return std::nullopt;
+  }
+  if (o.bot_threads < 1 || !(o.bot_moves_per_second > 0 && o.bot_moves_per_second <= 100) ||
+      o.quick_match_bot_after < 0) {
+    std::cerr << "tilerace: --bot-threads must be >= 1, --bot-moves-per-second in (0, 100], "
+                 "--quick-match-bot-after >= 0\n";
     exit_code = 2;
     return std::nullopt;
   }

@@ -106,6 +106,14 @@ protocol::RoomView RaceState::summary() const {
   return view;
 }
 
+std::optional<engine::Game> RaceState::racing_game(const Player& player) const {
+  if (state_ != State::racing) return std::nullopt;
+  for (const auto& r : racers_) {
+    if (r.player.get() == &player && !r.left && r.game && playing(*r.game)) return r.game;
+  }
+  return std::nullopt;
+}
+
 std::vector<protocol::RacerGame> RaceState::games() const {
   std::vector<protocol::RacerGame> games;
   for (const auto& r : racers_) {
@@ -159,8 +167,9 @@ void RaceState::join(const std::shared_ptr<Player>& player, Participant& to,
   }
   Racer racer;
   racer.player = player;
+  racer.ready = player->bot.has_value();  // the computer is always ready
   racers_.push_back(std::move(racer));
-  if (host_.empty()) host_ = player->id;
+  if (host_.empty() && !player->bot) host_ = player->id;
   broadcast_room(&to, rid);
 }
 
@@ -199,8 +208,8 @@ void RaceState::remove_racer(std::size_t index) {
 
 void RaceState::hand_over_host(const std::string& leaving) {
   if (host_ != leaving) return;
-  const auto next =
-      std::find_if(racers_.begin(), racers_.end(), [](const Racer& r) { return !r.left; });
+  const auto next = std::find_if(racers_.begin(), racers_.end(),
+                                 [](const Racer& r) { return !r.left && !r.player->bot; });
   host_ = next == racers_.end() ? "" : next->player->id;
 }
 
@@ -388,7 +397,10 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
     std::lock_guard lock(r.player->mutex);
     before.push_back(r.player->rating);
   }
-  const std::vector<int> after = elo_update(before, ranking.place);
+  // A race against the computer changes no rating and counts in no leaderboard.
+  const bool with_bot =
+      std::any_of(racers_.begin(), racers_.end(), [](const Racer& r) { return r.player->bot; });
+  const std::vector<int> after = with_bot ? before : elo_update(before, ranking.place);
 
   RaceRecord record{race_id_,
                     code_,
@@ -415,7 +427,9 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
                             g.max_tile(), g.moves(), g.state(), true, race_started_at_,
                             record.ended_at, code_});
     const bool won = ranking.winner == i;
-    record.ratings.push_back({r.player->id, before[i], after[i], won, ranking.winner && !won});
+    if (!with_bot) {
+      record.ratings.push_back({r.player->id, before[i], after[i], won, ranking.winner && !won});
+    }
   }
   std::string message = protocol::encode_race_over(over);
   record.result = message;
@@ -457,7 +471,7 @@ void RaceState::recorded(const RaceResult& result) {
       if (closed_) return;
       continue;
     }
-    r.ready = false;
+    r.ready = r.player->bot.has_value();
     r.game.reset();
   }
   if (host_.empty()) return close();

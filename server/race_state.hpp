@@ -100,6 +100,8 @@ class RaceState {
 
   // This room as list_rooms shows it.
   protocol::RoomView summary() const;
+  // A copy of player's race game while the race runs and that game is being played.
+  std::optional<engine::Game> racing_game(const Player& player) const;
 
  private:
   enum class State { waiting, countdown, racing, finishing };

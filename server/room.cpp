@@ -8,6 +8,8 @@
 
 #include <algorithm>
 
+#include "server/bot_racer.hpp"
+
 namespace tilerace::server {
 
 namespace asio = boost::asio;
@@ -31,6 +33,15 @@ std::shared_ptr<Room> Room::restore(const ActiveRaceRecord& record,
   std::shared_ptr<Room> room(new Room(std::move(services)));
   room->code_ = record.room;
   room->public_ = record.options.is_public;
+  // The computer racers (null in players) come back as new BotRacers.
+  std::vector<std::shared_ptr<BotRacer>> bots;
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    if (players[i]) continue;
+    const auto strength = bot_of_player_id(record.racers[i].player_id);
+    if (!strength || room->services_.bots == nullptr) return nullptr;
+    bots.push_back(room->make_bot(*strength));
+    players[i] = bots.back()->player();
+  }
   std::optional<RaceState> state =
       RaceState::restore(record, players, room->services_.settings, *room->services_.metrics, room,
                          RaceState::Clock::now());
@@ -40,10 +51,18 @@ std::shared_ptr<Room> Room::restore(const ActiveRaceRecord& record,
     std::lock_guard lock(players[i]->mutex);
     players[i]->room = room;
   }
-  std::lock_guard lock(room->mutex_);
-  room->state_.emplace(std::move(*state));
-  room->settle_locked();
+  {
+    std::lock_guard lock(room->mutex_);
+    room->state_.emplace(std::move(*state));
+    room->settle_locked();
+  }
+  for (const auto& bot : bots) BotRacer::resume(bot, room);
   return room;
+}
+
+std::shared_ptr<BotRacer> Room::make_bot(engine::BotStrength strength) const {
+  return std::make_shared<BotRacer>(strength, *services_.bots, services_.executor,
+                                    services_.bot_moves_per_second);
 }
 
 template <class F>
@@ -173,6 +192,17 @@ void Room::stop() {
   armed_.reset();
   timer_.cancel();
   retry_.cancel();
+}
+
+bool Room::add_bot(engine::BotStrength strength) {
+  if (services_.bots == nullptr) return false;
+  BotRacer::join(make_bot(strength), shared_from_this());
+  return true;
+}
+
+std::optional<engine::Game> Room::racing_game(const Player& player) {
+  std::lock_guard lock(mutex_);
+  return state_->racing_game(player);
 }
 
 }  // namespace tilerace::server

@@ -15,10 +15,13 @@
 #include <string>
 #include <vector>
 
+#include "server/bot_pool.hpp"
 #include "server/race_state.hpp"
 #include "server/store_worker.hpp"
 
 namespace tilerace::server {
+
+class BotRacer;
 
 struct RoomServices {
   boost::asio::any_io_executor executor;  // timers and the recording coroutine
@@ -26,6 +29,8 @@ struct RoomServices {
   Metrics* metrics = nullptr;
   RaceSettings settings;
   std::function<void(const std::string& code)> on_closed;  // the room has nobody left
+  BotPool* bots = nullptr;            // null: this server seats no computer opponents
+  double bot_moves_per_second = 3.0;  // a bot's pace, so that a race stays watchable
 };
 
 class Room : public std::enable_shared_from_this<Room> {
@@ -36,7 +41,8 @@ class Room : public std::enable_shared_from_this<Room> {
   static std::shared_ptr<Room> make(std::string code, const protocol::RoomOptions& options,
                                     RoomServices services);
   // A journaled race going on again (RaceState::restore); its players still in the race are
-  // linked to it. Null when it cannot be rebuilt.
+  // linked to it. A null player is the computer (its id names the strength): a new BotRacer
+  // takes its place. Null when it cannot be rebuilt.
   static std::shared_ptr<Room> restore(const ActiveRaceRecord& record,
                                        std::vector<std::shared_ptr<Player>> players,
                                        RoomServices services);
@@ -59,12 +65,19 @@ class Room : public std::enable_shared_from_this<Room> {
   void disconnected(Player& player);
   protocol::RoomView summary() const;
   std::optional<ActiveRaceRecord> journal();
+  // Seats the computer opponent of strength (server/bot_racer.hpp) as a racer; false when
+  // this server runs no bots. The room must be waiting with a free seat (else it is refused
+  // as any join would be, and the bot goes away).
+  bool add_bot(engine::BotStrength strength);
+  // A copy of player's race game while the race runs and that game is being played.
+  std::optional<engine::Game> racing_game(const Player& player);
 
   // Server shutdown: no timer is armed and no retry waits from now on; what runs finishes.
   void stop();
 
  private:
   explicit Room(RoomServices services);
+  std::shared_ptr<BotRacer> make_bot(engine::BotStrength strength) const;
 
   // Runs f(state, now) under the mutex, then settles what it changed.
   template <class F>

@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include "server/bot_pool.hpp"
+#include "server/bot_racer.hpp"
 #include "server/cluster.hpp"
 #include "server/dispatcher.hpp"
 #include "server/http_session.hpp"
@@ -27,6 +29,7 @@
 #include "server/player_registry.hpp"
 #include "server/server_context.hpp"
 #include "server/store_worker.hpp"
+#include "server/unix_time.hpp"
 #include "server/ws_session.hpp"
 
 namespace tilerace::server {
@@ -175,8 +178,14 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   Metrics metrics;
   StoreWorker worker(*store, metrics);
   PlayerRegistry players;
-  RoomRegistry rooms(
-      RoomServices{ioc.get_executor(), &worker, &metrics, {options.countdown, options.grace}, {}});
+  BotPool bots(options.bot_threads);
+  RoomRegistry rooms(RoomServices{ioc.get_executor(),
+                                  &worker,
+                                  &metrics,
+                                  {options.countdown, options.grace},
+                                  {},
+                                  &bots,
+                                  options.bot_moves_per_second});
   Matchmaker matchmaker;
   AddressLimits limits(options.max_connections_per_ip, options.rooms_per_ip);
   std::optional<Cluster> cluster;
@@ -211,8 +220,13 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
                         rooms,   worker,   limits,  cluster_ptr};
 
   // Races that were running when the server last stopped go on (the worker is idle: nothing
-  // else uses the store yet).
+  // else uses the store yet). The computer opponents are players too (their games are
+  // replayed, their names shown), one per strength.
   try {
+    for (const auto s : {engine::BotStrength::easy, engine::BotStrength::medium,
+                         engine::BotStrength::hard}) {
+      store->add_player({bot_player_id(s), bot_player_name(s), "", unix_ms()});
+    }
     const std::size_t restored = restore_races(*store, players, rooms, metrics);
     if (restored > 0) spdlog::info("{} races restored from the journal", restored);
   } catch (const std::exception& e) {
@@ -260,6 +274,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
       if (cluster) co_await cluster->leave();
       journal.stop();
       rooms.stop();
+      bots.stop();  // computer racers take no more turns
       sessions.shutdown_all();
       co_await drain(threads, sessions, players, rooms, worker, metrics);
     };

@@ -31,8 +31,8 @@ Game play(BotStrength strength, std::uint64_t seed) {
 }
 
 TEST(Bot, StrengthNamesRoundTrip) {
-  for (const auto s : kStrengths) EXPECT_EQ(bot_strength_from(to_string(s)), s);
-  EXPECT_EQ(bot_strength_from("impossible"), std::nullopt);
+  for (const auto s : kStrengths) EXPECT_EQ(bot_strength_from_string(to_string(s)), s);
+  EXPECT_EQ(bot_strength_from_string("impossible"), std::nullopt);
 }
 
 TEST(Bot, EveryStrengthPlaysOnlyLegalMovesToTheEnd) {
