@@ -7,6 +7,7 @@
 
 #include "protocol/encode.hpp"
 #include "server/address_limits.hpp"
+#include "server/bot_fallback.hpp"
 #include "server/apply_move.hpp"
 #include "server/cluster.hpp"
 #include "server/journal.hpp"
@@ -236,7 +237,10 @@ void Dispatcher::on_quick_match(Connection& c, const protocol::QuickMatch& m,
         return rooms_.create_matched(options, waiting, c.player, room);
       });
   switch (outcome) {
-    case Matchmaker::Outcome::queued: return send(c, protocol::encode_bare("queued", rid));
+    case Matchmaker::Outcome::queued:
+      send(c, protocol::encode_bare("queued", rid));
+      if (fallback_ != nullptr) fallback_->queued(c.player, options);
+      return;
     case Matchmaker::Outcome::refused:
       return send_error(c, {ErrorCode::already_in_room, "leave your room first", ""}, rid);
     case Matchmaker::Outcome::paired: return room->announce(&c.out, rid);

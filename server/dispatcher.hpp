@@ -19,6 +19,7 @@
 namespace tilerace::server {
 
 class AddressLimits;
+class BotFallback;
 class Cluster;
 
 // The dispatcher's state for one connection. It owns nothing of the connection itself: out
@@ -34,17 +35,18 @@ struct Connection {
 
 class Dispatcher {
  public:
-  // cluster: null on a single node.
+  // cluster: null on a single node. fallback: null when quick match never offers the computer.
   Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, Matchmaker& matchmaker,
              StoreWorker& store, Metrics& metrics, AddressLimits& limits,
-             Cluster* cluster = nullptr)
+             Cluster* cluster = nullptr, BotFallback* fallback = nullptr)
       : players_(players),
         rooms_(rooms),
         matchmaker_(matchmaker),
         store_(store),
         metrics_(metrics),
         limits_(limits),
-        cluster_(cluster) {}
+        cluster_(cluster),
+        fallback_(fallback) {}
 
   // Handles one decoded message (or decode error) from connection. What needs no storage is
   // done before this returns (most messages: moves, rooms, pings), and nullopt comes back.
@@ -117,6 +119,7 @@ class Dispatcher {
   Metrics& metrics_;
   AddressLimits& limits_;
   Cluster* cluster_;
+  BotFallback* fallback_;
 };
 
 }  // namespace tilerace::server

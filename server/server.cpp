@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "server/bot_fallback.hpp"
 #include "server/bot_pool.hpp"
 #include "server/bot_racer.hpp"
 #include "server/cluster.hpp"
@@ -207,7 +208,13 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     metrics.cluster_nodes.store(0);
   }
   Cluster* const cluster_ptr = cluster ? &*cluster : nullptr;
-  Dispatcher dispatcher(players, rooms, matchmaker, worker, metrics, limits, cluster_ptr);
+  std::optional<BotFallback> fallback;
+  if (options.quick_match_bot_after > 0 && !cluster) {
+    fallback.emplace(ioc.get_executor(), matchmaker, rooms,
+                     std::chrono::seconds(options.quick_match_bot_after));
+  }
+  Dispatcher dispatcher(players, rooms, matchmaker, worker, metrics, limits, cluster_ptr,
+                        fallback ? &*fallback : nullptr);
   SessionSet sessions;
 
   std::error_code fs_error;
@@ -275,6 +282,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
       journal.stop();
       rooms.stop();
       bots.stop();  // computer racers take no more turns
+      if (fallback) fallback->stop();
       sessions.shutdown_all();
       co_await drain(threads, sessions, players, rooms, worker, metrics);
     };

@@ -100,5 +100,24 @@ TEST(BotRace, ARaceAgainstTheComputerGoesOnAfterARestart) {
   EXPECT_EQ(next["moves"], state["games"]["bot-hard"]["moves"].get<int>() + 1);
 }
 
+TEST(BotRace, QuickMatchFallsBackToTheComputerAfterTheWait) {
+  ServerProcess server({"--countdown", "0", "--quick-match-bot-after", "1"});
+  Racer ann(server.port(), "ann");
+  const auto asked = std::chrono::steady_clock::now();
+  EXPECT_EQ(ann.ws.request({{"type", "quick_match"}, {"mode", "classic"}, {"size", 4}})["type"],
+            "queued");
+  // Alone for a second: a public room with the computer, and the race starts by itself.
+  std::vector<json> seen;
+  const json start = ann.ws.until("race_start", 10s, &seen);
+  EXPECT_GE(std::chrono::steady_clock::now() - asked, 1s);
+  EXPECT_TRUE(start["games"].contains("bot-medium")) << start.dump();
+  EXPECT_TRUE(start["games"].contains(ann.id));
+  ASSERT_FALSE(seen.empty());
+  const json& room = seen.back()["room"];
+  EXPECT_EQ(room["public"], true);
+  EXPECT_EQ(room["host"], ann.id);
+  EXPECT_EQ(ann.ws.until("race_update")["player"], "bot-medium");
+}
+
 }  // namespace
 }  // namespace tilerace::e2e

@@ -1,0 +1,65 @@
+#include "server/bot_fallback.hpp"
+
+namespace tilerace::server {
+
+namespace {
+
+constexpr engine::BotStrength kFallbackStrength = engine::BotStrength::medium;
+
+}  // namespace
+
+BotFallback::BotFallback(boost::asio::any_io_executor executor, Matchmaker& matchmaker,
+                         RoomRegistry& rooms, std::chrono::seconds after)
+    : executor_(std::move(executor)), matchmaker_(matchmaker), rooms_(rooms), after_(after) {}
+
+void BotFallback::queued(const std::shared_ptr<Player>& player,
+                         const protocol::RoomOptions& options) {
+  if (options.mode != engine::Mode::classic || options.size != 4) return;
+  auto timer = std::make_shared<boost::asio::steady_timer>(executor_, after_);
+  {
+    std::lock_guard lock(mutex_);
+    if (stopped_) return;
+    auto& wait = waits_[player.get()];
+    if (wait) wait->cancel();  // queued again: the wait starts over
+    wait = timer;
+  }
+  timer->async_wait([this, timer, weak = std::weak_ptr<Player>(player),
+                     options](boost::system::error_code ec) {
+    if (ec) return;  // cancelled
+    const std::shared_ptr<Player> player = weak.lock();
+    {
+      std::lock_guard lock(mutex_);
+      const auto it = waits_.find(player.get());
+      if (it == waits_.end() || it->second != timer) return;
+      waits_.erase(it);
+    }
+    if (player) fire(player, options);
+  });
+}
+
+void BotFallback::fire(const std::shared_ptr<Player>& player, protocol::RoomOptions options) {
+  if (!matchmaker_.cancel(*player)) return;  // paired, cancelled or gone meanwhile
+  std::shared_ptr<Participant> to;
+  {
+    std::lock_guard lock(player->mutex);
+    to = player->connection.lock();
+  }
+  if (!to) return;
+  options.bot = kFallbackStrength;
+  const std::shared_ptr<Room> room = rooms_.create(options);
+  room->join(player, *to, {});
+  {
+    std::lock_guard lock(player->mutex);
+    if (player->room.lock() != room) return;  // joined something else meanwhile
+  }
+  if (room->add_bot(kFallbackStrength)) room->set_ready(*player, true, *to, {});
+}
+
+void BotFallback::stop() {
+  std::lock_guard lock(mutex_);
+  stopped_ = true;
+  for (auto& [player, timer] : waits_) timer->cancel();
+  waits_.clear();
+}
+
+}  // namespace tilerace::server
