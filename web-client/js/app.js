@@ -258,6 +258,9 @@ $('create-room').addEventListener('click', () => {
   const s = settings();
   send({ type: 'create_room', mode: s.mode, size: s.size, target: s.target, public: true });
 });
+// The computer races classic 4×4 only; the target is the lobby's.
+$('race-bot').addEventListener('click', () => send({ type: 'create_room', mode: 'classic', size: 4,
+  target: Number($('target').value), bot: $('bot-strength').value, public: true }));
 $('quick-match').addEventListener('click', () => send({ type: 'quick_match', mode: settings().mode, size: settings().size }));
 $('cancel-match').addEventListener('click', () => send({ type: 'cancel_match' }));
 // Only the sizes the server accepts for the chosen mode (Fifteen: up to 6×6).

@@ -1,0 +1,34 @@
+// Racing the computer from the lobby: its board moves live beside the player's own.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, enter } from './harness.mjs';
+
+let server, chrome;
+before(async () => {
+  server = await startServer(['--bot-moves-per-second', '20']);
+  chrome = await launchBrowser();
+});
+after(async () => {
+  await chrome?.close();
+  await server?.stop();
+});
+
+test('Race the computer: the bot joins, is ready, and its board moves live', async () => {
+  const context = await chrome.browser.newContext();
+  const page = await enter(context, server.url, 'human');
+  await page.selectOption('#bot-strength', 'hard');
+  await page.click('#race-bot');
+  await page.locator('#room-players li', { hasText: 'Computer (hard)' }).waitFor();
+  assert.match(await page.locator('#room-players li', { hasText: 'Computer (hard)' }).getAttribute('class'), /ready/);
+  await page.click('#ready');
+  const theirs = page.locator('.opponent[data-player="bot-hard"] .board');
+  await theirs.locator('.tile').first().waitFor();
+  assert.match(await page.textContent('.opponent[data-player="bot-hard"] h3'), /^Computer \(hard\) — /);
+  const first = await theirs.getAttribute('data-board');
+  // The computer moves by itself, at its pace.
+  await page.waitForFunction((was) => {
+    const now = document.querySelector('.opponent[data-player="bot-hard"] .board').dataset.board;
+    return now !== was;
+  }, first);
+  await context.close();
+});
