@@ -5,7 +5,7 @@ DATA       ?= ./data
 CMAKE_ARGS ?=
 WERROR     := $(if $(CI),ON,OFF)
 
-.PHONY: all deps build run test test-web web-deps bench bench-one-core bench-cluster profile screenshots test-asan test-tsan fuzz test-hardening soak test-docker clean format
+.PHONY: all deps build run test test-web web-deps bench bench-bot bench-one-core bench-cluster profile screenshots test-asan test-tsan fuzz test-hardening soak test-docker clean format
 
 all: build
 
@@ -37,11 +37,14 @@ web-deps:
 screenshots: build web-deps
 	TILERACE_SCREENSHOTS=1 TILERACE_BINARY=$(BUILD)/tilerace node --test tests/browser/
 
-# Engine and storage micro-benchmarks, then the load scenarios against fresh servers on
-# 127.0.0.1 (bench/run-scenarios.sh, about 4 minutes; bench/one-core.sh, about 3 minutes).
+# Engine micro-benchmarks, the bitboard beside nneonneo/2048-ai's and the computer opponent's
+# games (bench-bot, about 6 minutes), storage, then the load scenarios against fresh servers
+# on 127.0.0.1 (bench/run-scenarios.sh, about 4 minutes; bench/one-core.sh, about 3 minutes).
 # Figures: docs/performance.md.
 bench: build
 	./$(BUILD)/engine_bench
+	BUILD=$(BUILD) bench/vs-nneonneo.sh
+	taskset -c 1 ./$(BUILD)/bot_bench
 	./$(BUILD)/store_bench
 	BUILD=$(BUILD) bench/run-scenarios.sh
 	BUILD=$(BUILD) bench/one-core.sh
@@ -51,6 +54,12 @@ bench: build
 # One node against two nodes of a cluster under the same race load (bench/cluster.sh, ~1 min).
 bench-cluster: build
 	BUILD=$(BUILD) bench/cluster.sh
+
+# The computer opponent alone: 200 seeded games per strength on one core (~6 minutes), and
+# the bitboard beside nneonneo/2048-ai's.
+bench-bot: build
+	BUILD=$(BUILD) bench/vs-nneonneo.sh
+	taskset -c 1 ./$(BUILD)/bot_bench
 
 bench-one-core: build
 	BUILD=$(BUILD) bench/one-core.sh

@@ -1,92 +1,151 @@
 #include "engine/bitboard.hpp"
 
 #include <array>
+#include <bit>
 
 namespace tilerace::engine::bitboard {
 
+namespace detail {
+
 namespace {
 
-// What sliding one row toward its nibble 0 (left) or nibble 3 (right) makes of it.
-struct RowTables {
-  std::array<std::uint16_t, 65536> left{};
-  std::array<std::uint16_t, 65536> right{};
-  std::array<std::uint32_t, 65536> gained{};  // the same for both directions
-
-  RowTables() {
-    for (std::uint32_t row = 0; row < 65536; ++row) {
-      std::array<std::uint8_t, 4> cells{};
-      for (int c = 0; c < 4; ++c) cells[c] = (row >> (4 * c)) & 0xF;
-      auto [to_left, gain] = slide_toward_first(cells);
-      left[row] = pack(to_left);
-      gained[row] = gain;
-      std::array<std::uint8_t, 4> reversed{cells[3], cells[2], cells[1], cells[0]};
-      auto [to_right, same_gain] = slide_toward_first(reversed);
-      right[row] = pack({to_right[3], to_right[2], to_right[1], to_right[0]});
-    }
-  }
-
-  static std::uint16_t pack(const std::array<std::uint8_t, 4>& cells) {
-    std::uint16_t row = 0;
-    for (int c = 0; c < 4; ++c) row |= static_cast<std::uint16_t>(cells[c] << (4 * c));
-    return row;
-  }
-
-  // The wall is at index 0: tiles close up toward it, and equal neighbours merge once,
-  // the pair nearest the wall first.
-  static std::pair<std::array<std::uint8_t, 4>, std::uint32_t> slide_toward_first(
-      const std::array<std::uint8_t, 4>& cells) {
-    std::array<std::uint8_t, 4> tiles{};
-    int n = 0;
-    for (const auto cell : cells) {
-      if (cell != 0) tiles[n++] = cell;
-    }
-    std::array<std::uint8_t, 4> out{};
-    std::uint32_t gain = 0;
-    int k = 0;
-    for (int i = 0; i < n; ++i) {
-      if (i + 1 < n && tiles[i] == tiles[i + 1] && tiles[i] < kMaxExponent) {
-        out[k++] = static_cast<std::uint8_t>(tiles[i] + 1);
-        gain += 1u << (tiles[i] + 1);
-        ++i;
-      } else {
-        out[k++] = tiles[i];
-      }
-    }
-    return {out, gain};
-  }
-};
-
-const RowTables& tables() {
-  static const RowTables t;
-  return t;
+// A row's four nibbles as a column: nibble i goes to bits 16i..16i+3.
+Board spread(std::uint16_t row) {
+  const Board r = row;
+  return (r | (r << 12) | (r << 24) | (r << 36)) & 0x000F000F000F000FULL;
 }
+
+std::uint16_t pack(const std::array<std::uint8_t, 4>& cells) {
+  std::uint16_t row = 0;
+  for (int c = 0; c < 4; ++c) row |= static_cast<std::uint16_t>(cells[c] << (4 * c));
+  return row;
+}
+
+// The wall is at index 0: tiles close up toward it, and equal neighbours merge once, the
+// pair nearest the wall first.
+std::pair<std::array<std::uint8_t, 4>, std::uint32_t> slide_toward_first(
+    const std::array<std::uint8_t, 4>& cells) {
+  std::array<std::uint8_t, 4> tiles{};
+  int n = 0;
+  for (const auto cell : cells) {
+    if (cell != 0) tiles[n++] = cell;
+  }
+  std::array<std::uint8_t, 4> out{};
+  std::uint32_t gain = 0;
+  int k = 0;
+  for (int i = 0; i < n; ++i) {
+    if (i + 1 < n && tiles[i] == tiles[i + 1] && tiles[i] < kMaxExponent) {
+      out[k++] = static_cast<std::uint8_t>(tiles[i] + 1);
+      gain += 1u << (tiles[i] + 1);
+      ++i;
+    } else {
+      out[k++] = tiles[i];
+    }
+  }
+  return {out, gain};
+}
+
+}  // namespace
+
+Tables::Tables() {
+  for (std::uint32_t row = 0; row < 65536; ++row) {
+    std::array<std::uint8_t, 4> cells{};
+    for (int c = 0; c < 4; ++c) cells[c] = (row >> (4 * c)) & 0xF;
+    const auto [to_left, gain] = slide_toward_first(cells);
+    left[row] = pack(to_left);
+    quarter_gained[row] = static_cast<std::uint16_t>(gain / 4);
+    const std::array<std::uint8_t, 4> reversed{cells[3], cells[2], cells[1], cells[0]};
+    const auto to_right = slide_toward_first(reversed).first;
+    right[row] = pack({to_right[3], to_right[2], to_right[1], to_right[0]});
+    up[row] = spread(left[row]);
+    down[row] = spread(right[row]);
+  }
+}
+
+// Built at load time rather than on first use, so that a slide pays no guard check. No
+// other static initializer slides a board.
+const Tables kTables;
+
+}  // namespace detail
+
+namespace {
+
+using detail::kTables;
 
 // Applies a row table to every row, summing the gains.
 template <bool kLeft>
 Slid slide_rows(Board board) noexcept {
-  const RowTables& t = tables();
+  const detail::Tables& t = kTables;
   Slid out{0, 0};
   for (int r = 0; r < 4; ++r) {
     const auto row = static_cast<std::uint16_t>(board >> (16 * r));
     out.board |= static_cast<Board>(kLeft ? t.left[row] : t.right[row]) << (16 * r);
-    out.gained += t.gained[row];
+    out.gained += 4 * t.quarter_gained[row];
+  }
+  return out;
+}
+
+__extension__ using Wide = unsigned __int128;
+
+// x % n for n in 1..16, exactly as SplitMix64::below(n) draws it, without a division:
+// Lemire's fastmod (M = ceil(2^128 / n); x % n is the high half of (M·x mod 2^128)·n).
+struct Reciprocals {
+  std::array<Wide, 17> m{};
+  constexpr Reciprocals() {
+    for (unsigned n = 1; n <= 16; ++n) m[n] = ~Wide{0} / n + 1;
+  }
+};
+constexpr Reciprocals kReciprocals;
+
+std::uint64_t below_16(std::uint64_t x, int n) noexcept {
+  const Wide low = kReciprocals.m[static_cast<std::size_t>(n)] * x;
+  const auto d = static_cast<std::uint64_t>(n);
+  const Wide bottom = (static_cast<Wide>(static_cast<std::uint64_t>(low)) * d) >> 64;
+  const Wide top = (low >> 64) * d;
+  return static_cast<std::uint64_t>((bottom + top) >> 64);
+}
+
+// How many bits a mask of cells has (bits only at 4i), without a popcount instruction.
+int cells_in(Board m) noexcept {
+  return static_cast<int>((((m >> 4) * 0x1111111111111111ULL) >> 60) + (m & 1));
+}
+
+// The bit offset (4i) of the k-th cell of mask m (k < cells_in(m)), by halving: no loop.
+int kth_cell(Board m, int k) noexcept {
+  int offset = 0;
+  for (const int width : {32, 16, 8, 4}) {
+    const Board low = m & ((Board{1} << width) - 1);
+    const int n = cells_in(low);
+    const bool high = k >= n;
+    k -= high ? n : 0;
+    m = high ? m >> width : low;
+    offset += high ? width : 0;
+  }
+  return offset;
+}
+
+// One bit per empty cell: bit 4i set when cell i is empty.
+Board empty_cells(Board board) noexcept {
+  board |= board >> 2;
+  board |= board >> 1;
+  return ~board & 0x1111111111111111ULL;
+}
+
+// Up (kUp) or down: each column of board through its column table, read from the transpose.
+template <bool kUp>
+Slid slide_columns(Board board) noexcept {
+  const detail::Tables& t = kTables;
+  const Board columns = transpose(board);
+  Slid out{0, 0};
+  for (int c = 0; c < 4; ++c) {
+    const auto column = static_cast<std::uint16_t>(columns >> (16 * c));
+    out.board |= (kUp ? t.up[column] : t.down[column]) << (4 * c);
+    out.gained += 4 * t.quarter_gained[column];
   }
   return out;
 }
 
 }  // namespace
-
-Board transpose(Board x) noexcept {
-  // Swap the off-diagonal 2×2 blocks of nibbles, then the off-diagonal nibbles in each block.
-  const Board a1 = x & 0xF0F00F0FF0F00F0FULL;
-  const Board a2 = x & 0x0000F0F00000F0F0ULL;
-  const Board a3 = x & 0x0F0F00000F0F0000ULL;
-  const Board a = a1 | (a2 << 12) | (a3 >> 12);
-  const Board b1 = a & 0xFF00FF0000FF00FFULL;
-  const Board b2 = a & 0x00FF00FF00000000ULL;
-  const Board b3 = a & 0x00000000FF00FF00ULL;
-  return b1 | (b2 >> 24) | (b3 << 24);
-}
 
 Board from_grid(const Grid& grid) noexcept {
   Board b = 0;
@@ -105,31 +164,32 @@ Slid slide(Board board, Direction d) noexcept {
   switch (d) {
     case Direction::left: return slide_rows<true>(board);
     case Direction::right: return slide_rows<false>(board);
-    case Direction::up: {
-      Slid s = slide_rows<true>(transpose(board));
-      s.board = transpose(s.board);
-      return s;
-    }
-    case Direction::down: {
-      Slid s = slide_rows<false>(transpose(board));
-      s.board = transpose(s.board);
-      return s;
-    }
+    case Direction::up: return slide_columns<true>(board);
+    case Direction::down: return slide_columns<false>(board);
   }
   return {board, 0};
 }
 
 bool can_move(Board board) noexcept {
-  for (const Direction d : {Direction::left, Direction::right, Direction::up, Direction::down}) {
-    if (slide(board, d).board != board) return true;
-  }
-  return false;
+  if (empty_cells(board) != 0) return true;  // some tile can slide into it
+  return slide_board(board, Direction::left) != board || slide_board(board, Direction::up) != board;
 }
 
-int count_empty(Board board) noexcept {
-  int n = 0;
-  for (int i = 0; i < 16; ++i) n += ((board >> (4 * i)) & 0xF) == 0;
-  return n;
+int count_empty(Board board) noexcept { return cells_in(empty_cells(board)); }
+
+Stepped step(Board board, Direction d, SplitMix64& rng) noexcept {
+  const Slid slid = slide(board, d);
+  if (slid.board == board) return {board, 0, false, !can_move(board)};
+  const Board after = spawn(slid.board, rng);
+  return {after, slid.gained, true, !can_move(after)};
+}
+
+Board spawn(Board board, SplitMix64& rng) noexcept {
+  // The k-th empty cell in row-major order (cell i is nibble i), as TileGame::spawn_tile.
+  const Board empty = empty_cells(board);
+  const auto k = static_cast<int>(below_16(rng.next(), cells_in(empty)));
+  const Board exponent = rng.below(10) == 0 ? 2 : 1;
+  return board | (exponent << kth_cell(empty, k));
 }
 
 }  // namespace tilerace::engine::bitboard

@@ -49,7 +49,7 @@ std::optional<Direction> Bot::choose(bitboard::Board board, BotStrength strength
     std::optional<Direction> best;
     float best_value = 0;
     for (const Direction d : kDirections) {
-      const bitboard::Board after = bitboard::slide(board, d).board;
+      const bitboard::Board after = bitboard::slide_board(board, d);
       if (after == board) continue;
       legal[n++] = d;
       const float value = bitboard::evaluate(after);

@@ -36,7 +36,7 @@ std::optional<Direction> Expectimax::best_move(Board board, int depth) {
   std::optional<Direction> best;
   float best_value = 0;
   for (const Direction d : kDirections) {
-    const Board after = slide(board, d).board;
+    const Board after = slide_board(board, d);
     if (after == board) continue;
     const float value = chance_node(after, depth - 1, 1.0F);
     if (!best || value > best_value) {
@@ -50,7 +50,7 @@ std::optional<Direction> Expectimax::best_move(Board board, int depth) {
 float Expectimax::max_node(Board board, int depth, float probability) {
   float best = kLost;
   for (const Direction d : kDirections) {
-    const Board after = slide(board, d).board;
+    const Board after = slide_board(board, d);
     if (after != board) best = std::max(best, chance_node(after, depth - 1, probability));
   }
   return best;

@@ -2,10 +2,28 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+
+#include "engine/game.hpp"
 #include "engine/splitmix64.hpp"
 
 namespace tilerace::engine {
 namespace {
+
+// The 16 cell values of a bitboard or a game, row by row.
+std::array<std::int64_t, 16> to_values(bitboard::Board b) {
+  std::array<std::int64_t, 16> v{};
+  for (int i = 0; i < 16; ++i) {
+    const auto e = (b >> (4 * i)) & 0xF;
+    v[i] = e == 0 ? 0 : std::int64_t{1} << e;
+  }
+  return v;
+}
+std::array<std::int64_t, 16> to_values(const Game& g) {
+  std::array<std::int64_t, 16> v{};
+  for (int i = 0; i < 16; ++i) v[i] = g.cell(i / 4, i % 4);
+  return v;
+}
 
 // A random 4×4 position: each cell empty with probability 1/4, else an exponent 1..14 (so
 // that every merge stays within the bitboard's tiles). Small exponents are likelier, so that
@@ -57,9 +75,35 @@ TEST(Bitboard, SlidesExactlyAsTheGenericEngineOnAMillionPositions) {
       ASSERT_EQ(bitboard::to_grid(got.board), expected) << "position " << n << " dir " << int(d);
       ASSERT_EQ(got.gained, result.gained) << "position " << n << " dir " << int(d);
       ASSERT_EQ(got.board != b, result.changed) << "position " << n << " dir " << int(d);
+      ASSERT_EQ(bitboard::slide_board(b, d), got.board) << "position " << n << " dir " << int(d);
     }
     ASSERT_EQ(bitboard::can_move(b), can_move(g, ObstacleRule::fixed)) << "position " << n;
     ASSERT_EQ(bitboard::count_empty(b), count_empty(g)) << "position " << n;
+  }
+}
+
+// Whole games: the bitboard's step (slide, SplitMix spawn, over) and the generic engine's
+// classic 4×4 game agree move by move — board, points and the end — from the same seed.
+TEST(Bitboard, StepPlaysSeededGamesExactlyAsTheGenericEngine) {
+  SplitMix64 dirs(4);
+  const int games = kPositions / 1000;
+  for (int n = 0; n < games; ++n) {
+    const auto seed = static_cast<std::uint64_t>(n) * 7919;
+    Game game({Mode::classic, 4, 1 << 15, seed}, /*undo=*/false);
+    SplitMix64 rng(seed);
+    bitboard::Board b = bitboard::spawn(bitboard::spawn(0, rng), rng);
+    ASSERT_EQ(to_values(b), to_values(game)) << "seed " << seed;
+    while (game.state() == GameState::playing) {
+      const auto d = static_cast<Direction>(dirs.below(4));
+      const std::int64_t before = game.score();
+      const MoveOutcome out = game.move(d);
+      const bitboard::Stepped s = bitboard::step(b, d, rng);
+      ASSERT_EQ(s.changed, out.changed) << "seed " << seed << " move " << game.moves();
+      ASSERT_EQ(s.gained, game.score() - before) << "seed " << seed;
+      ASSERT_EQ(to_values(s.board), to_values(game)) << "seed " << seed << " move " << game.moves();
+      ASSERT_EQ(s.over, game.state() == GameState::over) << "seed " << seed;
+      b = s.board;
+    }
   }
 }
 
