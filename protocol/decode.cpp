@@ -308,6 +308,7 @@ ClientMessage parse_message(const json& object) {
   }
   if (type == "cancel_match") return CancelMatch{};
   if (type == "list_rooms") return ListRooms{};
+  if (type == "bot_record") return BotRecordRequest{};
   if (type == "spectate") return Spectate{parse_code(object)};
   if (type == "stop_spectating") return StopSpectating{};
   if (type == "leaderboard") return parse_leaderboard(object);

@@ -329,6 +329,21 @@ std::string encode_left(std::string_view code, const Rid& rid) {
   return dump(j);
 }
 
+std::string encode_bot_record(const std::vector<BotRecordView>& records, const Rid& rid) {
+  json by_strength = json::object();
+  for (const auto s : {engine::BotStrength::easy, engine::BotStrength::medium,
+                       engine::BotStrength::hard}) {
+    by_strength[std::string(engine::to_string(s))] = {{"wins", 0}, {"losses", 0}, {"draws", 0}};
+  }
+  for (const BotRecordView& r : records) {
+    by_strength[std::string(engine::to_string(r.strength))] = {
+        {"wins", r.wins}, {"losses", r.losses}, {"draws", r.draws}};
+  }
+  json j{{"type", "bot_record"}, {"records", std::move(by_strength)}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
 std::string encode_shutdown() { return R"({"type":"shutdown"})"; }
 
 }  // namespace tilerace::protocol

@@ -117,6 +117,9 @@ std::string encode_replay(const ReplayView& replay);
 std::string encode_bare(std::string_view type, const Rid& rid);
 // Our addition: the direct reply to leave_room.
 std::string encode_left(std::string_view code, const Rid& rid);
+// {"type":"bot_record","records":{"easy":{"wins","losses","draws"},"medium":…,"hard":…}}: every
+// strength, zeros for one never raced.
+std::string encode_bot_record(const std::vector<BotRecordView>& records, const Rid& rid);
 
 std::string encode_error(const ProtocolError& error, const Rid& rid);
 std::string encode_error(ErrorCode code, std::string_view message, const Rid& rid);

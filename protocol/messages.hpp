@@ -85,6 +85,7 @@ struct QuickMatch {
 };
 struct CancelMatch {};
 struct ListRooms {};
+struct BotRecordRequest {};  // our addition: the player's record against the computer
 struct Spectate {
   std::string code;
 };
@@ -117,7 +118,15 @@ struct LeaderboardEntry {
 
 using ClientMessage = std::variant<Hello, Ping, NewGame, Move, Slide, Undo, Resign, CreateRoom,
                                    JoinRoom, LeaveRoom, Ready, QuickMatch, CancelMatch, ListRooms,
-                                   Spectate, StopSpectating, LeaderboardRequest>;
+                                   Spectate, StopSpectating, LeaderboardRequest, BotRecordRequest>;
+
+// A player's record against the computer of one strength (bot_record).
+struct BotRecordView {
+  engine::BotStrength strength = engine::BotStrength::medium;
+  int wins = 0;
+  int losses = 0;
+  int draws = 0;
+};
 
 struct ProtocolError {
   ErrorCode code = ErrorCode::internal;

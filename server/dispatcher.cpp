@@ -77,6 +77,8 @@ std::optional<asio::awaitable<void>> Dispatcher::handle(Connection& c,
     send_error(c, {ErrorCode::already_in_room, "leave your room to play solo", ""}, rid);
   } else if (const auto* board = std::get_if<protocol::LeaderboardRequest>(&message)) {
     return on_leaderboard(c, *board, rid);
+  } else if (std::holds_alternative<protocol::BotRecordRequest>(message)) {
+    return on_bot_record(c, rid);
   } else if (std::holds_alternative<protocol::Move>(message) ||
              std::holds_alternative<protocol::Slide>(message) ||
              std::holds_alternative<protocol::Undo>(message) ||
@@ -156,6 +158,15 @@ asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,
   const StoreWorker::Job load = [&](Store& s) { board = s.leaderboard(query); };
   co_await store_.run(load);
   send(c, protocol::encode_leaderboard(m, board.entries, board.me, rid));
+}
+
+asio::awaitable<void> Dispatcher::on_bot_record(Connection& c, const protocol::Rid& rid) {
+  std::vector<BotRecord> records;
+  const StoreWorker::Job load = [&](Store& s) { records = s.bot_records(c.player->id); };
+  co_await store_.run(load);
+  std::vector<protocol::BotRecordView> views;
+  for (const BotRecord& r : records) views.push_back({r.strength, r.wins, r.losses, r.draws});
+  send(c, protocol::encode_bot_record(views, rid));
 }
 
 void Dispatcher::stop_spectating(Connection& c) {

@@ -108,6 +108,7 @@ class Dispatcher {
   void stop_spectating(Connection& c);
   boost::asio::awaitable<void> on_leaderboard(Connection& c, const protocol::LeaderboardRequest& m,
                                               const protocol::Rid& rid);
+  boost::asio::awaitable<void> on_bot_record(Connection& c, const protocol::Rid& rid);
   void send(Connection& c, std::string message);
   // The room p is a member of, or null.
   static std::shared_ptr<Room> room_of(Player& p);

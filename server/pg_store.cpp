@@ -120,6 +120,17 @@ CREATE TABLE active_racers (
   PRIMARY KEY (race_id, position)
 );
 )sql",
+    R"sql(
+-- Each person's record against the computer, per strength.
+CREATE TABLE bot_records (
+  player_id text NOT NULL,
+  strength text NOT NULL,
+  wins integer NOT NULL,
+  losses integer NOT NULL,
+  draws integer NOT NULL,
+  PRIMARY KEY (player_id, strength)
+);
+)sql",
 };
 
 // The rank change a best result or a rating makes, announced to every node in the same
@@ -161,6 +172,12 @@ constexpr std::pair<const char*, const char*> kStatements[] = {
      "INSERT INTO races (id, room, reason, winner, result, ended_at) VALUES ($1, $2, $3, $4, $5, "
      "$6) ON CONFLICT (id) DO NOTHING RETURNING 1"},
     {"delete_race", "DELETE FROM active_races WHERE id = $1"},
+    {"upsert_bot_record",
+     "INSERT INTO bot_records VALUES ($1, $2, $3, $4, $5) ON CONFLICT (player_id, strength) DO "
+     "UPDATE SET wins = bot_records.wins + excluded.wins, losses = bot_records.losses + "
+     "excluded.losses, draws = bot_records.draws + excluded.draws"},
+    {"select_bot_records",
+     "SELECT strength, wins, losses, draws FROM bot_records WHERE player_id = $1"},
     {"update_rating",
      "WITH up AS (UPDATE players SET rating = $1, wins = wins + $2, losses = losses + $3, "
      "races = races + 1 WHERE id = $4 RETURNING id, rating, races) "
@@ -501,6 +518,10 @@ void PgStore::record_race(const RaceRecord& race) {
         conn->call("update_rating", u->after, u->won ? 1 : 0, u->lost ? 1 : 0, u->player_id);
     versions.push_back(r.rows() == 1 ? r.int64(0, 0) : 0);
   }
+  for (const BotOutcome& o : race.against_bots) {
+    conn->call("upsert_bot_record", o.player_id, engine::to_string(o.strength), o.won ? 1 : 0,
+               o.lost ? 1 : 0, o.drawn ? 1 : 0);
+  }
   tx.commit();
   for (std::size_t i = 0; i < ratings.size(); ++i) {
     if (versions[i] > 0) {
@@ -661,6 +682,21 @@ Leaderboard PgStore::rating_board(PgConnection& conn, const LeaderboardQuery& q)
   me.rank = ranks_.rank(kRatingBoard, me.player_id, entry_key(kRatingBoard, me));
   board.me = std::move(me);
   return board;
+}
+
+std::vector<BotRecord> PgStore::bot_records(std::string_view player_id) {
+  Lease conn(*this);
+  const PgResult r = conn->call("select_bot_records", player_id);
+  std::vector<BotRecord> records;
+  for (int i = 0; i < r.rows(); ++i) {
+    const auto strength = engine::bot_strength_from_string(r.text(i, 0));
+    if (!strength) continue;
+    records.push_back({*strength, static_cast<int>(r.int64(i, 1)), static_cast<int>(r.int64(i, 2)),
+                       static_cast<int>(r.int64(i, 3))});
+  }
+  std::sort(records.begin(), records.end(),
+            [](const BotRecord& a, const BotRecord& b) { return a.strength < b.strength; });
+  return records;
 }
 
 }  // namespace tilerace::server

@@ -409,7 +409,8 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
                     "",
                     {},
                     {},
-                    unix_ms()};
+                    unix_ms(),
+                    {}};
   protocol::RaceOverView over{code_, reason, std::nullopt, {}, {}, {}};
   if (ranking.winner) over.winner = racers_[*ranking.winner].player->id;
   for (std::size_t i : ranking.order) {
@@ -430,6 +431,15 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
     if (!with_bot) {
       record.ratings.push_back({r.player->id, before[i], after[i], won, ranking.winner && !won});
     }
+  }
+  // Against the computer: each person's result goes to their record for its strength.
+  const auto bot = std::find_if(racers_.begin(), racers_.end(),
+                                [](const Racer& r) { return r.player->bot.has_value(); });
+  for (std::size_t i = 0; bot != racers_.end() && i < racers_.size(); ++i) {
+    if (racers_[i].player->bot) continue;
+    const bool won = ranking.winner == i;
+    record.against_bots.push_back({racers_[i].player->id, *bot->player->bot, won,
+                                   ranking.winner && !won, !ranking.winner});
   }
   std::string message = protocol::encode_race_over(over);
   record.result = message;

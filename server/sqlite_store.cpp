@@ -2,6 +2,7 @@
 
 #include <SQLiteCpp/Transaction.h>
 
+#include <algorithm>
 #include <string>
 
 namespace tilerace::server {
@@ -111,6 +112,17 @@ CREATE TABLE active_moves (
   PRIMARY KEY (player_id, first)
 ) WITHOUT ROWID;
 )sql",
+    R"sql(
+-- Each person's record against the computer, per strength.
+CREATE TABLE bot_records (
+  player_id TEXT NOT NULL,
+  strength TEXT NOT NULL,
+  wins INTEGER NOT NULL,
+  losses INTEGER NOT NULL,
+  draws INTEGER NOT NULL,
+  PRIMARY KEY (player_id, strength)
+) WITHOUT ROWID;
+)sql",
 };
 
 std::unique_ptr<SQLite::Statement> prepare(SQLite::Database& db, const char* sql) {
@@ -200,6 +212,13 @@ SqliteStore::SqliteStore(const std::filesystem::path& path)
   insert_race_ = prepare(db_,
                          "INSERT OR IGNORE INTO races (id, room, reason, winner, result, ended_at) "
                          "VALUES (?, ?, ?, ?, ?, ?)");
+  upsert_bot_record_ = prepare(
+      db_,
+      "INSERT INTO bot_records VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_id, strength) DO UPDATE "
+      "SET wins = bot_records.wins + excluded.wins, losses = bot_records.losses + "
+      "excluded.losses, draws = bot_records.draws + excluded.draws");
+  select_bot_records_ = prepare(
+      db_, "SELECT strength, wins, losses, draws FROM bot_records WHERE player_id = ?");
   update_rating_ = prepare(
       db_,
       "UPDATE players SET rating = ?, wins = wins + ?, losses = losses + ?, races = races + 1 "
@@ -415,6 +434,16 @@ void SqliteStore::record_race(const RaceRecord& race) {
     s.bind(4, u.player_id);
     versions.push_back(s.executeStep() ? s.getColumn(0).getInt64() : 0);
   }
+  for (const BotOutcome& o : race.against_bots) {
+    SQLite::Statement& s = *upsert_bot_record_;
+    Reset reset{s};
+    s.bind(1, o.player_id);
+    s.bind(2, std::string(engine::to_string(o.strength)));
+    s.bind(3, o.won ? 1 : 0);
+    s.bind(4, o.lost ? 1 : 0);
+    s.bind(5, o.drawn ? 1 : 0);
+    s.exec();
+  }
   tx.commit();
   for (std::size_t i = 0; i < race.ratings.size(); ++i) {
     if (versions[i] > 0) {
@@ -629,6 +658,22 @@ Leaderboard SqliteStore::rating_board(const LeaderboardQuery& q) {
   me.rank = ranks_.rank(kRatingBoard, me.player_id, entry_key(kRatingBoard, me));
   board.me = std::move(me);
   return board;
+}
+
+std::vector<BotRecord> SqliteStore::bot_records(std::string_view player_id) {
+  SQLite::Statement& s = *select_bot_records_;
+  Reset reset{s};
+  s.bind(1, std::string(player_id));
+  std::vector<BotRecord> records;
+  while (s.executeStep()) {
+    const auto strength = engine::bot_strength_from_string(s.getColumn(0).getString());
+    if (!strength) continue;
+    records.push_back({*strength, s.getColumn(1).getInt(), s.getColumn(2).getInt(),
+                       s.getColumn(3).getInt()});
+  }
+  std::sort(records.begin(), records.end(),
+            [](const BotRecord& a, const BotRecord& b) { return a.strength < b.strength; });
+  return records;
 }
 
 }  // namespace tilerace::server

@@ -60,6 +60,25 @@ struct RatingUpdate {
   bool lost = false;
 };
 
+// A person's result in a race against the computer of one strength: one of won, lost,
+// drawn is set.
+struct BotOutcome {
+  std::string player_id;
+  engine::BotStrength strength = engine::BotStrength::medium;
+  bool won = false;
+  bool lost = false;
+  bool drawn = false;
+};
+
+// A person's record against the computer of one strength.
+struct BotRecord {
+  engine::BotStrength strength = engine::BotStrength::medium;
+  int wins = 0;
+  int losses = 0;
+  int draws = 0;
+  friend bool operator==(const BotRecord&, const BotRecord&) = default;
+};
+
 struct RaceRecord {
   std::string id;
   std::string room;
@@ -69,6 +88,7 @@ struct RaceRecord {
   std::vector<GameRecord> games;
   std::vector<RatingUpdate> ratings;
   std::int64_t ended_at = 0;
+  std::vector<BotOutcome> against_bots;  // a race with the computer: each person's result
 };
 
 // A solo game still being played, as journaled: enough to rebuild it by replay. Journaled in
@@ -176,6 +196,8 @@ class Store {
   // games, no rating change. Returns how many. Only a shared store has other nodes' races.
   virtual std::size_t abort_races([[maybe_unused]] std::string_view node) { return 0; }
   virtual Leaderboard leaderboard(const LeaderboardQuery& query) = 0;
+  // player_id's records against the computer, easiest strength first; none never raced it.
+  virtual std::vector<BotRecord> bot_records(std::string_view player_id) = 0;
 };
 
 }  // namespace tilerace::server

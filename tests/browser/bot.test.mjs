@@ -17,6 +17,8 @@ test('Race the computer: the bot joins, is ready, and its board moves live', asy
   const context = await chrome.browser.newContext();
   const page = await enter(context, server.url, 'human');
   await page.selectOption('#bot-strength', 'hard');
+  // A target of 16 (below the lobby's choices) ends the race in a few of the computer's moves.
+  await page.evaluate(() => { const t = document.getElementById('target'); t.add(new Option('16', '16')); t.value = '16'; });
   await page.click('#race-bot');
   await page.locator('#room-players li', { hasText: 'Computer (hard)' }).waitFor();
   assert.match(await page.locator('#room-players li', { hasText: 'Computer (hard)' }).getAttribute('class'), /ready/);
@@ -30,5 +32,8 @@ test('Race the computer: the bot joins, is ready, and its board moves live', asy
     const now = document.querySelector('.opponent[data-player="bot-hard"] .board').dataset.board;
     return now !== was;
   }, first);
+  // The computer reaches the target (16: a few moves) first; the lobby shows the loss.
+  await page.locator('#overlay-text', { hasText: 'You lose' }).waitFor();
+  await page.waitForFunction(() => document.getElementById('bot-record').textContent === 'Your record: hard 0–1');
   await context.close();
 });

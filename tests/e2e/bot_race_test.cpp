@@ -41,6 +41,13 @@ TEST(BotRace, TheComputerRacesToTheTargetAndNoRatingChanges) {
   EXPECT_EQ(over["winner"], "bot-easy");
   for (const auto& [id, r] : over["ratings"].items()) EXPECT_EQ(r["before"], r["after"]) << id;
   EXPECT_EQ(ann.ws.until("race_over")["winner"], "bot-easy");
+  // Ann's record against the computer: one loss to easy.
+  ann.ws.send({{"type", "bot_record"}, {"rid", "r"}});
+  const json record = ann.ws.until("bot_record");
+  EXPECT_EQ(record["type"], "bot_record") << record.dump();
+  EXPECT_EQ(record["rid"], "r");
+  EXPECT_EQ(record["records"]["easy"], (json{{"wins", 0}, {"losses", 1}, {"draws", 0}}));
+  EXPECT_EQ(record["records"]["hard"], (json{{"wins", 0}, {"losses", 0}, {"draws", 0}}));
   // Nobody entered the rating leaderboard, and the bot's game replays under its name.
   WsClient reader(server.port());
   reader.hello("reader");

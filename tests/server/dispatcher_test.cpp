@@ -49,6 +49,7 @@ class FlakyStore final : public Store {
   void journal_races(const std::vector<ActiveRaceRecord>& r) override { real_.journal_races(r); }
   std::vector<ActiveRaceRecord> active_races() override { return real_.active_races(); }
   Leaderboard leaderboard(const LeaderboardQuery& q) override { return real_.leaderboard(q); }
+  std::vector<BotRecord> bot_records(std::string_view id) override { return real_.bot_records(id); }
 
  private:
   void check() {

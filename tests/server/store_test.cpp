@@ -217,6 +217,29 @@ TEST_P(StoreTest, RacesUpdateRatingsOnceAndFeedTheRatingBoard) {
   EXPECT_TRUE(board().entries.empty());  // race games never reach the score board
 }
 
+TEST_P(StoreTest, RacesAgainstTheComputerAddUpPerStrengthOnceEach) {
+  add("a", "ann");
+  EXPECT_TRUE(store_->bot_records("a").empty());
+  const auto race = [](std::string id, engine::BotStrength s, bool won, bool lost) {
+    RaceRecord r;
+    r.id = std::move(id);
+    r.room = "ABCDEF";
+    r.reason = "target";
+    r.result = "{}";
+    r.ended_at = 9;
+    r.against_bots = {{"a", s, won, lost, !won && !lost}};
+    return r;
+  };
+  store_->record_race(race("r1", engine::BotStrength::hard, false, true));
+  store_->record_race(race("r1", engine::BotStrength::hard, false, true));  // idempotent
+  store_->record_race(race("r2", engine::BotStrength::hard, true, false));
+  store_->record_race(race("r3", engine::BotStrength::easy, false, false));
+  const std::vector<BotRecord> want{{engine::BotStrength::easy, 0, 0, 1},
+                                    {engine::BotStrength::hard, 1, 1, 0}};
+  EXPECT_EQ(store_->bot_records("a"), want);
+  EXPECT_EQ(store_->find_player("a")->wins, 0);  // no rating, no win count
+}
+
 TEST_P(StoreTest, TheJournalKeepsTheLatestMovesUntilTheGameIsRecorded) {
   add("p", "ann");
   ActiveGameRecord a{"p", "g1", {engine::Mode::classic, 4, 2048, 7}, false, "LU", 100};

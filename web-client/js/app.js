@@ -40,6 +40,13 @@ function bestText(game) {
   return value > 0 ? String(value) : '–';
 }
 
+// "Your record: easy 2–1, hard 0–3" (wins–losses, draws after a slash), or nothing yet.
+function botRecordText(records) {
+  const raced = Object.entries(records ?? {}).filter(([, r]) => r.wins + r.losses + r.draws > 0);
+  if (raced.length === 0) return '';
+  return `Your record: ${raced.map(([s, r]) => `${s} ${r.wins}–${r.losses}${r.draws ? `/${r.draws}` : ''}`).join(', ')}`;
+}
+
 // Tells screen readers (the polite live region).
 function say(text) { $('announce').textContent = text; }
 
@@ -81,6 +88,7 @@ function render() {
   $('play').hidden = view !== 'play';
   $('replay').hidden = view !== 'replay';
   $('me').textContent = state.me ? state.me.name : '';
+  $('bot-record').textContent = botRecordText(state.botRecord);
   $('notice').hidden = !state.notice;
   $('matching').hidden = !state.queued;
   $('notice').textContent = state.notice ? state.notice.text : '';
@@ -186,6 +194,7 @@ connection.addEventListener('message', (e) => {
     else if (state.role === 'spectator' && state.room) send({ type: 'spectate', code: state.room.code });
     send({ type: 'list_rooms' });
     send({ type: 'leaderboard', mode: 'classic', size: 4, kind: 'score' });
+    send({ type: 'bot_record' });
   }
   if (msg.type === 'game' && msg.game.state === 'playing' && view === 'lobby') show('play');
   if (msg.type === 'game') {
@@ -198,6 +207,7 @@ connection.addEventListener('message', (e) => {
   if (msg.type === 'room' && view !== 'play') show('play');
   if (msg.type === 'countdown') say(`The race starts in ${msg.seconds} seconds`);
   if (msg.type === 'race_start') { say('Go!'); $('gain').textContent = ''; }
+  if (msg.type === 'race_over' && msg.standings.some((p) => p.player.startsWith('bot-'))) send({ type: 'bot_record' });
   if (msg.type === 'race_over' && state.role !== 'racer') {
     const winner = msg.standings.find((s) => s.player === msg.winner);
     say(winner ? `Race over: ${winner.name} wins` : 'Race over: a draw');

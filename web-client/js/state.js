@@ -13,6 +13,7 @@ export function initialState() {
     queued: false,
     rooms: [],
     leaderboard: null,
+    botRecord: null,   // {easy|medium|hard: {wins, losses, draws}}
     notice: null,      // {kind: 'error' | 'info' | 'invite', text}
   };
 }
@@ -103,6 +104,9 @@ export function applyMessage(state, msg, now = Date.now()) {
       break;
     case 'leaderboard':
       state.leaderboard = msg;
+      break;
+    case 'bot_record':
+      state.botRecord = msg.records;
       break;
     case 'error':
       state.notice = { kind: 'error', text: `${msg.message} (${msg.code})` };
