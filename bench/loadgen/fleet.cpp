@@ -16,6 +16,9 @@
 #include <deque>
 #include <random>
 
+#include "engine/bitboard.hpp"
+#include "engine/bot.hpp"
+
 namespace tilerace::loadgen {
 
 namespace asio = boost::asio;
@@ -63,6 +66,32 @@ long int_field(std::string_view text, std::string_view pattern) {
 constexpr std::array<const char*, 4> kMoves = {
     R"({"type":"move","dir":"down"})", R"({"type":"move","dir":"left"})",
     R"({"type":"move","dir":"right"})", R"({"type":"move","dir":"up"})"};
+
+// The move message of a direction (engine order: up, down, left, right).
+constexpr std::array<const char*, 4> kMoveOf = {kMoves[3], kMoves[0], kMoves[1], kMoves[2]};
+
+// The 4×4 board after "board": in text (the first 16 numbers), as a bitboard; 0 if absent.
+tilerace::engine::bitboard::Board board_field(std::string_view text) {
+  auto at = text.find(R"("board":)");
+  if (at == std::string_view::npos) return 0;
+  tilerace::engine::bitboard::Board board = 0;
+  const char* p = text.data() + at + 8;
+  const char* end = text.data() + text.size();
+  for (int cell = 0; cell < 16 && p < end;) {
+    if (*p < '0' || *p > '9') {
+      ++p;
+      continue;
+    }
+    std::uint64_t value = 0;
+    p = std::from_chars(p, end, value).ptr;
+    if (value != 0) {
+      board |= static_cast<tilerace::engine::bitboard::Board>(std::countr_zero(value) & 0xF)
+               << (4 * cell);
+    }
+    ++cell;
+  }
+  return board;
+}
 
 }  // namespace
 
@@ -127,6 +156,7 @@ class Client : public std::enable_shared_from_this<Client> {
   std::array<Clock::time_point, kRing> sent_ring_{};
   long moves_ = 0;
   std::size_t attempt_ = 0;  // corner strategy: index into kMoves
+  tilerace::engine::bitboard::Board board_ = 0;  // bot strategy: the board the server sent last
 };
 
 asio::awaitable<bool> Client::connect() {
@@ -198,7 +228,16 @@ void Client::settle() {
 }
 
 const char* Client::next_move() {
-  if (fleet_.config().strategy == Strategy::random) return kMoves[rng_() % kMoves.size()];
+  switch (fleet_.config().strategy) {
+    case Strategy::random: return kMoves[rng_() % kMoves.size()];
+    case Strategy::bot: {
+      thread_local tilerace::engine::Bot bot;
+      const auto dir = bot.choose(board_, tilerace::engine::BotStrength::medium,
+                                  static_cast<std::uint64_t>(moves_));
+      return dir ? kMoveOf[static_cast<std::size_t>(*dir)] : kMoves[0];
+    }
+    case Strategy::corner: break;
+  }
   return kMoves[attempt_];
 }
 
@@ -278,6 +317,7 @@ void Client::handle(std::string_view text) {
     }
     if (changed) {
       moves_ = moves;
+      if (fleet_.config().strategy == Strategy::bot) board_ = board_field(text);
       attempt_ = attempt_ == 0 ? 1 : 0;  // corner: down, left, down, left …
     } else {
       attempt_ = (attempt_ + 1) % kMoves.size();  // … else right, then up
@@ -383,7 +423,10 @@ void Client::handle_setup(std::string_view type, std::string_view text) {
   }
   if (type == "race_start") {
     settle();
-    if (role_ == Role::racer) start_playing();
+    if (role_ == Role::racer) {
+      board_ = board_field(j["games"][id_].dump());
+      start_playing();
+    }
     return;
   }
   if (type == "race_over") {
@@ -395,6 +438,7 @@ void Client::handle_setup(std::string_view type, std::string_view text) {
     return;
   }
   if (type == "game" && role_ == Role::solo && j["game"]["state"] == "playing") {
+    board_ = board_field(j["game"].dump());
     settle();
     start_playing();
   }

@@ -15,7 +15,9 @@
 
 namespace tilerace::loadgen {
 
-enum class Strategy { random, corner };
+// corner: down and left, else right, then up; random; bot: the computer opponent's medium
+// strength on the board the server sent (classic 4×4 only), so that games are real games.
+enum class Strategy { random, corner, bot };
 
 struct FleetConfig {
   std::string host = "127.0.0.1";

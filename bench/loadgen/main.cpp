@@ -213,7 +213,7 @@ int main(int argc, char** argv) {
       "spectators per race (echo: listening connections per room)")(
       "rate", po::value(&a.fleet.rate)->default_value(a.fleet.rate),
       "moves/s per player; 0: next move as soon as the reply is in")(
-      "strategy", po::value(&strategy)->default_value(strategy), "corner | random")(
+      "strategy", po::value(&strategy)->default_value(strategy), "corner | random | bot (the computer's medium strength; classic 4x4)")(
       "size", po::value(&a.fleet.size)->default_value(a.fleet.size), "board size")(
       "duration", po::value(&a.duration)->default_value(a.duration),
       "seconds measured once everyone is settled")(
@@ -240,12 +240,15 @@ int main(int argc, char** argv) {
   }
   const bool known =
       a.scenario == "race" || a.scenario == "solo" || a.scenario == "idle" || a.scenario == "echo";
-  if (!known || (strategy != "corner" && strategy != "random") || a.fleet.racers_per_room < 2 ||
+  if (!known || (strategy != "corner" && strategy != "random" && strategy != "bot") ||
+      (strategy == "bot" && a.fleet.size != 4) || a.fleet.racers_per_room < 2 ||
       a.fleet.racers_per_room > 8 || a.duration <= 0) {
     std::cerr << "bad arguments\n" << desc;
     return 2;
   }
-  a.fleet.strategy = strategy == "random" ? Strategy::random : Strategy::corner;
+  a.fleet.strategy = strategy == "random" ? Strategy::random
+                     : strategy == "bot"  ? Strategy::bot
+                                          : Strategy::corner;
 
   Result result{a, 0, 0, 0, {}, {}, {}, {}};
   asio::io_context ioc(1);

@@ -82,5 +82,18 @@ TEST(Loadgen, SoloAndIdleScenariosSettle) {
   EXPECT_TRUE(idle["server"].contains("rss_kib_per_connection"));
 }
 
+// Players driven by the computer opponent play real games: every move they send is legal
+// (it changes the board), and their games go on for hundreds of moves.
+TEST(Loadgen, BotPlayersOnlyMakeMovesThatChangeTheBoard) {
+  ServerProcess server({"--rate", "100000"});
+  const json r = run_loadgen("--port " + std::to_string(server.port()) +
+                             " --scenario solo --players 2 --strategy bot --rate 300 --duration 2");
+  ASSERT_TRUE(r.is_object());
+  EXPECT_EQ(r["settled"], 2);
+  EXPECT_GT(r["replies"].get<int>(), 200);
+  EXPECT_EQ(r["changed"], r["replies"]);
+  EXPECT_TRUE(r["errors"].empty()) << r["errors"];
+}
+
 }  // namespace
 }  // namespace tilerace::e2e
