@@ -60,7 +60,8 @@ void report(BotStrength strength, int games, std::uint64_t first_seed, int jobs)
   for (int j = 0; j < jobs; ++j) {
     threads.emplace_back([&] {
       for (int i; (i = next++) < games;) {
-        results[static_cast<std::size_t>(i)] = play(strength, first_seed + static_cast<std::uint64_t>(i));
+        results[static_cast<std::size_t>(i)] =
+            play(strength, first_seed + static_cast<std::uint64_t>(i));
       }
     });
   }
@@ -81,15 +82,19 @@ void report(BotStrength strength, int games, std::uint64_t first_seed, int jobs)
   std::sort(think.begin(), think.end());
   double sum = 0;
   for (const float t : think) sum += t;
-  const auto at = [&](double q) { return think[static_cast<std::size_t>(q * static_cast<double>(think.size() - 1))]; };
-  std::printf("%-7s %5d games  %6.1f%% reach 2048  %6.1f%% reach 4096  %7.0f moves/game  "
-              "think ms: mean %.3f  median %.3f  p99 %.3f  max %.3f\n",
-              std::string(to_string(strength)).c_str(), games, 100.0 * reached_2048 / games,
-              100.0 * reached_4096 / games, static_cast<double>(moves) / games,
-              sum / static_cast<double>(think.size()) / 1000.0, at(0.5) / 1000.0, at(0.99) / 1000.0,
-              think.back() / 1000.0);
+  const auto at = [&](double q) {
+    return think[static_cast<std::size_t>(q * static_cast<double>(think.size() - 1))];
+  };
+  std::printf(
+      "%-7s %5d games  %6.1f%% reach 2048  %6.1f%% reach 4096  %7.0f moves/game  "
+      "think ms: mean %.3f  median %.3f  p99 %.3f  max %.3f\n",
+      std::string(to_string(strength)).c_str(), games, 100.0 * reached_2048 / games,
+      100.0 * reached_4096 / games, static_cast<double>(moves) / games,
+      sum / static_cast<double>(think.size()) / 1000.0, at(0.5) / 1000.0, at(0.99) / 1000.0,
+      think.back() / 1000.0);
   std::printf("        largest tile:");
-  for (const auto& [tile, count] : tiles) std::printf("  %lld ×%d", static_cast<long long>(tile), count);
+  for (const auto& [tile, count] : tiles)
+    std::printf("  %lld ×%d", static_cast<long long>(tile), count);
   std::printf("\n");
   std::fflush(stdout);
 }
@@ -115,7 +120,10 @@ int main(int argc, char** argv) {
     } else if (flag == "--jobs") {
       jobs = std::max(1, std::atoi(value));
     } else {
-      return std::fprintf(stderr, "usage: bot_bench [--strength S] [--games N] [--first-seed S] [--jobs J]\n"), 2;
+      return std::fprintf(
+                 stderr,
+                 "usage: bot_bench [--strength S] [--games N] [--first-seed S] [--jobs J]\n"),
+             2;
     }
   }
   for (const auto s : strengths) report(s, games, first_seed, jobs);

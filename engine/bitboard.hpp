@@ -105,5 +105,4 @@ Stepped step(Board board, Direction d, SplitMix64& rng) noexcept;
 // A tile spawned on board as TileGame does it. Requires an empty cell.
 Board spawn(Board board, SplitMix64& rng) noexcept;
 
-
 }  // namespace tilerace::engine::bitboard

@@ -49,12 +49,16 @@ struct LineTable {
       for (int i = 1; i < 4; ++i) {
         const float a = std::pow(static_cast<float>(e[i - 1]), kOrderPower);
         const float b = std::pow(static_cast<float>(e[i]), kOrderPower);
-        if (a > b) falling += a - b; else rising += b - a;
+        if (a > b)
+          falling += a - b;
+        else
+          rising += b - a;
       }
       const int top = *std::max_element(e.begin(), e.end());
       const bool at_end = top > 0 && (e[0] == top || e[3] == top);
-      score[line] = w.empty * static_cast<float>(empty) + w.merge * static_cast<float>(merges) - w.order * std::min(rising, falling) -
-                    w.rough * rough + (at_end ? w.edge * static_cast<float>(top * top) : 0.0F);
+      score[line] = w.empty * static_cast<float>(empty) + w.merge * static_cast<float>(merges) -
+                    w.order * std::min(rising, falling) - w.rough * rough +
+                    (at_end ? w.edge * static_cast<float>(top * top) : 0.0F);
     }
   }
 };

@@ -16,16 +16,16 @@ constexpr int kMediumDepth = 2;
 
 }  // namespace
 
-std::optional<Direction> Bot::choose(const Game& game, BotStrength strength,
-                                     std::uint64_t seed) {
+std::optional<Direction> Bot::choose(const Game& game, BotStrength strength, std::uint64_t seed) {
   Grid grid;
   grid.size = game.size();
   bool fits = grid.size == 4 && game.config().mode == Mode::classic;
   for (int i = 0; i < grid.size * grid.size; ++i) {
     const std::int64_t v = game.cell(i / grid.size, i % grid.size);
-    grid.cells[i] = v < 0   ? kObstacle
-                    : v > 0 ? static_cast<std::uint8_t>(std::countr_zero(static_cast<std::uint64_t>(v)))
-                            : kEmpty;
+    grid.cells[i] = v < 0 ? kObstacle
+                    : v > 0
+                        ? static_cast<std::uint8_t>(std::countr_zero(static_cast<std::uint64_t>(v)))
+                        : kEmpty;
     fits = fits && grid.cells[i] <= bitboard::kMaxExponent;
   }
   if (fits) return choose(bitboard::from_grid(grid), strength, seed);
@@ -62,9 +62,8 @@ std::optional<Direction> Bot::choose(bitboard::Board board, BotStrength strength
     if (n > 0 && rng.below(4) == 0) return legal[rng.below(static_cast<std::uint64_t>(n))];
     return best;
   }
-  const int depth = strength == BotStrength::medium
-                        ? kMediumDepth
-                        : bitboard::Expectimax::adaptive_depth(board);
+  const int depth =
+      strength == BotStrength::medium ? kMediumDepth : bitboard::Expectimax::adaptive_depth(board);
   const auto move = search_.best_move(board, depth);
   nodes_ = search_.nodes();
   return move;

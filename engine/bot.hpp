@@ -20,8 +20,7 @@ class Bot {
   std::optional<Direction> choose(const Game& game, BotStrength strength, std::uint64_t seed);
 
   // The same on a bitboard.
-  std::optional<Direction> choose(bitboard::Board board, BotStrength strength,
-                                  std::uint64_t seed);
+  std::optional<Direction> choose(bitboard::Board board, BotStrength strength, std::uint64_t seed);
 
   // Boards scored by the last choice (a measure of its work).
   std::uint64_t nodes() const noexcept { return nodes_; }

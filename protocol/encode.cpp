@@ -331,8 +331,8 @@ std::string encode_left(std::string_view code, const Rid& rid) {
 
 std::string encode_bot_record(const std::vector<BotRecordView>& records, const Rid& rid) {
   json by_strength = json::object();
-  for (const auto s : {engine::BotStrength::easy, engine::BotStrength::medium,
-                       engine::BotStrength::hard}) {
+  for (const auto s :
+       {engine::BotStrength::easy, engine::BotStrength::medium, engine::BotStrength::hard}) {
     by_strength[std::string(engine::to_string(s))] = {{"wins", 0}, {"losses", 0}, {"draws", 0}};
   }
   for (const BotRecordView& r : records) {

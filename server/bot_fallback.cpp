@@ -23,18 +23,18 @@ void BotFallback::queued(const std::shared_ptr<Player>& player,
     if (wait) wait->cancel();  // queued again: the wait starts over
     wait = timer;
   }
-  timer->async_wait([this, timer, weak = std::weak_ptr<Player>(player),
-                     options](boost::system::error_code ec) {
-    if (ec) return;  // cancelled
-    const std::shared_ptr<Player> player = weak.lock();
-    {
-      std::lock_guard lock(mutex_);
-      const auto it = waits_.find(player.get());
-      if (it == waits_.end() || it->second != timer) return;
-      waits_.erase(it);
-    }
-    if (player) fire(player, options);
-  });
+  timer->async_wait(
+      [this, timer, weak = std::weak_ptr<Player>(player), options](boost::system::error_code ec) {
+        if (ec) return;  // cancelled
+        const std::shared_ptr<Player> player = weak.lock();
+        {
+          std::lock_guard lock(mutex_);
+          const auto it = waits_.find(player.get());
+          if (it == waits_.end() || it->second != timer) return;
+          waits_.erase(it);
+        }
+        if (player) fire(player, options);
+      });
 }
 
 void BotFallback::fire(const std::shared_ptr<Player>& player, protocol::RoomOptions options) {

@@ -20,8 +20,8 @@ std::optional<engine::BotStrength> bot_of_player_id(std::string_view id) {
 
 BotRacer::BotRacer(engine::BotStrength strength, BotPool& pool,
                    boost::asio::any_io_executor executor, double moves_per_second)
-    : player_(std::make_shared<Player>(bot_player_id(strength), bot_player_name(strength), "",
-                                       1500, strength)),
+    : player_(std::make_shared<Player>(bot_player_id(strength), bot_player_name(strength), "", 1500,
+                                       strength)),
       pool_(pool),
       timer_(std::move(executor)),
       interval_(std::chrono::duration_cast<std::chrono::steady_clock::duration>(

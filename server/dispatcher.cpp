@@ -7,8 +7,8 @@
 
 #include "protocol/encode.hpp"
 #include "server/address_limits.hpp"
-#include "server/bot_fallback.hpp"
 #include "server/apply_move.hpp"
+#include "server/bot_fallback.hpp"
 #include "server/cluster.hpp"
 #include "server/journal.hpp"
 #include "server/secrets.hpp"

@@ -39,11 +39,12 @@
 //   stops a context, it lets the work run out (each context holds a work guard until drain ends).
 // - SIGTERM/SIGINT: the acceptor closes; in cluster mode the node leaves the directory (its lease,
 //   listing, codes and queue entries; bounded by Redis's reply timeout) and stops its Redis
-//   connections; then the journal loop stops (also mid-pass), rooms and computer racers stop
-//   arming timers (the BotPool joins its threads), every session (HTTP or WebSocket, from accept on) is told to shut down; drain
-//   waits for them (8 s, then aborts their sockets), journals every solo game and race once
-//   more, releases the contexts' work guards, and ends. Then the threads return from run(), the
-//   store worker finishes its jobs, and the objects are destroyed in reverse order of declaration.
+//   connections; then the journal loop stops (also mid-pass), rooms, computer racers and quick
+//   match's waits for the computer stop arming timers (the BotPool joins its threads), every
+//   session (HTTP or WebSocket, from accept on) is told to shut down; drain waits for them (8 s,
+//   then aborts their sockets), journals every solo game and race once more, releases the contexts'
+//   work guards, and ends. Then the threads return from run(), the store worker finishes its jobs,
+//   and the objects are destroyed in reverse order of declaration.
 // - Nothing owns itself: a session is kept alive by its coroutine frame and its pending
 //   handlers, and is in the SessionSet (weakly) from start to its last handler; its
 //   Connection holds only a weak handle back to it. Rooms are owned by the registry and by

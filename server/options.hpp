@@ -21,12 +21,13 @@ struct Options {
   std::string web_root = "web-client";
   int threads = 0;  // 0: hardware concurrency
   std::size_t max_message = 4096;
-  double rate = 60;    // messages per second per connection; the burst is twice this
-  int grace = 60;      // seconds a racer may be away before forfeiting
-  int countdown = 3;   // seconds before a race starts
-  int bot_threads = 1;            // threads the computer opponents think on
+  double rate = 60;                 // messages per second per connection; the burst is twice this
+  int grace = 60;                   // seconds a racer may be away before forfeiting
+  int countdown = 3;                // seconds before a race starts
+  int bot_threads = 1;              // threads the computer opponents think on
   double bot_moves_per_second = 3;  // a computer racer's pace
-  int quick_match_bot_after = 20;  // seconds alone in quick match before the computer races; 0: never
+  int quick_match_bot_after =
+      20;              // seconds alone in quick match before the computer races; 0: never
   int keepalive = 15;  // seconds of silence before a ping; twice this before closing
   std::size_t max_connections_per_ip = 32;  // 0: no limit
   std::size_t rooms_per_ip = 10;            // rooms created per address per minute; 0: no limit

@@ -438,8 +438,8 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
   for (std::size_t i = 0; bot != racers_.end() && i < racers_.size(); ++i) {
     if (racers_[i].player->bot) continue;
     const bool won = ranking.winner == i;
-    record.against_bots.push_back({racers_[i].player->id, *bot->player->bot, won,
-                                   ranking.winner && !won, !ranking.winner});
+    record.against_bots.push_back(
+        {racers_[i].player->id, *bot->player->bot, won, ranking.winner && !won, !ranking.winner});
   }
   std::string message = protocol::encode_race_over(over);
   record.result = message;

@@ -230,8 +230,8 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   // else uses the store yet). The computer opponents are players too (their games are
   // replayed, their names shown), one per strength.
   try {
-    for (const auto s : {engine::BotStrength::easy, engine::BotStrength::medium,
-                         engine::BotStrength::hard}) {
+    for (const auto s :
+         {engine::BotStrength::easy, engine::BotStrength::medium, engine::BotStrength::hard}) {
       store->add_player({bot_player_id(s), bot_player_name(s), "", unix_ms()});
     }
     const std::size_t restored = restore_races(*store, players, rooms, metrics);

@@ -217,8 +217,8 @@ SqliteStore::SqliteStore(const std::filesystem::path& path)
       "INSERT INTO bot_records VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_id, strength) DO UPDATE "
       "SET wins = bot_records.wins + excluded.wins, losses = bot_records.losses + "
       "excluded.losses, draws = bot_records.draws + excluded.draws");
-  select_bot_records_ = prepare(
-      db_, "SELECT strength, wins, losses, draws FROM bot_records WHERE player_id = ?");
+  select_bot_records_ =
+      prepare(db_, "SELECT strength, wins, losses, draws FROM bot_records WHERE player_id = ?");
   update_rating_ = prepare(
       db_,
       "UPDATE players SET rating = ?, wins = wins + ?, losses = losses + ?, races = races + 1 "
@@ -668,8 +668,8 @@ std::vector<BotRecord> SqliteStore::bot_records(std::string_view player_id) {
   while (s.executeStep()) {
     const auto strength = engine::bot_strength_from_string(s.getColumn(0).getString());
     if (!strength) continue;
-    records.push_back({*strength, s.getColumn(1).getInt(), s.getColumn(2).getInt(),
-                       s.getColumn(3).getInt()});
+    records.push_back(
+        {*strength, s.getColumn(1).getInt(), s.getColumn(2).getInt(), s.getColumn(3).getInt()});
   }
   std::sort(records.begin(), records.end(),
             [](const BotRecord& a, const BotRecord& b) { return a.strength < b.strength; });

@@ -155,7 +155,7 @@ class Client : public std::enable_shared_from_this<Client> {
   Clock::time_point sent_at_, next_move_at_;
   std::array<Clock::time_point, kRing> sent_ring_{};
   long moves_ = 0;
-  std::size_t attempt_ = 0;  // corner strategy: index into kMoves
+  std::size_t attempt_ = 0;                      // corner strategy: index into kMoves
   tilerace::engine::bitboard::Board board_ = 0;  // bot strategy: the board the server sent last
 };
 

@@ -213,7 +213,8 @@ int main(int argc, char** argv) {
       "spectators per race (echo: listening connections per room)")(
       "rate", po::value(&a.fleet.rate)->default_value(a.fleet.rate),
       "moves/s per player; 0: next move as soon as the reply is in")(
-      "strategy", po::value(&strategy)->default_value(strategy), "corner | random | bot (the computer's medium strength; classic 4x4)")(
+      "strategy", po::value(&strategy)->default_value(strategy),
+      "corner | random | bot (the computer's medium strength; classic 4x4)")(
       "size", po::value(&a.fleet.size)->default_value(a.fleet.size), "board size")(
       "duration", po::value(&a.duration)->default_value(a.duration),
       "seconds measured once everyone is settled")(

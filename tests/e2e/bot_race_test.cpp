@@ -16,7 +16,8 @@ TEST(BotRace, TheComputerRacesToTheTargetAndNoRatingChanges) {
   WsClient spectator(server.port());
   spectator.hello("watcher");
   // The reply lists the creator; the computer's seat follows as a room update.
-  EXPECT_EQ(create_room(ann, {{"bot", "easy"}, {"target", 64}, {"public", true}})["players"].size(), 1u);
+  EXPECT_EQ(create_room(ann, {{"bot", "easy"}, {"target", 64}, {"public", true}})["players"].size(),
+            1u);
   const json room = ann.ws.until("room")["room"];
   ASSERT_EQ(room["players"].size(), 2u);
   EXPECT_EQ(room["host"], ann.id);
@@ -55,7 +56,8 @@ TEST(BotRace, TheComputerRacesToTheTargetAndNoRatingChanges) {
   EXPECT_EQ(board["type"], "leaderboard");
   EXPECT_EQ(board["entries"].size(), 0u) << board.dump();
   const json replay = json::parse(
-      http_request(server.port(), "/api/replays/" + over["replays"]["bot-easy"].get<std::string>()).body);
+      http_request(server.port(), "/api/replays/" + over["replays"]["bot-easy"].get<std::string>())
+          .body);
   EXPECT_EQ(replay["player"]["name"], "Computer (easy)");
   EXPECT_EQ(replay["score"], over["standings"][0]["score"]);
 }
@@ -63,9 +65,10 @@ TEST(BotRace, TheComputerRacesToTheTargetAndNoRatingChanges) {
 TEST(BotRace, OnlyClassicFourByFourAndKnownStrengths) {
   ServerProcess server({"--countdown", "0"});
   Racer ann(server.port(), "ann");
-  for (const json& options : {json{{"type", "create_room"}, {"bot", "impossible"}},
-                              json{{"type", "create_room"}, {"bot", "hard"}, {"size", 5}},
-                              json{{"type", "create_room"}, {"bot", "hard"}, {"mode", "fifteen"}}}) {
+  for (const json& options :
+       {json{{"type", "create_room"}, {"bot", "impossible"}},
+        json{{"type", "create_room"}, {"bot", "hard"}, {"size", 5}},
+        json{{"type", "create_room"}, {"bot", "hard"}, {"mode", "fifteen"}}}) {
     const json e = ann.ws.request(options);
     EXPECT_EQ(e["type"], "error") << options.dump();
     EXPECT_EQ(e["code"], "bad_field");
@@ -75,7 +78,8 @@ TEST(BotRace, OnlyClassicFourByFourAndKnownStrengths) {
   const json room = create_room(ann, {{"bot", "medium"}});
   EXPECT_EQ(ann.ws.until("room")["room"]["players"].size(), 2u);
   EXPECT_EQ(ann.ws.request({{"type", "leave_room"}})["type"], "left");
-  EXPECT_EQ(ann.ws.request({{"type", "join_room"}, {"code", room["code"]}})["code"], "no_such_room");
+  EXPECT_EQ(ann.ws.request({{"type", "join_room"}, {"code", room["code"]}})["code"],
+            "no_such_room");
 }
 
 TEST(BotRace, ARaceAgainstTheComputerGoesOnAfterARestart) {

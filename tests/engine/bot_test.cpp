@@ -84,8 +84,8 @@ TEST(Bot, EasyIsNoisyButReproducible) {
     ++chosen[static_cast<std::size_t>(*move)];
   }
   const int top = *std::max_element(chosen.begin(), chosen.end());
-  EXPECT_GT(top, 130);   // greedy three times in four, and sometimes by chance
-  EXPECT_LT(top, 200);   // not always
+  EXPECT_GT(top, 130);  // greedy three times in four, and sometimes by chance
+  EXPECT_LT(top, 200);  // not always
 }
 
 // The strengths are ordered: on the same seeds, hard reaches 2048 and easy does not come
