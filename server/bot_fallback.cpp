@@ -1,6 +1,14 @@
 #include "server/bot_fallback.hpp"
 
+#include <spdlog/spdlog.h>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+
+#include "server/cluster.hpp"
+
 namespace tilerace::server {
+
+namespace asio = boost::asio;
 
 namespace {
 
@@ -9,8 +17,12 @@ constexpr engine::BotStrength kFallbackStrength = engine::BotStrength::medium;
 }  // namespace
 
 BotFallback::BotFallback(boost::asio::any_io_executor executor, Matchmaker& matchmaker,
-                         RoomRegistry& rooms, std::chrono::seconds after)
-    : executor_(std::move(executor)), matchmaker_(matchmaker), rooms_(rooms), after_(after) {}
+                         Cluster* cluster, RoomRegistry& rooms, std::chrono::seconds after)
+    : executor_(std::move(executor)),
+      matchmaker_(matchmaker),
+      cluster_(cluster),
+      rooms_(rooms),
+      after_(after) {}
 
 void BotFallback::queued(const std::shared_ptr<Player>& player,
                          const protocol::RoomOptions& options) {
@@ -33,24 +45,44 @@ void BotFallback::queued(const std::shared_ptr<Player>& player,
           if (it == waits_.end() || it->second != timer) return;
           waits_.erase(it);
         }
-        if (player) fire(player, options);
+        if (player) asio::co_spawn(executor_, fire(player, options), asio::detached);
       });
 }
 
-void BotFallback::fire(const std::shared_ptr<Player>& player, protocol::RoomOptions options) {
-  if (!matchmaker_.cancel(*player)) return;  // paired, cancelled or gone meanwhile
+asio::awaitable<bool> BotFallback::take(std::shared_ptr<Player> player) {
+  if (cluster_ == nullptr) co_return matchmaker_.cancel(*player);
+  try {
+    co_return co_await cluster_->unqueue(player->id);
+  } catch (const std::exception& e) {  // Redis away: the player stays queued
+    spdlog::debug("quick match fallback: {}", e.what());
+    co_return false;
+  }
+}
+
+asio::awaitable<void> BotFallback::fire(std::shared_ptr<Player> player,
+                                        protocol::RoomOptions options) {
+  if (!co_await take(player)) co_return;  // paired, cancelled or gone meanwhile
   std::shared_ptr<Participant> to;
   {
     std::lock_guard lock(player->mutex);
     to = player->connection.lock();
   }
-  if (!to) return;
+  if (!to) co_return;
+  std::string code;
+  if (cluster_ != nullptr) {
+    try {
+      code = co_await cluster_->claim_new_code();
+    } catch (const std::exception& e) {
+      spdlog::debug("quick match fallback: {}", e.what());
+      co_return;
+    }
+  }
   options.bot = kFallbackStrength;
-  const std::shared_ptr<Room> room = rooms_.create(options);
+  const std::shared_ptr<Room> room = rooms_.create(options, std::move(code));
   room->join(player, *to, {});
   {
     std::lock_guard lock(player->mutex);
-    if (player->room.lock() != room) return;  // joined something else meanwhile
+    if (player->room.lock() != room) co_return;  // joined something else meanwhile
   }
   if (room->add_bot(kFallbackStrength)) room->set_ready(*player, true, *to, {});
 }

@@ -7,6 +7,7 @@
 
 #include "protocol/encode.hpp"
 #include "server/address_limits.hpp"
+#include "server/bot_fallback.hpp"
 #include "server/cluster.hpp"
 #include "server/dispatcher.hpp"
 
@@ -110,6 +111,7 @@ asio::awaitable<void> Dispatcher::cluster_quick_match(Connection& c, const proto
       const std::optional<Cluster::Waiting> partner = co_await cluster_->pair(key, c.player->id);
       if (!partner) {
         send(c, protocol::encode_bare("queued", rid));
+        if (fallback_ != nullptr) fallback_->queued(c.player, options);
         co_return;
       }
       const bool here = partner->node == cluster_->settings().node;

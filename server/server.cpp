@@ -209,8 +209,8 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   }
   Cluster* const cluster_ptr = cluster ? &*cluster : nullptr;
   std::optional<BotFallback> fallback;
-  if (options.quick_match_bot_after > 0 && !cluster) {
-    fallback.emplace(ioc.get_executor(), matchmaker, rooms,
+  if (options.quick_match_bot_after > 0) {
+    fallback.emplace(ioc.get_executor(), matchmaker, cluster_ptr, rooms,
                      std::chrono::seconds(options.quick_match_bot_after));
   }
   Dispatcher dispatcher(players, rooms, matchmaker, worker, metrics, limits, cluster_ptr,

@@ -32,11 +32,17 @@ class Cluster : public ::testing::Test {
 
   // A node of the cluster, once it is in (its first heartbeat went through: /healthz ok); a
   // short lease so that a dead node is noticed within seconds.
-  std::unique_ptr<ServerProcess> node(const std::string& name) {
-    auto n = std::make_unique<ServerProcess>(std::vector<std::string>{
-        "--database", url_, "--node-name", name, "--redis",
-        "redis://127.0.0.1:" + std::to_string(redis_.port()), "--node-lease-ms", "1500",
-        "--countdown", "0", "--rate", "100000"});
+  std::unique_ptr<ServerProcess> node(const std::string& name,
+                                      const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args{
+        "--database",      url_,
+        "--node-name",     name,
+        "--redis",         "redis://127.0.0.1:" + std::to_string(redis_.port()),
+        "--node-lease-ms", "1500",
+        "--countdown",     "0",
+        "--rate",          "100000"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto n = std::make_unique<ServerProcess>(args);
     EXPECT_TRUE(health_says(n->port(), "ok"));  // in the cluster
     return n;
   }
@@ -243,6 +249,21 @@ TEST_F(Cluster, RedisGoingAwayMidRaceStopsOnlyCrossNodeFeaturesUntilItReturns) {
         return r["type"] == "redirect" && port_of(r["url"]) == a->port();
       },
       10s));
+}
+
+// Quick match's fallback to the computer takes the player out of the shared queue first: the
+// player races the computer on their node, and a player arriving on another node afterwards
+// is not paired with them.
+TEST_F(Cluster, QuickMatchFallsBackToTheComputerAndLeavesTheSharedQueue) {
+  const auto a = node("a", {"--quick-match-bot-after", "1"});
+  const auto b = node("b");
+  Racer ann(a->port(), "ann");
+  EXPECT_EQ(ann.ws.request({{"type", "quick_match"}, {"size", 4}})["type"], "queued");
+  const json start = ann.ws.until("race_start", 10s);
+  EXPECT_TRUE(start["games"].contains("bot-medium")) << start.dump();
+  Racer bob(b->port(), "bob");
+  EXPECT_EQ(bob.ws.request({{"type", "quick_match"}, {"size", 4}})["type"], "queued");
+  EXPECT_EQ(ann.ws.until("race_update")["player"], "bot-medium");
 }
 
 }  // namespace
