@@ -259,8 +259,8 @@ engine::GameConfig config_from(const PgResult& r, int row, int col) {
 
 // Every row of a result, each read with read.
 template <class Read>
-std::vector<LeaderboardEntry> rows_of(const PgResult& r, Read read) {
-  std::vector<LeaderboardEntry> rows;
+auto rows_of(const PgResult& r, Read read) {
+  std::vector<decltype(read(r, 0))> rows;
   for (int i = 0; i < r.rows(); ++i) rows.push_back(read(r, i));
   return rows;
 }
@@ -686,14 +686,13 @@ Leaderboard PgStore::rating_board(PgConnection& conn, const LeaderboardQuery& q)
 
 std::vector<BotRecord> PgStore::bot_records(std::string_view player_id) {
   Lease conn(*this);
-  const PgResult r = conn->call("select_bot_records", player_id);
-  std::vector<BotRecord> records;
-  for (int i = 0; i < r.rows(); ++i) {
-    const auto strength = engine::bot_strength_from_string(r.text(i, 0));
-    if (!strength) continue;
-    records.push_back({*strength, static_cast<int>(r.int64(i, 1)), static_cast<int>(r.int64(i, 2)),
-                       static_cast<int>(r.int64(i, 3))});
-  }
+  auto read = [](const PgResult& r, int i) {
+    // Only the three names are ever written.
+    return BotRecord{
+        engine::bot_strength_from_string(r.text(i, 0)).value_or(engine::BotStrength::medium),
+        r.integer(i, 1), r.integer(i, 2), r.integer(i, 3)};
+  };
+  std::vector<BotRecord> records = rows_of(conn->call("select_bot_records", player_id), read);
   std::sort(records.begin(), records.end(),
             [](const BotRecord& a, const BotRecord& b) { return a.strength < b.strength; });
   return records;

@@ -1,21 +1,13 @@
 // Screen readers and keyboards: axe-core finds nothing serious on any screen, every tile
 // colour is readable, the board reads as rows of numbers, and Fifteen plays by keyboard.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { startServer, launchBrowser, enter, boardOf, settled, movingKey, race } from './harness.mjs';
+import { serveAndBrowse, enter, boardOf, settled, movingKey, race } from './harness.mjs';
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-let server, chrome;
-before(async () => {
-  server = await startServer();
-  chrome = await launchBrowser();
-});
-after(async () => {
-  await chrome?.close();
-  await server?.stop();
-});
+const env = serveAndBrowse();
 
 // axe-core's serious and critical violations on the page as it is now, as "rule: targets".
 async function seriousViolations(page) {
@@ -33,8 +25,8 @@ async function readRows(page, selector = '#board') {
 }
 
 test('axe-core: no serious or critical violations in the lobby, a solo game, a race and a replay', async () => {
-  const contexts = [await chrome.browser.newContext(), await chrome.browser.newContext()];
-  const page = await enter(contexts[0], server.url, 'ada');
+  const contexts = [await env.browser.newContext(), await env.browser.newContext()];
+  const page = await enter(contexts[0], env.server.url, 'ada');
   assert.deepEqual(await seriousViolations(page), [], 'lobby');
   await page.click('#new-game');
   await page.locator('#board .tile').first().waitFor();
@@ -48,7 +40,7 @@ test('axe-core: no serious or critical violations in the lobby, a solo game, a r
   await page.click('#confirm-no');
   await page.click('#back');
 
-  const guest = await enter(contexts[1], server.url, 'grace');
+  const guest = await enter(contexts[1], env.server.url, 'grace');
   await race(page, guest);
   await settled(page);
   assert.deepEqual(await seriousViolations(page), [], 'race');
@@ -62,9 +54,9 @@ test('axe-core: no serious or critical violations in the lobby, a solo game, a r
 });
 
 test('every tile colour, on the large board and the small ones, passes WCAG AA contrast', async () => {
-  const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 1800 } });  // all in view
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 1800 } });  // all in view
   const page = await context.newPage();
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   // Every value the client colours differently, drawn by the client's own BoardView.
   await page.evaluate(async () => {
     const { BoardView } = await import('/js/board_view.js');
@@ -91,8 +83,8 @@ test('every tile colour, on the large board and the small ones, passes WCAG AA c
 });
 
 test('Fifteen by keyboard: an arrow moves the blank; the board reads as rows after each move', async () => {
-  const context = await chrome.browser.newContext();
-  const page = await enter(context, server.url, 'fifteen');
+  const context = await env.browser.newContext();
+  const page = await enter(context, env.server.url, 'fifteen');
   await page.selectOption('#mode', 'fifteen');
   await page.selectOption('#size', '3');
   await page.click('#new-game');

@@ -1,21 +1,13 @@
 // Racing the computer from the lobby: its board moves live beside the player's own.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, enter } from './harness.mjs';
+import { serveAndBrowse, enter } from './harness.mjs';
 
-let server, chrome;
-before(async () => {
-  server = await startServer(['--bot-moves-per-second', '20']);
-  chrome = await launchBrowser();
-});
-after(async () => {
-  await chrome?.close();
-  await server?.stop();
-});
+const env = serveAndBrowse(['--bot-moves-per-second', '20']);
 
 test('Race the computer: the bot joins, is ready, and its board moves live', async () => {
-  const context = await chrome.browser.newContext();
-  const page = await enter(context, server.url, 'human');
+  const context = await env.browser.newContext();
+  const page = await enter(context, env.server.url, 'human');
   await page.selectOption('#bot-strength', 'hard');
   // A target of 16 (below the lobby's choices) ends the race in a few of the computer's moves.
   await page.evaluate(() => { const t = document.getElementById('target'); t.add(new Option('16', '16')); t.value = '16'; });

@@ -1,21 +1,13 @@
 // The web client in a real browser against the real server.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, enter, boardOf, drawnBoard, settled, screenshot } from './harness.mjs';
+import { serveAndBrowse, startServer, enter, boardOf, drawnBoard, settled, screenshot } from './harness.mjs';
 
-let server, chrome;
-before(async () => {
-  server = await startServer();
-  chrome = await launchBrowser();
-});
-after(async () => {
-  await chrome?.close();
-  await server?.stop();
-});
+const env = serveAndBrowse();
 
 test('a solo game by keyboard: the board changes as the server says', async () => {
-  const context = await chrome.browser.newContext();
-  const page = await enter(context, server.url, 'keys');
+  const context = await env.browser.newContext();
+  const page = await enter(context, env.server.url, 'keys');
   await screenshot(page, 'lobby');
   await page.click('#new-game');
   await page.locator('#board .tile').first().waitFor();
@@ -46,8 +38,8 @@ test('a solo game by keyboard: the board changes as the server says', async () =
 });
 
 test('reload resumes the game', async () => {
-  const context = await chrome.browser.newContext();
-  const page = await enter(context, server.url, 'reloader');
+  const context = await env.browser.newContext();
+  const page = await enter(context, env.server.url, 'reloader');
   await page.click('#new-game');
   await page.locator('#board .tile').first().waitFor();
   for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown', 'ArrowLeft']) await page.keyboard.press(key);
@@ -66,12 +58,12 @@ test('reload resumes the game', async () => {
 });
 
 test('a name that looks like markup shows literally and runs nothing', async () => {
-  const context = await chrome.browser.newContext();
+  const context = await env.browser.newContext();
   const name = '<img src=x onerror=alert(1)>';
   const page = await context.newPage();
   const dialogs = [];
   page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   await page.fill('#name-input', name.slice(0, 20));
   await page.click('#name-form button');
   await page.locator('#me').filter({ hasText: name.slice(0, 20) }).waitFor();
@@ -87,10 +79,10 @@ test('a name that looks like markup shows literally and runs nothing', async () 
 });
 
 test('two browsers race through an invite link while a third spectates', async () => {
-  const hostContext = await chrome.browser.newContext();
-  const guestContext = await chrome.browser.newContext();
-  const watchContext = await chrome.browser.newContext();
-  const host = await enter(hostContext, server.url, 'host');
+  const hostContext = await env.browser.newContext();
+  const guestContext = await env.browser.newContext();
+  const watchContext = await env.browser.newContext();
+  const host = await enter(hostContext, env.server.url, 'host');
   await host.selectOption('#size', '4');
   await host.click('#create-room');
   // The code appears when the server's `room` arrives.
@@ -98,11 +90,11 @@ test('two browsers race through an invite link while a third spectates', async (
   const code = (await host.locator('#room-code').textContent()).trim();
   assert.match(code, /^[A-Z2-9]{6}$/);
   // The invite link joins directly.
-  const guest = await enter(guestContext, `${server.url}/?room=${code}`, 'guest');
+  const guest = await enter(guestContext, `${env.server.url}/?room=${code}`, 'guest');
   await guest.locator('#room-players li').nth(1).waitFor();
   await host.locator('#room-players li').nth(1).waitFor();
   // The spectator finds the public race in the lobby.
-  const watcher = await enter(watchContext, server.url, 'watcher');
+  const watcher = await enter(watchContext, env.server.url, 'watcher');
   await watcher.click('#refresh-rooms');
   await watcher.locator('#rooms li', { hasText: code }).locator('button').click();
   await watcher.locator('#room-code', { hasText: code }).waitFor();
@@ -145,7 +137,7 @@ test('a race goes on in the browser after the server restarts, spectator include
   const contexts = [];
   try {
     const page = async (name, path = '') => {
-      const context = await chrome.browser.newContext();
+      const context = await env.browser.newContext();
       contexts.push(context);
       return enter(context, `${own.url}${path}`, name);
     };
@@ -193,8 +185,8 @@ test('a race goes on in the browser after the server restarts, spectator include
 });
 
 test('quick match shows its wait with a Cancel the server confirms; Fifteen offers only its sizes', async () => {
-  const context = await chrome.browser.newContext();
-  const ann = await enter(context, server.url, 'ann');
+  const context = await env.browser.newContext();
+  const ann = await enter(context, env.server.url, 'ann');
   await ann.selectOption('#mode', 'fifteen');
   const offered = await ann.$$eval('#size option', (options) => options.filter((o) => !o.disabled).map((o) => o.value));
   assert.deepEqual(offered, ['3', '4', '5', '6']);
@@ -204,8 +196,8 @@ test('quick match shows its wait with a Cancel the server confirms; Fifteen offe
   await ann.click('#cancel-match');
   await ann.locator('#matching').waitFor({ state: 'hidden' });  // on the server's match_cancelled
   // ann left the queue: the next player waits instead of being paired with her.
-  const other = await chrome.browser.newContext();
-  const bob = await enter(other, server.url, 'bob');
+  const other = await env.browser.newContext();
+  const bob = await enter(other, env.server.url, 'bob');
   await bob.click('#quick-match');
   await bob.locator('#matching').waitFor({ state: 'visible' });
   assert.equal(await ann.locator('#room-bar').isHidden(), true);
@@ -215,8 +207,8 @@ test('quick match shows its wait with a Cancel the server confirms; Fifteen offe
 });
 
 test('keys do nothing under the win overlay until Keep going, which a reload remembers; R asks first', async () => {
-  const context = await chrome.browser.newContext();
-  const page = await enter(context, server.url, 'winner');
+  const context = await env.browser.newContext();
+  const page = await enter(context, env.server.url, 'winner');
   // A target of 8 (the smallest the server accepts) is won in a few moves.
   await page.evaluate(() => { const t = document.getElementById('target'); t.add(new Option('8', '8')); t.value = '8'; });
   await page.click('#new-game');
@@ -259,8 +251,8 @@ test('keys do nothing under the win overlay until Keep going, which a reload rem
 });
 
 test('the play screen has New game, and a best box that the server fills', async () => {
-  const context = await chrome.browser.newContext();
-  const page = await enter(context, server.url, 'best');
+  const context = await env.browser.newContext();
+  const page = await enter(context, env.server.url, 'best');
   await page.selectOption('#size', '5');
   await page.click('#new-game');
   await page.locator('#board .tile').first().waitFor();
@@ -282,8 +274,8 @@ test('the play screen has New game, and a best box that the server fills', async
 });
 
 test('the replay viewer re-runs a finished game to the score the server recorded', async () => {
-  const context = await chrome.browser.newContext();
-  const page = await enter(context, server.url, 'replayer');
+  const context = await env.browser.newContext();
+  const page = await enter(context, env.server.url, 'replayer');
   // Finish a 3×3 game quickly with a socket of the page's own, then replay it in the viewer.
   const finished = await page.evaluate(async () => {
     const ws = new WebSocket(`ws://${location.host}/ws`);

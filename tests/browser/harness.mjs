@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -61,6 +62,23 @@ export async function launchBrowser() {
       '--disable-component-update', '--disable-sync'],
   });
   return { browser, close: () => browser.close() };
+}
+
+// A test file's server (started with args) and Chromium: started before its tests, stopped
+// after them. Returns {server, browser}, filled in once they are up.
+export function serveAndBrowse(args = []) {
+  const env = { server: null, browser: null };
+  let chrome = null;
+  before(async () => {
+    env.server = await startServer(args);
+    chrome = await launchBrowser();
+    env.browser = chrome.browser;
+  });
+  after(async () => {
+    await chrome?.close();
+    await env.server?.stop();
+  });
+  return env;
 }
 
 // Opens the page at url (an invite or watch link works too) and enters a name; resolves once

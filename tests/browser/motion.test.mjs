@@ -1,17 +1,9 @@
 // Tiles slide as in the original game, and not at all for players who asked for less motion.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, enter, boardOf, drawnBoard, settled, movingKey } from './harness.mjs';
+import { serveAndBrowse, enter, boardOf, drawnBoard, settled, movingKey } from './harness.mjs';
 
-let server, chrome;
-before(async () => {
-  server = await startServer();
-  chrome = await launchBrowser();
-});
-after(async () => {
-  await chrome?.close();
-  await server?.stop();
-});
+const env = serveAndBrowse();
 
 // Arms the page to catch the next tile slide on #board: the slide is paused at half its
 // duration and the tile's offset measured then, in cells of the board. Fails after 5 s
@@ -45,8 +37,8 @@ async function catchMidSlide(page) {
 }
 
 test('half-way through a slide a moved tile is strictly between its old and new cells', async () => {
-  const context = await chrome.browser.newContext();
-  const page = await enter(context, server.url, 'slider');
+  const context = await env.browser.newContext();
+  const page = await enter(context, env.server.url, 'slider');
   await page.click('#new-game');
   await page.locator('#board .tile').first().waitFor();
   await settled(page);
@@ -66,8 +58,8 @@ test('half-way through a slide a moved tile is strictly between its old and new 
 });
 
 test('with prefers-reduced-motion the board changes at once: nothing slides, pops or appears', async () => {
-  const context = await chrome.browser.newContext({ reducedMotion: 'reduce' });
-  const page = await enter(context, server.url, 'still');
+  const context = await env.browser.newContext({ reducedMotion: 'reduce' });
+  const page = await enter(context, env.server.url, 'still');
   await page.click('#new-game');
   await page.locator('#board .tile').first().waitFor();
   await settled(page);

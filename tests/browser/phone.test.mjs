@@ -1,20 +1,12 @@
 // A phone: 375×667 with touch. The board fills the width, swipes move, nothing scrolls
 // sideways, and a race's opponent boards fit below the player's own.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, enter, boardOf, drawnBoard, settled, movingKey, race, screenshot } from './harness.mjs';
+import { serveAndBrowse, enter, boardOf, drawnBoard, settled, movingKey, race, screenshot } from './harness.mjs';
 
 const PHONE = { viewport: { width: 375, height: 667 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
 
-let server, chrome;
-before(async () => {
-  server = await startServer();
-  chrome = await launchBrowser();
-});
-after(async () => {
-  await chrome?.close();
-  await server?.stop();
-});
+const env = serveAndBrowse();
 
 // How far the page can scroll sideways (0 when it cannot).
 async function sidewaysScroll(page) {
@@ -42,8 +34,8 @@ async function movingSwipe(page) {
 }
 
 test('on a phone a swipe moves, the board fills the width and nothing scrolls sideways', async () => {
-  const context = await chrome.browser.newContext(PHONE);
-  const page = await enter(context, server.url, 'thumb');
+  const context = await env.browser.newContext(PHONE);
+  const page = await enter(context, env.server.url, 'thumb');
   assert.equal(await sidewaysScroll(page), 0, 'lobby');
   await page.selectOption('#size', '4');
   await page.click('#new-game');
@@ -68,10 +60,10 @@ test('on a phone a swipe moves, the board fills the width and nothing scrolls si
 });
 
 test('a race on a phone shows the opponent\'s board below the player\'s own', async () => {
-  const phone = await chrome.browser.newContext(PHONE);
-  const desk = await chrome.browser.newContext();
-  const host = await enter(phone, server.url, 'pocket');
-  const guest = await enter(desk, server.url, 'desk');
+  const phone = await env.browser.newContext(PHONE);
+  const desk = await env.browser.newContext();
+  const host = await enter(phone, env.server.url, 'pocket');
+  const guest = await enter(desk, env.server.url, 'desk');
   await race(host, guest);
   await settled(host);
   const own = await host.locator('#board').boundingBox();
