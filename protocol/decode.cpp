@@ -309,6 +309,11 @@ ClientMessage parse_message(const json& object) {
   if (type == "cancel_match") return CancelMatch{};
   if (type == "list_rooms") return ListRooms{};
   if (type == "bot_record") return BotRecordRequest{};
+  if (type == "emote") {
+    const auto emote = emote_from_string(required_string(object, "emote"));
+    if (!emote) reject_field("emote", "emote must be one of hi, gl, gg, nice, wow, oops");
+    return SendEmote{*emote};
+  }
   if (type == "spectate") return Spectate{parse_code(object)};
   if (type == "stop_spectating") return StopSpectating{};
   if (type == "leaderboard") return parse_leaderboard(object);

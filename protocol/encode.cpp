@@ -329,6 +329,13 @@ std::string encode_left(std::string_view code, const Rid& rid) {
   return dump(j);
 }
 
+std::string encode_emote(std::string_view code, std::string_view player, Emote emote,
+                         const Rid& rid) {
+  json j{{"type", "emote"}, {"code", code}, {"player", player}, {"emote", to_string(emote)}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
 std::string encode_bot_record(const std::vector<BotRecordView>& records, const Rid& rid) {
   json by_strength = json::object();
   for (const auto s :

@@ -119,6 +119,9 @@ std::string encode_bare(std::string_view type, const Rid& rid);
 std::string encode_left(std::string_view code, const Rid& rid);
 // {"type":"bot_record","records":{"easy":{"wins","losses","draws"},"medium":…,"hard":…}}: every
 // strength, zeros for one never raced.
+// {"type":"emote","code","player","emote"}: a racer's emote, to the room and its spectators.
+std::string encode_emote(std::string_view code, std::string_view player, Emote emote,
+                         const Rid& rid);
 std::string encode_bot_record(const std::vector<BotRecordView>& records, const Rid& rid);
 
 std::string encode_error(const ProtocolError& error, const Rid& rid);

@@ -10,9 +10,18 @@ constexpr std::array<std::string_view, 20> kErrorNames{
     "bad_token",    "no_game",      "game_over",    "stale",           "not_allowed",
     "no_such_room", "room_full",    "race_running", "already_in_room", "not_in_room",
     "not_started",  "not_a_player", "rate_limited", "internal",        "unavailable"};
+constexpr std::array<std::string_view, 6> kEmoteNames{"hi", "gl", "gg", "nice", "wow", "oops"};
 
 }  // namespace
 
 std::string_view to_string(ErrorCode code) noexcept { return kErrorNames[static_cast<int>(code)]; }
+std::string_view to_string(Emote e) noexcept { return kEmoteNames[static_cast<int>(e)]; }
+
+std::optional<Emote> emote_from_string(std::string_view name) noexcept {
+  for (std::size_t i = 0; i < kEmoteNames.size(); ++i) {
+    if (kEmoteNames[i] == name) return static_cast<Emote>(i);
+  }
+  return std::nullopt;
+}
 
 }  // namespace tilerace::protocol

@@ -86,6 +86,13 @@ struct QuickMatch {
 struct CancelMatch {};
 struct ListRooms {};
 struct BotRecordRequest {};  // our addition: the player's record against the computer
+// Our addition: a racer's reaction, relayed to the room. A fixed set, never free text.
+enum class Emote : std::uint8_t { hi, gl, gg, nice, wow, oops };
+std::string_view to_string(Emote e) noexcept;
+std::optional<Emote> emote_from_string(std::string_view name) noexcept;
+struct SendEmote {
+  Emote emote;
+};
 struct Spectate {
   std::string code;
 };
@@ -116,9 +123,10 @@ struct LeaderboardEntry {
   int losses = 0;
 };
 
-using ClientMessage = std::variant<Hello, Ping, NewGame, Move, Slide, Undo, Resign, CreateRoom,
-                                   JoinRoom, LeaveRoom, Ready, QuickMatch, CancelMatch, ListRooms,
-                                   Spectate, StopSpectating, LeaderboardRequest, BotRecordRequest>;
+using ClientMessage =
+    std::variant<Hello, Ping, NewGame, Move, Slide, Undo, Resign, CreateRoom, JoinRoom, LeaveRoom,
+                 Ready, QuickMatch, CancelMatch, ListRooms, Spectate, StopSpectating,
+                 LeaderboardRequest, BotRecordRequest, SendEmote>;
 
 // A player's record against the computer of one strength (bot_record).
 struct BotRecordView {

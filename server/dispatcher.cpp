@@ -79,6 +79,12 @@ std::optional<asio::awaitable<void>> Dispatcher::handle(Connection& c,
     return on_leaderboard(c, *board, rid);
   } else if (std::holds_alternative<protocol::BotRecordRequest>(message)) {
     return on_bot_record(c, rid);
+  } else if (const auto* emote = std::get_if<protocol::SendEmote>(&message)) {
+    if (const auto room = room_of(*c.player)) {
+      room->emote(*c.player, c.out, emote->emote, rid);
+    } else {
+      send_error(c, {ErrorCode::not_in_room, "emotes are for racers in a room", ""}, rid);
+    }
   } else if (std::holds_alternative<protocol::Move>(message) ||
              std::holds_alternative<protocol::Slide>(message) ||
              std::holds_alternative<protocol::Undo>(message) ||

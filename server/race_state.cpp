@@ -354,6 +354,20 @@ void RaceState::play(Player& player, Participant& to, const protocol::ClientMess
   check_end(game.won() ? std::optional<std::size_t>(index) : std::nullopt, now);
 }
 
+void RaceState::emote(Player& player, Participant& to, protocol::Emote emote,
+                      const protocol::Rid& rid, Time now) {
+  Racer* racer = find(player);
+  if (racer == nullptr) {
+    return send_error(to, ErrorCode::not_in_room, "you are not in this room", rid);
+  }
+  if (racer->last_emote && now - *racer->last_emote < kEmoteEvery) {
+    return send_error(to, ErrorCode::rate_limited, "one emote every 2 seconds", rid);
+  }
+  racer->last_emote = now;
+  to.deliver(share(protocol::encode_emote(code_, player.id, emote, rid)));
+  broadcast(share(protocol::encode_emote(code_, player.id, emote, {})), &to);
+}
+
 void RaceState::forfeit(Racer& racer) {
   if (!racer.game || !racer.game->end(engine::GameState::forfeited)) return;
   broadcast(share(protocol::encode_race_update(code_, racer.player->id, *racer.game, {})));

@@ -41,6 +41,7 @@ class RaceState {
   using Clock = std::chrono::steady_clock;
   using Time = Clock::time_point;
   static constexpr int kMaxSpectators = 100;
+  static constexpr std::chrono::seconds kEmoteEvery{2};
 
   // owner is what a member's Player::room points to while they are in this room.
   RaceState(std::string code, protocol::RoomOptions options, RaceSettings settings,
@@ -65,6 +66,10 @@ class RaceState {
   // move, slide, undo or resign from a racer.
   void play(Player& player, Participant& to, const protocol::ClientMessage& message,
             const protocol::Rid& rid, Time now);
+  // A racer's emote: to every member and spectator (`to` gets it with rid); at most one per
+  // kEmoteEvery per racer, else rate_limited.
+  void emote(Player& player, Participant& to, protocol::Emote emote, const protocol::Rid& rid,
+             Time now);
   // Quick match: seats both players, ready, without telling anyone yet. Their Player::room
   // must already point to owner (claimed atomically by the matchmaker). a_expected_by: a is
   // on the way from another node (cluster mode) and counts as away until then.
@@ -115,6 +120,7 @@ class RaceState {
     std::optional<Time> away_until;  // while disconnected: when the grace runs out
     double cap_tokens = 0;           // max_moves_per_second bucket
     Time cap_last{};
+    std::optional<Time> last_emote;
   };
 
   Racer* find(const Player& player);

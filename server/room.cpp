@@ -194,6 +194,10 @@ void Room::stop() {
   retry_.cancel();
 }
 
+void Room::emote(Player& player, Participant& to, protocol::Emote emote, const protocol::Rid& rid) {
+  act([&](RaceState& s, Time now) { s.emote(player, to, emote, rid, now); });
+}
+
 bool Room::add_bot(engine::BotStrength strength) {
   if (services_.bots == nullptr) return false;
   BotRacer::join(make_bot(strength), shared_from_this());

@@ -56,6 +56,7 @@ class Room : public std::enable_shared_from_this<Room> {
   void set_ready(Player& player, bool ready, Participant& to, const protocol::Rid& rid);
   void play(Player& player, Participant& to, const protocol::ClientMessage& message,
             const protocol::Rid& rid);
+  void emote(Player& player, Participant& to, protocol::Emote emote, const protocol::Rid& rid);
   void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
             std::optional<Time> a_expected_by = std::nullopt);
   void announce(Participant* direct, const protocol::Rid& rid);

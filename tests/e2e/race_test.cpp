@@ -385,5 +385,36 @@ TEST(Race, TheMoveCapOptionLimitsMovesPerSecond) {
   EXPECT_EQ(moved + limited, 6);
 }
 
+TEST(Race, EmotesReachTheRoomAndItsSpectatorsFromTheFixedSetOnly) {
+  ServerProcess server({"--countdown", "0"});
+  Racer a(server.port(), "ann"), b(server.port(), "bob");
+  WsClient spectator(server.port());
+  spectator.hello("watcher");
+  const json outside = a.ws.request({{"type", "emote"}, {"emote", "gg"}});
+  EXPECT_EQ(outside.value("code", ""), "not_in_room");
+  const std::string code = create_room(a, {})["code"];
+  b.ws.request({{"type", "join_room"}, {"code", code}});
+  spectator.send({{"type", "spectate"}, {"code", code}});
+  spectator.until("room");
+  // (Other messages, such as the room update for the spectator, may come first.)
+  b.ws.send({{"type", "emote"}, {"emote", "you are bad"}});
+  const json bad = b.ws.until("error");
+  EXPECT_EQ(bad["code"], "bad_field");
+  EXPECT_EQ(bad["field"], "emote");
+  b.ws.send({{"type", "emote"}, {"emote", "hi"}, {"rid", 5}});
+  const json mine = b.ws.until("emote");
+  EXPECT_EQ(mine["rid"], 5);
+  for (WsClient* ws : {&a.ws, &spectator}) {
+    const json seen = ws->until("emote");
+    EXPECT_EQ(seen["player"], b.id);
+    EXPECT_EQ(seen["emote"], "hi");
+  }
+  b.ws.send({{"type", "emote"}, {"emote", "wow"}});
+  EXPECT_EQ(b.ws.until("error")["code"], "rate_limited");
+  // A spectator cannot send one.
+  spectator.send({{"type", "emote"}, {"emote", "gg"}});
+  EXPECT_EQ(spectator.until("error")["code"], "not_in_room");
+}
+
 }  // namespace
 }  // namespace tilerace::e2e

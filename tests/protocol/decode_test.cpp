@@ -24,6 +24,19 @@ TEST(Decode, Hello) {
   EXPECT_EQ(as<Hello>(u).name, "Zoë 🙂");
 }
 
+TEST(Decode, EmotesAndTheComputerOption) {
+  for (const auto e : {Emote::hi, Emote::gl, Emote::gg, Emote::nice, Emote::wow, Emote::oops}) {
+    const Decoded d =
+        decode_client(R"({"type":"emote","emote":")" + std::string(to_string(e)) + "\"}");
+    EXPECT_EQ(as<SendEmote>(d).emote, e);
+  }
+  const Decoded c = decode_client(R"({"type":"create_room","bot":"hard"})");
+  EXPECT_EQ(as<CreateRoom>(c).options.bot, engine::BotStrength::hard);
+  EXPECT_FALSE(as<CreateRoom>(decode_client(R"({"type":"create_room"})")).options.bot);
+  EXPECT_TRUE(std::holds_alternative<BotRecordRequest>(
+      decode_client(R"({"type":"bot_record"})").message()));
+}
+
 TEST(Decode, PingUndoResign) {
   EXPECT_TRUE(std::holds_alternative<Ping>(decode_client(R"({"type":"ping"})").message()));
   EXPECT_TRUE(std::holds_alternative<Undo>(decode_client(R"({"type":"undo"})").message()));
@@ -160,6 +173,14 @@ TEST(Decode, MalformedInputsGetTheirExactError) {
       {R"({"type":"hello","name":"a","token":7})", ErrorCode::bad_field, "token"},
       {R"({"type":"hello","name":"a","token":")" + std::string(129, 't') + "\"}",
        ErrorCode::bad_field, "token"},
+      // emote: the fixed set only.
+      {R"({"type":"emote"})", ErrorCode::bad_field, "emote"},
+      {R"({"type":"emote","emote":"GG"})", ErrorCode::bad_field, "emote"},
+      {R"({"type":"emote","emote":"<b>hi</b>"})", ErrorCode::bad_field, "emote"},
+      {R"({"type":"emote","emote":1})", ErrorCode::bad_field, "emote"},
+      // bot on create_room.
+      {R"({"type":"create_room","bot":"godlike"})", ErrorCode::bad_field, "bot"},
+      {R"({"type":"create_room","bot":"hard","size":3})", ErrorCode::bad_field, "bot"},
       // new_game.
       {R"({"type":"new_game","mode":"chess"})", ErrorCode::bad_field, "mode"},
       {R"({"type":"new_game","mode":3})", ErrorCode::bad_field, "mode"},

@@ -262,6 +262,34 @@ TEST_F(RaceFixture, TheMoveCapRefillsWithTime) {
   EXPECT_EQ(a.out->take().back()["type"], "moved");
 }
 
+TEST_F(RaceFixture, EmotesReachEveryoneAtMostOneEveryTwoSeconds) {
+  RaceState race = make();
+  race.join(a.player, *a.out, {});
+  race.join(b.player, *b.out, {});
+  const auto watcher = std::make_shared<FakeParticipant>();
+  ASSERT_TRUE(race.add_spectator(watcher, {}, t0));
+  for (auto* out : {a.out.get(), b.out.get(), watcher.get()}) out->take();
+  race.emote(*a.player, *a.out, protocol::Emote::gl, protocol::Rid{"e"}, t0);
+  const json mine = a.out->take().back();
+  EXPECT_EQ(mine["type"], "emote");
+  EXPECT_EQ(mine["rid"], "e");
+  for (auto* out : {b.out.get(), watcher.get()}) {
+    const json seen = out->take().back();
+    EXPECT_EQ(seen["player"], "a");
+    EXPECT_EQ(seen["emote"], "gl");
+    EXPECT_EQ(seen["code"], "ROOM23");
+    EXPECT_FALSE(seen.contains("rid"));
+  }
+  // Another within 2 s is refused and reaches nobody; at 2 s it goes.
+  race.emote(*a.player, *a.out, protocol::Emote::wow, {}, t0 + 1999ms);
+  EXPECT_EQ(a.out->take().back()["code"], "rate_limited");
+  EXPECT_TRUE(b.out->take().empty());
+  race.emote(*b.player, *b.out, protocol::Emote::hi, {}, t0 + 1999ms);  // b has its own allowance
+  EXPECT_EQ(a.out->take().back()["emote"], "hi");
+  race.emote(*a.player, *a.out, protocol::Emote::wow, {}, t0 + 2s);
+  EXPECT_EQ(b.out->take().back()["emote"], "wow");
+}
+
 TEST_F(RaceFixture, AJournaledRaceIsRestoredWithItsBoardsClockAndGrace) {
   RaceState race = racing();
   const json a_last = changing_move(race, a, t0 + 4s);

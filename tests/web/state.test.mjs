@@ -93,3 +93,11 @@ test('an invite-link notice stays while the room waits and goes when the race st
   applyMessage(s, { type: 'race_start', code: 'ABCDEF', time_limit: 60, games: {} });
   assert.equal(s.notice, null);
 });
+
+test('an emote is an effect to show, unless this viewer muted emotes', () => {
+  const s = initialState();
+  const emote = { type: 'emote', code: 'ABCDEF', player: 'p2', emote: 'gg' };
+  assert.deepEqual(applyMessage(s, emote).filter((e) => e.kind === 'emote'), [{ kind: 'emote', player: 'p2', emote: 'gg' }]);
+  s.muteEmotes = true;
+  assert.deepEqual(applyMessage(s, emote).filter((e) => e.kind === 'emote'), []);
+});

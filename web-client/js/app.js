@@ -3,7 +3,7 @@ import { Connection } from './connection.js';
 import { applyMessage, initialState } from './state.js';
 import { BoardView } from './board_view.js';
 import { bindInput, moveFor } from './input.js';
-import { RaceView } from './race_view.js';
+import { RaceView, EMOTES, EMOTE_WORDS } from './race_view.js';
 import { renderLeaderboard } from './leaderboard_view.js';
 import { ReplayView } from './replay_view.js';
 
@@ -114,6 +114,7 @@ function render() {
     $('ready').hidden = !me || room.state !== 'waiting';
     $('ready').textContent = me && me.ready ? 'Not ready' : 'Ready';
     $('copy-link').hidden = state.role !== 'racer';
+    $('emotes').hidden = state.role !== 'racer';
     race.renderPlayers(room);
   }
   race.renderBoards(state.race, room, state.role === 'racer' && state.me ? state.me.id : null);
@@ -160,6 +161,7 @@ connection.addEventListener('message', (e) => {
   const msg = e.detail;
   const hadGame = myGame();
   for (const effect of applyMessage(state, msg)) {
+    if (effect.kind === 'emote') showEmote(effect.player, effect.emote);
     if (effect.kind !== 'animate') continue;
     const mine = effect.target === 'solo' || (state.me && effect.target === state.me.id && state.role === 'racer');
     const mode = state.race?.games[effect.target]?.mode ?? state.solo?.mode ?? 'classic';
@@ -227,6 +229,15 @@ connection.addEventListener('message', (e) => {
   render();
 });
 
+// An emote beside the sender's board (yours: beside your own), and in words for screen readers.
+function showEmote(player, emote) {
+  const mine = state.me && player === state.me.id;
+  const at = mine ? $('board').parentElement : race.boxOf(player);
+  if (at) RaceView.showEmote(at, emote);
+  const name = state.room?.players.find((p) => p.id === player)?.name ?? 'someone';
+  say(`${mine ? 'You' : name}: ${EMOTE_WORDS[emote] ?? emote}`);
+}
+
 function renderRooms() {
   $('rooms').replaceChildren(...state.rooms.map((r) => {
     const li = document.createElement('li');
@@ -273,6 +284,19 @@ $('race-bot').addEventListener('click', () => send({ type: 'create_room', mode: 
   target: Number($('target').value), bot: $('bot-strength').value, public: true }));
 $('quick-match').addEventListener('click', () => send({ type: 'quick_match', mode: settings().mode, size: settings().size }));
 $('cancel-match').addEventListener('click', () => send({ type: 'cancel_match' }));
+$('emotes').replaceChildren(...Object.entries(EMOTES).map(([name, symbol]) => {
+  const button = Object.assign(document.createElement('button'), { type: 'button', textContent: symbol, className: 'emote' });
+  button.dataset.emote = name;
+  button.setAttribute('aria-label', EMOTE_WORDS[name]);
+  button.addEventListener('click', () => send({ type: 'emote', emote: name }));
+  return button;
+}));
+state.muteEmotes = localStorage.getItem('tilerace.muteEmotes') === '1';
+$('mute-emotes').checked = state.muteEmotes;
+$('mute-emotes').addEventListener('change', () => {
+  state.muteEmotes = $('mute-emotes').checked;
+  localStorage.setItem('tilerace.muteEmotes', state.muteEmotes ? '1' : '0');
+});
 // Only the sizes the server accepts for the chosen mode (Fifteen: up to 6×6).
 function offerSizes() {
   const max = $('mode').value === 'fifteen' ? 6 : 8;

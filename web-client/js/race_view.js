@@ -9,6 +9,10 @@ function text(tag, value, className) {
   return node;
 }
 
+// The emotes racers may send (the server's fixed set), as they are shown.
+export const EMOTES = { hi: '👋', gl: '🍀', gg: '🤝', nice: '👍', wow: '😮', oops: '😅' };
+export const EMOTE_WORDS = { hi: 'hi', gl: 'good luck', gg: 'good game', nice: 'nice', wow: 'wow', oops: 'oops' };
+
 export class RaceView {
   constructor({ players, opponents, results, clock, clockValue }) {
     Object.assign(this, { players, opponents, results, clock, clockValue });
@@ -49,6 +53,19 @@ export class RaceView {
       entry.view.setLabel(`${name}'s board`);
       if (!entry.view.board) entry.view.show(g.board, g.mode);
     }
+  }
+
+  // Shows emote (a name of EMOTES) beside the board of `at` (an element) for three seconds.
+  static showEmote(at, emote) {
+    const bubble = text('span', EMOTES[emote] ?? '', 'emote-bubble');
+    bubble.setAttribute('aria-hidden', 'true');  // announced in words by the page
+    at.append(bubble);
+    setTimeout(() => bubble.remove(), 3000);
+  }
+
+  // The box of a racer's small board, or null.
+  boxOf(playerId) {
+    return this.opponents.querySelector(`.opponent[data-player="${CSS.escape(playerId)}"]`);
   }
 
   animate(playerId, before, message, mode) {

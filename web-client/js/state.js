@@ -14,6 +14,7 @@ export function initialState() {
     rooms: [],
     leaderboard: null,
     botRecord: null,   // {easy|medium|hard: {wins, losses, draws}}
+    muteEmotes: false, // this viewer hides everyone's emotes
     notice: null,      // {kind: 'error' | 'info' | 'invite', text}
   };
 }
@@ -25,8 +26,8 @@ function game(g) { return { ...g }; }
 const SUCCESSES = new Set(['game', 'moved', 'room', 'rooms', 'queued', 'match_cancelled', 'leaderboard',
   'race_start', 'left', 'stopped']);
 
-// Returns a list of effects: {kind: 'animate', target: 'solo' | playerId, before, message}
-// or {kind: 'render'}.
+// Returns a list of effects: {kind: 'animate', target: 'solo' | playerId, before, message},
+// {kind: 'emote', player, emote} (not when muted) or {kind: 'render'}.
 export function applyMessage(state, msg, now = Date.now()) {
   const effects = [];
   if (state.notice?.kind === 'error' && SUCCESSES.has(msg.type)) state.notice = null;
@@ -107,6 +108,9 @@ export function applyMessage(state, msg, now = Date.now()) {
       break;
     case 'bot_record':
       state.botRecord = msg.records;
+      break;
+    case 'emote':
+      if (!state.muteEmotes) effects.push({ kind: 'emote', player: msg.player, emote: msg.emote });
       break;
     case 'error':
       state.notice = { kind: 'error', text: `${msg.message} (${msg.code})` };
