@@ -6,11 +6,13 @@ import { bindInput, moveFor } from './input.js';
 import { RaceView, EMOTES, EMOTE_WORDS } from './race_view.js';
 import { renderLeaderboard } from './leaderboard_view.js';
 import { ReplayView } from './replay_view.js';
+import { Sound } from './sound.js';
 
 const $ = (id) => document.getElementById(id);
 const state = initialState();
 const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 const connection = new Connection(url, localStorage);
+const sound = new Sound(localStorage);
 const send = (msg) => connection.send(msg);
 const params = new URLSearchParams(location.search);
 let view = 'lobby';        // lobby | play | replay
@@ -145,6 +147,7 @@ function render() {
     $('keep-going').hidden = true; $('try-again').hidden = true; $('rematch').hidden = false;
   }
   if (!overlay.hidden && !wasOpen) {
+    sound.play(/win|Solved/.test($('overlay-text').textContent) ? 'win' : 'lose');
     overlay.querySelector('button:not([hidden])')?.focus();
     say(`${$('overlay-text').textContent} ${game ? `Score ${game.score}` : ''}`.trim());
   }
@@ -167,6 +170,7 @@ connection.addEventListener('message', (e) => {
     const mode = state.race?.games[effect.target]?.mode ?? state.solo?.mode ?? 'classic';
     if (mine) {
       board.animate(effect.before, effect.message, mode);
+      sound.play(effect.message.gained > 0 ? 'merge' : 'slide');
       if (effect.message.gained > 0) {
         const gain = $('gain');
         gain.textContent = `+${effect.message.gained}`;
@@ -207,7 +211,10 @@ connection.addEventListener('message', (e) => {
     }
   }
   if (msg.type === 'room' && view !== 'play') show('play');
-  if (msg.type === 'countdown') say(`The race starts in ${msg.seconds} seconds`);
+  if (msg.type === 'countdown') {
+    say(`The race starts in ${msg.seconds} seconds`);
+    sound.play('countdown');
+  }
   if (msg.type === 'race_start') { say('Go!'); $('gain').textContent = ''; }
   if (msg.type === 'race_over' && msg.standings.some((p) => p.player.startsWith('bot-'))) send({ type: 'bot_record' });
   if (msg.type === 'race_over' && state.role !== 'racer') {
@@ -284,6 +291,12 @@ $('race-bot').addEventListener('click', () => send({ type: 'create_room', mode: 
   target: Number($('target').value), bot: $('bot-strength').value, public: true }));
 $('quick-match').addEventListener('click', () => send({ type: 'quick_match', mode: settings().mode, size: settings().size }));
 $('cancel-match').addEventListener('click', () => send({ type: 'cancel_match' }));
+function renderSound() {
+  $('sound').textContent = sound.on ? 'Sound: on' : 'Sound: off';
+}
+$('sound').addEventListener('click', () => { sound.toggle(); renderSound(); });
+for (const gesture of ['pointerdown', 'keydown']) document.addEventListener(gesture, () => sound.resume());
+renderSound();
 $('emotes').replaceChildren(...Object.entries(EMOTES).map(([name, symbol]) => {
   const button = Object.assign(document.createElement('button'), { type: 'button', textContent: symbol, className: 'emote' });
   button.dataset.emote = name;
