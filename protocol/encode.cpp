@@ -317,6 +317,39 @@ std::string encode_replay(const ReplayView& r) {
                {"ended_at", r.ended_at}});
 }
 
+std::string encode_profile(const ProfileView& p) {
+  const auto result = [](const ProfileView::Result& r, bool race) {
+    json j{{"game", r.game_id},
+           {"mode", engine::to_string(r.mode)},
+           {"size", r.size},
+           {"score", r.score},
+           {"max_tile", r.max_tile},
+           {"moves", r.moves},
+           {"at", r.at}};
+    if (race) {
+      j["room"] = r.room;
+      j["state"] = engine::to_string(r.state);
+    }
+    return j;
+  };
+  json bests = json::array();
+  for (const auto& b : p.bests) bests.push_back(result(b, false));
+  json races = json::array();
+  for (const auto& r : p.races) races.push_back(result(r, true));
+  json history = json::array();
+  for (const auto& [at, rating] : p.ratings) history.push_back({{"at", at}, {"rating", rating}});
+  return dump({{"id", p.player.id},
+               {"name", p.player.name},
+               {"rating", p.rating},
+               {"wins", p.wins},
+               {"losses", p.losses},
+               {"created_at", p.created_at},
+               {"games", p.games},
+               {"bests", std::move(bests)},
+               {"rating_history", std::move(history)},
+               {"races", std::move(races)}});
+}
+
 std::string encode_bare(std::string_view type, const Rid& rid) {
   json j{{"type", type}};
   put_rid(j, rid);

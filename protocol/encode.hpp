@@ -113,6 +113,31 @@ struct ReplayView {
 };
 std::string encode_replay(const ReplayView& replay);
 
+// GET /api/players/<id> (our addition): a player's profile.
+struct ProfileView {
+  struct Result {  // a best result, or a race game (room set); game_id is its replay
+    std::string_view game_id;
+    std::string_view room;
+    engine::Mode mode = engine::Mode::classic;
+    int size = 4;
+    std::int64_t score = 0;
+    std::int64_t max_tile = 0;
+    int moves = 0;
+    engine::GameState state = engine::GameState::over;
+    std::int64_t at = 0;
+  };
+  PlayerInfo player;
+  int rating = 1500;
+  int wins = 0;
+  int losses = 0;
+  std::int64_t created_at = 0;
+  int games = 0;
+  std::vector<Result> bests;
+  std::vector<std::pair<std::int64_t, int>> ratings;  // (Unix ms, rating after a race)
+  std::vector<Result> races;                          // newest first
+};
+std::string encode_profile(const ProfileView& profile);
+
 // A message with only a type (queued, match_cancelled, stopped) and the rid.
 std::string encode_bare(std::string_view type, const Rid& rid);
 // Our addition: the direct reply to leave_room.

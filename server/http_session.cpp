@@ -49,7 +49,37 @@ http::message_generator json_response(const Request& req, http::status status, s
   return text_response(req, status, "application/json", std::move(body));
 }
 
-// GET /api/leaderboard?mode=&size=&kind=&limit= and GET /api/replays/<id>: both read the store.
+// GET /api/players/<id>: the player's profile (404 for no such player).
+asio::awaitable<http::message_generator> profile_response(const Request& req, std::string_view path,
+                                                          ServerContext& context) {
+  const std::string id(path.substr(std::string_view("/api/players/").size()));
+  std::optional<Profile> p;
+  if (!id.empty() && id.size() <= 64) {
+    const StoreWorker::Job load = [&](Store& s) { p = s.profile(id); };
+    co_await context.store.run(load);
+  }
+  if (!p) co_return json_response(req, http::status::not_found, R"({"error":"not_found"})");
+  const auto result = [](const GameRecord& g) {
+    return protocol::ProfileView::Result{g.id,          g.room,  g.config.mode,
+                                         g.config.size, g.score, g.max_tile,
+                                         g.move_count,  g.state, g.ended_at};
+  };
+  protocol::ProfileView view{{p->player.id, p->player.name},
+                             p->player.rating,
+                             p->player.wins,
+                             p->player.losses,
+                             p->player.created_at,
+                             p->games,
+                             {},
+                             p->ratings,
+                             {}};
+  for (const GameRecord& g : p->bests) view.bests.push_back(result(g));
+  for (const GameRecord& g : p->races) view.races.push_back(result(g));
+  co_return json_response(req, http::status::ok, protocol::encode_profile(view));
+}
+
+// GET /api/leaderboard?mode=&size=&kind=&limit=, /api/replays/<id> and /api/players/<id>: all
+// read the store.
 asio::awaitable<http::message_generator> route_store(const Request& req, std::string_view path,
                                                      std::string_view query,
                                                      ServerContext& context) {
@@ -66,6 +96,7 @@ asio::awaitable<http::message_generator> route_store(const Request& req, std::st
     co_return json_response(req, http::status::ok,
                             protocol::encode_leaderboard(request, board.entries, std::nullopt, {}));
   }
+  if (path.starts_with("/api/players/")) co_return co_await profile_response(req, path, context);
   // Only finished games are in the store, so a running game's seed is never revealed.
   const std::string id(path.substr(std::string_view("/api/replays/").size()));
   std::optional<GameRecord> game;
@@ -210,7 +241,8 @@ asio::awaitable<void> HttpSession::run([[maybe_unused]] std::shared_ptr<HttpSess
     const std::string_view target = req.target();
     const std::string_view path = target.substr(0, target.find('?'));
     const bool from_store = (req.method() == http::verb::get || req.method() == http::verb::head) &&
-                            (path == "/api/leaderboard" || path.starts_with("/api/replays/"));
+                            (path == "/api/leaderboard" || path.starts_with("/api/replays/") ||
+                             path.starts_with("/api/players/"));
     const std::string_view query =
         path.size() < target.size() ? target.substr(path.size() + 1) : std::string_view();
     // No co_await inside ?: here: GCC 12 miscompiles it (the response came out empty).

@@ -131,6 +131,16 @@ CREATE TABLE bot_records (
   PRIMARY KEY (player_id, strength)
 );
 )sql",
+    R"sql(
+-- Each player's rating after each rated race: the profile's chart.
+CREATE TABLE rating_history (
+  player_id text NOT NULL,
+  race_id text NOT NULL,
+  at bigint NOT NULL,
+  rating integer NOT NULL,
+  PRIMARY KEY (player_id, at, race_id)
+);
+)sql",
 };
 
 // The rank change a best result or a rating makes, announced to every node in the same
@@ -176,6 +186,17 @@ constexpr std::pair<const char*, const char*> kStatements[] = {
      "INSERT INTO bot_records VALUES ($1, $2, $3, $4, $5) ON CONFLICT (player_id, strength) DO "
      "UPDATE SET wins = bot_records.wins + excluded.wins, losses = bot_records.losses + "
      "excluded.losses, draws = bot_records.draws + excluded.draws"},
+    {"insert_rating_point",
+     "INSERT INTO rating_history VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING"},
+    {"count_games", "SELECT COUNT(*) FROM games WHERE player_id = $1"},
+    {"bests_of",
+     "SELECT mode, size, score, max_tile, move_count, game_id, ended_at FROM best_results "
+     "WHERE player_id = $1 ORDER BY mode, size"},
+    {"rating_history",
+     "SELECT at, rating FROM rating_history WHERE player_id = $1 ORDER BY at, race_id"},
+    {"recent_races",
+     "SELECT id, mode, size, target, seed, score, max_tile, move_count, state, ended_at, room "
+     "FROM games WHERE player_id = $1 AND room <> '' ORDER BY ended_at DESC, id LIMIT 10"},
     {"select_bot_records",
      "SELECT strength, wins, losses, draws FROM bot_records WHERE player_id = $1"},
     {"update_rating",
@@ -518,6 +539,9 @@ void PgStore::record_race(const RaceRecord& race) {
         conn->call("update_rating", u->after, u->won ? 1 : 0, u->lost ? 1 : 0, u->player_id);
     versions.push_back(r.rows() == 1 ? r.int64(0, 0) : 0);
   }
+  for (const RatingUpdate* u : ratings) {
+    conn->call("insert_rating_point", u->player_id, race.id, race.ended_at, u->after);
+  }
   for (const BotOutcome& o : race.against_bots) {
     conn->call("upsert_bot_record", o.player_id, engine::to_string(o.strength), o.won ? 1 : 0,
                o.lost ? 1 : 0, o.drawn ? 1 : 0);
@@ -696,6 +720,43 @@ std::vector<BotRecord> PgStore::bot_records(std::string_view player_id) {
   std::sort(records.begin(), records.end(),
             [](const BotRecord& a, const BotRecord& b) { return a.strength < b.strength; });
   return records;
+}
+
+std::optional<Profile> PgStore::profile(std::string_view player_id) {
+  std::optional<PlayerRecord> player = find_player(player_id);
+  if (!player) return std::nullopt;
+  Profile p{std::move(*player), 0, {}, {}, {}};
+  Lease conn(*this);
+  p.games = static_cast<int>(conn->call("count_games", player_id).int64(0, 0));
+  p.bests = rows_of(conn->call("bests_of", player_id), [&](const PgResult& r, int i) {
+    GameRecord g;
+    g.player_id = std::string(player_id);
+    g.config.mode = mode_of(r.text(i, 0));
+    g.config.size = r.integer(i, 1);
+    g.score = r.int64(i, 2);
+    g.max_tile = r.int64(i, 3);
+    g.move_count = r.integer(i, 4);
+    g.id = r.string(i, 5);
+    g.ended_at = r.int64(i, 6);
+    return g;
+  });
+  p.ratings = rows_of(conn->call("rating_history", player_id), [](const PgResult& r, int i) {
+    return std::pair<std::int64_t, int>(r.int64(i, 0), r.integer(i, 1));
+  });
+  p.races = rows_of(conn->call("recent_races", player_id), [&](const PgResult& r, int i) {
+    GameRecord g;
+    g.id = r.string(i, 0);
+    g.player_id = std::string(player_id);
+    g.config = config_from(r, i, 1);
+    g.score = r.int64(i, 5);
+    g.max_tile = r.int64(i, 6);
+    g.move_count = r.integer(i, 7);
+    g.state = state_from_column(r.text(i, 8));
+    g.ended_at = r.int64(i, 9);
+    g.room = r.string(i, 10);
+    return g;
+  });
+  return p;
 }
 
 }  // namespace tilerace::server

@@ -26,7 +26,7 @@ namespace tilerace::server {
 
 class PgStore final : public Store {
  public:
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
   static constexpr int kPoolSize = 4;
 
   // Connects to url, migrates, fills the rank cache and starts listening. node names this
@@ -49,6 +49,7 @@ class PgStore final : public Store {
   std::size_t abort_races(std::string_view node) override;
   Leaderboard leaderboard(const LeaderboardQuery& query) override;
   std::vector<BotRecord> bot_records(std::string_view player_id) override;
+  std::optional<Profile> profile(std::string_view player_id) override;
 
  private:
   // A pooled connection for the length of one call; a broken one is dropped, not returned.

@@ -123,6 +123,16 @@ CREATE TABLE bot_records (
   PRIMARY KEY (player_id, strength)
 ) WITHOUT ROWID;
 )sql",
+    R"sql(
+-- Each player's rating after each rated race: the profile's chart.
+CREATE TABLE rating_history (
+  player_id TEXT NOT NULL,
+  race_id TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  rating INTEGER NOT NULL,
+  PRIMARY KEY (player_id, at, race_id)
+) WITHOUT ROWID;
+)sql",
 };
 
 std::unique_ptr<SQLite::Statement> prepare(SQLite::Database& db, const char* sql) {
@@ -217,6 +227,7 @@ SqliteStore::SqliteStore(const std::filesystem::path& path)
       "INSERT INTO bot_records VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_id, strength) DO UPDATE "
       "SET wins = bot_records.wins + excluded.wins, losses = bot_records.losses + "
       "excluded.losses, draws = bot_records.draws + excluded.draws");
+  insert_rating_point_ = prepare(db_, "INSERT OR IGNORE INTO rating_history VALUES (?, ?, ?, ?)");
   select_bot_records_ =
       prepare(db_, "SELECT strength, wins, losses, draws FROM bot_records WHERE player_id = ?");
   update_rating_ = prepare(
@@ -433,6 +444,15 @@ void SqliteStore::record_race(const RaceRecord& race) {
     s.bind(3, u.lost ? 1 : 0);
     s.bind(4, u.player_id);
     versions.push_back(s.executeStep() ? s.getColumn(0).getInt64() : 0);
+  }
+  for (const RatingUpdate& u : race.ratings) {
+    SQLite::Statement& s = *insert_rating_point_;
+    Reset reset{s};
+    s.bind(1, u.player_id);
+    s.bind(2, race.id);
+    s.bind(3, static_cast<std::int64_t>(race.ended_at));
+    s.bind(4, u.after);
+    s.exec();
   }
   for (const BotOutcome& o : race.against_bots) {
     SQLite::Statement& s = *upsert_bot_record_;
@@ -674,6 +694,57 @@ std::vector<BotRecord> SqliteStore::bot_records(std::string_view player_id) {
   std::sort(records.begin(), records.end(),
             [](const BotRecord& a, const BotRecord& b) { return a.strength < b.strength; });
   return records;
+}
+
+std::optional<Profile> SqliteStore::profile(std::string_view player_id) {
+  std::optional<PlayerRecord> player = find_player(player_id);
+  if (!player) return std::nullopt;
+  Profile p{std::move(*player), 0, {}, {}, {}};
+  const std::string id(player_id);
+  SQLite::Statement count(db_, "SELECT COUNT(*) FROM games WHERE player_id = ?");
+  count.bind(1, id);
+  if (count.executeStep()) p.games = count.getColumn(0).getInt();
+  SQLite::Statement bests(db_,
+                          "SELECT mode, size, score, max_tile, move_count, game_id, ended_at "
+                          "FROM best_results WHERE player_id = ? ORDER BY mode, size");
+  bests.bind(1, id);
+  while (bests.executeStep()) {
+    GameRecord g;
+    g.player_id = id;
+    g.config.mode = mode_of(bests.getColumn(0).getString());
+    g.config.size = bests.getColumn(1).getInt();
+    g.score = bests.getColumn(2).getInt64();
+    g.max_tile = bests.getColumn(3).getInt64();
+    g.move_count = bests.getColumn(4).getInt();
+    g.id = bests.getColumn(5).getString();
+    g.ended_at = bests.getColumn(6).getInt64();
+    p.bests.push_back(std::move(g));
+  }
+  SQLite::Statement ratings(
+      db_, "SELECT at, rating FROM rating_history WHERE player_id = ? ORDER BY at, race_id");
+  ratings.bind(1, id);
+  while (ratings.executeStep()) {
+    p.ratings.emplace_back(ratings.getColumn(0).getInt64(), ratings.getColumn(1).getInt());
+  }
+  SQLite::Statement races(db_,
+                          "SELECT id, mode, size, target, seed, score, max_tile, move_count, "
+                          "state, ended_at, room FROM games WHERE player_id = ? AND room <> '' "
+                          "ORDER BY ended_at DESC, id LIMIT 10");
+  races.bind(1, id);
+  while (races.executeStep()) {
+    GameRecord g;
+    g.id = races.getColumn(0).getString();
+    g.player_id = id;
+    g.config = config_from(races, 1);
+    g.score = races.getColumn(5).getInt64();
+    g.max_tile = races.getColumn(6).getInt64();
+    g.move_count = races.getColumn(7).getInt();
+    g.state = state_from_column(races.getColumn(8).getString());
+    g.ended_at = races.getColumn(9).getInt64();
+    g.room = races.getColumn(10).getString();
+    p.races.push_back(std::move(g));
+  }
+  return p;
 }
 
 }  // namespace tilerace::server

@@ -19,7 +19,7 @@ class SqliteStore final : public Store {
   // Opens (creating if needed) the database file at path and migrates it.
   explicit SqliteStore(const std::filesystem::path& path);
 
-  static constexpr int kSchemaVersion = 4;
+  static constexpr int kSchemaVersion = 5;
 
   void add_player(const PlayerRecord& player) override;
   std::optional<PlayerRecord> find_player(std::string_view id) override;
@@ -32,6 +32,7 @@ class SqliteStore final : public Store {
   std::vector<ActiveRaceRecord> active_races() override;
   Leaderboard leaderboard(const LeaderboardQuery& query) override;
   std::vector<BotRecord> bot_records(std::string_view player_id) override;
+  std::optional<Profile> profile(std::string_view player_id) override;
 
  private:
   void migrate();
@@ -46,7 +47,7 @@ class SqliteStore final : public Store {
       upsert_best_2048_, upsert_best_fifteen_, delete_active_, insert_race_, update_rating_,
       upsert_active_, select_active_, delete_pieces_, insert_piece_, select_pieces_, upsert_race_,
       delete_racers_, insert_racer_, delete_race_, top_2048_, top_fifteen_, best_of_, top_rating_,
-      rating_of_, upsert_bot_record_, select_bot_records_;
+      rating_of_, upsert_bot_record_, select_bot_records_, insert_rating_point_;
   RankCache ranks_;
 };
 

@@ -70,6 +70,15 @@ struct BotOutcome {
   bool drawn = false;
 };
 
+// What a player's profile shows (GET /api/players/<id>).
+struct Profile {
+  PlayerRecord player;
+  int games = 0;                  // finished games recorded, solo and race
+  std::vector<GameRecord> bests;  // best ranked solo result per mode and size (no moves)
+  std::vector<std::pair<std::int64_t, int>> ratings;  // (Unix ms, rating after) per rated race
+  std::vector<GameRecord> races;  // their last 10 race games, newest first (no moves)
+};
+
 // A person's record against the computer of one strength.
 struct BotRecord {
   engine::BotStrength strength = engine::BotStrength::medium;
@@ -196,6 +205,8 @@ class Store {
   // games, no rating change. Returns how many. Only a shared store has other nodes' races.
   virtual std::size_t abort_races([[maybe_unused]] std::string_view node) { return 0; }
   virtual Leaderboard leaderboard(const LeaderboardQuery& query) = 0;
+  // player_id's profile, or nullopt for no such player.
+  virtual std::optional<Profile> profile(std::string_view player_id) = 0;
   // player_id's records against the computer, easiest strength first; none never raced it.
   virtual std::vector<BotRecord> bot_records(std::string_view player_id) = 0;
 };

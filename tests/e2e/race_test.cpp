@@ -416,5 +416,41 @@ TEST(Race, EmotesReachTheRoomAndItsSpectatorsFromTheFixedSetOnly) {
   EXPECT_EQ(spectator.until("error")["code"], "not_in_room");
 }
 
+// A player's profile: three won races make three points of rating history, rising, and three
+// recent races whose games replay; an unknown player is 404.
+TEST(Race, TheProfileShowsRatingHistoryAndRecentRacesWithReplays) {
+  ServerProcess server({"--countdown", "0"});
+  Racer a(server.port(), "ann");
+  for (int n = 0; n < 3; ++n) {
+    Racer b(server.port(), "bob" + std::to_string(n));
+    const std::string code = create_room(a, {})["code"];
+    b.ws.request({{"type", "join_room"}, {"code", code}});
+    start_race({&a, &b});
+    b.ws.send({{"type", "leave_room"}});
+    EXPECT_EQ(a.ws.until("race_over")["winner"], a.id);
+    a.ws.send({{"type", "leave_room"}});
+    a.ws.until("left");
+  }
+  const HttpResult r = http_request(server.port(), "/api/players/" + a.id);
+  EXPECT_EQ(r.status, 200);
+  const json p = json::parse(r.body);
+  EXPECT_EQ(p["name"], "ann");
+  EXPECT_EQ(p["wins"], 3);
+  ASSERT_EQ(p["rating_history"].size(), 3u);
+  int last = 1500;
+  for (const json& point : p["rating_history"]) {
+    EXPECT_GT(point["rating"].get<int>(), last);
+    last = point["rating"];
+  }
+  EXPECT_EQ(p["rating"], last);
+  ASSERT_EQ(p["races"].size(), 3u);
+  for (const json& race : p["races"]) {
+    const auto replay =
+        http_request(server.port(), "/api/replays/" + race["game"].get<std::string>());
+    EXPECT_EQ(replay.status, 200);
+  }
+  EXPECT_EQ(http_request(server.port(), "/api/players/nobody").status, 404);
+}
+
 }  // namespace
 }  // namespace tilerace::e2e

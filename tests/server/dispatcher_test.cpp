@@ -50,6 +50,7 @@ class FlakyStore final : public Store {
   std::vector<ActiveRaceRecord> active_races() override { return real_.active_races(); }
   Leaderboard leaderboard(const LeaderboardQuery& q) override { return real_.leaderboard(q); }
   std::vector<BotRecord> bot_records(std::string_view id) override { return real_.bot_records(id); }
+  std::optional<Profile> profile(std::string_view id) override { return real_.profile(id); }
 
  private:
   void check() {

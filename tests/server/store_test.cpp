@@ -217,6 +217,43 @@ TEST_P(StoreTest, RacesUpdateRatingsOnceAndFeedTheRatingBoard) {
   EXPECT_TRUE(board().entries.empty());  // race games never reach the score board
 }
 
+TEST_P(StoreTest, AProfileHasGamesBestsTheRatingHistoryAndRecentRaces) {
+  add("a", "ann");
+  add("b", "bob");
+  EXPECT_FALSE(store_->profile("nobody").has_value());
+  store_->record_game(game("s1", "a", 500, 64, 50, 1));
+  for (int n = 1; n <= 3; ++n) {
+    RaceRecord race;
+    race.id = "r" + std::to_string(n);
+    race.room = "ROOM2" + std::to_string(n);
+    race.reason = "forfeit";
+    race.winner = "a";
+    race.result = "{}";
+    race.ended_at = 100 * n;
+    race.games = {game("ga" + std::to_string(n), "a", 10, 4, 3, 100 * n),
+                  game("gb" + std::to_string(n), "b", 5, 4, 2, 100 * n)};
+    race.games[0].room = race.games[1].room = race.room;
+    race.ratings = {{"a", 1500 + 15 * (n - 1), 1500 + 15 * n, true, false},
+                    {"b", 1500 - 15 * (n - 1), 1500 - 15 * n, false, true}};
+    store_->record_race(race);
+    store_->record_race(race);  // once
+  }
+  const std::optional<Profile> p = store_->profile("a");
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->player.name, "ann");
+  EXPECT_EQ(p->player.wins, 3);
+  EXPECT_EQ(p->games, 4);
+  ASSERT_EQ(p->bests.size(), 1u);  // race games are not bests
+  EXPECT_EQ(p->bests[0].id, "s1");
+  EXPECT_EQ(p->bests[0].score, 500);
+  const std::vector<std::pair<std::int64_t, int>> history{{100, 1515}, {200, 1530}, {300, 1545}};
+  EXPECT_EQ(p->ratings, history);
+  ASSERT_EQ(p->races.size(), 3u);
+  EXPECT_EQ(p->races[0].id, "ga3");  // newest first
+  EXPECT_EQ(p->races[0].room, "ROOM23");
+  EXPECT_EQ(p->races[2].id, "ga1");
+}
+
 TEST_P(StoreTest, RacesAgainstTheComputerAddUpPerStrengthOnceEach) {
   add("a", "ann");
   EXPECT_TRUE(store_->bot_records("a").empty());
