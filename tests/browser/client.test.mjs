@@ -305,7 +305,7 @@ test('the replay viewer re-runs a finished game to the score the server recorded
   // And through the page: the leaderboard's replay button opens the viewer at move 0.
   await page.selectOption('#size', '3');
   await page.click('#board-score');
-  await page.locator('#leaderboard tbody button').first().click();
+  await page.locator('#leaderboard tbody button', { hasText: 'replay' }).first().click();
   await page.locator('#replay-total').filter({ hasText: String(finished.moves) }).waitFor();
   await page.click('#replay-step');
   assert.equal(await page.textContent('#replay-move'), '1');

@@ -7,6 +7,7 @@ import { RaceView, EMOTES, EMOTE_WORDS } from './race_view.js';
 import { renderLeaderboard } from './leaderboard_view.js';
 import { ReplayView } from './replay_view.js';
 import { Sound } from './sound.js';
+import { loadProfile, renderProfile } from './profile_view.js';
 
 const $ = (id) => document.getElementById(id);
 const state = initialState();
@@ -15,7 +16,7 @@ const connection = new Connection(url, localStorage);
 const sound = new Sound(localStorage);
 const send = (msg) => connection.send(msg);
 const params = new URLSearchParams(location.search);
-let view = 'lobby';        // lobby | play | replay
+let view = 'lobby';        // lobby | play | replay | profile
 let asking = null;         // the action waiting for the inline confirm's Yes
 let best = null;           // {mode, size, score, moves}: the player's best ranked result there
 let pendingRoom = params.get('room');
@@ -89,7 +90,9 @@ function render() {
   $('lobby').hidden = !connection.name || view !== 'lobby';
   $('play').hidden = view !== 'play';
   $('replay').hidden = view !== 'replay';
+  $('profile').hidden = view !== 'profile';
   $('me').textContent = state.me ? state.me.name : '';
+  $('me').hidden = !state.me;
   $('bot-record').textContent = botRecordText(state.botRecord);
   $('notice').hidden = !state.notice;
   $('matching').hidden = !state.queued;
@@ -231,7 +234,7 @@ connection.addEventListener('message', (e) => {
     best = { mode: msg.mode, size: msg.size, score: msg.me?.score ?? 0, moves: msg.me?.moves ?? null };
     render();
   } else if (msg.type === 'leaderboard') {
-    renderLeaderboard($('leaderboard'), msg, openReplay);
+    renderLeaderboard($('leaderboard'), msg, openReplay, openProfile);
   }
   render();
 });
@@ -257,6 +260,17 @@ function renderRooms() {
     return li;
   }));
   if (state.rooms.length === 0) $('rooms').replaceChildren(Object.assign(document.createElement('li'), { textContent: 'No public races right now.' }));
+}
+
+async function openProfile(id) {
+  try {
+    renderProfile({ name: $('profile-name'), stats: $('profile-stats'), chart: $('rating-chart'),
+      bests: $('profile-bests'), races: $('profile-races') }, await loadProfile(id), openReplay);
+    show('profile');
+  } catch (err) {
+    state.notice = { kind: 'error', text: `Profile unavailable: ${err.message}` };
+    render();
+  }
 }
 
 async function openReplay(id) {
@@ -350,6 +364,8 @@ $('confirm-yes').addEventListener('click', () => { const act = asking; ask(null)
 $('confirm-no').addEventListener('click', () => ask(null));
 $('try-again').addEventListener('click', newGame);
 $('replay-back').addEventListener('click', () => show('lobby'));
+$('profile-back').addEventListener('click', () => show('lobby'));
+$('me').addEventListener('click', () => { if (state.me) openProfile(state.me.id); });
 
 bindInput($('board'), {
   onDirection: (dir, via) => {

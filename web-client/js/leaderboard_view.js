@@ -1,5 +1,6 @@
 // The leaderboard table: best scores for a mode and size, or race ratings. Text only.
-export function renderLeaderboard(table, board, onReplay) {
+// onReplay(gameId) opens a replay, onPlayer(playerId) a profile.
+export function renderLeaderboard(table, board, onReplay, onPlayer) {
   const head = table.querySelector('thead'), body = table.querySelector('tbody');
   const rating = board.kind === 'rating';
   const cols = rating ? ['#', 'Player', 'Rating', 'W', 'L'] : ['#', 'Player', 'Score', 'Tile', 'Moves', ''];
@@ -10,6 +11,9 @@ export function renderLeaderboard(table, board, onReplay) {
     const tr = document.createElement('tr');
     const cells = rating ? [e.rank, e.name, e.rating, e.wins, e.losses] : [e.rank, e.name, e.score, e.max_tile, e.moves];
     tr.replaceChildren(...cells.map((v) => Object.assign(document.createElement('td'), { textContent: String(v) })));
+    const name = Object.assign(document.createElement('button'), { textContent: e.name, className: 'link' });
+    name.addEventListener('click', () => onPlayer(e.player));
+    tr.children[1].replaceChildren(name);
     if (!rating) {
       const td = document.createElement('td');
       const button = Object.assign(document.createElement('button'), { textContent: 'replay', className: 'link' });

@@ -1,0 +1,71 @@
+// A player's profile: after three won races the chart draws four points (the 1500 start and
+// one per race), rising; the recent races open their replays.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveAndBrowse, enter } from './harness.mjs';
+
+const env = serveAndBrowse();
+
+test('the profile chart draws the rating history of a player who played three races', async () => {
+  const context = await env.browser.newContext();
+  const page = await enter(context, env.server.url, 'viewer');
+  // "champ" wins three races by forfeit, over sockets of the page's own.
+  await page.evaluate(async () => {
+    const deadline = new Promise((_, reject) => setTimeout(() => reject(new Error('races took over 20 s')), 20000));
+    const open = async (name) => {
+      const ws = new WebSocket(`ws://${location.host}/ws`);
+      const queue = [];
+      const waiting = [];
+      ws.onmessage = (e) => {
+        const m = JSON.parse(e.data);
+        const i = waiting.findIndex((w) => w.type === m.type);
+        if (i >= 0) waiting.splice(i, 1)[0].resolve(m); else queue.push(m);
+      };
+      await new Promise((r) => { ws.onopen = r; });
+      const until = (type) => {
+        const i = queue.findIndex((m) => m.type === type);
+        if (i >= 0) return Promise.resolve(queue.splice(i, 1)[0]);
+        return new Promise((resolve) => waiting.push({ type, resolve }));
+      };
+      ws.send(JSON.stringify({ type: 'hello', name }));
+      await until('welcome');
+      const drain = () => { queue.length = 0; };  // what earlier races left unread
+      return { send: (m) => ws.send(JSON.stringify(m)), until, drain, close: () => ws.close() };
+    };
+    const races = async () => {
+      const champ = await open('champ');
+      for (let n = 0; n < 3; ++n) {
+        const rival = await open(`rival${n}`);
+        champ.drain();
+        champ.send({ type: 'create_room' });
+        const { room } = await champ.until('room');
+        rival.send({ type: 'join_room', code: room.code });
+        await rival.until('room');
+        for (const p of [champ, rival]) p.send({ type: 'ready' });
+        await champ.until('race_start');
+        rival.send({ type: 'leave_room' });
+        await champ.until('race_over');
+        champ.send({ type: 'leave_room' });
+        await champ.until('left');
+        rival.close();
+      }
+      champ.close();
+    };
+    await Promise.race([races(), deadline]);
+  });
+  await page.click('#board-rating');
+  await page.locator('#leaderboard tbody button', { hasText: 'champ' }).click();
+  await page.locator('#profile-name', { hasText: 'champ' }).waitFor();
+  assert.match(await page.textContent('#profile-stats'), /3 wins, 0 losses/);
+  const points = (await page.locator('#rating-chart polyline').getAttribute('points'))
+    .split(' ').map((p) => p.split(',').map(Number));
+  assert.equal(points.length, 4);
+  for (let i = 1; i < points.length; ++i) {
+    assert.ok(points[i][0] > points[i - 1][0], 'later to the right');
+    assert.ok(points[i][1] < points[i - 1][1], 'a higher rating higher up');
+  }
+  assert.equal(await page.locator('#profile-races li').count(), 3);
+  await page.locator('#profile-races button').first().click();
+  await page.locator('#replay').waitFor();
+  await context.close();
+});
