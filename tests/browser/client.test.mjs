@@ -1,7 +1,7 @@
 // The web client in a real browser against the real server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveAndBrowse, startServer, enter, boardOf, drawnBoard, settled, screenshot } from './harness.mjs';
+import { serveAndBrowse, startServer, enter, boardOf, drawnBoard, settled, movingKey, screenshot } from './harness.mjs';
 
 const env = serveAndBrowse();
 
@@ -257,12 +257,15 @@ test('the play screen has New game, and a best box that the server fills', async
   await page.click('#new-game');
   await page.locator('#board .tile').first().waitFor();
   assert.equal(await page.textContent('#best'), '–');  // nothing recorded at 5×5 yet
-  const keys = ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown'];
-  for (let i = 0; i < 100 && (await page.textContent('#score')) === '0'; ++i) {
-    await page.keyboard.press(keys[i % 4]);
+  // One move at a time, each answered before the next, until one scores: the score read then
+  // is the game's final one (no move still in flight).
+  for (let moves = 0; moves < 100 && (await page.textContent('#score')) === '0'; ++moves) {
+    await settled(page);
+    await page.keyboard.press(await movingKey(page));
+    await page.locator('#moves').filter({ hasText: new RegExp(`^${moves + 1}$`) }).waitFor();
   }
-  await page.locator('#score').filter({ hasText: /^[1-9]/ }).waitFor();
   const score = await page.textContent('#score');
+  assert.notEqual(score, '0');
   await page.locator('#best').filter({ hasText: score }).waitFor();  // a higher score shows live
   // New game on the play screen asks first; the resigned game is recorded, and the best box
   // of the new game shows it, as the server ranks it.

@@ -2,7 +2,7 @@
 // the spectator's; muting is per viewer and kept across reloads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveAndBrowse, enter, race } from './harness.mjs';
+import { serveAndBrowse, enter, race, screenshot } from './harness.mjs';
 
 const env = serveAndBrowse();
 
@@ -20,6 +20,7 @@ test('an emote shows beside the sender\'s board for the opponent and a spectator
     assert.match(await page.textContent('#announce'), /^host: good game$/);
   }
   await host.locator('.main-board .emote-bubble', { hasText: '🤝' }).waitFor();  // and your own
+  await screenshot(guest, 'emote');
   // The guest mutes emotes: kept after a reload.
   await guest.check('#mute-emotes');
   await guest.reload();

@@ -2,7 +2,7 @@
 // one per race), rising; the recent races open their replays.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveAndBrowse, enter } from './harness.mjs';
+import { serveAndBrowse, enter, screenshot } from './harness.mjs';
 
 const env = serveAndBrowse();
 
@@ -65,6 +65,7 @@ test('the profile chart draws the rating history of a player who played three ra
     assert.ok(points[i][1] < points[i - 1][1], 'a higher rating higher up');
   }
   assert.equal(await page.locator('#profile-races li').count(), 3);
+  await screenshot(page, 'profile');
   await page.locator('#profile-races button').first().click();
   await page.locator('#replay').waitFor();
   await context.close();
