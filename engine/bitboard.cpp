@@ -72,17 +72,11 @@ namespace {
 
 using detail::kTables;
 
-// Applies a row table to every row, summing the gains.
-template <bool kLeft>
-Slid slide_rows(Board board) noexcept {
-  const detail::Tables& t = kTables;
-  Slid out{0, 0};
-  for (int r = 0; r < 4; ++r) {
-    const auto row = static_cast<std::uint16_t>(board >> (16 * r));
-    out.board |= static_cast<Board>(kLeft ? t.left[row] : t.right[row]) << (16 * r);
-    out.gained += 4 * t.quarter_gained[row];
-  }
-  return out;
+// The points a slide of each of the four lines (rows of `lines`) toward either end makes.
+std::int64_t points(Board lines) noexcept {
+  const auto& quarter = kTables.quarter_gained;
+  return 4 * (std::int64_t{quarter[lines & 0xFFFF]} + quarter[(lines >> 16) & 0xFFFF] +
+              quarter[(lines >> 32) & 0xFFFF] + quarter[lines >> 48]);
 }
 
 __extension__ using Wide = unsigned __int128;
@@ -131,20 +125,6 @@ Board empty_cells(Board board) noexcept {
   return ~board & 0x1111111111111111ULL;
 }
 
-// Up (kUp) or down: each column of board through its column table, read from the transpose.
-template <bool kUp>
-Slid slide_columns(Board board) noexcept {
-  const detail::Tables& t = kTables;
-  const Board columns = transpose(board);
-  Slid out{0, 0};
-  for (int c = 0; c < 4; ++c) {
-    const auto column = static_cast<std::uint16_t>(columns >> (16 * c));
-    out.board |= (kUp ? t.up[column] : t.down[column]) << (4 * c);
-    out.gained += 4 * t.quarter_gained[column];
-  }
-  return out;
-}
-
 }  // namespace
 
 Board from_grid(const Grid& grid) noexcept {
@@ -161,13 +141,8 @@ Grid to_grid(Board board) noexcept {
 }
 
 Slid slide(Board board, Direction d) noexcept {
-  switch (d) {
-    case Direction::left: return slide_rows<true>(board);
-    case Direction::right: return slide_rows<false>(board);
-    case Direction::up: return slide_columns<true>(board);
-    case Direction::down: return slide_columns<false>(board);
-  }
-  return {board, 0};
+  const bool rows = d == Direction::left || d == Direction::right;
+  return {slide_board(board, d), points(rows ? board : transpose(board))};
 }
 
 bool can_move(Board board) noexcept {
