@@ -1,7 +1,8 @@
 // Storage benchmarks, side by side for both backends: a real SQLite file (WAL,
 // synchronous=FULL) and a real PostgreSQL server (a throwaway one on loopback, fsync on,
 // synchronous_commit on). Finished games recorded per second, each its own durable commit,
-// and leaderboard queries against 1,000,000 best results (the rank from the RankCache).
+// and leaderboard queries against 1,000,000 best results (the rank from the RankCache), on
+// the all-time board and on a week's board of the same size.
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
@@ -68,6 +69,7 @@ BENCHMARK(BM_RecordGame)
     ->UseRealTime();
 
 constexpr int kRows = 1000000;
+constexpr const char* kWeek = "2026-W47";  // every result is also on this week's board
 
 std::int64_t resident_bytes() {
   std::ifstream statm("/proc/self/statm");
@@ -76,7 +78,8 @@ std::int64_t resident_bytes() {
   return resident * ::sysconf(_SC_PAGESIZE);
 }
 
-// A store whose classic 4×4 board holds kRows players' best results, built once per backend
+// A store whose classic 4×4 board holds kRows players' best results, all time and in the week
+// kWeek (2 × kRows cache entries), built once per backend
 // with the database's own bulk insert; opening it fills the rank cache (timed, and its memory
 // measured).
 struct BigBoard {
@@ -89,9 +92,10 @@ struct BigBoard {
           "INSERT INTO players (id, name, token_hash, created_at) SELECT printf('%016x', i), 'n', "
           "'h', 0 FROM n;"
           "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < {0}) "
-          "INSERT INTO best_results SELECT printf('%016x', i), 'classic', 4, (i * 7919) % 200000, "
-          "1024, 300 + i % 500, 'g' || i, i FROM n; ANALYZE",
-          kRows));
+          "INSERT INTO period_results SELECT p.period, printf('%016x', i), 'classic', 4, "
+          "(i * 7919) % 200000, 1024, 300 + i % 500, 'g' || i, i FROM n, (SELECT 'all-time' AS "
+          "period UNION ALL SELECT '{1}') p; ANALYZE",
+          kRows, kWeek));
     } else {
       url = PgCluster::shared().create_database();
       { server::PgStore schema(url, "bench"); }
@@ -99,10 +103,11 @@ struct BigBoard {
       db.exec(
           fmt::format("INSERT INTO players (id, name, token_hash, created_at) SELECT "
                       "lpad(to_hex(i), 16, '0'), 'n', 'h', 0 FROM generate_series(0, {0} - 1) i;"
-                      "INSERT INTO best_results SELECT lpad(to_hex(i), 16, '0'), 'classic', 4, "
-                      "(i::bigint * 7919) % 200000, 1024, 300 + i % 500, 'g' || i, i "
-                      "FROM generate_series(0, {0} - 1) i; ANALYZE",
-                      kRows)
+                      "INSERT INTO period_results SELECT p, lpad(to_hex(i), 16, '0'), 'classic', "
+                      "4, (i::bigint * 7919) % 200000, 1024, 300 + i % 500, 'g' || i, i "
+                      "FROM generate_series(0, {0} - 1) i, (VALUES ('all-time'), ('{1}')) AS "
+                      "v (p); ANALYZE",
+                      kRows, kWeek)
               .c_str());
     }
     const std::int64_t before = resident_bytes();
@@ -113,7 +118,7 @@ struct BigBoard {
       store = std::make_unique<server::PgStore>(url, "bench");
     }
     open_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    cache_bytes_per_row = static_cast<double>(resident_bytes() - before) / kRows;
+    cache_bytes_per_row = static_cast<double>(resident_bytes() - before) / (2.0 * kRows);
   }
   TempDir dir;
   std::string url;
@@ -133,21 +138,27 @@ BigBoard& big_board(std::int64_t backend) {
   return postgres;
 }
 
+// range(0): the backend; range(1): 0 for the all-time board, 1 for the week's.
 void leaderboard(benchmark::State& state, const std::string& me) {
   BigBoard& big = big_board(state.range(0));
+  const protocol::Period period =
+      state.range(1) == 0 ? protocol::Period{} : *protocol::period_from_string(kWeek);
   for (auto _ : state) {
-    auto board =
-        big.store->leaderboard({engine::Mode::classic, 4, server::LeaderboardKind::score, 10, me});
+    auto board = big.store->leaderboard(
+        {engine::Mode::classic, 4, server::LeaderboardKind::score, 10, me, period});
     benchmark::DoNotOptimize(board);
   }
   state.counters["rows"] = kRows;
   state.counters["open_s"] = big.open_seconds;
   state.counters["cache_B_per_row"] = big.cache_bytes_per_row;
-  state.SetLabel(name_of(state.range(0)));
+  state.SetLabel(fmt::format("{} {}", name_of(state.range(0)),
+                             state.range(1) == 0 ? "all-time" : "week"));
 }
 
 void BM_LeaderboardTop10(benchmark::State& state) { leaderboard(state, ""); }
-BENCHMARK(BM_LeaderboardTop10)->Arg(kSqlite)->Arg(kPostgresql)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LeaderboardTop10)
+    ->ArgsProduct({{kSqlite, kPostgresql}, {0, 1}})
+    ->Unit(benchmark::kMicrosecond);
 
 // Top 10 plus `me` for a player ranked near the bottom (player 0 scores 0). Ids are 16 hex
 // digits, as the server makes them.
@@ -155,8 +166,7 @@ void BM_LeaderboardTop10WithMeNearTheBottom(benchmark::State& state) {
   leaderboard(state, "0000000000000000");
 }
 BENCHMARK(BM_LeaderboardTop10WithMeNearTheBottom)
-    ->Arg(kSqlite)
-    ->Arg(kPostgresql)
+    ->ArgsProduct({{kSqlite, kPostgresql}, {0, 1}})
     ->Unit(benchmark::kMicrosecond);
 
 }  // namespace

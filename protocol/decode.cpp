@@ -236,6 +236,21 @@ LeaderboardRequest parse_leaderboard(const json& object) {
     }
   }
   r.limit = optional_int<int>(object, "limit", 1, kMaxLeaderboardLimit).value_or(10);
+  if (const std::string* period = optional_string(object, "period")) {
+    if (*period == "day" || *period == "week") {
+      r.period.kind = *period == "day" ? PeriodKind::day : PeriodKind::week;
+      r.current = true;
+    } else if (const auto named = period_from_string(*period)) {
+      r.period = *named;
+    } else {
+      reject_field("period",
+                   "period must be all-time, day, week, a day like 2026-11-23 or an ISO week "
+                   "like 2026-W47");
+    }
+    if (r.kind == LeaderboardKind::rating && r.period.kind != PeriodKind::all_time) {
+      reject_field("period", "the rating leaderboard is all-time only");
+    }
+  }
   return r;
 }
 
@@ -367,7 +382,9 @@ std::variant<LeaderboardRequest, ProtocolError> decode_leaderboard_query(std::st
       const auto eq = pair.find('=');
       const std::string key(pair.substr(0, eq));
       const std::string value(eq == std::string_view::npos ? "" : pair.substr(eq + 1));
-      if (key != "mode" && key != "size" && key != "kind" && key != "limit") continue;
+      if (key != "mode" && key != "size" && key != "kind" && key != "limit" && key != "period") {
+        continue;
+      }
       std::int64_t number = 0;
       const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
       if ((key == "size" || key == "limit") && ec == std::errc() &&

@@ -298,6 +298,7 @@ std::string encode_leaderboard(const LeaderboardRequest& request,
   for (const auto& e : entries) list.push_back(entry_json(e));
   json j{{"type", "leaderboard"},      {"mode", engine::to_string(request.mode)},
          {"size", request.size},       {"kind", rating ? "rating" : "score"},
+         {"period", to_string(request.period)},
          {"entries", std::move(list)}, {"me", me ? entry_json(*me) : json(nullptr)}};
   put_rid(j, rid);
   return dump(j);
@@ -315,6 +316,22 @@ std::string encode_replay(const ReplayView& r) {
                {"state", engine::to_string(r.state)},
                {"player", {{"id", r.player.id}, {"name", r.player.name}}},
                {"ended_at", r.ended_at}});
+}
+
+namespace {
+
+json achievement_json(const AchievementView& a) {
+  return {{"id", a.id},
+          {"title", a.title},
+          {"description", a.description},
+          {"game", a.game_id},
+          {"at", a.at}};
+}
+
+}  // namespace
+
+std::string encode_achievement(const AchievementView& achievement) {
+  return dump({{"type", "achievement"}, {"achievement", achievement_json(achievement)}});
 }
 
 std::string encode_profile(const ProfileView& p) {
@@ -338,6 +355,8 @@ std::string encode_profile(const ProfileView& p) {
   for (const auto& r : p.races) races.push_back(result(r, true));
   json history = json::array();
   for (const auto& [at, rating] : p.ratings) history.push_back({{"at", at}, {"rating", rating}});
+  json achievements = json::array();
+  for (const auto& a : p.achievements) achievements.push_back(achievement_json(a));
   return dump({{"id", p.player.id},
                {"name", p.player.name},
                {"rating", p.rating},
@@ -347,7 +366,8 @@ std::string encode_profile(const ProfileView& p) {
                {"games", p.games},
                {"bests", std::move(bests)},
                {"rating_history", std::move(history)},
-               {"races", std::move(races)}});
+               {"races", std::move(races)},
+               {"achievements", std::move(achievements)}});
 }
 
 std::string encode_bare(std::string_view type, const Rid& rid) {

@@ -96,6 +96,7 @@ std::string encode_race_state(std::string_view code, std::int64_t remaining_ms,
 std::string encode_race_update(std::string_view code, std::string_view player,
                                const engine::Game& game, const engine::MoveOutcome& outcome);
 std::string encode_race_over(const RaceOverView& result);
+// request.period is the period answered (period_at applied; current is not read).
 std::string encode_leaderboard(const LeaderboardRequest& request,
                                const std::vector<LeaderboardEntry>& entries,
                                const std::optional<LeaderboardEntry>& me, const Rid& rid);
@@ -114,6 +115,18 @@ struct ReplayView {
 std::string encode_replay(const ReplayView& replay);
 
 // GET /api/players/<id> (our addition): a player's profile.
+// An achievement a player holds: what it is called and asks, and the game that earned it.
+struct AchievementView {
+  std::string_view id;
+  std::string_view title;
+  std::string_view description;
+  std::string_view game_id;
+  std::int64_t at = 0;  // Unix ms the game ended
+};
+// {"type":"achievement","achievement":{"id","title","description","game","at"}}: sent to the
+// player when a recorded game earned it, once.
+std::string encode_achievement(const AchievementView& achievement);
+
 struct ProfileView {
   struct Result {  // a best result, or a race game (room set); game_id is its replay
     std::string_view game_id;
@@ -135,6 +148,7 @@ struct ProfileView {
   std::vector<Result> bests;
   std::vector<std::pair<std::int64_t, int>> ratings;  // (Unix ms, rating after a race)
   std::vector<Result> races;                          // newest first
+  std::vector<AchievementView> achievements;          // in the order they were granted
 };
 std::string encode_profile(const ProfileView& profile);
 

@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "engine/types.hpp"
+#include "protocol/period.hpp"
 
 namespace tilerace::protocol {
 
@@ -104,7 +105,14 @@ struct LeaderboardRequest {
   int size = 4;
   LeaderboardKind kind = LeaderboardKind::score;
   int limit = 10;  // 1–100
+  Period period;         // all time unless asked
+  bool current = false;  // "day" or "week": period.kind's period at the time of answering
 };
+
+// The period a request asks for, answered at now_ms (Unix milliseconds).
+inline Period period_at(const LeaderboardRequest& r, std::int64_t now_ms) {
+  return r.current ? period_containing(r.period.kind, now_ms) : r.period;
+}
 
 // One row of a leaderboard as the wire shows it.
 struct LeaderboardEntry {

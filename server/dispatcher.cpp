@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "protocol/encode.hpp"
+#include "server/achievements.hpp"
 #include "server/address_limits.hpp"
 #include "server/apply_move.hpp"
 #include "server/bot_fallback.hpp"
@@ -159,11 +160,13 @@ asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello&
 asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,
                                                  const protocol::LeaderboardRequest& m,
                                                  const protocol::Rid& rid) {
-  const LeaderboardQuery query{m.mode, m.size, m.kind, m.limit, c.player->id};
+  protocol::LeaderboardRequest answered = m;
+  answered.period = protocol::period_at(m, unix_ms());
+  const LeaderboardQuery query{m.mode, m.size, m.kind, m.limit, c.player->id, answered.period};
   Leaderboard board;
   const StoreWorker::Job load = [&](Store& s) { board = s.leaderboard(query); };
   co_await store_.run(load);
-  send(c, protocol::encode_leaderboard(m, board.entries, board.me, rid));
+  send(c, protocol::encode_leaderboard(answered, board.entries, board.me, rid));
 }
 
 asio::awaitable<void> Dispatcher::on_bot_record(Connection& c, const protocol::Rid& rid) {
@@ -265,10 +268,12 @@ void Dispatcher::on_quick_match(Connection& c, const protocol::QuickMatch& m,
 }
 
 asio::awaitable<bool> Dispatcher::record(Connection& c, const GameRecord& game,
-                                         const protocol::Rid& rid) {
+                                         const protocol::Rid& rid,
+                                         std::vector<std::string>& earned) {
   bool committed = true;
+  std::vector<Grant> granted;
   try {
-    const StoreWorker::Job save = [&game](Store& s) { s.record_game(game); };
+    const StoreWorker::Job save = [&game, &granted](Store& s) { granted = s.record_game(game); };
     co_await store_.run(save);
   } catch (const std::exception& e) {
     committed = false;
@@ -279,6 +284,7 @@ asio::awaitable<bool> Dispatcher::record(Connection& c, const GameRecord& game,
     co_return false;
   }
   metrics_.games_finished_total.fetch_add(1, std::memory_order_relaxed);
+  for (auto& message : announcements_of(granted)) earned.push_back(std::move(message));
   co_return true;
 }
 
@@ -296,7 +302,8 @@ asio::awaitable<void> Dispatcher::on_new_game(Connection& c, const protocol::New
       ended->state = engine::GameState::resigned;
     }
   }
-  if (ended && !co_await record(c, *ended, rid)) co_return;
+  std::vector<std::string> earned;
+  if (ended && !co_await record(c, *ended, rid, earned)) co_return;
   std::string reply;
   {
     std::lock_guard lock(p.mutex);
@@ -310,6 +317,7 @@ asio::awaitable<void> Dispatcher::on_new_game(Connection& c, const protocol::New
     reply = protocol::encode_game(view_of(*p.solo), rid);
   }
   send(c, std::move(reply));
+  for (auto& message : earned) send(c, std::move(message));
 }
 
 std::optional<asio::awaitable<void>> Dispatcher::on_play(Connection& c,
@@ -378,7 +386,8 @@ asio::awaitable<void> Dispatcher::finish_play(Connection& c, std::vector<std::st
                                               const protocol::Rid& rid) {
   // If the store fails, the message that ended the game is taken back: the game is as last
   // recorded.
-  if (!co_await record(c, finished, rid)) {
+  std::vector<std::string> earned;
+  if (!co_await record(c, finished, rid, earned)) {
     Player& p = *c.player;
     std::lock_guard lock(p.mutex);
     if (p.solo && p.solo->id == finished.id) {
@@ -393,6 +402,7 @@ asio::awaitable<void> Dispatcher::finish_play(Connection& c, std::vector<std::st
     co_return;
   }
   for (auto& reply : replies) send(c, std::move(reply));
+  for (auto& message : earned) send(c, std::move(message));
 }
 
 void Dispatcher::disconnected(Connection& c) {

@@ -102,9 +102,11 @@ class Dispatcher {
                                                    const protocol::Rid& rid);
   boost::asio::awaitable<void> cluster_cancel_match(Connection& c, const protocol::Rid& rid);
   void send_unavailable(Connection& c, const protocol::Rid& rid);
-  // Records a finished solo game; false (and `internal` sent) when the store failed.
+  // Records a finished solo game; false (and `internal` sent) when the store failed. The
+  // `achievement` messages for what it granted are added to earned, for the caller to send
+  // after its own reply.
   boost::asio::awaitable<bool> record(Connection& c, const GameRecord& game,
-                                      const protocol::Rid& rid);
+                                      const protocol::Rid& rid, std::vector<std::string>& earned);
   void stop_spectating(Connection& c);
   boost::asio::awaitable<void> on_leaderboard(Connection& c, const protocol::LeaderboardRequest& m,
                                               const protocol::Rid& rid);

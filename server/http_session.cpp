@@ -11,9 +11,11 @@
 
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
+#include "server/achievements.hpp"
 #include "server/cluster.hpp"
 #include "server/expected_close.hpp"
 #include "server/static_files.hpp"
+#include "server/unix_time.hpp"
 #include "server/ws_session.hpp"
 
 namespace tilerace::server {
@@ -72,13 +74,17 @@ asio::awaitable<http::message_generator> profile_response(const Request& req, st
                              p->games,
                              {},
                              p->ratings,
+                             {},
                              {}};
   for (const GameRecord& g : p->bests) view.bests.push_back(result(g));
   for (const GameRecord& g : p->races) view.races.push_back(result(g));
+  for (const Grant& g : p->achievements) {
+    if (auto a = view_of(g)) view.achievements.push_back(*a);
+  }
   co_return json_response(req, http::status::ok, protocol::encode_profile(view));
 }
 
-// GET /api/leaderboard?mode=&size=&kind=&limit=, /api/replays/<id> and /api/players/<id>: all
+// GET /api/leaderboard?mode=&size=&kind=&limit=&period=, /api/replays/<id> and /api/players/<id>: all
 // read the store.
 asio::awaitable<http::message_generator> route_store(const Request& req, std::string_view path,
                                                      std::string_view query,
@@ -88,8 +94,10 @@ asio::awaitable<http::message_generator> route_store(const Request& req, std::st
     if (const auto* error = std::get_if<protocol::ProtocolError>(&decoded)) {
       co_return json_response(req, http::status::bad_request, protocol::encode_error(*error, {}));
     }
-    const auto& request = std::get<protocol::LeaderboardRequest>(decoded);
-    const LeaderboardQuery q{request.mode, request.size, request.kind, request.limit, ""};
+    auto& request = std::get<protocol::LeaderboardRequest>(decoded);
+    request.period = protocol::period_at(request, unix_ms());
+    const LeaderboardQuery q{request.mode, request.size, request.kind, request.limit, "",
+                             request.period};
     Leaderboard board;
     const StoreWorker::Job load = [&](Store& s) { board = s.leaderboard(q); };
     co_await context.store.run(load);

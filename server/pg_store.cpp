@@ -8,6 +8,7 @@
 #include <chrono>
 #include <regex>
 
+#include "server/achievements.hpp"
 #include "server/unix_time.hpp"
 
 namespace tilerace::server {
@@ -141,14 +142,67 @@ CREATE TABLE rating_history (
   PRIMARY KEY (player_id, at, race_id)
 );
 )sql",
+    R"sql(
+-- Each player's best ranked solo result per mode and size in each period: all time, each UTC
+-- day and each ISO week ("all-time", "2026-11-23", "2026-W47"). Replaces best_results; the
+-- days and weeks of the games already recorded are filled in from them.
+CREATE TABLE period_results (
+  period text COLLATE "C" NOT NULL,
+  player_id text COLLATE "C" NOT NULL,
+  mode text NOT NULL,
+  size integer NOT NULL,
+  score bigint NOT NULL,
+  max_tile bigint NOT NULL,
+  move_count integer NOT NULL,
+  game_id text NOT NULL,
+  ended_at bigint NOT NULL,
+  PRIMARY KEY (period, player_id, mode, size)
+);
+CREATE INDEX period_by_score ON period_results (period, mode, size, score DESC, max_tile DESC, move_count, ended_at, player_id);
+CREATE INDEX period_by_moves ON period_results (period, mode, size, move_count, ended_at, player_id);
+INSERT INTO period_results SELECT 'all-time', player_id, mode, size, score, max_tile, move_count, game_id, ended_at FROM best_results;
+INSERT INTO period_results
+SELECT period, player_id, mode, size, score, max_tile, move_count, id, ended_at FROM (
+  SELECT to_char(to_timestamp(g.ended_at / 1000.0) AT TIME ZONE 'UTC',
+                 CASE k.kind WHEN 'day' THEN 'YYYY-MM-DD' ELSE 'IYYY-"W"IW' END) AS period,
+         g.*, row_number() OVER (
+           PARTITION BY k.kind, to_char(to_timestamp(g.ended_at / 1000.0) AT TIME ZONE 'UTC',
+                 CASE k.kind WHEN 'day' THEN 'YYYY-MM-DD' ELSE 'IYYY-"W"IW' END), g.player_id, g.mode, g.size
+           ORDER BY CASE WHEN g.mode = 'fifteen' THEN 0 ELSE -g.score END,
+                    CASE WHEN g.mode = 'fifteen' THEN 0 ELSE -g.max_tile END,
+                    g.move_count, g.ended_at, g.id) AS n
+  FROM games g, (VALUES ('day'), ('week')) AS k (kind)
+  WHERE g.ranked AND g.room = '' AND (g.mode <> 'fifteen' OR g.state = 'solved')) AS best
+WHERE n = 1;
+DROP TABLE best_results;
+)sql",
+    R"sql(
+-- Achievements granted (server/achievements.hpp), each once per player; and each player's
+-- current run of race wins against people.
+CREATE TABLE achievements (
+  player_id text COLLATE "C" NOT NULL,
+  achievement text COLLATE "C" NOT NULL,
+  game_id text NOT NULL,
+  at bigint NOT NULL,
+  PRIMARY KEY (player_id, achievement)
+);
+ALTER TABLE players ADD COLUMN streak integer NOT NULL DEFAULT 0;
+)sql",
 };
 
 // The rank change a best result or a rating makes, announced to every node in the same
-// transaction (delivered at commit). b|mode|size|score|max_tile|moves|player,
+// transaction (delivered at commit). b|period|mode|size|score|max_tile|moves|player,
 // r|rating|races|player.
-#define TILERACE_NOTIFY_BEST                                                                \
-  "SELECT up.player_id, pg_notify('tilerace_ranks', concat_ws('|', 'b', up.mode, up.size, " \
-  "up.score, up.max_tile, up.move_count, up.player_id)) FROM up"
+#define TILERACE_NOTIFY_BEST                                                                  \
+  "SELECT up.period, pg_notify('tilerace_ranks', concat_ws('|', 'b', up.period, up.mode, "    \
+  "up.size, up.score, up.max_tile, up.move_count, up.player_id)) FROM up"
+// A game's result on its three boards ($1–$3: all time, its day, its week).
+#define TILERACE_BEST_ROWS                                                                  \
+  "WITH up AS (INSERT INTO period_results AS b VALUES ($1, $4, $5, $6::integer, $7::bigint, " \
+  "$8::bigint, $9::integer, $10, $11::bigint), ($2, $4, $5, $6, $7, $8, $9, $10, $11), "      \
+  "($3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (period, player_id, mode, size) DO "   \
+  "UPDATE SET score = excluded.score, max_tile = excluded.max_tile, move_count = "            \
+  "excluded.move_count, game_id = excluded.game_id, ended_at = excluded.ended_at WHERE "
 
 // Prepared on every connection of the pool.
 constexpr std::pair<const char*, const char*> kStatements[] = {
@@ -164,19 +218,13 @@ constexpr std::pair<const char*, const char*> kStatements[] = {
     {"select_game",
      "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, move_count, state, "
      "ranked, started_at, ended_at, room FROM games WHERE id = $1"},
+    // RETURNING (and the notification) names the boards where it is the player's new best.
     {"upsert_best_2048",
-     "WITH up AS (INSERT INTO best_results AS b VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
-     "ON CONFLICT (player_id, mode, size) DO UPDATE SET score = excluded.score, "
-     "max_tile = excluded.max_tile, move_count = excluded.move_count, game_id = excluded.game_id, "
-     "ended_at = excluded.ended_at WHERE excluded.score > b.score OR (excluded.score = b.score "
-     "AND (excluded.max_tile > b.max_tile OR (excluded.max_tile = b.max_tile AND "
-     "excluded.move_count < b.move_count))) RETURNING b.*) " TILERACE_NOTIFY_BEST},
+     TILERACE_BEST_ROWS "excluded.score > b.score OR (excluded.score = b.score AND "
+     "(excluded.max_tile > b.max_tile OR (excluded.max_tile = b.max_tile AND excluded.move_count "
+     "< b.move_count))) RETURNING b.*) " TILERACE_NOTIFY_BEST},
     {"upsert_best_fifteen",
-     "WITH up AS (INSERT INTO best_results AS b VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
-     "ON CONFLICT (player_id, mode, size) DO UPDATE SET score = excluded.score, "
-     "max_tile = excluded.max_tile, move_count = excluded.move_count, game_id = excluded.game_id, "
-     "ended_at = excluded.ended_at WHERE excluded.move_count < b.move_count RETURNING "
-     "b.*) " TILERACE_NOTIFY_BEST},
+     TILERACE_BEST_ROWS "excluded.move_count < b.move_count RETURNING b.*) " TILERACE_NOTIFY_BEST},
     {"delete_active", "DELETE FROM active_games WHERE game_id = $1"},
     {"insert_race",
      "INSERT INTO races (id, room, reason, winner, result, ended_at) VALUES ($1, $2, $3, $4, $5, "
@@ -190,8 +238,8 @@ constexpr std::pair<const char*, const char*> kStatements[] = {
      "INSERT INTO rating_history VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING"},
     {"count_games", "SELECT COUNT(*) FROM games WHERE player_id = $1"},
     {"bests_of",
-     "SELECT mode, size, score, max_tile, move_count, game_id, ended_at FROM best_results "
-     "WHERE player_id = $1 ORDER BY mode, size"},
+     "SELECT mode, size, score, max_tile, move_count, game_id, ended_at FROM period_results "
+     "WHERE period = 'all-time' AND player_id = $1 ORDER BY mode, size"},
     {"rating_history",
      "SELECT at, rating FROM rating_history WHERE player_id = $1 ORDER BY at, race_id"},
     {"recent_races",
@@ -201,9 +249,15 @@ constexpr std::pair<const char*, const char*> kStatements[] = {
      "SELECT strength, wins, losses, draws FROM bot_records WHERE player_id = $1"},
     {"update_rating",
      "WITH up AS (UPDATE players SET rating = $1, wins = wins + $2, losses = losses + $3, "
-     "races = races + 1 WHERE id = $4 RETURNING id, rating, races) "
+     "races = races + 1, streak = CASE WHEN $2 > 0 THEN streak + 1 ELSE 0 END WHERE id = $4 "
+     "RETURNING id, rating, races, streak) "
      "SELECT up.races, pg_notify('tilerace_ranks', concat_ws('|', 'r', up.rating, up.races, "
-     "up.id)) FROM up"},
+     "up.id)), up.streak FROM up"},
+    {"insert_achievement",
+     "INSERT INTO achievements VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING 1"},
+    {"achievements_of",
+     "SELECT achievement, game_id, at FROM achievements WHERE player_id = $1 ORDER BY at, "
+     "achievement"},
     {"upsert_active",
      "INSERT INTO active_games SELECT $1, $2, $3, $4::integer, $5::bigint, $6, $7::boolean, $8, "
      "$9::bigint WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = $2) "
@@ -251,22 +305,24 @@ constexpr std::pair<const char*, const char*> kStatements[] = {
      "ORDER BY position"},
     {"top_2048",
      "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at "
-     "FROM best_results b JOIN players p ON p.id = b.player_id WHERE b.mode = $1 AND b.size = $2 "
-     "ORDER BY b.score DESC, b.max_tile DESC, b.move_count, b.ended_at, b.player_id LIMIT $3"},
+     "FROM period_results b JOIN players p ON p.id = b.player_id WHERE b.period = $1 AND b.mode "
+     "= $2 AND b.size = $3 "
+     "ORDER BY b.score DESC, b.max_tile DESC, b.move_count, b.ended_at, b.player_id LIMIT $4"},
     {"top_fifteen",
      "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at "
-     "FROM best_results b JOIN players p ON p.id = b.player_id WHERE b.mode = $1 AND b.size = $2 "
-     "ORDER BY b.move_count, b.ended_at, b.player_id LIMIT $3"},
+     "FROM period_results b JOIN players p ON p.id = b.player_id WHERE b.period = $1 AND b.mode "
+     "= $2 AND b.size = $3 ORDER BY b.move_count, b.ended_at, b.player_id LIMIT $4"},
     {"best_of",
      "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at "
-     "FROM best_results b JOIN players p ON p.id = b.player_id WHERE b.mode = $1 AND b.size = $2 "
-     "AND b.player_id = $3"},
+     "FROM period_results b JOIN players p ON p.id = b.player_id WHERE b.period = $1 AND b.mode "
+     "= $2 AND b.size = $3 AND b.player_id = $4"},
     {"top_rating",
      "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 ORDER BY rating DESC, id "
      "LIMIT $1"},
     {"rating_of", "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 AND id = $1"},
 };
 #undef TILERACE_NOTIFY_BEST
+#undef TILERACE_BEST_ROWS
 
 engine::Mode mode_of(std::string_view name) {
   return engine::mode_from_string(name).value_or(engine::Mode::classic);
@@ -363,11 +419,13 @@ void PgStore::migrate(PgConnection& conn) {
 }
 
 void PgStore::fill_ranks(PgConnection& conn) {
-  const PgResult best =
-      conn.exec("SELECT mode, size, player_id, score, max_tile, move_count FROM best_results");
+  const PgResult best = conn.exec(
+      "SELECT mode, size, player_id, score, max_tile, move_count, period FROM period_results");
   for (int i = 0; i < best.rows(); ++i) {
+    const auto period = protocol::period_from_string(best.text(i, 6));
+    if (!period) continue;
     const engine::Mode mode = mode_of(best.text(i, 0));
-    ranks_.put_best({mode, best.integer(i, 1), false}, best.text(i, 2),
+    ranks_.put_best({mode, best.integer(i, 1), false, *period}, best.text(i, 2),
                     best_key(mode, best.int64(i, 3), best.int64(i, 4), best.int64(i, 5)));
   }
   const PgResult rated = conn.exec("SELECT id, rating, races FROM players WHERE races > 0");
@@ -378,10 +436,12 @@ void PgStore::fill_ranks(PgConnection& conn) {
 
 void PgStore::apply_notification(std::string_view payload) {
   const auto f = split(payload, '|');
-  if (f.size() == 7 && f[0] == "b") {
-    const engine::Mode mode = mode_of(f[1]);
-    ranks_.put_best({mode, static_cast<int>(to_int(f[2])), false}, f[6],
-                    best_key(mode, to_int(f[3]), to_int(f[4]), to_int(f[5])));
+  if (f.size() == 8 && f[0] == "b") {
+    const auto period = protocol::period_from_string(f[1]);
+    if (!period) return;
+    const engine::Mode mode = mode_of(f[2]);
+    ranks_.put_best({mode, static_cast<int>(to_int(f[3])), false, *period}, f[7],
+                    best_key(mode, to_int(f[4]), to_int(f[5]), to_int(f[6])));
   } else if (f.size() == 4 && f[0] == "r") {
     ranks_.put(kRatingBoard, f[3], rating_key(to_int(f[1])), to_int(f[2]));
   }
@@ -478,23 +538,41 @@ bool PgStore::insert_game(PgConnection& conn, const GameRecord& g) {
              .rows() == 1;
 }
 
-void PgStore::record_game(const GameRecord& g) {
+void PgStore::grant(PgConnection& conn, const GameRecord& g, std::string_view achievement,
+                    std::vector<Grant>& granted) {
+  if (conn.call("insert_achievement", g.player_id, achievement, g.id, g.ended_at).rows() == 1) {
+    granted.push_back({g.player_id, std::string(achievement), g.id, g.ended_at});
+  }
+}
+
+std::vector<Grant> PgStore::record_game(const GameRecord& g) {
   Lease conn(*this);
   PgTransaction tx(*conn);
-  bool new_best = false;
-  if (insert_game(*conn, g) && eligible_for_board(g)) {
-    new_best = conn->call(g.config.mode == engine::Mode::fifteen ? "upsert_best_fifteen"
-                                                                 : "upsert_best_2048",
-                          g.player_id, engine::to_string(g.config.mode), g.config.size, g.score,
-                          g.max_tile, g.move_count, g.id, g.ended_at)
-                   .rows() == 1;
+  std::vector<protocol::Period> new_bests;  // the boards where g is the player's new best
+  std::vector<Grant> granted;
+  const bool inserted = insert_game(*conn, g);
+  if (inserted) {
+    for (const std::string_view id : earned_by(Feat{g})) grant(*conn, g, id, granted);
+  }
+  if (inserted && eligible_for_board(g)) {
+    const auto [day, week] = periods_of(g.ended_at);
+    const PgResult up =
+        conn->call(g.config.mode == engine::Mode::fifteen ? "upsert_best_fifteen"
+                                                          : "upsert_best_2048",
+                   protocol::to_string(protocol::Period{}), protocol::to_string(day),
+                   protocol::to_string(week), g.player_id, engine::to_string(g.config.mode),
+                   g.config.size, g.score, g.max_tile, g.move_count, g.id, g.ended_at);
+    for (int i = 0; i < up.rows(); ++i) {
+      if (auto period = protocol::period_from_string(up.text(i, 0))) new_bests.push_back(*period);
+    }
   }
   conn->call("delete_active", g.id);
   tx.commit();
-  if (new_best) {
-    ranks_.put_best({g.config.mode, g.config.size, false}, g.player_id,
+  for (const protocol::Period& period : new_bests) {
+    ranks_.put_best({g.config.mode, g.config.size, false, period}, g.player_id,
                     best_key(g.config.mode, g.score, g.max_tile, g.move_count));
   }
+  return granted;
 }
 
 std::optional<GameRecord> PgStore::find_game(std::string_view id) {
@@ -517,7 +595,7 @@ std::optional<GameRecord> PgStore::find_game(std::string_view id) {
   return g;
 }
 
-void PgStore::record_race(const RaceRecord& race) {
+std::vector<Grant> PgStore::record_race(const RaceRecord& race) {
   // Players' rows are locked in id order, so two races finishing at once cannot deadlock.
   std::vector<const RatingUpdate*> ratings;
   for (const RatingUpdate& u : race.ratings) ratings.push_back(&u);
@@ -529,16 +607,20 @@ void PgStore::record_race(const RaceRecord& race) {
   if (conn->call("insert_race", race.id, race.room, race.reason, race.winner, race.result,
                  race.ended_at)
           .rows() == 0) {
-    return;  // already recorded: the transaction rolls back, nothing changes
+    return {};  // already recorded: the transaction rolls back, nothing changes
   }
   conn->call("delete_race", race.id);  // its racers go with it (ON DELETE CASCADE)
   for (const GameRecord& g : race.games) insert_game(*conn, g);
   std::vector<std::int64_t> versions;  // each racer's race count after this one
+  std::vector<int> streaks(race.ratings.size());  // in race.ratings' order
   for (const RatingUpdate* u : ratings) {
     const PgResult r =
         conn->call("update_rating", u->after, u->won ? 1 : 0, u->lost ? 1 : 0, u->player_id);
     versions.push_back(r.rows() == 1 ? r.int64(0, 0) : 0);
+    if (r.rows() == 1) streaks[u - race.ratings.data()] = r.integer(0, 2);
   }
+  std::vector<Grant> granted;
+  for (const Earned& e : earned_in(race, streaks)) grant(*conn, *e.game, e.achievement, granted);
   for (const RatingUpdate* u : ratings) {
     conn->call("insert_rating_point", u->player_id, race.id, race.ended_at, u->after);
   }
@@ -552,6 +634,7 @@ void PgStore::record_race(const RaceRecord& race) {
       ranks_.put(kRatingBoard, ratings[i]->player_id, rating_key(ratings[i]->after), versions[i]);
     }
   }
+  return granted;
 }
 
 void PgStore::journal(const std::vector<ActiveGameRecord>& games) {
@@ -674,11 +757,12 @@ Leaderboard PgStore::score_board(PgConnection& conn, const LeaderboardQuery& q) 
   };
   const BoardId id = board_of(q);
   Leaderboard board;
-  board.entries =
-      rows_of(conn.call(fifteen ? "top_fifteen" : "top_2048", mode, q.size, q.limit), read);
+  const std::string period = protocol::to_string(q.period);
+  board.entries = rows_of(
+      conn.call(fifteen ? "top_fifteen" : "top_2048", period, mode, q.size, q.limit), read);
   rank_in_order(id, board.entries);
   if (q.player_id.empty()) return board;
-  const PgResult mine = conn.call("best_of", mode, q.size, q.player_id);
+  const PgResult mine = conn.call("best_of", period, mode, q.size, q.player_id);
   if (mine.rows() == 0) return board;
   LeaderboardEntry me = read(mine, 0);
   me.rank = ranks_.rank(id, me.player_id, entry_key(id, me));
@@ -725,7 +809,7 @@ std::vector<BotRecord> PgStore::bot_records(std::string_view player_id) {
 std::optional<Profile> PgStore::profile(std::string_view player_id) {
   std::optional<PlayerRecord> player = find_player(player_id);
   if (!player) return std::nullopt;
-  Profile p{std::move(*player), 0, {}, {}, {}};
+  Profile p{std::move(*player), 0, {}, {}, {}, {}};
   Lease conn(*this);
   p.games = static_cast<int>(conn->call("count_games", player_id).int64(0, 0));
   p.bests = rows_of(conn->call("bests_of", player_id), [&](const PgResult& r, int i) {
@@ -755,6 +839,9 @@ std::optional<Profile> PgStore::profile(std::string_view player_id) {
     g.ended_at = r.int64(i, 9);
     g.room = r.string(i, 10);
     return g;
+  });
+  p.achievements = rows_of(conn->call("achievements_of", player_id), [&](const PgResult& r, int i) {
+    return Grant{std::string(player_id), r.string(i, 0), r.string(i, 1), r.int64(i, 2)};
   });
   return p;
 }

@@ -26,7 +26,7 @@ namespace tilerace::server {
 
 class PgStore final : public Store {
  public:
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 5;
   static constexpr int kPoolSize = 4;
 
   // Connects to url, migrates, fills the rank cache and starts listening. node names this
@@ -39,9 +39,9 @@ class PgStore final : public Store {
   void ping() override;
   void add_player(const PlayerRecord& player) override;
   std::optional<PlayerRecord> find_player(std::string_view id) override;
-  void record_game(const GameRecord& game) override;
+  std::vector<Grant> record_game(const GameRecord& game) override;
   std::optional<GameRecord> find_game(std::string_view id) override;
-  void record_race(const RaceRecord& race) override;
+  std::vector<Grant> record_race(const RaceRecord& race) override;
   void journal(const std::vector<ActiveGameRecord>& games) override;
   std::optional<ActiveGameRecord> find_active(std::string_view player_id) override;
   void journal_races(const std::vector<ActiveRaceRecord>& races) override;
@@ -71,6 +71,9 @@ class PgStore final : public Store {
   void apply_notification(std::string_view payload);
   void listen(std::unique_ptr<PgConnection> conn);
   bool insert_game(PgConnection& conn, const GameRecord& game);
+  // Grants achievement for game unless its player has it; adds it to granted if so.
+  void grant(PgConnection& conn, const GameRecord& game, std::string_view achievement,
+             std::vector<Grant>& granted);
   Leaderboard score_board(PgConnection& conn, const LeaderboardQuery& query);
   Leaderboard rating_board(PgConnection& conn, const LeaderboardQuery& query);
 

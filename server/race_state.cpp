@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "server/achievements.hpp"
 #include "server/apply_move.hpp"
 #include "server/secrets.hpp"
 #include "server/standings.hpp"
@@ -476,7 +477,7 @@ void RaceState::record_failed() {
   }
 }
 
-void RaceState::recorded(const RaceResult& result) {
+void RaceState::recorded(const RaceResult& result, const std::vector<Grant>& granted) {
   for (const auto& u : result.record.ratings) {
     for (auto& r : racers_) {
       if (r.player->id != u.player_id) continue;
@@ -486,6 +487,15 @@ void RaceState::recorded(const RaceResult& result) {
   }
   metrics_->races_active.fetch_sub(1, std::memory_order_relaxed);
   broadcast(share(result.race_over));
+  for (const Grant& g : granted) {
+    const auto view = view_of(g);
+    for (const auto& r : racers_) {
+      if (!view || r.player->id != g.player_id) continue;
+      if (const auto connection = connection_of(*r.player)) {
+        connection->deliver(share(protocol::encode_achievement(*view)));
+      }
+    }
+  }
   // Back to waiting with nobody ready; racers who left or are away are dropped.
   state_ = State::waiting;
   for (std::size_t i = racers_.size(); i-- > 0;) {

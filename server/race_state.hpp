@@ -96,7 +96,9 @@ class RaceState {
   std::optional<RaceResult> take_result();
   // result (from take_result) was committed: ratings take effect, race_over goes out, the
   // room waits again.
-  void recorded(const RaceResult& result);
+  // granted: the achievements the race's games earned, each sent to its player after
+  // race_over.
+  void recorded(const RaceResult& result, const std::vector<Grant>& granted);
   // Recording failed (it will be retried): the racers are told, nothing is announced.
   void record_failed();
 

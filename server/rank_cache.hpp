@@ -20,11 +20,13 @@
 
 namespace tilerace::server {
 
-// Which board: a score board is (mode, size); the rating board is the one with rating = true.
+// Which board: a score board is (mode, size, period); the rating board is the one with
+// rating = true.
 struct BoardId {
   engine::Mode mode = engine::Mode::classic;
   int size = 4;
   bool rating = false;
+  protocol::Period period;  // all time unless a day's or a week's board
   auto operator<=>(const BoardId&) const = default;
 };
 
@@ -48,7 +50,7 @@ inline RankKey best_key(engine::Mode mode, std::int64_t score, std::int64_t max_
                         std::int64_t moves) {
   return mode == engine::Mode::fifteen ? fifteen_key(moves) : score_key(score, max_tile, moves);
 }
-inline constexpr BoardId kRatingBoard{engine::Mode::classic, 0, true};
+inline constexpr BoardId kRatingBoard{engine::Mode::classic, 0, true, {}};
 
 // An entry's key on board: two entries tie exactly when their keys are equal.
 RankKey entry_key(const BoardId& board, const protocol::LeaderboardEntry& e);

@@ -108,7 +108,10 @@ void Room::settle_locked() {
 }
 
 asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result) {
-  const StoreWorker::Job save = [&result](Store& s) { s.record_race(result.record); };
+  std::vector<Grant> granted;
+  const StoreWorker::Job save = [&result, &granted](Store& s) {
+    granted = s.record_race(result.record);
+  };
   for (int attempt = 0;; ++attempt) {
     bool committed = false;
     try {
@@ -121,7 +124,7 @@ asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result
     {
       std::lock_guard lock(self->mutex_);
       if (committed) {
-        self->state_->recorded(result);
+        self->state_->recorded(result, granted);
         self->settle_locked();
         co_return;
       }

@@ -1,9 +1,12 @@
 #include "server/sqlite_store.hpp"
 
 #include <SQLiteCpp/Transaction.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <string>
+
+#include "server/achievements.hpp"
 
 namespace tilerace::server {
 
@@ -133,7 +136,60 @@ CREATE TABLE rating_history (
   PRIMARY KEY (player_id, at, race_id)
 ) WITHOUT ROWID;
 )sql",
+    R"sql(
+-- Each player's best ranked solo result per mode and size in each period: all time, each UTC
+-- day and each ISO week ("all-time", "2026-11-23", "2026-W47"). Replaces best_results; the
+-- days and weeks of the games already recorded are filled in from them.
+CREATE TABLE period_results (
+  period TEXT NOT NULL,
+  player_id TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  score INTEGER NOT NULL,
+  max_tile INTEGER NOT NULL,
+  move_count INTEGER NOT NULL,
+  game_id TEXT NOT NULL,
+  ended_at INTEGER NOT NULL,
+  PRIMARY KEY (period, player_id, mode, size)
+) WITHOUT ROWID;
+CREATE INDEX period_by_score ON period_results (period, mode, size, score DESC, max_tile DESC, move_count, ended_at, player_id);
+CREATE INDEX period_by_moves ON period_results (period, mode, size, move_count, ended_at, player_id);
+INSERT INTO period_results SELECT 'all-time', player_id, mode, size, score, max_tile, move_count, game_id, ended_at FROM best_results;
+INSERT INTO period_results
+SELECT period, player_id, mode, size, score, max_tile, move_count, id, ended_at FROM (
+  SELECT CASE k.kind WHEN 'day' THEN utc_day(g.ended_at) ELSE iso_week(g.ended_at) END AS period,
+         g.*, row_number() OVER (
+           PARTITION BY k.kind, CASE k.kind WHEN 'day' THEN utc_day(g.ended_at) ELSE iso_week(g.ended_at) END, g.player_id, g.mode, g.size
+           ORDER BY CASE WHEN g.mode = 'fifteen' THEN 0 ELSE -g.score END,
+                    CASE WHEN g.mode = 'fifteen' THEN 0 ELSE -g.max_tile END,
+                    g.move_count, g.ended_at, g.id) AS n
+  FROM games g, (SELECT 'day' AS kind UNION ALL SELECT 'week') k
+  WHERE g.ranked <> 0 AND g.room = '' AND (g.mode <> 'fifteen' OR g.state = 'solved'))
+WHERE n = 1;
+DROP TABLE best_results;
+)sql",
+    R"sql(
+-- Achievements granted (server/achievements.hpp), each once per player; and each player's
+-- current run of race wins against people.
+CREATE TABLE achievements (
+  player_id TEXT NOT NULL,
+  achievement TEXT NOT NULL,
+  game_id TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (player_id, achievement)
+) WITHOUT ROWID;
+ALTER TABLE players ADD COLUMN streak INTEGER NOT NULL DEFAULT 0;
+)sql",
 };
+
+// utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix
+// millisecond instant, for SQL (the migration that fills in past periods).
+template <protocol::PeriodKind kind>
+void period_function(sqlite3_context* context, int, sqlite3_value** args) {
+  const std::string name = protocol::to_string(
+      protocol::period_containing(kind, std::max<sqlite3_int64>(0, sqlite3_value_int64(args[0]))));
+  sqlite3_result_text(context, name.c_str(), static_cast<int>(name.size()), SQLITE_TRANSIENT);
+}
 
 std::unique_ptr<SQLite::Statement> prepare(SQLite::Database& db, const char* sql) {
   return std::make_unique<SQLite::Statement>(db, sql);
@@ -186,6 +242,8 @@ SqliteStore::SqliteStore(const std::filesystem::path& path)
   db_.exec("PRAGMA synchronous = FULL");
   db_.exec("PRAGMA busy_timeout = 5000");
   db_.exec("PRAGMA foreign_keys = ON");
+  db_.createFunction("utc_day", 1, true, nullptr, period_function<protocol::PeriodKind::day>);
+  db_.createFunction("iso_week", 1, true, nullptr, period_function<protocol::PeriodKind::week>);
   migrate();
   insert_player_ = prepare(
       db_,
@@ -203,21 +261,26 @@ SqliteStore::SqliteStore(const std::filesystem::path& path)
       db_,
       "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, move_count, state, "
       "ranked, started_at, ended_at, room FROM games WHERE id = ?");
+  // A game's result on its three boards (?1–?3: all time, its day, its week); RETURNING names
+  // the boards where it is the player's new best.
   upsert_best_2048_ = prepare(
       db_,
-      "INSERT INTO best_results VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-      "ON CONFLICT (player_id, mode, size) DO UPDATE SET score = excluded.score, "
+      "INSERT INTO period_results VALUES (?1, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11), "
+      "(?2, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11), (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
+      "ON CONFLICT (period, player_id, mode, size) DO UPDATE SET score = excluded.score, "
       "max_tile = excluded.max_tile, move_count = excluded.move_count, "
       "game_id = excluded.game_id, ended_at = excluded.ended_at "
       "WHERE excluded.score > score OR (excluded.score = score AND (excluded.max_tile > max_tile "
-      "OR (excluded.max_tile = max_tile AND excluded.move_count < move_count)))");
+      "OR (excluded.max_tile = max_tile AND excluded.move_count < move_count))) "
+      "RETURNING period");
   upsert_best_fifteen_ =
       prepare(db_,
-              "INSERT INTO best_results VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-              "ON CONFLICT (player_id, mode, size) DO UPDATE SET score = excluded.score, "
+              "INSERT INTO period_results VALUES (?1, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11), "
+              "(?2, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11), (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
+              "ON CONFLICT (period, player_id, mode, size) DO UPDATE SET score = excluded.score, "
               "max_tile = excluded.max_tile, move_count = excluded.move_count, "
               "game_id = excluded.game_id, ended_at = excluded.ended_at "
-              "WHERE excluded.move_count < move_count");
+              "WHERE excluded.move_count < move_count RETURNING period");
   delete_active_ = prepare(db_, "DELETE FROM active_games WHERE game_id = ?");
   insert_race_ = prepare(db_,
                          "INSERT OR IGNORE INTO races (id, room, reason, winner, result, ended_at) "
@@ -232,8 +295,10 @@ SqliteStore::SqliteStore(const std::filesystem::path& path)
       prepare(db_, "SELECT strength, wins, losses, draws FROM bot_records WHERE player_id = ?");
   update_rating_ = prepare(
       db_,
-      "UPDATE players SET rating = ?, wins = wins + ?, losses = losses + ?, races = races + 1 "
-      "WHERE id = ? RETURNING races");
+      "UPDATE players SET rating = ?1, wins = wins + ?2, losses = losses + ?3, races = races + 1, "
+      "streak = CASE WHEN ?2 > 0 THEN streak + 1 ELSE 0 END WHERE id = ?4 RETURNING races, "
+      "streak");
+  insert_achievement_ = prepare(db_, "INSERT OR IGNORE INTO achievements VALUES (?, ?, ?, ?)");
   upsert_active_ = prepare(
       db_,
       "INSERT INTO active_games SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? "
@@ -269,18 +334,19 @@ SqliteStore::SqliteStore(const std::filesystem::path& path)
   top_2048_ = prepare(
       db_,
       "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at "
-      "FROM best_results b JOIN players p ON p.id = b.player_id WHERE b.mode = ? AND b.size = ? "
+      "FROM period_results b JOIN players p ON p.id = b.player_id WHERE b.period = ? AND "
+      "b.mode = ? AND b.size = ? "
       "ORDER BY b.score DESC, b.max_tile DESC, b.move_count, b.ended_at, b.player_id LIMIT ?");
   top_fifteen_ = prepare(
       db_,
       "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at "
-      "FROM best_results b JOIN players p ON p.id = b.player_id WHERE b.mode = ? AND b.size = ? "
-      "ORDER BY b.move_count, b.ended_at, b.player_id LIMIT ?");
+      "FROM period_results b JOIN players p ON p.id = b.player_id WHERE b.period = ? AND "
+      "b.mode = ? AND b.size = ? ORDER BY b.move_count, b.ended_at, b.player_id LIMIT ?");
   best_of_ = prepare(
       db_,
       "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at "
-      "FROM best_results b JOIN players p ON p.id = b.player_id "
-      "WHERE b.mode = ? AND b.size = ? AND b.player_id = ?");
+      "FROM period_results b JOIN players p ON p.id = b.player_id "
+      "WHERE b.period = ? AND b.mode = ? AND b.size = ? AND b.player_id = ?");
   top_rating_ = prepare(db_,
                         "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 "
                         "ORDER BY rating DESC, id LIMIT ?");
@@ -291,11 +357,14 @@ SqliteStore::SqliteStore(const std::filesystem::path& path)
 
 void SqliteStore::fill_ranks() {
   SQLite::Statement best(db_,
-                         "SELECT mode, size, player_id, score, max_tile, move_count "
-                         "FROM best_results");
+                         "SELECT mode, size, player_id, score, max_tile, move_count, period "
+                         "FROM period_results");
   while (best.executeStep()) {
+    const auto period = protocol::period_from_string(best.getColumn(6).getString());
+    if (!period) continue;
     const engine::Mode mode = mode_of(best.getColumn(0).getString());
-    ranks_.put_best({mode, best.getColumn(1).getInt(), false}, best.getColumn(2).getString(),
+    ranks_.put_best({mode, best.getColumn(1).getInt(), false, *period},
+                    best.getColumn(2).getString(),
                     best_key(mode, best.getColumn(3).getInt64(), best.getColumn(4).getInt64(),
                              best.getColumn(5).getInt64()));
   }
@@ -366,22 +435,46 @@ bool SqliteStore::insert_game(const GameRecord& g) {
   return s.exec() == 1;
 }
 
-void SqliteStore::record_game(const GameRecord& g) {
+void SqliteStore::grant(const GameRecord& g, std::string_view achievement,
+                        std::vector<Grant>& granted) {
+  SQLite::Statement& s = *insert_achievement_;
+  Reset reset{s};
+  s.bind(1, g.player_id);
+  s.bind(2, std::string(achievement));
+  s.bind(3, g.id);
+  s.bind(4, static_cast<std::int64_t>(g.ended_at));
+  if (s.exec() == 1) granted.push_back({g.player_id, std::string(achievement), g.id, g.ended_at});
+}
+
+std::vector<Grant> SqliteStore::record_game(const GameRecord& g) {
   SQLite::Transaction tx(db_);
-  bool new_best = false;
-  if (insert_game(g) && eligible_for_board(g)) {
+  std::vector<protocol::Period> new_bests;  // the boards where g is the player's new best
+  std::vector<Grant> granted;
+  const bool inserted = insert_game(g);
+  if (inserted) {
+    for (const std::string_view id : earned_by(Feat{g})) grant(g, id, granted);
+  }
+  if (inserted && eligible_for_board(g)) {
     SQLite::Statement& s =
         g.config.mode == engine::Mode::fifteen ? *upsert_best_fifteen_ : *upsert_best_2048_;
     Reset reset{s};
-    s.bind(1, g.player_id);
-    s.bind(2, std::string(engine::to_string(g.config.mode)));
-    s.bind(3, g.config.size);
-    s.bind(4, static_cast<std::int64_t>(g.score));
-    s.bind(5, static_cast<std::int64_t>(g.max_tile));
-    s.bind(6, g.move_count);
-    s.bind(7, g.id);
-    s.bind(8, static_cast<std::int64_t>(g.ended_at));
-    new_best = s.exec() == 1;  // 0 when the player's best stays as it was
+    const auto [day, week] = periods_of(g.ended_at);
+    s.bind(1, protocol::to_string(protocol::Period{}));
+    s.bind(2, protocol::to_string(day));
+    s.bind(3, protocol::to_string(week));
+    s.bind(4, g.player_id);
+    s.bind(5, std::string(engine::to_string(g.config.mode)));
+    s.bind(6, g.config.size);
+    s.bind(7, static_cast<std::int64_t>(g.score));
+    s.bind(8, static_cast<std::int64_t>(g.max_tile));
+    s.bind(9, g.move_count);
+    s.bind(10, g.id);
+    s.bind(11, static_cast<std::int64_t>(g.ended_at));
+    while (s.executeStep()) {
+      if (auto period = protocol::period_from_string(s.getColumn(0).getString())) {
+        new_bests.push_back(*period);
+      }
+    }
   }
   {
     Reset reset{*delete_active_};
@@ -389,10 +482,11 @@ void SqliteStore::record_game(const GameRecord& g) {
     delete_active_->exec();
   }
   tx.commit();
-  if (new_best) {
-    ranks_.put_best({g.config.mode, g.config.size, false}, g.player_id,
+  for (const protocol::Period& period : new_bests) {
+    ranks_.put_best({g.config.mode, g.config.size, false, period}, g.player_id,
                     best_key(g.config.mode, g.score, g.max_tile, g.move_count));
   }
+  return granted;
 }
 
 std::optional<GameRecord> SqliteStore::find_game(std::string_view id) {
@@ -416,7 +510,7 @@ std::optional<GameRecord> SqliteStore::find_game(std::string_view id) {
   return g;
 }
 
-void SqliteStore::record_race(const RaceRecord& race) {
+std::vector<Grant> SqliteStore::record_race(const RaceRecord& race) {
   SQLite::Transaction tx(db_);
   {
     SQLite::Statement& s = *insert_race_;
@@ -427,7 +521,7 @@ void SqliteStore::record_race(const RaceRecord& race) {
     s.bind(4, race.winner);
     s.bind(5, race.result);
     s.bind(6, static_cast<std::int64_t>(race.ended_at));
-    if (s.exec() == 0) return;  // already recorded: the transaction rolls back, nothing changes
+    if (s.exec() == 0) return {};  // already recorded: the transaction rolls back
   }
   {
     Reset reset{*delete_race_};
@@ -436,6 +530,7 @@ void SqliteStore::record_race(const RaceRecord& race) {
   }
   for (const GameRecord& g : race.games) insert_game(g);
   std::vector<std::int64_t> versions;  // each racer's race count after this one
+  std::vector<int> streaks;            // and their race win streak
   for (const RatingUpdate& u : race.ratings) {
     SQLite::Statement& s = *update_rating_;
     Reset reset{s};
@@ -443,8 +538,12 @@ void SqliteStore::record_race(const RaceRecord& race) {
     s.bind(2, u.won ? 1 : 0);
     s.bind(3, u.lost ? 1 : 0);
     s.bind(4, u.player_id);
-    versions.push_back(s.executeStep() ? s.getColumn(0).getInt64() : 0);
+    const bool found = s.executeStep();
+    versions.push_back(found ? s.getColumn(0).getInt64() : 0);
+    streaks.push_back(found ? s.getColumn(1).getInt() : 0);
   }
+  std::vector<Grant> granted;
+  for (const Earned& e : earned_in(race, streaks)) grant(*e.game, e.achievement, granted);
   for (const RatingUpdate& u : race.ratings) {
     SQLite::Statement& s = *insert_rating_point_;
     Reset reset{s};
@@ -471,6 +570,7 @@ void SqliteStore::record_race(const RaceRecord& race) {
                  versions[i]);
     }
   }
+  return granted;
 }
 
 void SqliteStore::journal(const std::vector<ActiveGameRecord>& games) {
@@ -616,6 +716,7 @@ Leaderboard SqliteStore::leaderboard(const LeaderboardQuery& query) {
 Leaderboard SqliteStore::score_board(const LeaderboardQuery& q) {
   const bool fifteen = q.mode == engine::Mode::fifteen;
   const std::string mode(engine::to_string(q.mode));
+  const std::string period = protocol::to_string(q.period);
   auto read = [](SQLite::Statement& s) {
     LeaderboardEntry e;
     e.player_id = s.getColumn(0).getString();
@@ -632,18 +733,20 @@ Leaderboard SqliteStore::score_board(const LeaderboardQuery& q) {
   {
     SQLite::Statement& s = fifteen ? *top_fifteen_ : *top_2048_;
     Reset reset{s};
-    s.bind(1, mode);
-    s.bind(2, q.size);
-    s.bind(3, q.limit);
+    s.bind(1, period);
+    s.bind(2, mode);
+    s.bind(3, q.size);
+    s.bind(4, q.limit);
     board.entries = rows_of(s, read);
     rank_in_order(id, board.entries);
   }
   if (q.player_id.empty()) return board;
   SQLite::Statement& s = *best_of_;
   Reset reset{s};
-  s.bind(1, mode);
-  s.bind(2, q.size);
-  s.bind(3, q.player_id);
+  s.bind(1, period);
+  s.bind(2, mode);
+  s.bind(3, q.size);
+  s.bind(4, q.player_id);
   if (!s.executeStep()) return board;
   LeaderboardEntry me = read(s);
   me.rank = ranks_.rank(id, me.player_id, entry_key(id, me));
@@ -699,14 +802,15 @@ std::vector<BotRecord> SqliteStore::bot_records(std::string_view player_id) {
 std::optional<Profile> SqliteStore::profile(std::string_view player_id) {
   std::optional<PlayerRecord> player = find_player(player_id);
   if (!player) return std::nullopt;
-  Profile p{std::move(*player), 0, {}, {}, {}};
+  Profile p{std::move(*player), 0, {}, {}, {}, {}};
   const std::string id(player_id);
   SQLite::Statement count(db_, "SELECT COUNT(*) FROM games WHERE player_id = ?");
   count.bind(1, id);
   if (count.executeStep()) p.games = count.getColumn(0).getInt();
   SQLite::Statement bests(db_,
                           "SELECT mode, size, score, max_tile, move_count, game_id, ended_at "
-                          "FROM best_results WHERE player_id = ? ORDER BY mode, size");
+                          "FROM period_results WHERE period = 'all-time' AND player_id = ? "
+                          "ORDER BY mode, size");
   bests.bind(1, id);
   while (bests.executeStep()) {
     GameRecord g;
@@ -743,6 +847,14 @@ std::optional<Profile> SqliteStore::profile(std::string_view player_id) {
     g.ended_at = races.getColumn(9).getInt64();
     g.room = races.getColumn(10).getString();
     p.races.push_back(std::move(g));
+  }
+  SQLite::Statement granted(db_,
+                            "SELECT achievement, game_id, at FROM achievements WHERE player_id = ? "
+                            "ORDER BY at, achievement");
+  granted.bind(1, id);
+  while (granted.executeStep()) {
+    p.achievements.push_back({id, granted.getColumn(0).getString(), granted.getColumn(1).getString(),
+                              granted.getColumn(2).getInt64()});
   }
   return p;
 }

@@ -19,13 +19,13 @@ class SqliteStore final : public Store {
   // Opens (creating if needed) the database file at path and migrates it.
   explicit SqliteStore(const std::filesystem::path& path);
 
-  static constexpr int kSchemaVersion = 5;
+  static constexpr int kSchemaVersion = 7;
 
   void add_player(const PlayerRecord& player) override;
   std::optional<PlayerRecord> find_player(std::string_view id) override;
-  void record_game(const GameRecord& game) override;
+  std::vector<Grant> record_game(const GameRecord& game) override;
   std::optional<GameRecord> find_game(std::string_view id) override;
-  void record_race(const RaceRecord& race) override;
+  std::vector<Grant> record_race(const RaceRecord& race) override;
   void journal(const std::vector<ActiveGameRecord>& games) override;
   std::optional<ActiveGameRecord> find_active(std::string_view player_id) override;
   void journal_races(const std::vector<ActiveRaceRecord>& races) override;
@@ -38,6 +38,8 @@ class SqliteStore final : public Store {
   void migrate();
   void fill_ranks();
   bool insert_game(const GameRecord& game);  // false if it was already there
+  // Grants achievement for game unless its player has it; adds it to granted if so.
+  void grant(const GameRecord& game, std::string_view achievement, std::vector<Grant>& granted);
   Leaderboard score_board(const LeaderboardQuery& query);
   Leaderboard rating_board(const LeaderboardQuery& query);
 
@@ -47,7 +49,8 @@ class SqliteStore final : public Store {
       upsert_best_2048_, upsert_best_fifteen_, delete_active_, insert_race_, update_rating_,
       upsert_active_, select_active_, delete_pieces_, insert_piece_, select_pieces_, upsert_race_,
       delete_racers_, insert_racer_, delete_race_, top_2048_, top_fifteen_, best_of_, top_rating_,
-      rating_of_, upsert_bot_record_, select_bot_records_, insert_rating_point_;
+      rating_of_, upsert_bot_record_, select_bot_records_, insert_rating_point_,
+      insert_achievement_;
   RankCache ranks_;
 };
 

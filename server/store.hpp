@@ -14,6 +14,7 @@
 // StoreUnavailable is the one failure worth waiting out: the database could not be reached
 // (PostgreSQL went away) and nothing was changed; the same call may succeed later. The
 // StoreWorker retries such calls with backoff (bounded) before it gives up.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -70,6 +71,15 @@ struct BotOutcome {
   bool drawn = false;
 };
 
+// An achievement (server/achievements.hpp) as a player holds it: granted once, by the game
+// that earned it first.
+struct Grant {
+  std::string player_id;
+  std::string achievement;  // its id
+  std::string game_id;
+  std::int64_t at = 0;  // Unix ms the game ended
+};
+
 // What a player's profile shows (GET /api/players/<id>).
 struct Profile {
   PlayerRecord player;
@@ -77,6 +87,7 @@ struct Profile {
   std::vector<GameRecord> bests;  // best ranked solo result per mode and size (no moves)
   std::vector<std::pair<std::int64_t, int>> ratings;  // (Unix ms, rating after) per rated race
   std::vector<GameRecord> races;  // their last 10 race games, newest first (no moves)
+  std::vector<Grant> achievements;  // in the order they were granted
 };
 
 // A person's record against the computer of one strength.
@@ -144,11 +155,19 @@ struct LeaderboardQuery {
   LeaderboardKind kind = LeaderboardKind::score;
   int limit = 10;
   std::string player_id;  // whose own entry to return as `me`; may be empty
+  protocol::Period period;  // score boards only: the rating board is all-time
 };
 
 // The board a leaderboard query asks for.
 inline BoardId board_of(const LeaderboardQuery& q) {
-  return q.kind == LeaderboardKind::rating ? kRatingBoard : BoardId{q.mode, q.size, false};
+  return q.kind == LeaderboardKind::rating ? kRatingBoard
+                                           : BoardId{q.mode, q.size, false, q.period};
+}
+
+// The periods besides all time whose score boards a result ended at ended_at (Unix ms) is on.
+inline std::array<protocol::Period, 2> periods_of(std::int64_t ended_at) {
+  return {protocol::period_containing(protocol::PeriodKind::day, ended_at),
+          protocol::period_containing(protocol::PeriodKind::week, ended_at)};
 }
 
 struct Leaderboard {
@@ -186,11 +205,13 @@ class Store {
   virtual void add_player(const PlayerRecord& player) = 0;
   virtual std::optional<PlayerRecord> find_player(std::string_view id) = 0;
   // Records a finished game (and drops its journal entry); the same id again changes nothing.
-  virtual void record_game(const GameRecord& game) = 0;
+  // Returns the achievements it granted (in the same transaction): none for a repeat.
+  virtual std::vector<Grant> record_game(const GameRecord& game) = 0;
   virtual std::optional<GameRecord> find_game(std::string_view id) = 0;
   // Records a finished race, its games and the racers' new ratings, all at once, and drops its
-  // journal entry; recording the same race id again changes nothing.
-  virtual void record_race(const RaceRecord& race) = 0;
+  // journal entry; recording the same race id again changes nothing. Returns the achievements
+  // its games granted, as record_game does.
+  virtual std::vector<Grant> record_race(const RaceRecord& race) = 0;
   // Saves the current moves of active solo games: an entry with from = 0 replaces its player's
   // older one, a later piece (from > 0) extends the entry of the same game. An entry whose
   // game is already recorded as finished is skipped, and so is a piece without its entry.

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "engine/game.hpp"
+#include "protocol/period.hpp"
 #include "tests/e2e/backend.hpp"
 #include "tests/e2e/harness.hpp"
 
@@ -95,6 +96,37 @@ TEST_P(Persistence, EverythingSurvivesASigtermRestart) {
   EXPECT_EQ(http.status, 200);
   EXPECT_EQ(json::parse(http.body)["entries"], board["entries"]);
   EXPECT_EQ(http_request(server.port(), "/api/leaderboard?size=9").status, 400);
+
+  // The result is also on the boards of its UTC day and ISO week, readable by name later on.
+  EXPECT_EQ(board["period"], "all-time");
+  const std::int64_t ended_at = board["entries"][0]["at"];
+  for (const auto kind : {protocol::PeriodKind::day, protocol::PeriodKind::week}) {
+    const std::string name = protocol::to_string(protocol::period_containing(kind, ended_at));
+    const json named = client.request(
+        {{"type", "leaderboard"}, {"mode", "classic"}, {"size", 3}, {"period", name}});
+    EXPECT_EQ(named["period"], name);
+    EXPECT_EQ(named["entries"], board["entries"]);
+    EXPECT_EQ(named["me"]["rank"], 1);
+    const HttpResult by_http =
+        http_request(server.port(), "/api/leaderboard?mode=classic&size=3&period=" + name);
+    EXPECT_EQ(by_http.status, 200);
+    EXPECT_EQ(json::parse(by_http.body)["entries"], board["entries"]);
+    // "day" and "week" answer the current one, named (today is the result's day or later).
+    const json current = client.request({{"type", "leaderboard"},
+                                         {"size", 3},
+                                         {"period", kind == protocol::PeriodKind::day ? "day"
+                                                                                      : "week"}});
+    const auto answered = protocol::period_from_string(current["period"].get<std::string>());
+    ASSERT_TRUE(answered.has_value()) << current.dump();
+    EXPECT_EQ(answered->kind, kind);
+    EXPECT_GE(to_string(*answered), name);
+  }
+  const json before = client.request({{"type", "leaderboard"}, {"size", 3}, {"period", "2020-W53"}});
+  EXPECT_EQ(before["entries"], json::array());
+  EXPECT_EQ(before["me"], nullptr);
+  const HttpResult bad_period = http_request(server.port(), "/api/leaderboard?period=2025-W53");
+  EXPECT_EQ(bad_period.status, 400);
+  EXPECT_EQ(json::parse(bad_period.body)["field"], "period");
 
   const HttpResult replay = http_request(server.port(), "/api/replays/" + finished_id);
   ASSERT_EQ(replay.status, 200);

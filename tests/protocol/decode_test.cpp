@@ -37,6 +37,46 @@ TEST(Decode, EmotesAndTheComputerOption) {
       decode_client(R"({"type":"bot_record"})").message()));
 }
 
+TEST(Decode, LeaderboardPeriods) {
+  const auto request = [](const std::string& text) {
+    return as<LeaderboardRequest>(decode_client(text));
+  };
+  const LeaderboardRequest all = request(R"({"type":"leaderboard"})");
+  EXPECT_EQ(all.period.kind, PeriodKind::all_time);
+  EXPECT_FALSE(all.current);
+  EXPECT_EQ(request(R"({"type":"leaderboard","period":"all-time"})").period, Period{});
+  const LeaderboardRequest day = request(R"({"type":"leaderboard","period":"day"})");
+  EXPECT_TRUE(day.current);
+  EXPECT_EQ(day.period.kind, PeriodKind::day);
+  // 1,795,391,999,999 ms is 2026-11-22 23:59:59.999 UTC, a Sunday.
+  EXPECT_EQ(to_string(period_at(day, 1'795'391'999'999)), "2026-11-22");
+  EXPECT_EQ(to_string(period_at(day, 1'795'392'000'000)), "2026-11-23");
+  const LeaderboardRequest week = request(R"({"type":"leaderboard","period":"week"})");
+  EXPECT_EQ(to_string(period_at(week, 1'795'391'999'999)), "2026-W47");
+  EXPECT_EQ(to_string(period_at(week, 1'795'392'000'000)), "2026-W48");
+  const LeaderboardRequest past = request(R"({"type":"leaderboard","period":"2026-W47"})");
+  EXPECT_FALSE(past.current);
+  EXPECT_EQ(to_string(period_at(past, 1'795'392'000'000)), "2026-W47");
+
+  for (const char* text : {R"({"type":"leaderboard","period":"2025-W53"})",
+                           R"({"type":"leaderboard","period":"yesterday"})",
+                           R"({"type":"leaderboard","period":7})",
+                           R"({"type":"leaderboard","kind":"rating","period":"week"})"}) {
+    const Decoded d = decode_client(text);
+    ASSERT_FALSE(d.ok()) << text;
+    EXPECT_EQ(d.error().code, ErrorCode::bad_field) << text;
+    EXPECT_EQ(d.error().field, "period") << text;
+  }
+  EXPECT_EQ(request(R"({"type":"leaderboard","kind":"rating","period":"all-time"})").kind,
+            LeaderboardKind::rating);
+  const auto query = decode_leaderboard_query("mode=classic&period=2026-11-23");
+  ASSERT_TRUE(std::holds_alternative<LeaderboardRequest>(query));
+  EXPECT_EQ(to_string(std::get<LeaderboardRequest>(query).period), "2026-11-23");
+  const auto bad = decode_leaderboard_query("period=2026-11-31");
+  ASSERT_TRUE(std::holds_alternative<ProtocolError>(bad));
+  EXPECT_EQ(std::get<ProtocolError>(bad).field, "period");
+}
+
 TEST(Decode, PingUndoResign) {
   EXPECT_TRUE(std::holds_alternative<Ping>(decode_client(R"({"type":"ping"})").message()));
   EXPECT_TRUE(std::holds_alternative<Undo>(decode_client(R"({"type":"undo"})").message()));

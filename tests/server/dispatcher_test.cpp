@@ -33,14 +33,14 @@ class FlakyStore final : public Store {
   std::optional<PlayerRecord> find_player(std::string_view id) override {
     return real_.find_player(id);
   }
-  void record_game(const GameRecord& g) override {
+  std::vector<Grant> record_game(const GameRecord& g) override {
     check();
-    real_.record_game(g);
+    return real_.record_game(g);
   }
   std::optional<GameRecord> find_game(std::string_view id) override { return real_.find_game(id); }
-  void record_race(const RaceRecord& r) override {
+  std::vector<Grant> record_race(const RaceRecord& r) override {
     check();
-    real_.record_race(r);
+    return real_.record_race(r);
   }
   void journal(const std::vector<ActiveGameRecord>& g) override { real_.journal(g); }
   std::optional<ActiveGameRecord> find_active(std::string_view id) override {
@@ -211,7 +211,7 @@ TEST_F(DispatcherFixture, ARaceResultIsAnnouncedOnlyOnceRecordedAndRetriedUntilI
   const std::optional<json> over = wait_for(a, "race_over");
   ASSERT_TRUE(over.has_value());
   EXPECT_EQ((*over)["winner"], a_id);
-  EXPECT_EQ(store.leaderboard({engine::Mode::classic, 4, LeaderboardKind::rating, 10, ""})
+  EXPECT_EQ(store.leaderboard({engine::Mode::classic, 4, LeaderboardKind::rating, 10, "", {}})
                 .entries.at(0)
                 .rating,
             1516);

@@ -126,7 +126,7 @@ TEST_F(RaceFixture, TheTimeLimitEndsTheRaceAndRaceOverWaitsForTheRecord) {
   for (const auto& t : b.out->take_types()) EXPECT_NE(t, "race_over");
   race.play(*b.player, *b.out, move(engine::Direction::left), {}, t0 + 63s);
   EXPECT_EQ(b.out->take().back()["code"], "game_over");
-  race.recorded(*result);
+  race.recorded(*result, {});
   const std::vector<json> got = b.out->take();
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0]["type"], "race_over");
@@ -164,7 +164,7 @@ TEST_F(RaceFixture, AtTheTimeLimitEqualScoresRankByFewerMoves) {
   EXPECT_EQ(result->record.reason, "time");
   EXPECT_EQ(result->record.winner, "a");
   a.out->take();
-  race.recorded(*result);
+  race.recorded(*result, {});
   const json over = a.out->take().at(0);
   ASSERT_EQ(over["type"], "race_over");
   EXPECT_EQ(over["standings"][0]["player"], "a");
@@ -185,7 +185,7 @@ TEST_F(RaceFixture, AFailedRecordTellsTheRacersAndAnnouncesNothing) {
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0]["code"], "internal");
   EXPECT_EQ(a.player->rating, 1500);  // no rating before the record
-  race.recorded(*result);
+  race.recorded(*result, {});
   EXPECT_EQ(a.out->take_types(), (std::vector<std::string>{"race_over", "room"}));
   EXPECT_EQ(a.player->rating, 1516);
 }

@@ -8,8 +8,8 @@
 namespace tilerace::server {
 namespace {
 
-constexpr BoardId kClassic4{engine::Mode::classic, 4, false};
-constexpr BoardId kRating{engine::Mode::classic, 0, true};
+constexpr BoardId kClassic4{engine::Mode::classic, 4, false, {}};
+constexpr BoardId kRating{engine::Mode::classic, 0, true, {}};
 
 TEST(RankCache, RanksCountStrictlyBetterEntriesSoTiesShareARank) {
   RankCache cache;
@@ -21,7 +21,7 @@ TEST(RankCache, RanksCountStrictlyBetterEntriesSoTiesShareARank) {
   EXPECT_EQ(cache.rank(kClassic4, "a", score_key(900, 128, 120)), 2);
   EXPECT_EQ(cache.rank(kClassic4, "c", score_key(900, 128, 120)), 2);
   EXPECT_EQ(cache.rank(kClassic4, "d", score_key(100, 16, 40)), 4);
-  EXPECT_EQ(cache.rank({engine::Mode::classic, 5, false}, "d", score_key(1, 2, 3)), 1);
+  EXPECT_EQ(cache.rank({engine::Mode::classic, 5, false, {}}, "d", score_key(1, 2, 3)), 1);
   EXPECT_EQ(cache.size(kClassic4), 4u);
 }
 

@@ -75,7 +75,20 @@ class StoreTest : public ::testing::TestWithParam<Backend> {
   }
   Leaderboard board(const std::string& me = "", int limit = 10,
                     engine::Mode mode = engine::Mode::classic) {
-    return store_->leaderboard({mode, 4, LeaderboardKind::score, limit, me});
+    return store_->leaderboard({mode, 4, LeaderboardKind::score, limit, me, {}});
+  }
+  // The classic 4×4 board of the period named period, as seen by me.
+  Leaderboard board_of(const std::string& period, const std::string& me = "") {
+    return store_->leaderboard({engine::Mode::classic, 4, LeaderboardKind::score, 10, me,
+                                *protocol::period_from_string(period)});
+  }
+  // Who is on a board, in order, with their rank and score: "a#1:500 b#2:300".
+  static std::string listing(const Leaderboard& b) {
+    std::string out;
+    for (const LeaderboardEntry& e : b.entries) {
+      out += fmt::format("{}{}#{}:{}", out.empty() ? "" : " ", e.player_id, e.rank, e.score);
+    }
+    return out;
   }
 
   tilerace::testing::TempDir dir_;  // declared first: outlives the store
@@ -168,7 +181,7 @@ TEST_P(StoreTest, ScoreBoardKeepsEachPlayersBestAndRanksTiesTogether) {
   EXPECT_EQ(top.me->score, 100);
   EXPECT_EQ(board("c").me->rank, 2);
   EXPECT_FALSE(board("nobody").me.has_value());
-  EXPECT_TRUE(store_->leaderboard({engine::Mode::classic, 5, LeaderboardKind::score, 10, ""})
+  EXPECT_TRUE(store_->leaderboard({engine::Mode::classic, 5, LeaderboardKind::score, 10, "", {}})
                   .entries.empty());
 }
 
@@ -185,6 +198,96 @@ TEST_P(StoreTest, FifteenBoardRanksFewestMovesAndOnlySolvedGames) {
   EXPECT_EQ(top.entries[0].player_id, "b");
   EXPECT_EQ(top.entries[1].moves, 80);
   EXPECT_EQ(top.me->rank, 2);
+}
+
+// Unix milliseconds of a UTC date and a time of day: the clock the results carry.
+std::int64_t utc(std::chrono::year_month_day date, std::chrono::milliseconds time = {}) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::sys_days(date).time_since_epoch() + time)
+      .count();
+}
+constexpr std::chrono::milliseconds kLastMs = 23h + 59min + 59s + 999ms;
+
+TEST_P(StoreTest, AResultIsOnTheBoardsOfItsUtcDayAndIsoWeek) {
+  using namespace std::chrono;
+  for (const char* id : {"a", "b", "c"}) add(id, std::string("name-") + id);
+  // Sunday 2026-11-22 23:59:59 and the Monday after at 00:00:00, a new day and a new week.
+  store_->record_game(game("a1", "a", 500, 64, 90, utc(2026y / 11 / 22, 23h + 59min + 59s)));
+  store_->record_game(game("c1", "c", 200, 16, 50, utc(2026y / 11 / 22, kLastMs)));
+  store_->record_game(game("b1", "b", 300, 32, 70, utc(2026y / 11 / 23)));
+  store_->record_game(game("a2", "a", 100, 8, 30, utc(2026y / 11 / 23)));
+  store_->record_game(game("c2", "c", 400, 32, 80, utc(2026y / 11 / 29, kLastMs)));  // Sunday
+
+  EXPECT_EQ(listing(board_of("2026-11-22")), "a#1:500 c#2:200");
+  EXPECT_EQ(listing(board_of("2026-11-23")), "b#1:300 a#2:100");
+  EXPECT_EQ(listing(board_of("2026-11-24")), "");
+  EXPECT_EQ(listing(board_of("2026-W47")), "a#1:500 c#2:200");
+  EXPECT_EQ(listing(board_of("2026-W48")), "c#1:400 b#2:300 a#3:100");
+  EXPECT_EQ(listing(board_of("all-time")), "a#1:500 c#2:400 b#3:300");
+  EXPECT_EQ(listing(board()), listing(board_of("all-time")));
+  // `me` and its rank are per board: a leads the day before and is last in the week after.
+  EXPECT_EQ(board_of("2026-11-23", "a").me->rank, 2);
+  EXPECT_EQ(board_of("2026-11-23", "a").me->game_id, "a2");
+  EXPECT_EQ(board_of("2026-W48", "a").me->rank, 3);
+  EXPECT_EQ(board_of("2026-W47", "a").me->rank, 1);
+  EXPECT_FALSE(board_of("2026-11-22", "b").me.has_value());
+  // A better result later in the same week replaces the player's week entry only there.
+  store_->record_game(game("b2", "b", 450, 32, 75, utc(2026y / 11 / 24)));
+  EXPECT_EQ(listing(board_of("2026-W48")), "b#1:450 c#2:400 a#3:100");
+  EXPECT_EQ(board_of("2026-W48", "a").me->rank, 3);
+  EXPECT_EQ(listing(board_of("2026-11-23")), "b#1:300 a#2:100");
+
+  // Past periods stay readable, ranks included, after the store is opened again.
+  store_.reset();
+  store_ = open();
+  EXPECT_EQ(listing(board_of("2026-11-22")), "a#1:500 c#2:200");
+  EXPECT_EQ(board_of("2026-11-22", "c").me->rank, 2);
+  EXPECT_EQ(board_of("2026-W48", "c").me->rank, 2);
+}
+
+TEST_P(StoreTest, IsoWeeksOneAndFiftyThreeHoldTheDaysAroundNewYear) {
+  using namespace std::chrono;
+  add("a", "ann");
+  add("b", "bob");
+  store_->record_game(game("a1", "a", 100, 8, 10, utc(2021y / 1 / 3, kLastMs)));   // 2020-W53
+  store_->record_game(game("b1", "b", 200, 16, 20, utc(2021y / 1 / 4)));           // 2021-W01
+  store_->record_game(game("a2", "a", 300, 32, 30, utc(2027y / 1 / 1, 12h)));      // 2026-W53
+  store_->record_game(game("b2", "b", 400, 32, 40, utc(2026y / 12 / 28)));         // 2026-W53
+  EXPECT_EQ(listing(board_of("2020-W53")), "a#1:100");
+  EXPECT_EQ(listing(board_of("2021-W01")), "b#1:200");
+  EXPECT_EQ(listing(board_of("2026-W53")), "b#1:400 a#2:300");
+  EXPECT_EQ(listing(board_of("2027-W01")), "");
+  EXPECT_EQ(listing(board_of("2027-01-01")), "a#1:300");
+  EXPECT_EQ(board_of("2026-W53", "a").me->rank, 2);
+}
+
+TEST_P(StoreTest, UpgradingFillsInTheDaysAndWeeksOfResultsAlreadyRecorded) {
+  using namespace std::chrono;
+  add("a", "ann");
+  add("b", "bob");
+  store_->record_game(game("a1", "a", 500, 64, 90, utc(2026y / 11 / 22, 10h)));
+  store_->record_game(game("a2", "a", 600, 64, 95, utc(2026y / 11 / 22, 11h)));  // a's best
+  store_->record_game(game("b1", "b", 300, 32, 70, utc(2026y / 11 / 23)));
+  store_->record_game(game("b2", "b", 300, 32, 60, utc(2026y / 11 / 23, 1h)));  // fewer moves
+  store_->record_game(game("a3", "a", 50, 8, 10, utc(2026y / 11 / 24)));
+  const std::string w48 = listing(board_of("2026-W48"));
+  ASSERT_EQ(w48, "b#1:300 a#2:50");
+  store_.reset();
+  // Back to the schema before periods (and achievements): one best_results table of all-time
+  // bests.
+  execute(
+      "CREATE TABLE best_results AS SELECT player_id, mode, size, score, max_tile, move_count, "
+      "game_id, ended_at FROM period_results WHERE period = 'all-time'; DROP TABLE "
+      "period_results; DROP TABLE achievements; ALTER TABLE players DROP COLUMN streak;");
+  execute(postgres() ? "UPDATE tilerace_schema SET version = 3" : "PRAGMA user_version = 5");
+  store_ = open();
+  EXPECT_EQ(listing(board_of("all-time")), "a#1:600 b#2:300");
+  EXPECT_EQ(listing(board_of("2026-11-22")), "a#1:600");
+  EXPECT_EQ(board_of("2026-11-22", "a").me->game_id, "a2");
+  EXPECT_EQ(board_of("2026-11-23", "b").me->game_id, "b2");
+  EXPECT_EQ(listing(board_of("2026-W48")), w48);
+  EXPECT_EQ(board_of("2026-W48", "a").me->rank, 2);
+  EXPECT_EQ(listing(board_of("2026-W47")), "a#1:600");
 }
 
 TEST_P(StoreTest, RacesUpdateRatingsOnceAndFeedTheRatingBoard) {
@@ -208,7 +311,7 @@ TEST_P(StoreTest, RacesUpdateRatingsOnceAndFeedTheRatingBoard) {
   EXPECT_EQ(store_->find_player("b")->losses, 1);
   EXPECT_TRUE(store_->find_game("gb").has_value());
   const Leaderboard ratings =
-      store_->leaderboard({engine::Mode::classic, 4, LeaderboardKind::rating, 10, "b"});
+      store_->leaderboard({engine::Mode::classic, 4, LeaderboardKind::rating, 10, "b", {}});
   ASSERT_EQ(ratings.entries.size(), 2u);
   EXPECT_EQ(ratings.entries[0].player_id, "a");
   EXPECT_EQ(ratings.entries[0].rating, 1516);
@@ -380,7 +483,7 @@ class SharedStoreTest : public ::testing::Test {
 // player's `me` rank on store's classic 4×4 board, once it equals expected or 5 s passed (a
 // node hears of another's results a moment after they commit).
 int rank_becomes(Store& store, const std::string& player, int expected) {
-  const LeaderboardQuery query{engine::Mode::classic, 4, LeaderboardKind::score, 10, player};
+  const LeaderboardQuery query{engine::Mode::classic, 4, LeaderboardKind::score, 10, player, {}};
   int rank = 0;
   tilerace::testing::eventually(
       [&] {
@@ -412,7 +515,7 @@ TEST_F(SharedStoreTest, EachNodeRanksWhatTheOtherRecords) {
   EXPECT_EQ(rank_becomes(b, "q", 2), 2);
   for (Store* node : {static_cast<Store*>(&a), static_cast<Store*>(&b)}) {
     const Leaderboard top =
-        node->leaderboard({engine::Mode::classic, 4, LeaderboardKind::score, 10, ""});
+        node->leaderboard({engine::Mode::classic, 4, LeaderboardKind::score, 10, "", {}});
     ASSERT_EQ(top.entries.size(), 2u);
     EXPECT_EQ(top.entries[0].player_id, "p");
     EXPECT_EQ(top.entries[1].player_id, "q");

@@ -335,7 +335,9 @@ $('mode').addEventListener('change', offerSizes);
 offerSizes();
 $('join-form').addEventListener('submit', (e) => { e.preventDefault(); send({ type: 'join_room', code: $('join-code').value.trim() }); });
 $('refresh-rooms').addEventListener('click', () => send({ type: 'list_rooms' }));
-$('board-score').addEventListener('click', () => send({ type: 'leaderboard', mode: settings().mode, size: settings().size, kind: 'score' }));
+const showScores = () => send({ type: 'leaderboard', mode: settings().mode, size: settings().size, kind: 'score', period: $('board-period').value });
+$('board-score').addEventListener('click', showScores);
+$('board-period').addEventListener('change', showScores);
 $('board-rating').addEventListener('click', () => send({ type: 'leaderboard', kind: 'rating' }));
 $('ready').addEventListener('click', () => {
   const me = state.room?.players.find((p) => p.id === state.me?.id);

@@ -1,8 +1,9 @@
-// The leaderboard table: best scores for a mode and size, or race ratings. Text only.
+// The leaderboard table: best scores for a mode, size and period, or race ratings. Text only.
 // onReplay(gameId) opens a replay, onPlayer(playerId) a profile.
 export function renderLeaderboard(table, board, onReplay, onPlayer) {
   const head = table.querySelector('thead'), body = table.querySelector('tbody');
   const rating = board.kind === 'rating';
+  table.querySelector('caption').textContent = caption(board);
   const cols = rating ? ['#', 'Player', 'Rating', 'W', 'L'] : ['#', 'Player', 'Score', 'Tile', 'Moves', ''];
   const th = document.createElement('tr');
   th.replaceChildren(...cols.map((c) => Object.assign(document.createElement('th'), { textContent: c })));
@@ -29,4 +30,13 @@ export function renderLeaderboard(table, board, onReplay, onPlayer) {
     rows.push(tr);
   }
   body.replaceChildren(...rows);
+}
+
+// What the table shows: "Ratings", or "classic 4×4, week 2026-W48" (the server names the
+// period it answered).
+export function caption(board) {
+  if (board.kind === 'rating') return 'Ratings';
+  const period = board.period ?? 'all-time';
+  const when = period === 'all-time' ? 'all time' : period.includes('W') ? `week ${period}` : `day ${period}`;
+  return `${board.mode} ${board.size}×${board.size}, ${when}`;
 }
