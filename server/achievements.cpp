@@ -1,6 +1,8 @@
 #include "server/achievements.hpp"
 
+#include <algorithm>
 #include <array>
+#include <utility>
 
 #include "server/store.hpp"
 
@@ -56,6 +58,16 @@ std::vector<std::string_view> earned_by(const Feat& feat) {
     if (a.earned(feat)) ids.push_back(a.id);
   }
   return ids;
+}
+
+void order_grants(std::vector<Grant>& grants) {
+  const auto position = [](const Grant& g) {
+    const Achievement* a = find_achievement(g.achievement);
+    return a == nullptr ? kAchievements.size() : static_cast<std::size_t>(a - kAchievements.data());
+  };
+  std::stable_sort(grants.begin(), grants.end(), [&](const Grant& x, const Grant& y) {
+    return std::pair(x.at, position(x)) < std::pair(y.at, position(y));
+  });
 }
 
 std::optional<protocol::AchievementView> view_of(const Grant& grant) {

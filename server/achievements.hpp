@@ -55,6 +55,8 @@ std::vector<Earned> earned_in(const RaceRecord& race, const std::vector<int>& st
 
 namespace tilerace::server {
 
+// Puts grants in the order they were granted: by time, then as the table lists them.
+void order_grants(std::vector<Grant>& grants);
 // A held achievement as clients see it (it refers to grant); nullopt for one this server no
 // longer defines.
 std::optional<protocol::AchievementView> view_of(const Grant& grant);

@@ -843,6 +843,7 @@ std::optional<Profile> PgStore::profile(std::string_view player_id) {
   p.achievements = rows_of(conn->call("achievements_of", player_id), [&](const PgResult& r, int i) {
     return Grant{std::string(player_id), r.string(i, 0), r.string(i, 1), r.int64(i, 2)};
   });
+  order_grants(p.achievements);
   return p;
 }
 

@@ -856,6 +856,7 @@ std::optional<Profile> SqliteStore::profile(std::string_view player_id) {
     p.achievements.push_back({id, granted.getColumn(0).getString(), granted.getColumn(1).getString(),
                               granted.getColumn(2).getInt64()});
   }
+  order_grants(p.achievements);
   return p;
 }
 

@@ -1,5 +1,6 @@
 // A player's profile: after three won races the chart draws four points (the 1500 start and
-// one per race), rising; the recent races open their replays.
+// one per race), rising; the achievement the first win earned is listed; the recent races open
+// their replays. And the leaderboard's period: this week's board, named by the server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveAndBrowse, enter, screenshot } from './harness.mjs';
@@ -65,8 +66,46 @@ test('the profile chart draws the rating history of a player who played three ra
     assert.ok(points[i][1] < points[i - 1][1], 'a higher rating higher up');
   }
   assert.equal(await page.locator('#profile-races li').count(), 3);
+  // The first of the three wins earned an achievement; the profile lists it once.
+  const held = await page.locator('#profile-achievements li').allTextContents();
+  assert.equal(held.length, 1, held.join(' | '));
+  assert.match(held[0], /First win · Win a race against a person/);
   await screenshot(page, 'profile');
   await page.locator('#profile-races button').first().click();
   await page.locator('#replay').waitFor();
+  await context.close();
+});
+
+test('an achievement is announced on the winner\'s screen, and the leaderboard shows this week\'s board', async () => {
+  const context = await env.browser.newContext();
+  const page = await enter(context, env.server.url, 'winner');
+  // A rival joins the page's room over a socket of the page's own, readies, then leaves.
+  await page.click('#create-room');
+  await page.waitForFunction(() => document.getElementById('room-code').textContent.trim().length === 6);
+  const code = (await page.locator('#room-code').textContent()).trim();
+  await page.evaluate(async (room) => {
+    const ws = new WebSocket(`ws://${location.host}/ws`);
+    const seen = (type) => new Promise((resolve) => ws.addEventListener('message', function on(e) {
+      if (JSON.parse(e.data).type === type) { ws.removeEventListener('message', on); resolve(); }
+    }));
+    await new Promise((r) => { ws.onopen = r; });
+    ws.send(JSON.stringify({ type: 'hello', name: 'rival' }));
+    await seen('welcome');
+    ws.send(JSON.stringify({ type: 'join_room', code: room }));
+    await seen('room');
+    const started = seen('race_start');
+    ws.send(JSON.stringify({ type: 'ready' }));
+    window.rival = { ws, started };
+  }, code);
+  await page.click('#ready');
+  await page.evaluate(async () => { await window.rival.started; window.rival.ws.send(JSON.stringify({ type: 'leave_room' })); });
+  await page.locator('#notice', { hasText: 'Achievement unlocked: First win' }).waitFor();
+  assert.match(await page.textContent('#announce'), /Achievement unlocked: First win/);
+
+  await page.click('#leave');
+  await page.selectOption('#board-period', 'week');
+  await page.locator('#leaderboard caption', { hasText: /classic 4×4, week \d{4}-W\d{2}/ }).waitFor();
+  await page.selectOption('#board-period', 'all-time');
+  await page.locator('#leaderboard caption', { hasText: 'classic 4×4, all time' }).waitFor();
   await context.close();
 });

@@ -357,6 +357,109 @@ TEST_P(StoreTest, AProfileHasGamesBestsTheRatingHistoryAndRecentRaces) {
   EXPECT_EQ(p->races[2].id, "ga1");
 }
 
+// The achievement ids of grants, in order.
+std::vector<std::string> ids_of(const std::vector<Grant>& grants) {
+  std::vector<std::string> ids;
+  for (const Grant& g : grants) ids.push_back(g.achievement);
+  return ids;
+}
+using Ids = std::vector<std::string>;
+
+TEST_P(StoreTest, GamesGrantEachAchievementOnceAndOnlyWhenRecorded) {
+  add("a", "ann");
+  add("b", "bob");
+  GameRecord won = game("a1", "a", 20000, 2048, 900, 10);
+  EXPECT_EQ(ids_of(store_->record_game(won)), (Ids{"tile_2048", "no_regrets"}));
+  EXPECT_EQ(ids_of(store_->record_game(won)), Ids{});  // the same game again: nothing
+  GameRecord again = game("a2", "a", 30000, 2048, 1000, 11);
+  EXPECT_EQ(ids_of(store_->record_game(again)), Ids{});  // held already
+  EXPECT_EQ(ids_of(store_->record_game(game("a3", "a", 60000, 4096, 2000, 12))),
+            Ids{"tile_4096"});
+  GameRecord wide = game("a4", "a", 25000, 2048, 1200, 13);
+  wide.config.size = 5;
+  EXPECT_EQ(ids_of(store_->record_game(wide)), Ids{"wide_open"});
+  GameRecord small_target = game("b1", "b", 20, 8, 5, 14);
+  small_target.config.size = 5;
+  small_target.config.target = 8;  // reaching 8 wins nothing here
+  EXPECT_EQ(ids_of(store_->record_game(small_target)), Ids{});
+  GameRecord undone = game("b2", "b", 20000, 2048, 900, 15);
+  undone.ranked = false;  // an undo (or a chosen seed): not "without undo"
+  EXPECT_EQ(ids_of(store_->record_game(undone)), Ids{"tile_2048"});
+  EXPECT_EQ(ids_of(store_->record_game(game("b3", "b", 250, 0, 250, 16, engine::Mode::fifteen))),
+            Ids{});
+  const std::vector<Grant> quick =
+      store_->record_game(game("b4", "b", 150, 0, 150, 17, engine::Mode::fifteen));
+  ASSERT_EQ(ids_of(quick), Ids{"quick_fingers"});
+  EXPECT_EQ(quick[0].player_id, "b");
+  EXPECT_EQ(quick[0].game_id, "b4");
+  EXPECT_EQ(quick[0].at, 17);
+
+  // Kept: after reopening, nothing is granted twice and the profile lists them in order.
+  store_.reset();
+  store_ = open();
+  EXPECT_EQ(ids_of(store_->record_game(game("a5", "a", 70000, 4096, 2100, 18))), Ids{});
+  const auto profile = store_->profile("a");
+  EXPECT_EQ(ids_of(profile->achievements), (Ids{"tile_2048", "no_regrets", "tile_4096", "wide_open"}));
+  EXPECT_EQ(profile->achievements[0].game_id, "a1");
+  EXPECT_EQ(profile->achievements[3].at, 13);
+}
+
+TEST_P(StoreTest, RaceWinsInARowAndBeatingTheHardComputerGrantTheirAchievements) {
+  add("c", "cid");
+  add("d", "dee");
+  int n = 0;
+  // A rated race between c and d that winner wins.
+  const auto race = [&](const std::string& winner) {
+    const std::string loser = winner == "c" ? "d" : "c";
+    RaceRecord r;
+    r.id = fmt::format("r{}", ++n);
+    r.room = "ABCDEF";
+    r.reason = "forfeit";
+    r.winner = winner;
+    r.result = "{}";
+    r.ended_at = 100 + n;
+    r.games = {game(fmt::format("g{}{}", n, winner), winner, 300, 32, 40, r.ended_at),
+               game(fmt::format("g{}{}", n, loser), loser, 200, 16, 40, r.ended_at)};
+    r.games[0].room = r.games[1].room = r.room;
+    r.ratings = {{winner, 1500, 1510, true, false}, {loser, 1500, 1490, false, true}};
+    return store_->record_race(r);
+  };
+  const std::vector<Grant> first = race("c");
+  ASSERT_EQ(ids_of(first), Ids{"first_race_win"});
+  EXPECT_EQ(first[0].player_id, "c");
+  EXPECT_EQ(first[0].game_id, "g1c");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(ids_of(race("c")), Ids{});  // c: four in a row
+  EXPECT_EQ(ids_of(race("d")), Ids{"first_race_win"});                 // c's run ends
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(ids_of(race("c")), Ids{}) << i;  // four again
+  // The run survives reopening the store.
+  store_.reset();
+  store_ = open();
+  const std::vector<Grant> fifth = race("c");
+  ASSERT_EQ(ids_of(fifth), Ids{"on_a_roll"});
+  EXPECT_EQ(fifth[0].game_id, fmt::format("g{}c", n));
+  EXPECT_EQ(ids_of(race("c")), Ids{});
+
+  // The computer: only a win against hard counts.
+  const auto against = [&](engine::BotStrength s, bool won) {
+    RaceRecord r;
+    r.id = fmt::format("r{}", ++n);
+    r.room = "BOTBOT";
+    r.reason = "target";
+    r.result = "{}";
+    r.ended_at = 100 + n;
+    r.games = {game(fmt::format("g{}d", n), "d", 300, 32, 40, r.ended_at)};
+    r.games[0].room = r.room;
+    r.against_bots = {{"d", s, won, !won, false}};
+    return store_->record_race(r);
+  };
+  EXPECT_EQ(ids_of(against(engine::BotStrength::easy, true)), Ids{});
+  EXPECT_EQ(ids_of(against(engine::BotStrength::hard, false)), Ids{});
+  EXPECT_EQ(ids_of(against(engine::BotStrength::hard, true)), Ids{"machine_breaker"});
+  EXPECT_EQ(ids_of(against(engine::BotStrength::hard, true)), Ids{});
+  EXPECT_EQ(ids_of(store_->profile("d")->achievements),
+            (Ids{"first_race_win", "machine_breaker"}));
+}
+
 TEST_P(StoreTest, RacesAgainstTheComputerAddUpPerStrengthOnceEach) {
   add("a", "ann");
   EXPECT_TRUE(store_->bot_records("a").empty());

@@ -101,3 +101,18 @@ test('an emote is an effect to show, unless this viewer muted emotes', () => {
   s.muteEmotes = true;
   assert.deepEqual(applyMessage(s, emote).filter((e) => e.kind === 'emote'), []);
 });
+
+test('an achievement is a notice until the next game or race starts', () => {
+  const s = initialState();
+  applyMessage(s, { type: 'game', game: G('g1', [[2, 2], [0, 0]]) });
+  const achievement = { id: 'first_race_win', title: 'First win', description: 'Win a race against a person', game: 'g0', at: 1 };
+  applyMessage(s, { type: 'achievement', achievement });
+  assert.deepEqual(s.notice, { kind: 'achievement', text: 'Achievement unlocked: First win (Win a race against a person)' });
+  applyMessage(s, { type: 'game', game: G('g1', [[2, 2], [0, 0]]) });  // the same game again
+  assert.equal(s.notice?.kind, 'achievement');
+  applyMessage(s, { type: 'game', game: G('g2', [[2, 0], [0, 0]]) });
+  assert.equal(s.notice, null);
+  applyMessage(s, { type: 'achievement', achievement });
+  applyMessage(s, { type: 'race_start', code: 'ABCDEF', time_limit: 300, games: {} });
+  assert.equal(s.notice, null);
+});

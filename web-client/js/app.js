@@ -219,6 +219,7 @@ connection.addEventListener('message', (e) => {
     sound.play('countdown');
   }
   if (msg.type === 'race_start') { say('Go!'); $('gain').textContent = ''; }
+  if (msg.type === 'achievement') { say(`Achievement unlocked: ${msg.achievement.title}`); sound.play('win'); }
   if (msg.type === 'race_over' && msg.standings.some((p) => p.player.startsWith('bot-'))) send({ type: 'bot_record' });
   if (msg.type === 'race_over' && state.role !== 'racer') {
     const winner = msg.standings.find((s) => s.player === msg.winner);
@@ -265,7 +266,8 @@ function renderRooms() {
 async function openProfile(id) {
   try {
     renderProfile({ name: $('profile-name'), stats: $('profile-stats'), chart: $('rating-chart'),
-      bests: $('profile-bests'), races: $('profile-races') }, await loadProfile(id), openReplay);
+      bests: $('profile-bests'), races: $('profile-races'), achievements: $('profile-achievements') },
+    await loadProfile(id), openReplay);
     show('profile');
   } catch (err) {
     state.notice = { kind: 'error', text: `Profile unavailable: ${err.message}` };

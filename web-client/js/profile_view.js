@@ -33,7 +33,8 @@ export async function loadProfile(id) {
   return response.json();
 }
 
-// Draws profile p into el: {name, stats, chart, bests, races}; onReplay(gameId) opens a replay.
+// Draws profile p into el: {name, stats, chart, achievements, bests, races}; onReplay(gameId)
+// opens a replay.
 export function renderProfile(el, p, onReplay) {
   el.name.textContent = p.name;
   el.stats.textContent = `Rating ${p.rating} · ${p.wins} wins, ${p.losses} losses · ${p.games} games`;
@@ -46,6 +47,15 @@ export function renderProfile(el, p, onReplay) {
   line.setAttribute('stroke-width', '2');
   el.chart.replaceChildren(line);
   el.chart.setAttribute('aria-label', `Rating over time: ${ratings.map((r) => r.rating).join(', ')}`);
+  const held = p.achievements ?? [];
+  el.achievements.replaceChildren(...(held.length === 0 ? [text('li', 'None yet.')] : held.map((a) => {
+    const li = text('li', '');
+    li.append(text('strong', a.title), ` · ${a.description} · ${new Date(a.at).toLocaleDateString()} `);
+    const replay = text('button', 'replay', 'link');
+    replay.addEventListener('click', () => onReplay(a.game));
+    li.append(replay);
+    return li;
+  })));
   el.bests.replaceChildren(...p.bests.map((b) => {
     const li = text('li', `${b.mode} ${b.size}×${b.size}: ${b.score} points, ${b.max_tile} tile, ${b.moves} moves `);
     const replay = text('button', 'replay', 'link');

@@ -15,7 +15,7 @@ export function initialState() {
     leaderboard: null,
     botRecord: null,   // {easy|medium|hard: {wins, losses, draws}}
     muteEmotes: false, // this viewer hides everyone's emotes
-    notice: null,      // {kind: 'error' | 'info' | 'invite', text}
+    notice: null,      // {kind: 'error' | 'info' | 'invite' | 'achievement', text}
   };
 }
 
@@ -33,6 +33,9 @@ export function applyMessage(state, msg, now = Date.now()) {
   if (state.notice?.kind === 'error' && SUCCESSES.has(msg.type)) state.notice = null;
   // An invite link is news until the race starts or the room is left.
   if (state.notice?.kind === 'invite' && (msg.type === 'race_start' || msg.type === 'left')) state.notice = null;
+  // An achievement is news until the next game or race starts.
+  if (state.notice?.kind === 'achievement' && ['game', 'race_start'].includes(msg.type) &&
+      !(msg.type === 'game' && msg.game.id === state.solo?.id)) state.notice = null;
   switch (msg.type) {
     case 'welcome':
       state.me = msg.player;
@@ -114,6 +117,9 @@ export function applyMessage(state, msg, now = Date.now()) {
       break;
     case 'error':
       state.notice = { kind: 'error', text: `${msg.message} (${msg.code})` };
+      break;
+    case 'achievement':
+      state.notice = { kind: 'achievement', text: `Achievement unlocked: ${msg.achievement.title} (${msg.achievement.description})` };
       break;
     case 'shutdown':
       state.notice = { kind: 'info', text: 'The server is restarting: reconnecting…' };
