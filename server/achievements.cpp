@@ -87,6 +87,13 @@ std::vector<std::string> announcements_of(const std::vector<Grant>& grants) {
 std::vector<Earned> earned_in(const RaceRecord& race, const std::vector<int>& streaks) {
   std::vector<Earned> out;
   for (const GameRecord& g : race.games) {
+    // In a race with the computer the people are the ones with an outcome; the computer
+    // earns nothing.
+    const bool person =
+        race.against_bots.empty() ||
+        std::any_of(race.against_bots.begin(), race.against_bots.end(),
+                    [&](const BotOutcome& o) { return o.player_id == g.player_id; });
+    if (!person) continue;
     Feat feat{g};
     for (std::size_t i = 0; i < race.ratings.size(); ++i) {
       if (race.ratings[i].player_id != g.player_id) continue;

@@ -447,8 +447,9 @@ TEST_P(StoreTest, RaceWinsInARowAndBeatingTheHardComputerGrantTheirAchievements)
     r.reason = "target";
     r.result = "{}";
     r.ended_at = 100 + n;
-    r.games = {game(fmt::format("g{}d", n), "d", 300, 32, 40, r.ended_at)};
-    r.games[0].room = r.room;
+    r.games = {game(fmt::format("g{}d", n), "d", 300, 32, 40, r.ended_at),
+               game(fmt::format("g{}bot", n), "bot-hard", 40000, 4096, 2000, r.ended_at)};
+    r.games[0].room = r.games[1].room = r.room;
     r.against_bots = {{"d", s, won, !won, false}};
     return store_->record_race(r);
   };
@@ -458,6 +459,7 @@ TEST_P(StoreTest, RaceWinsInARowAndBeatingTheHardComputerGrantTheirAchievements)
   EXPECT_EQ(ids_of(against(engine::BotStrength::hard, true)), Ids{});
   EXPECT_EQ(ids_of(store_->profile("d")->achievements),
             (Ids{"first_race_win", "machine_breaker"}));
+  EXPECT_EQ(query("SELECT COUNT(*) FROM achievements WHERE player_id = 'bot-hard'"), 0);
 }
 
 TEST_P(StoreTest, RacesAgainstTheComputerAddUpPerStrengthOnceEach) {

@@ -56,13 +56,13 @@ export function renderProfile(el, p, onReplay) {
     li.append(replay);
     return li;
   })));
-  el.bests.replaceChildren(...p.bests.map((b) => {
+  el.bests.replaceChildren(...(p.bests.length === 0 ? [text('li', 'None yet.')] : p.bests.map((b) => {
     const li = text('li', `${b.mode} ${b.size}×${b.size}: ${b.score} points, ${b.max_tile} tile, ${b.moves} moves `);
     const replay = text('button', 'replay', 'link');
     replay.addEventListener('click', () => onReplay(b.game));
     li.append(replay);
     return li;
-  }));
+  })));
   el.races.replaceChildren(...p.races.map((r) => {
     const li = text('li', `${new Date(r.at).toLocaleString()} · room ${r.room} · ${r.score} points (${r.state}) `);
     const replay = text('button', 'replay', 'link');
