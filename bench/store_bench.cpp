@@ -151,8 +151,8 @@ void leaderboard(benchmark::State& state, const std::string& me) {
   state.counters["rows"] = kRows;
   state.counters["open_s"] = big.open_seconds;
   state.counters["cache_B_per_row"] = big.cache_bytes_per_row;
-  state.SetLabel(fmt::format("{} {}", name_of(state.range(0)),
-                             state.range(1) == 0 ? "all-time" : "week"));
+  state.SetLabel(
+      fmt::format("{} {}", name_of(state.range(0)), state.range(1) == 0 ? "all-time" : "week"));
 }
 
 void BM_LeaderboardTop10(benchmark::State& state) { leaderboard(state, ""); }

@@ -296,10 +296,13 @@ std::string encode_leaderboard(const LeaderboardRequest& request,
   };
   json list = json::array();
   for (const auto& e : entries) list.push_back(entry_json(e));
-  json j{{"type", "leaderboard"},      {"mode", engine::to_string(request.mode)},
-         {"size", request.size},       {"kind", rating ? "rating" : "score"},
+  json j{{"type", "leaderboard"},
+         {"mode", engine::to_string(request.mode)},
+         {"size", request.size},
+         {"kind", rating ? "rating" : "score"},
          {"period", to_string(request.period)},
-         {"entries", std::move(list)}, {"me", me ? entry_json(*me) : json(nullptr)}};
+         {"entries", std::move(list)},
+         {"me", me ? entry_json(*me) : json(nullptr)}};
   put_rid(j, rid);
   return dump(j);
 }

@@ -104,7 +104,7 @@ struct LeaderboardRequest {
   engine::Mode mode = engine::Mode::classic;
   int size = 4;
   LeaderboardKind kind = LeaderboardKind::score;
-  int limit = 10;  // 1–100
+  int limit = 10;        // 1–100
   Period period;         // all time unless asked
   bool current = false;  // "day" or "week": period.kind's period at the time of answering
 };

@@ -16,7 +16,9 @@ std::int32_t day_number(const year_month_day& date) {
   return static_cast<std::int32_t>(sys_days(date).time_since_epoch().count());
 }
 
-year_month_day date_of(std::int32_t day) { return year_month_day(sys_days(std::chrono::days(day))); }
+year_month_day date_of(std::int32_t day) {
+  return year_month_day(sys_days(std::chrono::days(day)));
+}
 
 // 0 for Monday … 6 for Sunday; day 0 (1970-01-01) was a Thursday.
 std::int32_t weekday_of(std::int32_t day) { return ((day + 3) % 7 + 7) % 7; }

@@ -25,9 +25,9 @@ constexpr std::array kAchievements{
                 [](const Feat& f) { return tiles(f.game) && f.game.max_tile >= 4096; }},
     Achievement{"wide_open", "Wide open", "Win a 5×5 game (a target of 2048 or more)",
                 [](const Feat& f) { return f.game.config.size == 5 && won_big(f.game); }},
-    Achievement{"no_regrets", "No regrets",
-                "Win a ranked solo game to 2048 or more without undo",
-                [](const Feat& f) { return f.game.ranked && f.game.room.empty() && won_big(f.game); }},
+    Achievement{
+        "no_regrets", "No regrets", "Win a ranked solo game to 2048 or more without undo",
+        [](const Feat& f) { return f.game.ranked && f.game.room.empty() && won_big(f.game); }},
     Achievement{"quick_fingers", "Quick fingers", "Solve the 4×4 Fifteen in under 200 moves",
                 [](const Feat& f) {
                   return f.game.config.mode == Mode::fifteen && f.game.config.size == 4 &&

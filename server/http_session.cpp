@@ -84,8 +84,8 @@ asio::awaitable<http::message_generator> profile_response(const Request& req, st
   co_return json_response(req, http::status::ok, protocol::encode_profile(view));
 }
 
-// GET /api/leaderboard?mode=&size=&kind=&limit=&period=, /api/replays/<id> and /api/players/<id>: all
-// read the store.
+// GET /api/leaderboard?mode=&size=&kind=&limit=&period=, /api/replays/<id> and /api/players/<id>:
+// all read the store.
 asio::awaitable<http::message_generator> route_store(const Request& req, std::string_view path,
                                                      std::string_view query,
                                                      ServerContext& context) {
@@ -96,8 +96,8 @@ asio::awaitable<http::message_generator> route_store(const Request& req, std::st
     }
     auto& request = std::get<protocol::LeaderboardRequest>(decoded);
     request.period = protocol::period_at(request, unix_ms());
-    const LeaderboardQuery q{request.mode, request.size, request.kind, request.limit, "",
-                             request.period};
+    const LeaderboardQuery q{request.mode,  request.size, request.kind,
+                             request.limit, "",           request.period};
     Leaderboard board;
     const StoreWorker::Job load = [&](Store& s) { board = s.leaderboard(q); };
     co_await context.store.run(load);

@@ -193,14 +193,14 @@ ALTER TABLE players ADD COLUMN streak integer NOT NULL DEFAULT 0;
 // The rank change a best result or a rating makes, announced to every node in the same
 // transaction (delivered at commit). b|period|mode|size|score|max_tile|moves|player,
 // r|rating|races|player.
-#define TILERACE_NOTIFY_BEST                                                                  \
-  "SELECT up.period, pg_notify('tilerace_ranks', concat_ws('|', 'b', up.period, up.mode, "    \
+#define TILERACE_NOTIFY_BEST                                                               \
+  "SELECT up.period, pg_notify('tilerace_ranks', concat_ws('|', 'b', up.period, up.mode, " \
   "up.size, up.score, up.max_tile, up.move_count, up.player_id)) FROM up"
 // A game's result on its three boards ($1–$3: all time, its day, its week).
-#define TILERACE_BEST_ROWS                                                                  \
+#define TILERACE_BEST_ROWS                                                                    \
   "WITH up AS (INSERT INTO period_results AS b VALUES ($1, $4, $5, $6::integer, $7::bigint, " \
   "$8::bigint, $9::integer, $10, $11::bigint), ($2, $4, $5, $6, $7, $8, $9, $10, $11), "      \
-  "($3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (period, player_id, mode, size) DO "   \
+  "($3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (period, player_id, mode, size) DO "    \
   "UPDATE SET score = excluded.score, max_tile = excluded.max_tile, move_count = "            \
   "excluded.move_count, game_id = excluded.game_id, ended_at = excluded.ended_at WHERE "
 
@@ -219,8 +219,8 @@ constexpr std::pair<const char*, const char*> kStatements[] = {
      "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, move_count, state, "
      "ranked, started_at, ended_at, room FROM games WHERE id = $1"},
     // RETURNING (and the notification) names the boards where it is the player's new best.
-    {"upsert_best_2048",
-     TILERACE_BEST_ROWS "excluded.score > b.score OR (excluded.score = b.score AND "
+    {"upsert_best_2048", TILERACE_BEST_ROWS
+     "excluded.score > b.score OR (excluded.score = b.score AND "
      "(excluded.max_tile > b.max_tile OR (excluded.max_tile = b.max_tile AND excluded.move_count "
      "< b.move_count))) RETURNING b.*) " TILERACE_NOTIFY_BEST},
     {"upsert_best_fifteen",
@@ -556,12 +556,11 @@ std::vector<Grant> PgStore::record_game(const GameRecord& g) {
   }
   if (inserted && eligible_for_board(g)) {
     const auto [day, week] = periods_of(g.ended_at);
-    const PgResult up =
-        conn->call(g.config.mode == engine::Mode::fifteen ? "upsert_best_fifteen"
-                                                          : "upsert_best_2048",
-                   protocol::to_string(protocol::Period{}), protocol::to_string(day),
-                   protocol::to_string(week), g.player_id, engine::to_string(g.config.mode),
-                   g.config.size, g.score, g.max_tile, g.move_count, g.id, g.ended_at);
+    const PgResult up = conn->call(
+        g.config.mode == engine::Mode::fifteen ? "upsert_best_fifteen" : "upsert_best_2048",
+        protocol::to_string(protocol::Period{}), protocol::to_string(day),
+        protocol::to_string(week), g.player_id, engine::to_string(g.config.mode), g.config.size,
+        g.score, g.max_tile, g.move_count, g.id, g.ended_at);
     for (int i = 0; i < up.rows(); ++i) {
       if (auto period = protocol::period_from_string(up.text(i, 0))) new_bests.push_back(*period);
     }
@@ -611,7 +610,7 @@ std::vector<Grant> PgStore::record_race(const RaceRecord& race) {
   }
   conn->call("delete_race", race.id);  // its racers go with it (ON DELETE CASCADE)
   for (const GameRecord& g : race.games) insert_game(*conn, g);
-  std::vector<std::int64_t> versions;  // each racer's race count after this one
+  std::vector<std::int64_t> versions;             // each racer's race count after this one
   std::vector<int> streaks(race.ratings.size());  // in race.ratings' order
   for (const RatingUpdate* u : ratings) {
     const PgResult r =
@@ -758,8 +757,8 @@ Leaderboard PgStore::score_board(PgConnection& conn, const LeaderboardQuery& q) 
   const BoardId id = board_of(q);
   Leaderboard board;
   const std::string period = protocol::to_string(q.period);
-  board.entries = rows_of(
-      conn.call(fifteen ? "top_fifteen" : "top_2048", period, mode, q.size, q.limit), read);
+  board.entries =
+      rows_of(conn.call(fifteen ? "top_fifteen" : "top_2048", period, mode, q.size, q.limit), read);
   rank_in_order(id, board.entries);
   if (q.player_id.empty()) return board;
   const PgResult mine = conn.call("best_of", period, mode, q.size, q.player_id);

@@ -853,8 +853,8 @@ std::optional<Profile> SqliteStore::profile(std::string_view player_id) {
                             "ORDER BY at, achievement");
   granted.bind(1, id);
   while (granted.executeStep()) {
-    p.achievements.push_back({id, granted.getColumn(0).getString(), granted.getColumn(1).getString(),
-                              granted.getColumn(2).getInt64()});
+    p.achievements.push_back({id, granted.getColumn(0).getString(),
+                              granted.getColumn(1).getString(), granted.getColumn(2).getInt64()});
   }
   order_grants(p.achievements);
   return p;

@@ -86,7 +86,7 @@ struct Profile {
   int games = 0;                  // finished games recorded, solo and race
   std::vector<GameRecord> bests;  // best ranked solo result per mode and size (no moves)
   std::vector<std::pair<std::int64_t, int>> ratings;  // (Unix ms, rating after) per rated race
-  std::vector<GameRecord> races;  // their last 10 race games, newest first (no moves)
+  std::vector<GameRecord> races;    // their last 10 race games, newest first (no moves)
   std::vector<Grant> achievements;  // in the order they were granted
 };
 
@@ -154,7 +154,7 @@ struct LeaderboardQuery {
   int size = 4;
   LeaderboardKind kind = LeaderboardKind::score;
   int limit = 10;
-  std::string player_id;  // whose own entry to return as `me`; may be empty
+  std::string player_id;    // whose own entry to return as `me`; may be empty
   protocol::Period period;  // score boards only: the rating board is all-time
 };
 

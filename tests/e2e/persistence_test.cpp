@@ -112,16 +112,17 @@ TEST_P(Persistence, EverythingSurvivesASigtermRestart) {
     EXPECT_EQ(by_http.status, 200);
     EXPECT_EQ(json::parse(by_http.body)["entries"], board["entries"]);
     // "day" and "week" answer the current one, named (today is the result's day or later).
-    const json current = client.request({{"type", "leaderboard"},
-                                         {"size", 3},
-                                         {"period", kind == protocol::PeriodKind::day ? "day"
-                                                                                      : "week"}});
+    const json current =
+        client.request({{"type", "leaderboard"},
+                        {"size", 3},
+                        {"period", kind == protocol::PeriodKind::day ? "day" : "week"}});
     const auto answered = protocol::period_from_string(current["period"].get<std::string>());
     ASSERT_TRUE(answered.has_value()) << current.dump();
     EXPECT_EQ(answered->kind, kind);
     EXPECT_GE(to_string(*answered), name);
   }
-  const json before = client.request({{"type", "leaderboard"}, {"size", 3}, {"period", "2020-W53"}});
+  const json before =
+      client.request({{"type", "leaderboard"}, {"size", 3}, {"period", "2020-W53"}});
   EXPECT_EQ(before["entries"], json::array());
   EXPECT_EQ(before["me"], nullptr);
   const HttpResult bad_period = http_request(server.port(), "/api/leaderboard?period=2025-W53");

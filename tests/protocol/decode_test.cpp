@@ -58,10 +58,10 @@ TEST(Decode, LeaderboardPeriods) {
   EXPECT_FALSE(past.current);
   EXPECT_EQ(to_string(period_at(past, 1'795'392'000'000)), "2026-W47");
 
-  for (const char* text : {R"({"type":"leaderboard","period":"2025-W53"})",
-                           R"({"type":"leaderboard","period":"yesterday"})",
-                           R"({"type":"leaderboard","period":7})",
-                           R"({"type":"leaderboard","kind":"rating","period":"week"})"}) {
+  for (const char* text :
+       {R"({"type":"leaderboard","period":"2025-W53"})",
+        R"({"type":"leaderboard","period":"yesterday"})", R"({"type":"leaderboard","period":7})",
+        R"({"type":"leaderboard","kind":"rating","period":"week"})"}) {
     const Decoded d = decode_client(text);
     ASSERT_FALSE(d.ok()) << text;
     EXPECT_EQ(d.error().code, ErrorCode::bad_field) << text;

@@ -15,9 +15,7 @@ std::int64_t at(year_month_day date, milliseconds time = 0ms) {
   return duration_cast<milliseconds>(sys_days(date).time_since_epoch() + time).count();
 }
 
-std::string day_name(std::int64_t ms) {
-  return to_string(period_containing(PeriodKind::day, ms));
-}
+std::string day_name(std::int64_t ms) { return to_string(period_containing(PeriodKind::day, ms)); }
 std::string week_name(std::int64_t ms) {
   return to_string(period_containing(PeriodKind::week, ms));
 }

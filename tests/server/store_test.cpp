@@ -249,10 +249,10 @@ TEST_P(StoreTest, IsoWeeksOneAndFiftyThreeHoldTheDaysAroundNewYear) {
   using namespace std::chrono;
   add("a", "ann");
   add("b", "bob");
-  store_->record_game(game("a1", "a", 100, 8, 10, utc(2021y / 1 / 3, kLastMs)));   // 2020-W53
-  store_->record_game(game("b1", "b", 200, 16, 20, utc(2021y / 1 / 4)));           // 2021-W01
-  store_->record_game(game("a2", "a", 300, 32, 30, utc(2027y / 1 / 1, 12h)));      // 2026-W53
-  store_->record_game(game("b2", "b", 400, 32, 40, utc(2026y / 12 / 28)));         // 2026-W53
+  store_->record_game(game("a1", "a", 100, 8, 10, utc(2021y / 1 / 3, kLastMs)));  // 2020-W53
+  store_->record_game(game("b1", "b", 200, 16, 20, utc(2021y / 1 / 4)));          // 2021-W01
+  store_->record_game(game("a2", "a", 300, 32, 30, utc(2027y / 1 / 1, 12h)));     // 2026-W53
+  store_->record_game(game("b2", "b", 400, 32, 40, utc(2026y / 12 / 28)));        // 2026-W53
   EXPECT_EQ(listing(board_of("2020-W53")), "a#1:100");
   EXPECT_EQ(listing(board_of("2021-W01")), "b#1:200");
   EXPECT_EQ(listing(board_of("2026-W53")), "b#1:400 a#2:300");
@@ -373,8 +373,7 @@ TEST_P(StoreTest, GamesGrantEachAchievementOnceAndOnlyWhenRecorded) {
   EXPECT_EQ(ids_of(store_->record_game(won)), Ids{});  // the same game again: nothing
   GameRecord again = game("a2", "a", 30000, 2048, 1000, 11);
   EXPECT_EQ(ids_of(store_->record_game(again)), Ids{});  // held already
-  EXPECT_EQ(ids_of(store_->record_game(game("a3", "a", 60000, 4096, 2000, 12))),
-            Ids{"tile_4096"});
+  EXPECT_EQ(ids_of(store_->record_game(game("a3", "a", 60000, 4096, 2000, 12))), Ids{"tile_4096"});
   GameRecord wide = game("a4", "a", 25000, 2048, 1200, 13);
   wide.config.size = 5;
   EXPECT_EQ(ids_of(store_->record_game(wide)), Ids{"wide_open"});
@@ -399,7 +398,8 @@ TEST_P(StoreTest, GamesGrantEachAchievementOnceAndOnlyWhenRecorded) {
   store_ = open();
   EXPECT_EQ(ids_of(store_->record_game(game("a5", "a", 70000, 4096, 2100, 18))), Ids{});
   const auto profile = store_->profile("a");
-  EXPECT_EQ(ids_of(profile->achievements), (Ids{"tile_2048", "no_regrets", "tile_4096", "wide_open"}));
+  EXPECT_EQ(ids_of(profile->achievements),
+            (Ids{"tile_2048", "no_regrets", "tile_4096", "wide_open"}));
   EXPECT_EQ(profile->achievements[0].game_id, "a1");
   EXPECT_EQ(profile->achievements[3].at, 13);
 }
@@ -428,8 +428,8 @@ TEST_P(StoreTest, RaceWinsInARowAndBeatingTheHardComputerGrantTheirAchievements)
   ASSERT_EQ(ids_of(first), Ids{"first_race_win"});
   EXPECT_EQ(first[0].player_id, "c");
   EXPECT_EQ(first[0].game_id, "g1c");
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(ids_of(race("c")), Ids{});  // c: four in a row
-  EXPECT_EQ(ids_of(race("d")), Ids{"first_race_win"});                 // c's run ends
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(ids_of(race("c")), Ids{});       // c: four in a row
+  EXPECT_EQ(ids_of(race("d")), Ids{"first_race_win"});                   // c's run ends
   for (int i = 0; i < 4; ++i) EXPECT_EQ(ids_of(race("c")), Ids{}) << i;  // four again
   // The run survives reopening the store.
   store_.reset();
@@ -457,8 +457,7 @@ TEST_P(StoreTest, RaceWinsInARowAndBeatingTheHardComputerGrantTheirAchievements)
   EXPECT_EQ(ids_of(against(engine::BotStrength::hard, false)), Ids{});
   EXPECT_EQ(ids_of(against(engine::BotStrength::hard, true)), Ids{"machine_breaker"});
   EXPECT_EQ(ids_of(against(engine::BotStrength::hard, true)), Ids{});
-  EXPECT_EQ(ids_of(store_->profile("d")->achievements),
-            (Ids{"first_race_win", "machine_breaker"}));
+  EXPECT_EQ(ids_of(store_->profile("d")->achievements), (Ids{"first_race_win", "machine_breaker"}));
   EXPECT_EQ(query("SELECT COUNT(*) FROM achievements WHERE player_id = 'bot-hard'"), 0);
 }
 
