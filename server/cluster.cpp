@@ -7,9 +7,11 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <set>
 #include <utility>
 
 #include "protocol/encode.hpp"
+#include "server/journal.hpp"
 #include "server/player_registry.hpp"
 #include "server/redis_connection.hpp"
 #include "server/room_registry.hpp"
@@ -25,16 +27,19 @@ namespace {
 
 // Keys (all under tilerace:): node:<n> its URL, leased; nodes the set of known nodes;
 // rooms:<n> its public rooms (an encoded list), leased; code:<c> → node; codes:<n> the
-// codes it claimed; leaving:<n> it left on SIGTERM and may come back; queue:<key> the
-// quick-match queue (entries node|player); match:<player> "code url" of its paired room;
-// channel control:<n>.
+// codes it claimed; leaving:<n> it left on SIGTERM and may come back; orphans the nodes whose
+// journaled races wait to be adopted; adopting:<n> → the node adopting them, leased;
+// queue:<key> the quick-match queue (entries node|player); match:<player> "code url" of its
+// paired room; channel control:<n>.
 
-// ARGV: node, url, lease ms, rooms. Refreshes this node; returns {lists of the other live
-// nodes, names of nodes whose lease is gone}.
+// ARGV: node, url, lease ms, rooms, 1 on this process's first beat. Refreshes this node;
+// returns {lists of the other live nodes, names of nodes whose lease is gone}. A first beat
+// makes this node's earlier races (if any) orphans, to be adopted like a dead node's.
 constexpr std::string_view kBeat = R"lua(
 redis.call('SET', 'tilerace:node:' .. ARGV[1], ARGV[2], 'PX', ARGV[3])
 redis.call('SET', 'tilerace:rooms:' .. ARGV[1], ARGV[4], 'PX', ARGV[3])
 redis.call('SADD', 'tilerace:nodes', ARGV[1])
+if ARGV[5] == '1' then redis.call('SADD', 'tilerace:orphans', ARGV[1]) end
 local live, dead = {}, {}
 for _, n in ipairs(redis.call('SMEMBERS', 'tilerace:nodes')) do
   if n ~= ARGV[1] then
@@ -48,25 +53,60 @@ end
 return {live, dead}
 )lua";
 
-// ARGV: node. Removes a dead node from the directory; 1 for the one caller that did it.
+// ARGV: node. Takes a dead node out of the directory (its listing; its codes stay until its
+// races are adopted) and makes it an orphan; 1 for the one caller that did it.
 constexpr std::string_view kReap = R"lua(
 local n = ARGV[1]
 if redis.call('EXISTS', 'tilerace:node:' .. n) == 1 then return 0 end
 if redis.call('EXISTS', 'tilerace:leaving:' .. n) == 1 then return 0 end
 if redis.call('SREM', 'tilerace:nodes', n) == 0 then return 0 end
-for _, c in ipairs(redis.call('SMEMBERS', 'tilerace:codes:' .. n)) do
-  if redis.call('GET', 'tilerace:code:' .. c) == n then redis.call('DEL', 'tilerace:code:' .. c) end
-end
-redis.call('DEL', 'tilerace:codes:' .. n, 'tilerace:rooms:' .. n)
+redis.call('DEL', 'tilerace:rooms:' .. n)
+redis.call('SADD', 'tilerace:orphans', n)
 return 1
 )lua";
 
-// ARGV: code, node. 1 if the code is now this node's (it was free or ours already).
+// ARGV: node, lease ms. The orphans this node may adopt now: itself (after a restart), or a
+// node still dead, that nobody else is adopting (adopting:<o> is leased: an adopter that dies
+// lets go). Returns their names, each now leased to this node.
+constexpr std::string_view kOrphans = R"lua(
+local out = {}
+for _, o in ipairs(redis.call('SMEMBERS', 'tilerace:orphans')) do
+  if o == ARGV[1] or redis.call('EXISTS', 'tilerace:node:' .. o) == 0 then
+    local holder = redis.call('GET', 'tilerace:adopting:' .. o)
+    if not holder or holder == ARGV[1] then
+      redis.call('SET', 'tilerace:adopting:' .. o, ARGV[1], 'PX', ARGV[2])
+      table.insert(out, o)
+    end
+  end
+end
+return out
+)lua";
+
+// ARGV: node, orphan. The orphan's races are adopted: the codes of its rooms that did not come
+// back are freed and it is an orphan no more. 0 if the lease on it was lost meanwhile.
+constexpr std::string_view kAdopted = R"lua(
+local o = ARGV[2]
+if redis.call('GET', 'tilerace:adopting:' .. o) ~= ARGV[1] then return 0 end
+if o ~= ARGV[1] then
+  for _, c in ipairs(redis.call('SMEMBERS', 'tilerace:codes:' .. o)) do
+    if redis.call('GET', 'tilerace:code:' .. c) == o then redis.call('DEL', 'tilerace:code:' .. c) end
+  end
+  redis.call('DEL', 'tilerace:codes:' .. o)
+end
+redis.call('SREM', 'tilerace:orphans', o)
+redis.call('DEL', 'tilerace:adopting:' .. o)
+return 1
+)lua";
+
+// ARGV: code, node. 1 if the code is now this node's (it was free, ours already, or held by
+// an orphan this node is adopting).
 constexpr std::string_view kClaim = R"lua(
 local owner = redis.call('GET', 'tilerace:code:' .. ARGV[1])
-if owner and owner ~= ARGV[2] then return 0 end
+if owner and owner ~= ARGV[2] and
+   redis.call('GET', 'tilerace:adopting:' .. owner) ~= ARGV[2] then return 0 end
 redis.call('SET', 'tilerace:code:' .. ARGV[1], ARGV[2])
 redis.call('SADD', 'tilerace:codes:' .. ARGV[2], ARGV[1])
+if owner and owner ~= ARGV[2] then redis.call('SREM', 'tilerace:codes:' .. owner, ARGV[1]) end
 return 1
 )lua";
 
@@ -249,8 +289,10 @@ asio::awaitable<void> Cluster::heartbeat_loop() {
 asio::awaitable<void> Cluster::beat() {
   const std::string listing = protocol::encode_room_list(rooms_.public_rooms());
   const std::vector<std::string> args{settings_.node, settings_.public_url,
-                                      std::to_string(settings_.lease.count()), listing};
+                                      std::to_string(settings_.lease.count()), listing,
+                                      joined_ ? "0" : "1"};
   const RedisReply reply = co_await eval(kBeat, args);
+  joined_ = true;
   metrics_.cluster_available.store(1, std::memory_order_relaxed);
   if (std::exchange(outage_reported_, false)) spdlog::info("cluster: redis answers again");
   std::vector<std::string> remote;
@@ -265,54 +307,57 @@ asio::awaitable<void> Cluster::beat() {
     std::lock_guard lock(mutex_);
     remote_rooms_ = std::move(remote);
   }
-  for (auto& node : dead) {
-    const std::vector<std::string> args{node};
-    const RedisReply reaped = co_await eval(kReap, args);
+  for (const std::string& node : dead) {
+    const std::vector<std::string> reap_args{node};
+    const RedisReply reaped = co_await eval(kReap, reap_args);
     if (reaped.integer == 1) {
-      spdlog::warn("cluster: node {} is gone (lease expired): its rooms are closed", node);
-      std::lock_guard lock(mutex_);
-      unaborted_.insert(std::move(node));
+      spdlog::warn("cluster: node {} is gone (lease expired): its races are to be adopted", node);
     }
   }
-  // Never awaited here: the store may take its time (PostgreSQL away), the lease may not.
-  if (!aborting_ && !unaborted_empty()) {
-    aborting_ = true;
-    asio::co_spawn(main_, abort_races(), asio::detached);
+  if (!adopting_) {
+    const std::vector<std::string> orphan_args{settings_.node,
+                                               std::to_string(settings_.lease.count())};
+    const RedisReply orphans = co_await eval(kOrphans, orphan_args);
+    std::vector<std::string> names;
+    for (const auto& e : orphans.elements) names.push_back(e.str);
+    // Never awaited here: the store may take its time (PostgreSQL away), the lease may not.
+    if (!names.empty()) {
+      adopting_ = true;
+      asio::co_spawn(main_, adopt(std::move(names)), asio::detached);
+    }
   }
   co_await check_matches();
 }
 
-bool Cluster::unaborted_empty() const {
-  std::lock_guard lock(mutex_);
-  return unaborted_.empty();
-}
-
-asio::awaitable<void> Cluster::abort_races() {
-  std::vector<std::string> nodes;
-  {
-    std::lock_guard lock(mutex_);
-    nodes.assign(unaborted_.begin(), unaborted_.end());
-  }
-  for (const std::string& node : nodes) {
-    std::size_t aborted = 0;
-    const StoreWorker::Job abort = [&](Store& s) { aborted = s.abort_races(node); };
+asio::awaitable<void> Cluster::adopt(std::vector<std::string> orphans) {
+  for (const std::string& orphan : orphans) {
+    std::vector<std::string> codes;
+    const StoreWorker::Job take = [&](Store& s) {
+      codes = restore_races(s.adopt_races(orphan), s, players_, rooms_, metrics_);
+    };
     try {
-      co_await store_.run(abort);
+      co_await store_.run(take);
+      for (const std::string& code : codes) {
+        const std::vector<std::string> claim_args{code, settings_.node};
+        const RedisReply claimed = co_await eval(kClaim, claim_args);
+        if (claimed.integer != 1) {
+          spdlog::error("cluster: room {} came back here but its code is taken", code);
+        }
+      }
+      const std::vector<std::string> done_args{settings_.node, orphan};
+      co_await eval(kAdopted, done_args);
     } catch (const std::exception& e) {
-      // Still in unaborted_: the next heartbeat tries again.
-      spdlog::error("cluster: cannot record the races of node {} as aborted yet: {}", node,
-                    e.what());
+      // Still an orphan leased to this node: the next heartbeat tries again (a race adopted
+      // already is in no other node's journal: it is not taken twice).
+      spdlog::error("cluster: adopting the races of node {}: {}", orphan, e.what());
       continue;
     }
-    {
-      std::lock_guard lock(mutex_);
-      unaborted_.erase(node);
-    }
-    if (aborted > 0) {
-      spdlog::warn("cluster: {} races of node {} recorded as aborted", aborted, node);
+    if (!codes.empty()) {
+      spdlog::warn("cluster: {} races of node {} adopted", codes.size(), orphan);
+      rooms_changed();
     }
   }
-  aborting_ = false;
+  adopting_ = false;
 }
 
 asio::awaitable<void> Cluster::check_matches() {

@@ -11,9 +11,14 @@
 //   leaves `match:<player>` (code and URL) for the partner's node, with a wake-up on that
 //   node's control channel; the partner's node also looks on every heartbeat, so a lost
 //   wake-up strands nobody.
-// - a dead node (lease expired, not announced as restarting) is reaped by the first survivor
-//   that notices: its codes and listing are removed and its journaled races are recorded as
-//   aborted (Store::abort_races), without rating changes.
+// - a dead node (lease expired, not announced as restarting, or not back within its restart
+//   grace) is reaped by the first survivor that notices: its listing goes and it becomes an
+//   orphan. One live node at a time (a leased claim) adopts an orphan's journaled races
+//   (Store::adopt_races moves them in one statement, so none is taken twice), runs them
+//   (every racer away with a full grace from now; the clock goes on with the time it had
+//   left) and takes over their codes. A node's own earlier races come back the same way
+//   after its first heartbeat, never at start-up, so that it and a survivor never both run
+//   one.
 //
 // Threading: the heartbeat, the Redis connections and the reaping run on the main context.
 // The public calls may come from any thread; awaitables resume on the caller's executor.
@@ -28,7 +33,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -104,10 +108,9 @@ class Cluster {
  private:
   boost::asio::awaitable<void> heartbeat_loop();
   boost::asio::awaitable<void> beat();
-  // Records the journaled races of the reaped nodes in unaborted_ as aborted (one pass; on
-  // the main context, in the background of the heartbeat).
-  boost::asio::awaitable<void> abort_races();
-  bool unaborted_empty() const;
+  // Adopts the races of orphans (leased to this node; one pass, on the main context, in the
+  // background of the heartbeat).
+  boost::asio::awaitable<void> adopt(std::vector<std::string> orphans);
   boost::asio::awaitable<void> check_matches();
   // After each (re)connection: claims the codes of this node's rooms and queues its waiting
   // players again (Redis may have restarted empty).
@@ -128,14 +131,14 @@ class Cluster {
   boost::asio::steady_timer timer_;
   bool stopped_ = false;
   bool outage_reported_ = false;
-  bool aborting_ = false;  // abort_races is running
+  bool adopting_ = false;  // adopt is running
+  bool joined_ = false;    // a beat went through since this process started
   bool dirty_ = false;     // woken since the last beat began
   bool idle_ = false;      // the heartbeat waits out its interval (a wake cuts it short)
 
   mutable std::mutex mutex_;  // guards what follows
   std::vector<std::string> remote_rooms_;
   std::map<std::string, std::string> queued_;  // player → queue key, for this node's players
-  std::set<std::string> unaborted_;            // reaped nodes whose races are not yet aborted
 };
 
 }  // namespace tilerace::server

@@ -2,6 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/this_coro.hpp>
+
 #include <chrono>
 #include <vector>
 
@@ -154,7 +158,12 @@ asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello&
     if (player->solo) snapshot = protocol::encode_game(view_of(*player->solo), {});
   }
   if (!snapshot.empty()) send(c, std::move(snapshot));
-  if (const auto room = room_of(*player)) room->reconnected(*player, c.out);
+  if (const auto room = room_of(*player)) {
+    room->reconnected(*player, c.out);
+  } else if (cluster_ != nullptr && m.token) {
+    asio::co_spawn(co_await asio::this_coro::executor, cluster_resume(c.self, player),
+                   asio::detached);
+  }
 }
 
 asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,

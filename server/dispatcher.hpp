@@ -4,6 +4,7 @@
 // session awaits handle), so a connection's replies keep the order of its requests.
 #include <boost/asio/awaitable.hpp>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -101,6 +102,15 @@ class Dispatcher {
   boost::asio::awaitable<void> cluster_quick_match(Connection& c, const protocol::QuickMatch& m,
                                                    const protocol::Rid& rid);
   boost::asio::awaitable<void> cluster_cancel_match(Connection& c, const protocol::Rid& rid);
+  // A player back (hello with a token) who races in a room of another node — the one it ran
+  // on, or the survivor that adopted it — is sent there (redirect, reason "resume"). While
+  // the race's node is dead and its race not yet adopted, it looks again every
+  // kResumeEvery, kResumeTries times, as long as the connection is the player's and no room
+  // here took them back. Runs beside the connection (spawned), not in its handler.
+  static constexpr int kResumeTries = 30;
+  static constexpr std::chrono::milliseconds kResumeEvery{500};
+  boost::asio::awaitable<void> cluster_resume(std::weak_ptr<Participant> to,
+                                              std::shared_ptr<Player> player);
   void send_unavailable(Connection& c, const protocol::Rid& rid);
   // Records a finished solo game; false (and `internal` sent) when the store failed. The
   // `achievement` messages for what it granted are added to earned, for the caller to send

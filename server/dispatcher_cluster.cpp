@@ -3,6 +3,11 @@
 // shared queue. server/cluster.hpp has the model.
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
 #include <chrono>
 
 #include "protocol/encode.hpp"
@@ -99,6 +104,39 @@ asio::awaitable<void> Dispatcher::cluster_locate(Connection& c, const std::strin
   }
   metrics_.redirects_total.fetch_add(1, std::memory_order_relaxed);
   send(c, protocol::encode_redirect(*url, code, reason, rid));
+}
+
+asio::awaitable<void> Dispatcher::cluster_resume(std::weak_ptr<Participant> to,
+                                                 std::shared_ptr<Player> player) {
+  asio::steady_timer timer(co_await asio::this_coro::executor);
+  for (int attempt = 0; attempt < kResumeTries; ++attempt) {
+    if (attempt > 0) {
+      timer.expires_after(kResumeEvery);
+      co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
+    }
+    const std::shared_ptr<Participant> out = to.lock();
+    if (!out || room_of(*player)) co_return;  // gone, or back in a room here
+    {
+      std::lock_guard lock(player->mutex);
+      if (player->connection.lock() != out) co_return;  // a newer connection took over
+    }
+    std::optional<std::string> code;
+    std::optional<std::string> url;
+    try {
+      const StoreWorker::Job find = [&](Store& s) { code = s.race_room_of(player->id); };
+      co_await store_.run(find);
+      if (!code) co_return;  // not racing anywhere
+      url = co_await cluster_->locate(*code);
+    } catch (const std::exception& e) {
+      spdlog::debug("resume {}: {}", player->id, e.what());  // try again
+      continue;
+    }
+    if (!url) continue;  // its node is gone and its race not adopted yet (or it is here soon)
+    metrics_.redirects_total.fetch_add(1, std::memory_order_relaxed);
+    out->deliver(std::make_shared<const std::string>(
+        protocol::encode_redirect(*url, *code, "resume", {})));
+    co_return;
+  }
 }
 
 asio::awaitable<void> Dispatcher::cluster_quick_match(Connection& c, const protocol::QuickMatch& m,

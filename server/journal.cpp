@@ -56,10 +56,12 @@ void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metri
   }
 }
 
-std::size_t restore_races(Store& store, PlayerRegistry& players, RoomRegistry& rooms,
-                          Metrics& metrics) {
-  std::size_t restored = 0;
-  for (const ActiveRaceRecord& race : store.active_races()) {
+std::vector<std::string> restore_races(const std::vector<ActiveRaceRecord>& races, Store& store,
+                                       PlayerRegistry& players, RoomRegistry& rooms,
+                                       Metrics& metrics) {
+  std::vector<std::string> restored;
+  for (const ActiveRaceRecord& race : races) {
+    if (rooms.find(race.room)) continue;  // running here already
     std::vector<std::shared_ptr<Player>> racers;
     for (const ActiveRacerRecord& r : race.racers) {
       if (bot_of_player_id(r.player_id)) {
@@ -77,8 +79,19 @@ std::size_t restore_races(Store& store, PlayerRegistry& players, RoomRegistry& r
       }
       racers.push_back(std::move(player));
     }
-    if (racers.size() == race.racers.size() && rooms.restore(race, std::move(racers))) {
-      ++restored;
+    if (racers.size() == race.racers.size() && rooms.restore(race, racers)) {
+      restored.push_back(race.room);
+      // A racer already connected here (back before the race was): told now.
+      const auto room = rooms.find(race.room);
+      for (const auto& player : racers) {
+        if (!player || !room) continue;
+        std::shared_ptr<Participant> connection;
+        {
+          std::lock_guard lock(player->mutex);
+          connection = player->connection.lock();
+        }
+        if (connection) room->reconnected(*player, *connection);
+      }
     } else {
       spdlog::error("race {} in room {} could not be restored", race.id, race.room);
     }

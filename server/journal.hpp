@@ -6,6 +6,8 @@
 #include <boost/asio/awaitable.hpp>
 
 #include <chrono>
+#include <string>
+#include <vector>
 
 #include "server/metrics.hpp"
 #include "server/player_registry.hpp"
@@ -21,11 +23,13 @@ inline constexpr std::chrono::seconds kJournalInterval{1};
 boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRegistry& rooms,
                                            StoreWorker& store, Metrics& metrics);
 
-// Before serving: brings back every journaled race (its players loaded from the store, with
-// their journaled solo games) so racers and spectators who return find it. Calls the store
-// directly: nothing else uses it yet. Returns how many races came back.
-std::size_t restore_races(Store& store, PlayerRegistry& players, RoomRegistry& rooms,
-                          Metrics& metrics);
+// Brings back journaled races (their players loaded from the store, with their journaled
+// solo games) so racers and spectators who return find them; a race whose room already runs
+// here is skipped. Calls the store directly: call it before serving or inside a StoreWorker
+// job. Returns the codes of the rooms that came back.
+std::vector<std::string> restore_races(const std::vector<ActiveRaceRecord>& races, Store& store,
+                                       PlayerRegistry& players, RoomRegistry& rooms,
+                                       Metrics& metrics);
 
 // Rebuilds a journaled solo game for a player loaded after a restart (no-op if the player
 // already has a game in memory or the moves do not replay).

@@ -293,13 +293,13 @@ constexpr std::pair<const char*, const char*> kStatements[] = {
      "SELECT id, room, mode, size, target, seed, time_limit, max_players, is_public, "
      "max_moves_per_second, host, started_at, remaining_ms FROM active_races WHERE node = $1 "
      "ORDER BY started_at, id"},
-    {"abort_races",
-     "WITH gone AS (DELETE FROM active_races WHERE node = $1 RETURNING id, room), recorded AS ("
-     "INSERT INTO races (id, room, reason, winner, result, ended_at) SELECT id, room, 'aborted', "
-     "'', json_build_object('type', 'race_over', 'code', room, 'reason', 'aborted', 'winner', "
-     "null, 'standings', json_build_array(), 'ratings', json_build_object(), 'replays', "
-     "json_build_object())::text, $2::bigint FROM gone ON CONFLICT (id) DO NOTHING RETURNING id) "
-     "SELECT count(*) FROM recorded"},
+    {"adopt_races",
+     "UPDATE active_races SET node = $2 WHERE node = $1 RETURNING id, room, mode, size, target, "
+     "seed, time_limit, max_players, is_public, max_moves_per_second, host, started_at, "
+     "remaining_ms"},
+    {"race_room_of",
+     "SELECT r.room FROM active_racers a JOIN active_races r ON r.id = a.race_id WHERE "
+     "a.player_id = $1 AND NOT a.left_race ORDER BY r.started_at DESC LIMIT 1"},
     {"select_racers",
      "SELECT player_id, game_id, moves, state, left_race FROM active_racers WHERE race_id = $1 "
      "ORDER BY position"},
@@ -695,12 +695,8 @@ void PgStore::journal_races(const std::vector<ActiveRaceRecord>& races) {
   tx.commit();
 }
 
-std::vector<ActiveRaceRecord> PgStore::active_races() {
-  Lease conn(*this);
-  PgTransaction tx(*conn);  // the races and their racers as of one moment
-  conn->exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+std::vector<ActiveRaceRecord> PgStore::races_of(PgConnection& conn, const PgResult& r) {
   std::vector<ActiveRaceRecord> races;
-  const PgResult r = conn->call("select_races", node_);
   for (int i = 0; i < r.rows(); ++i) {
     ActiveRaceRecord race;
     race.id = r.string(i, 0);
@@ -717,21 +713,41 @@ std::vector<ActiveRaceRecord> PgStore::active_races() {
     race.host = r.string(i, 10);
     race.started_at = r.int64(i, 11);
     race.remaining_ms = r.int64(i, 12);
-    const PgResult racers = conn->call("select_racers", race.id);
+    const PgResult racers = conn.call("select_racers", race.id);
     for (int j = 0; j < racers.rows(); ++j) {
       race.racers.push_back({racers.string(j, 0), racers.string(j, 1), racers.string(j, 2),
                              state_from_column(racers.text(j, 3)), racers.boolean(j, 4)});
     }
     races.push_back(std::move(race));
   }
+  std::sort(races.begin(), races.end(), [](const ActiveRaceRecord& a, const ActiveRaceRecord& b) {
+    return std::pair(a.started_at, a.id) < std::pair(b.started_at, b.id);
+  });
+  return races;
+}
+
+std::vector<ActiveRaceRecord> PgStore::active_races() {
+  Lease conn(*this);
+  PgTransaction tx(*conn);  // the races and their racers as of one moment
+  conn->exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+  std::vector<ActiveRaceRecord> races = races_of(*conn, conn->call("select_races", node_));
   tx.commit();
   return races;
 }
 
-std::size_t PgStore::abort_races(std::string_view node) {
+std::vector<ActiveRaceRecord> PgStore::adopt_races(std::string_view node) {
   Lease conn(*this);
-  const PgResult r = conn->call("abort_races", node, unix_ms());
-  return static_cast<std::size_t>(r.int64(0, 0));
+  PgTransaction tx(*conn);
+  std::vector<ActiveRaceRecord> races = races_of(*conn, conn->call("adopt_races", node, node_));
+  tx.commit();
+  return races;
+}
+
+std::optional<std::string> PgStore::race_room_of(std::string_view player_id) {
+  Lease conn(*this);
+  const PgResult r = conn->call("race_room_of", player_id);
+  if (r.rows() == 0) return std::nullopt;
+  return r.string(0, 0);
 }
 
 Leaderboard PgStore::leaderboard(const LeaderboardQuery& query) {

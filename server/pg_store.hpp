@@ -46,7 +46,8 @@ class PgStore final : public Store {
   std::optional<ActiveGameRecord> find_active(std::string_view player_id) override;
   void journal_races(const std::vector<ActiveRaceRecord>& races) override;
   std::vector<ActiveRaceRecord> active_races() override;
-  std::size_t abort_races(std::string_view node) override;
+  std::vector<ActiveRaceRecord> adopt_races(std::string_view node) override;
+  std::optional<std::string> race_room_of(std::string_view player_id) override;
   Leaderboard leaderboard(const LeaderboardQuery& query) override;
   std::vector<BotRecord> bot_records(std::string_view player_id) override;
   std::optional<Profile> profile(std::string_view player_id) override;
@@ -71,6 +72,8 @@ class PgStore final : public Store {
   void apply_notification(std::string_view payload);
   void listen(std::unique_ptr<PgConnection> conn);
   bool insert_game(PgConnection& conn, const GameRecord& game);
+  // The races in r (rows of active_races' journal columns) with their racers.
+  std::vector<ActiveRaceRecord> races_of(PgConnection& conn, const PgResult& r);
   // Grants achievement for game unless its player has it; adds it to granted if so.
   void grant(PgConnection& conn, const GameRecord& game, std::string_view achievement,
              std::vector<Grant>& granted);

@@ -234,8 +234,13 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
          {engine::BotStrength::easy, engine::BotStrength::medium, engine::BotStrength::hard}) {
       store->add_player({bot_player_id(s), bot_player_name(s), "", unix_ms()});
     }
-    const std::size_t restored = restore_races(*store, players, rooms, metrics);
-    if (restored > 0) spdlog::info("{} races restored from the journal", restored);
+    // In cluster mode this node's earlier races come back through adoption instead (after its
+    // first heartbeat: Cluster), so that a survivor adopting them at the same moment and this
+    // node never both run one.
+    if (!cluster) {
+      const auto restored = restore_races(store->active_races(), *store, players, rooms, metrics);
+      if (!restored.empty()) spdlog::info("{} races restored from the journal", restored.size());
+    }
   } catch (const std::exception& e) {
     spdlog::error("cannot read the race journal: {}", e.what());
     return 2;

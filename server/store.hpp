@@ -222,9 +222,18 @@ class Store {
   virtual void journal_races(const std::vector<ActiveRaceRecord>& races) = 0;
   // Every journaled race not yet recorded.
   virtual std::vector<ActiveRaceRecord> active_races() = 0;
-  // The journaled races of node (another node, found dead) end as recorded "aborted": no
-  // games, no rating change. Returns how many. Only a shared store has other nodes' races.
-  virtual std::size_t abort_races([[maybe_unused]] std::string_view node) { return 0; }
+  // Cluster mode: the journaled races of node (found dead, or this node's own previous run)
+  // become this node's, in one statement, and are returned to be run here. A race moves
+  // once: two nodes adopting the same node's races at once never both get one. Only a
+  // shared store has other nodes' races.
+  virtual std::vector<ActiveRaceRecord> adopt_races([[maybe_unused]] std::string_view node) {
+    return {};
+  }
+  // Cluster mode: the room of the journaled running race player_id races in (not left), on
+  // whichever node; nullopt if none.
+  virtual std::optional<std::string> race_room_of([[maybe_unused]] std::string_view player_id) {
+    return std::nullopt;
+  }
   virtual Leaderboard leaderboard(const LeaderboardQuery& query) = 0;
   // player_id's profile, or nullopt for no such player.
   virtual std::optional<Profile> profile(std::string_view player_id) = 0;

@@ -1,7 +1,8 @@
 // Cluster mode with the real binary: two or three nodes sharing a real PostgreSQL and a real
 // redis-server (both started by the tests on free loopback ports). One world: tokens and
 // leaderboards everywhere, rooms found and joined through any node, quick match across nodes,
-// a dead node's races recorded as aborted, Redis going away and coming back.
+// a dead node's races adopted by a survivor and finished there, Redis going away and coming
+// back.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -182,32 +183,164 @@ TEST_F(Cluster, QuickMatchPairsPlayersOnDifferentNodesIntoOneRace) {
   EXPECT_EQ(ann_start["games"], bob_start["games"]);
 }
 
-TEST_F(Cluster, WhenANodeDiesItsRaceIsRecordedAsAbortedAndItsPlayersCarryOnElsewhere) {
+// One race on a node about to die, as its racers and spectator saw it.
+struct Doomed {
+  std::unique_ptr<Racer> ann, bob;
+  std::unique_ptr<WsClient> spectator;
+  std::string code;
+  json last_board;  // both racers played the same moves: one board for both
+  int moves = 0;    // each racer's, acknowledged
+};
+
+// The player racer is back through the balancer (here: port) with their token; if the
+// node says their race is elsewhere (redirect, reason "resume"), they follow it. Returns the
+// new connection, read up to and including race_state. Before a dead node's lease runs out
+// the redirect may still name it: as a client does, they try the balancer again.
+std::unique_ptr<Racer> come_back(const Racer& racer, std::uint16_t port, json& race_state) {
+  std::unique_ptr<Racer> back;
+  const bool resumed = testing::eventually(
+      [&] {
+        try {
+          back = follow(racer, port);
+          json m = back->ws.next(15s).value_or(json::object());
+          if (m["type"] == "redirect") {
+            EXPECT_EQ(m["reason"], "resume");
+            back = follow(racer, port_of(m["url"]));
+            m = back->ws.next(15s).value_or(json::object());
+          }
+          if (m["type"] != "room") return false;
+          race_state = back->ws.expect("race_state");
+          return true;
+        } catch (const std::exception&) {
+          return false;  // the redirect named the dead node
+        }
+      },
+      20s);
+  EXPECT_TRUE(resumed) << racer.id;
+  return back;
+}
+
+TEST_F(Cluster, WhenANodeDiesASurvivorAdoptsItsRacesAndTheyFinish) {
+  auto a = node("a");
+  const auto b = node("b");
+  const auto c = node("c");
+  constexpr int kRaces = 10;
+  std::vector<Doomed> races(kRaces);
+  for (int i = 0; i < kRaces; ++i) {
+    Doomed& d = races[i];
+    d.ann = std::make_unique<Racer>(a->port(), "ann" + std::to_string(i));
+    d.bob = std::make_unique<Racer>(a->port(), "bob" + std::to_string(i));
+    d.code = create_room(*d.ann, {{"size", 4}, {"public", true}, {"time_limit", 600}})["code"];
+    ASSERT_EQ(d.bob->ws.request({{"type", "join_room"}, {"code", d.code}})["type"], "room");
+    d.spectator = std::make_unique<WsClient>(a->port());
+    d.spectator->hello("watcher" + std::to_string(i));
+    d.spectator->send({{"type", "spectate"}, {"code", d.code}});
+    ASSERT_EQ(d.spectator->until("room")["room"]["code"], d.code);
+    start_race({d.ann.get(), d.bob.get()});
+    for (const char* dir : {"left", "up", "right"}) {
+      const json am = play(d.ann->ws, dir);
+      const json bm = play(d.bob->ws, dir);
+      ASSERT_EQ(am["type"], "moved") << am.dump();
+      EXPECT_EQ(am["board"], bm["board"]);
+      d.last_board = am["board"];
+      d.moves = am["moves"];
+    }
+  }
+  // Every acknowledged move is journaled (a journals once a second).
+  std::int64_t acknowledged = 0;
+  for (const Doomed& d : races) acknowledged += 2 * d.moves;
+  ASSERT_TRUE(testing::eventually(
+      [&] {
+        return query("SELECT coalesce(sum(length(moves)), 0) FROM active_racers") == acknowledged;
+      },
+      5s))
+      << query("SELECT coalesce(sum(length(moves)), 0) FROM active_racers") << " of "
+      << acknowledged;
+
+  a->stop(SIGKILL);
+  // The first race's racers are back at once, before anyone noticed a is gone.
+  json early_a, early_b;
+  auto early_ann = come_back(*races[0].ann, c->port(), early_a);
+  auto early_bob = come_back(*races[0].bob, c->port(), early_b);
+  EXPECT_EQ(early_a["games"][races[0].ann->id]["board"], races[0].last_board);
+  early_ann.reset();
+  early_bob.reset();
+  // One survivor adopts each race, exactly once.
+  ASSERT_TRUE(testing::eventually(
+      [&] { return query("SELECT count(*) FROM active_races WHERE node IN ('b', 'c')") == kRaces; },
+      15s));
+  EXPECT_EQ(query("SELECT count(*) FROM active_races"), kRaces);
+  WsClient lobby(b->port());
+  lobby.hello("lobby");
+  for (Doomed& d : races) ASSERT_TRUE(eventually_listed(lobby, d.code, true)) << d.code;
+
+  for (Doomed& d : races) {
+    // The racers come back through the balancer, each to the adopting node, and find their
+    // game as it was acknowledged.
+    json state_a, state_b;
+    auto ann = come_back(*d.ann, b->port(), state_a);
+    auto bob = come_back(*d.bob, b->port(), state_b);
+    EXPECT_EQ(state_a["code"], d.code);
+    EXPECT_EQ(state_a["games"][d.ann->id]["board"], d.last_board);
+    EXPECT_EQ(state_b["games"][d.bob->id]["board"], d.last_board);
+    EXPECT_EQ(state_a["games"][d.ann->id]["moves"], d.moves);
+    // The race goes on from there: the same move still brings the same spawn to both.
+    const json am = play(ann->ws, "down");
+    const json bm = play(bob->ws, "down");
+    ASSERT_EQ(am["type"], "moved") << am.dump();
+    EXPECT_EQ(am["board"], bm["board"]);
+    // A spectator finds it too (redirected if need be) and sees the end.
+    WsClient spectator(b->port());
+    spectator.hello("watcher again");
+    json spectated = spectator.request({{"type", "spectate"}, {"code", d.code}});
+    std::unique_ptr<WsClient> moved_spectator;
+    WsClient* watching = &spectator;
+    if (spectated["type"] == "redirect") {
+      moved_spectator = std::make_unique<WsClient>(port_of(spectated["url"]));
+      moved_spectator->hello("watcher again");
+      watching = moved_spectator.get();
+      spectated = watching->request({{"type", "spectate"}, {"code", d.code}});
+    }
+    EXPECT_EQ(spectated["room"]["state"], "racing") << spectated.dump();
+    bob->ws.send({{"type", "resign"}});
+    const json over = ann->ws.until("race_over");
+    EXPECT_EQ(over["reason"], "forfeit");
+    EXPECT_EQ(over["winner"], d.ann->id);
+    EXPECT_EQ(watching->until("race_over"), over);
+    // Ann's replay holds her moves from before and after the node died.
+    const json replay = json::parse(
+        http_request(b->port(), "/api/replays/" + over["replays"][d.ann->id].get<std::string>())
+            .body);
+    EXPECT_EQ(replay["moves"].get<std::string>().size(), am["moves"].get<std::size_t>());
+  }
+  // Every result recorded once, with its rating change; nothing aborted, nothing left over.
+  ASSERT_TRUE(testing::eventually([&] { return query("SELECT count(*) FROM races") == kRaces; }, 5s));
+  EXPECT_EQ(query("SELECT count(*) FROM races WHERE reason = 'aborted'"), 0);
+  EXPECT_EQ(query("SELECT SUM(races) FROM players"), 2 * kRaces);
+  EXPECT_EQ(query("SELECT count(*) FROM active_races"), 0);
+}
+
+TEST_F(Cluster, ARaceComesBackWithItsNodeAfterARollingRestart) {
   auto a = node("a");
   const auto b = node("b");
   Racer ann(a->port(), "ann");
   Racer bob(a->port(), "bob");
-  const std::string code = create_room(ann, {{"size", 4}, {"public", true}})["code"];
+  const std::string code = create_room(ann, {{"size", 4}})["code"];
   ASSERT_EQ(bob.ws.request({{"type", "join_room"}, {"code", code}})["type"], "room");
   start_race({&ann, &bob});
-  ASSERT_EQ(play(ann.ws, "left")["type"], "moved");
+  const json last = play(ann.ws, "left");
+  ASSERT_EQ(last["type"], "moved");
+  EXPECT_EQ(a->stop(SIGTERM), 0);
+  a = node("a");  // the same name: its race is its own again after its first heartbeat
+  json state;
+  const auto back = come_back(ann, a->port(), state);
+  EXPECT_EQ(state["code"], code);
+  EXPECT_EQ(state["games"][ann.id]["board"], last["board"]);
+  EXPECT_EQ(query("SELECT count(*) FROM active_races WHERE node = 'a'"), 1);
+  // And the race is found through b too.
   WsClient lobby(b->port());
   lobby.hello("lobby");
-  ASSERT_TRUE(eventually_listed(lobby, code, true));
-  // The journal has the race (a journals once a second).
-  ASSERT_TRUE(
-      testing::eventually([&] { return query("SELECT count(*) FROM active_races") == 1; }, 5s));
-
-  a->stop(SIGKILL);
-  ASSERT_TRUE(eventually_listed(lobby, code, false));
-  ASSERT_TRUE(testing::eventually(
-      [&] { return query("SELECT count(*) FROM races WHERE reason = 'aborted'") == 1; }, 10s));
-  EXPECT_EQ(query("SELECT count(*) FROM active_races"), 0);
-  EXPECT_EQ(query("SELECT SUM(races) FROM players"), 0);  // no rating change
-  EXPECT_EQ(lobby.request({{"type", "join_room"}, {"code", code}})["code"], "no_such_room");
-  // The players reconnect (through the balancer: here, to b) with their tokens and play on.
-  const auto ann_on_b = follow(ann, b->port());
-  EXPECT_EQ(create_room(*ann_on_b, {{"size", 4}})["players"].size(), 1u);
+  EXPECT_EQ(lobby.request({{"type", "join_room"}, {"code", code}})["type"], "redirect");
 }
 
 TEST_F(Cluster, RedisGoingAwayMidRaceStopsOnlyCrossNodeFeaturesUntilItReturns) {

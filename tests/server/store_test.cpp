@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <set>
 #include <thread>
 
 #include "server/pg_store.hpp"
@@ -646,6 +647,45 @@ TEST_F(SharedStoreTest, ANodeGetsBackOnlyItsOwnRunningRaces) {
   EXPECT_EQ(a.active_races()[0].racers.at(0).moves, "LR");
   ASSERT_EQ(b.active_races().size(), 1u);
   EXPECT_EQ(b.active_races()[0].room, "GHIJKL");
+}
+
+TEST_F(SharedStoreTest, ADeadNodesRacesAreAdoptedOnceWhoeverTriesAtTheSameTime) {
+  PgStore a(url_, "node-a"), b(url_, "node-b"), c(url_, "node-c");
+  constexpr int kRaces = 20;
+  std::vector<ActiveRaceRecord> races;
+  for (int i = 0; i < kRaces; ++i) {
+    ActiveRaceRecord race;
+    race.id = fmt::format("r{}", i);
+    race.room = fmt::format("ROOM{:02}", i);
+    race.seed = 9;
+    race.started_at = i;
+    race.racers = {{fmt::format("p{}", i), "g", "LR", engine::GameState::playing, false},
+                   {fmt::format("q{}", i), "h", "UD", engine::GameState::playing, true}};
+    races.push_back(race);
+  }
+  a.journal_races(races);
+  EXPECT_EQ(b.race_room_of("p7"), "ROOM07");
+  EXPECT_FALSE(b.race_room_of("q7").has_value());  // left the race
+  EXPECT_FALSE(b.race_room_of("nobody").has_value());
+  // b and c adopt a's races at the same moment: each race goes to exactly one of them.
+  std::vector<ActiveRaceRecord> by_b, by_c;
+  std::thread tb([&] { by_b = b.adopt_races("node-a"); });
+  std::thread tc([&] { by_c = c.adopt_races("node-a"); });
+  tb.join();
+  tc.join();
+  EXPECT_EQ(by_b.size() + by_c.size(), static_cast<std::size_t>(kRaces));
+  std::set<std::string> ids;
+  for (const auto* adopted : {&by_b, &by_c}) {
+    for (const ActiveRaceRecord& r : *adopted) {
+      EXPECT_TRUE(ids.insert(r.id).second) << r.id << " adopted twice";
+      ASSERT_EQ(r.racers.size(), 2u);
+      EXPECT_EQ(r.racers[0].moves, "LR");
+      EXPECT_TRUE(r.racers[1].left);
+    }
+  }
+  EXPECT_TRUE(a.active_races().empty());  // a's own races are a's no more
+  EXPECT_EQ(b.active_races().size(), by_b.size());
+  EXPECT_TRUE(b.adopt_races("node-a").empty());  // nothing twice
 }
 
 TEST(PgStoreStart, AWrongUrlIsAClearErrorAtOnce) {
