@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <cstdlib>
+#include <map>
 #include <set>
 
 #include "server/pg_connection.hpp"
@@ -317,6 +319,59 @@ TEST_F(Cluster, WhenANodeDiesASurvivorAdoptsItsRacesAndTheyFinish) {
   ASSERT_TRUE(testing::eventually([&] { return query("SELECT count(*) FROM races") == kRaces; }, 5s));
   EXPECT_EQ(query("SELECT count(*) FROM races WHERE reason = 'aborted'"), 0);
   EXPECT_EQ(query("SELECT SUM(races) FROM players"), 2 * kRaces);
+  EXPECT_EQ(query("SELECT count(*) FROM active_races"), 0);
+}
+
+TEST_F(Cluster, AnAdopterThatDiesLetsGoAndTwoNodesDyingInTurnLoseNoRace) {
+  std::map<std::string, std::unique_ptr<ServerProcess>> nodes;
+  for (const char* n : {"a", "b", "c"}) nodes[n] = node(n);
+  Racer ann(nodes["a"]->port(), "ann");
+  Racer bob(nodes["a"]->port(), "bob");
+  const std::string code = create_room(ann, {{"size", 4}, {"time_limit", 600}})["code"];
+  ASSERT_EQ(bob.ws.request({{"type", "join_room"}, {"code", code}})["type"], "room");
+  start_race({&ann, &bob});
+  const json last = play(ann.ws, "left");
+  ASSERT_EQ(last["type"], "moved");
+  ASSERT_TRUE(testing::eventually(
+      [&] { return query("SELECT count(*) FROM active_racers WHERE length(moves) = 1") == 1; },
+      5s));
+  // A node claimed a's races and died before it adopted them: its claim is leased (4 s).
+  const std::string ghost = "redis-cli -p " + std::to_string(redis_.port()) +
+                            " SET tilerace:adopting:a ghost PX 4000 > /dev/null";
+  ASSERT_EQ(std::system(ghost.c_str()), 0);
+  nodes["a"]->stop(SIGKILL);
+  nodes.erase("a");
+  const auto adopter = [&] {
+    std::string name;
+    testing::eventually(
+        [&] {
+          for (const auto& [n, process] : nodes) {
+            if (query("SELECT count(*) FROM active_races WHERE node = '" + n + "'") == 1) {
+              name = n;
+            }
+          }
+          return !name.empty();
+        },
+        15s);
+    return name;
+  };
+  const std::string first = adopter();
+  ASSERT_FALSE(first.empty()) << "nobody adopted a's race after the ghost's claim ran out";
+  // The adopter dies too: the last node adopts the race from it.
+  nodes[first]->stop(SIGKILL);
+  nodes.erase(first);
+  const std::string second = adopter();
+  ASSERT_EQ(second, nodes.begin()->first);
+  EXPECT_EQ(query("SELECT count(*) FROM active_races"), 1);
+  json state;
+  const auto ann_back = come_back(ann, nodes[second]->port(), state);
+  const auto bob_back = come_back(bob, nodes[second]->port(), state);
+  EXPECT_EQ(state["code"], code);
+  EXPECT_EQ(state["games"][ann.id]["board"], last["board"]);
+  bob_back->ws.send({{"type", "resign"}});
+  EXPECT_EQ(ann_back->ws.until("race_over")["winner"], ann.id);
+  ASSERT_TRUE(testing::eventually([&] { return query("SELECT count(*) FROM races") == 1; }, 5s));
+  EXPECT_EQ(query("SELECT SUM(races) FROM players"), 2);
   EXPECT_EQ(query("SELECT count(*) FROM active_races"), 0);
 }
 
