@@ -98,6 +98,17 @@ redis.call('DEL', 'tilerace:adopting:' .. o)
 return 1
 )lua";
 
+// ARGV: key, moves. Appends a racer's moves to their journal (kept a day at most).
+constexpr std::string_view kJournal = R"lua(
+redis.call('APPEND', ARGV[1], ARGV[2])
+redis.call('PEXPIRE', ARGV[1], 86400000)
+return 1
+)lua";
+
+std::string moves_key(const std::string& race_id, std::size_t position) {
+  return "tilerace:moves:" + race_id + ":" + std::to_string(position);
+}
+
 // ARGV: code, node. 1 if the code is now this node's (it was free, ours already, or held by
 // an orphan this node is adopting).
 constexpr std::string_view kClaim = R"lua(
@@ -331,12 +342,21 @@ asio::awaitable<void> Cluster::beat() {
 
 asio::awaitable<void> Cluster::adopt(std::vector<std::string> orphans) {
   for (const std::string& orphan : orphans) {
+    std::vector<ActiveRaceRecord> races;
     std::vector<std::string> codes;
-    const StoreWorker::Job take = [&](Store& s) {
-      codes = restore_races(s.adopt_races(orphan), s, players_, rooms_, metrics_);
+    const StoreWorker::Job take = [&](Store& s) { races = s.adopt_races(orphan); };
+    const StoreWorker::Job run = [&](Store& s) {
+      codes = restore_races(races, s, players_, rooms_, metrics_);
     };
     try {
       co_await store_.run(take);
+      try {
+        co_await read_journal(races);
+      } catch (const std::exception& e) {
+        // They are this node's now: they run with what the store's journal has.
+        spdlog::error("cluster: the move journal of node {} cannot be read: {}", orphan, e.what());
+      }
+      co_await store_.run(run);
       for (const std::string& code : codes) {
         const std::vector<std::string> claim_args{code, settings_.node};
         const RedisReply claimed = co_await eval(kClaim, claim_args);
@@ -358,6 +378,71 @@ asio::awaitable<void> Cluster::adopt(std::vector<std::string> orphans) {
     }
   }
   adopting_ = false;
+}
+
+asio::awaitable<void> Cluster::read_journal(std::vector<ActiveRaceRecord>& races) {
+  for (ActiveRaceRecord& race : races) {
+    std::vector<std::string> command{"MGET"};
+    for (std::size_t i = 0; i < race.racers.size(); ++i) command.push_back(moves_key(race.id, i));
+    const RedisReply reply = co_await commands_->command(std::move(command));
+    std::vector<std::optional<std::string>> journaled;
+    for (const RedisReply& e : reply.elements) {
+      journaled.push_back(e.type == RedisReply::Type::string ? std::optional(e.str) : std::nullopt);
+    }
+    merge_moves(race, journaled);
+  }
+}
+
+asio::awaitable<void> Cluster::append(JournalEntry entry) {
+  {
+    std::lock_guard lock(mutex_);
+    if (unjournaled_.count(entry.race_id) > 0) {
+      throw RedisUnavailable("this race's journal missed a move: it is journaled no further");
+    }
+  }
+  const std::vector<std::string> args{moves_key(entry.race_id, entry.position),
+                                      entry.resigned ? entry.moves + "!" : entry.moves};
+  try {
+    co_await eval(kJournal, args);
+  } catch (const std::exception&) {
+    std::lock_guard lock(mutex_);
+    unjournaled_.insert(entry.race_id);
+    throw;
+  }
+}
+
+void Cluster::append_later(JournalEntry entry) {
+  asio::co_spawn(
+      main_,
+      [this, entry = std::move(entry)]() mutable -> asio::awaitable<void> {
+        try {
+          co_await append(std::move(entry));
+        } catch (const std::exception&) {
+          metrics_.unjournaled_moves_total.fetch_add(1, std::memory_order_relaxed);
+        }
+      },
+      asio::detached);
+}
+
+void Cluster::forget(const std::string& race_id) {
+  {
+    std::lock_guard lock(mutex_);
+    unjournaled_.erase(race_id);
+  }
+  asio::co_spawn(
+      main_,
+      [this, race_id]() -> asio::awaitable<void> {
+        std::vector<std::string> command{"DEL"};
+        for (std::size_t i = 0; i < static_cast<std::size_t>(protocol::kMaxPlayers); ++i) {
+          command.push_back(moves_key(race_id, i));
+        }
+        try {
+          co_await commands_->command(std::move(command));
+        } catch (const std::exception&) {
+          // Expires by itself within a day.
+        }
+      },
+      asio::detached);
 }
 
 asio::awaitable<void> Cluster::check_matches() {

@@ -33,10 +33,12 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "server/metrics.hpp"
+#include "server/move_journal.hpp"
 #include "server/redis_types.hpp"
 
 namespace tilerace::server {
@@ -55,7 +57,7 @@ struct ClusterSettings {
       60};  // how long a node that left on SIGTERM may take to return
 };
 
-class Cluster {
+class Cluster final : public MoveJournal {
  public:
   // A player waiting in a quick-match queue, on some node.
   struct Waiting {
@@ -105,12 +107,22 @@ class Cluster {
   // Tells waiting's node that its player was paired into room code here.
   boost::asio::awaitable<void> announce_match(const Waiting& waiting, const std::string& code);
 
+  // The move journal (MoveJournal): each racer's moves appended to a Redis string
+  // (moves:<race>:<position>, "!" at the end once resigned; a day's expiry), read back when a
+  // race is adopted. A race whose append failed once (Redis away) is journaled no further:
+  // its store journal, written every second, then knows more than Redis does.
+  boost::asio::awaitable<void> append(JournalEntry entry) override;
+  void append_later(JournalEntry entry) override;
+  void forget(const std::string& race_id) override;
+
  private:
   boost::asio::awaitable<void> heartbeat_loop();
   boost::asio::awaitable<void> beat();
   // Adopts the races of orphans (leased to this node; one pass, on the main context, in the
   // background of the heartbeat).
   boost::asio::awaitable<void> adopt(std::vector<std::string> orphans);
+  // Brings races (just adopted from the store's journal) up to what the move journal holds.
+  boost::asio::awaitable<void> read_journal(std::vector<ActiveRaceRecord>& races);
   boost::asio::awaitable<void> check_matches();
   // After each (re)connection: claims the codes of this node's rooms and queues its waiting
   // players again (Redis may have restarted empty).
@@ -139,6 +151,7 @@ class Cluster {
   mutable std::mutex mutex_;  // guards what follows
   std::vector<std::string> remote_rooms_;
   std::map<std::string, std::string> queued_;  // player → queue key, for this node's players
+  std::set<std::string> unjournaled_;          // races an append failed for
 };
 
 }  // namespace tilerace::server

@@ -94,7 +94,8 @@ std::optional<asio::awaitable<void>> Dispatcher::handle(Connection& c,
              std::holds_alternative<protocol::Slide>(message) ||
              std::holds_alternative<protocol::Undo>(message) ||
              std::holds_alternative<protocol::Resign>(message)) {
-    if (const auto room = room_of(*c.player)) {
+    if (auto room = room_of(*c.player)) {
+      if (room->journaled()) return race_play(c, std::move(room), message, rid);
       room->play(*c.player, c.out, message, rid);
     } else if (c.spectating) {
       send_error(c, {ErrorCode::not_a_player, "spectators cannot play", ""}, rid);
@@ -164,6 +165,12 @@ asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello&
     asio::co_spawn(co_await asio::this_coro::executor, cluster_resume(c.self, player),
                    asio::detached);
   }
+}
+
+asio::awaitable<void> Dispatcher::race_play(Connection& c, std::shared_ptr<Room> room,
+                                            const protocol::ClientMessage& message,
+                                            protocol::Rid rid) {
+  co_await room->play_acked(*c.player, c.out, message, std::move(rid));
 }
 
 asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,

@@ -56,6 +56,19 @@ void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metri
   }
 }
 
+void merge_moves(ActiveRaceRecord& race, const std::vector<std::optional<std::string>>& journaled) {
+  for (std::size_t i = 0; i < race.racers.size() && i < journaled.size(); ++i) {
+    if (!journaled[i]) continue;
+    std::string_view moves = *journaled[i];
+    const bool resigned = moves.ends_with('!');
+    if (resigned) moves.remove_suffix(1);
+    ActiveRacerRecord& racer = race.racers[i];
+    if (moves.size() < racer.moves.size() || !moves.starts_with(racer.moves)) continue;
+    racer.moves = std::string(moves);
+    if (resigned) racer.state = engine::GameState::resigned;
+  }
+}
+
 std::vector<std::string> restore_races(const std::vector<ActiveRaceRecord>& races, Store& store,
                                        PlayerRegistry& players, RoomRegistry& rooms,
                                        Metrics& metrics) {

@@ -6,6 +6,7 @@
 #include <boost/asio/awaitable.hpp>
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,11 @@ boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRe
 std::vector<std::string> restore_races(const std::vector<ActiveRaceRecord>& races, Store& store,
                                        PlayerRegistry& players, RoomRegistry& rooms,
                                        Metrics& metrics);
+
+// Brings race, as the store journaled it (at most a second old), up to what the move journal
+// holds: journaled[i] is racer i's moves there ("!" at the end: resigned), or nullopt. A
+// racer's moves are taken from the move journal only where they continue the store's.
+void merge_moves(ActiveRaceRecord& race, const std::vector<std::optional<std::string>>& journaled);
 
 // Rebuilds a journaled solo game for a player loaded after a restart (no-op if the player
 // already has a game in memory or the moves do not replay).

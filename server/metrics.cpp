@@ -61,6 +61,9 @@ std::string Metrics::render() const {
          cluster_nodes);
   family("tilerace_redirects_total", "counter", "Clients sent to the node hosting their room.",
          redirects_total);
+  family("tilerace_unjournaled_moves_total", "counter",
+         "Cluster mode: race moves answered without their Redis journal entry (Redis away).",
+         unjournaled_moves_total);
 
   out +=
       "# HELP tilerace_errors_total Error messages sent, by code.\n"

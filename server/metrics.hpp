@@ -37,6 +37,7 @@ class Metrics {
   std::atomic<std::int64_t> cluster_available{1};     // cluster mode: 0 while Redis is away
   std::atomic<std::int64_t> cluster_nodes{0};         // live nodes seen by the last heartbeat
   std::atomic<std::uint64_t> redirects_total{0};      // redirects sent to other nodes
+  std::atomic<std::uint64_t> unjournaled_moves_total{0};  // cluster: race moves Redis missed
 
   void count_error(protocol::ErrorCode code) noexcept;
   void observe_handling(std::chrono::nanoseconds took) noexcept;

@@ -129,9 +129,10 @@ void RaceState::send_error(Participant& to, ErrorCode code, std::string_view tex
   to.deliver(share(protocol::encode_error(code, text, rid)));
 }
 
-void RaceState::broadcast(const SharedMessage& message, const Participant* except) {
+void RaceState::broadcast(const SharedMessage& message, const Participant* except,
+                          const Player* except_racer) {
   for (const auto& r : racers_) {
-    if (r.left || !r.connected) continue;
+    if (r.left || !r.connected || r.player.get() == except_racer) continue;
     const auto connection = connection_of(*r.player);
     if (connection && connection.get() != except) connection->deliver(message);
   }
@@ -315,19 +316,23 @@ bool RaceState::allow_move(Racer& racer, Time now) {
   return true;
 }
 
-void RaceState::play(Player& player, Participant& to, const protocol::ClientMessage& message,
-                     const protocol::Rid& rid, Time now) {
+std::optional<JournalEntry> RaceState::play(Player& player, Participant& to,
+                                            const protocol::ClientMessage& message,
+                                            const protocol::Rid& rid, Time now) {
+  const auto refuse = [&](ErrorCode code, std::string_view text) {
+    send_error(to, code, text, rid);
+    return std::nullopt;
+  };
   Racer* racer = find(player);
-  if (racer == nullptr)
-    return send_error(to, ErrorCode::not_in_room, "you are not in this room", rid);
+  if (racer == nullptr) return refuse(ErrorCode::not_in_room, "you are not in this room");
   if (state_ == State::waiting || state_ == State::countdown) {
-    return send_error(to, ErrorCode::not_started, "the race has not started", rid);
+    return refuse(ErrorCode::not_started, "the race has not started");
   }
   if (std::holds_alternative<protocol::Undo>(message)) {
-    return send_error(to, ErrorCode::not_allowed, "no undo in a race", rid);
+    return refuse(ErrorCode::not_allowed, "no undo in a race");
   }
   if (state_ == State::finishing || !racer->game || !playing(*racer->game)) {
-    return send_error(to, ErrorCode::game_over, "your race game has ended", rid);
+    return refuse(ErrorCode::game_over, "your race game has ended");
   }
   engine::Game& game = *racer->game;
   const std::size_t index = static_cast<std::size_t>(racer - racers_.data());
@@ -335,24 +340,28 @@ void RaceState::play(Player& player, Participant& to, const protocol::ClientMess
   if (std::holds_alternative<protocol::Resign>(message)) {
     game.end(engine::GameState::resigned);
     to.deliver(share(protocol::encode_game(view, rid)));
-    broadcast(share(protocol::encode_race_update(code_, player.id, game, {})), &to);
-    return check_end(std::nullopt, now);
+    broadcast(share(protocol::encode_race_update(code_, player.id, game, {})), &to, &player);
+    check_end(std::nullopt, now);
+    return JournalEntry{race_id_, index, "", true};
   }
   if (const auto refused = check_move(game, message)) {
     send_error(to, refused->code, refused->message, rid);
     if (refused->code == ErrorCode::stale) to.deliver(share(protocol::encode_game(view, rid)));
-    return;
+    return std::nullopt;
   }
   if (!allow_move(*racer, now)) {
-    return send_error(to, ErrorCode::rate_limited, "this room caps moves per second", rid);
+    return refuse(ErrorCode::rate_limited, "this room caps moves per second");
   }
+  const std::size_t before = game.history().size();
   engine::MoveOutcome outcome;
   const std::optional<engine::Direction> dir = apply_move(game, message, outcome);
   to.deliver(share(protocol::encode_moved(view, dir, outcome, rid)));
-  if (!outcome.changed) return;
+  if (!outcome.changed) return std::nullopt;
   metrics_->moves_total.fetch_add(1, std::memory_order_relaxed);
-  broadcast(share(protocol::encode_race_update(code_, player.id, game, outcome)), &to);
+  broadcast(share(protocol::encode_race_update(code_, player.id, game, outcome)), &to, &player);
+  JournalEntry entry{race_id_, index, game.history().substr(before), false};
   check_end(game.won() ? std::optional<std::size_t>(index) : std::nullopt, now);
+  return entry;
 }
 
 void RaceState::emote(Player& player, Participant& to, protocol::Emote emote,

@@ -30,6 +30,16 @@ struct RaceSettings {
   int grace = 60;     // seconds a disconnected racer keeps their place
 };
 
+// What one racer's move or resignation adds to the race's journal (cluster mode journals it
+// in Redis before the mover is answered): the moves it appended to the game's history, or
+// that the racer resigned.
+struct JournalEntry {
+  std::string race_id;
+  std::size_t position = 0;  // the racer's, as ActiveRaceRecord::racers lists them
+  std::string moves;
+  bool resigned = false;
+};
+
 // A finished race to record: the record, and race_over exactly as it will be sent.
 struct RaceResult {
   RaceRecord record;
@@ -63,9 +73,12 @@ class RaceState {
   void join(const std::shared_ptr<Player>& player, Participant& to, const protocol::Rid& rid);
   void leave(Player& player, Participant& to, const protocol::Rid& rid, Time now);
   void set_ready(Player& player, bool ready, Participant& to, const protocol::Rid& rid, Time now);
-  // move, slide, undo or resign from a racer.
-  void play(Player& player, Participant& to, const protocol::ClientMessage& message,
-            const protocol::Rid& rid, Time now);
+  // move, slide, undo or resign from a racer. `to` gets the answer; everyone else (the
+  // racer's own connection aside) the race_update. Returns what it adds to the journal, if
+  // it changed the racer's game.
+  std::optional<JournalEntry> play(Player& player, Participant& to,
+                                   const protocol::ClientMessage& message,
+                                   const protocol::Rid& rid, Time now);
   // A racer's emote: to every member and spectator (`to` gets it with rid); at most one per
   // kEmoteEvery per racer, else rate_limited.
   void emote(Player& player, Participant& to, protocol::Emote emote, const protocol::Rid& rid,
@@ -130,8 +143,10 @@ class RaceState {
   std::vector<protocol::RacerGame> games() const;
   void send_error(Participant& to, protocol::ErrorCode code, std::string_view text,
                   const protocol::Rid& rid) const;
-  // Sends message to every connected racer and spectator but `except`.
-  void broadcast(const SharedMessage& message, const Participant* except = nullptr);
+  // Sends message to every connected racer and spectator but `except` (and but the racer
+  // except_racer).
+  void broadcast(const SharedMessage& message, const Participant* except = nullptr,
+                 const Player* except_racer = nullptr);
   // `room` to everyone; `direct` gets its own copy carrying rid.
   void broadcast_room(Participant* direct, const protocol::Rid& rid);
   void maybe_start(Time now);

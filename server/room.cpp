@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "server/bot_racer.hpp"
+#include "server/move_journal.hpp"
 
 namespace tilerace::server {
 
@@ -124,6 +125,7 @@ asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result
     {
       std::lock_guard lock(self->mutex_);
       if (committed) {
+        if (self->services_.journal != nullptr) self->services_.journal->forget(result.record.id);
         self->state_->recorded(result, granted);
         self->settle_locked();
         co_return;
@@ -151,7 +153,35 @@ void Room::set_ready(Player& player, bool ready, Participant& to, const protocol
 
 void Room::play(Player& player, Participant& to, const protocol::ClientMessage& message,
                 const protocol::Rid& rid) {
-  act([&](RaceState& s, Time now) { s.play(player, to, message, rid, now); });
+  auto entry = act([&](RaceState& s, Time now) { return s.play(player, to, message, rid, now); });
+  if (entry && services_.journal != nullptr) services_.journal->append_later(std::move(*entry));
+}
+
+asio::awaitable<void> Room::play_acked(Player& player, Participant& to,
+                                       const protocol::ClientMessage& message,
+                                       protocol::Rid rid) {
+  if (services_.journal == nullptr) {
+    play(player, to, message, rid);
+    co_return;
+  }
+  // What the race answers the mover, held until the journal has the move.
+  struct Held final : Participant {
+    std::vector<SharedMessage> messages;
+    void deliver(SharedMessage message) override { messages.push_back(std::move(message)); }
+    void close(std::uint16_t) override {}
+  };
+  Held held;
+  auto entry = act([&](RaceState& s, Time now) { return s.play(player, held, message, rid, now); });
+  if (entry) {
+    try {
+      co_await services_.journal->append(std::move(*entry));
+    } catch (const std::exception& e) {
+      // Redis away: the move stands, answered, but a survivor would not know it.
+      services_.metrics->unjournaled_moves_total.fetch_add(1, std::memory_order_relaxed);
+      spdlog::debug("room {}: a move could not be journaled: {}", code_, e.what());
+    }
+  }
+  for (SharedMessage& m : held.messages) to.deliver(std::move(m));
 }
 
 void Room::seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,

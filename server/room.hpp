@@ -22,6 +22,7 @@
 namespace tilerace::server {
 
 class BotRacer;
+class MoveJournal;
 
 struct RoomServices {
   boost::asio::any_io_executor executor;  // timers and the recording coroutine
@@ -31,6 +32,7 @@ struct RoomServices {
   std::function<void(const std::string& code)> on_closed;  // the room has nobody left
   BotPool* bots = nullptr;            // null: this server seats no computer opponents
   double bot_moves_per_second = 3.0;  // a bot's pace, so that a race stays watchable
+  MoveJournal* journal = nullptr;     // cluster mode: where moves are journaled (else none)
 };
 
 class Room : public std::enable_shared_from_this<Room> {
@@ -49,6 +51,8 @@ class Room : public std::enable_shared_from_this<Room> {
 
   const std::string& code() const noexcept { return code_; }
   bool is_public() const noexcept { return public_; }
+  // Moves are journaled (cluster mode): people's moves go through play_acked.
+  bool journaled() const noexcept { return services_.journal != nullptr; }
 
   // See RaceState for each; they answer `to` directly, errors included.
   void join(const std::shared_ptr<Player>& player, Participant& to, const protocol::Rid& rid);
@@ -56,6 +60,13 @@ class Room : public std::enable_shared_from_this<Room> {
   void set_ready(Player& player, bool ready, Participant& to, const protocol::Rid& rid);
   void play(Player& player, Participant& to, const protocol::ClientMessage& message,
             const protocol::Rid& rid);
+  // A person's move, slide or resignation. With a journal, the answer to `to` (moved, game,
+  // or an error) is sent only once the journal has the move: a racer is never told of a move
+  // a survivor adopting this race would not know. The others see the race_update at once.
+  // The caller keeps the room, `to` and message alive until it resumes.
+  boost::asio::awaitable<void> play_acked(Player& player, Participant& to,
+                                          const protocol::ClientMessage& message,
+                                          protocol::Rid rid);
   void emote(Player& player, Participant& to, protocol::Emote emote, const protocol::Rid& rid);
   void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
             std::optional<Time> a_expected_by = std::nullopt);

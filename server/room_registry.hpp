@@ -46,6 +46,8 @@ class RoomRegistry {
   // and when a room opened. Set before serving.
   std::function<void(const std::string& code)> on_released;
   std::function<void()> on_opened;
+  // Cluster mode: where the rooms journal their moves. Set before serving.
+  void set_journal(MoveJournal* journal) { services_.journal = journal; }
 
  private:
   std::vector<std::shared_ptr<Room>> all() const;

@@ -199,6 +199,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
                                     std::chrono::milliseconds(options.node_lease_ms),
                                     std::chrono::seconds(options.grace)},
                     rooms, players, worker, metrics);
+    rooms.set_journal(&*cluster);
     rooms.on_opened = [&cluster] { cluster->rooms_changed(); };
     rooms.on_released = [&cluster](const std::string& code) {
       cluster->release(code);
