@@ -172,6 +172,26 @@ asio::awaitable<void> Room::play_acked(Player& player, Participant& to,
   };
   Held held;
   auto entry = act([&](RaceState& s, Time now) { return s.play(player, held, message, rid, now); });
+  bool in_store = false;
+  if (entry) {
+    std::lock_guard lock(mutex_);
+    in_store = entry->race_id == in_store_race_;
+  }
+  if (entry && !in_store) {
+    // A survivor finds a race through the store's journal: a young race (not in it yet: it
+    // is written once a second) is written now, before its first moves are answered.
+    std::optional<ActiveRaceRecord> record = journal();
+    const StoreWorker::Job write = [&record](Store& s) {
+      if (record) s.journal_races({*record});
+    };
+    try {
+      co_await services_.store->run(write);
+      std::lock_guard lock(mutex_);
+      in_store_race_ = entry->race_id;
+    } catch (const std::exception& e) {
+      spdlog::debug("room {}: the race could not be journaled: {}", code_, e.what());
+    }
+  }
   if (entry) {
     try {
       co_await services_.journal->append(std::move(*entry));

@@ -109,6 +109,7 @@ class Room : public std::enable_shared_from_this<Room> {
   boost::asio::steady_timer retry_;  // backoff between recording attempts
   bool stopped_ = false;
   bool closed_ = false;
+  std::string in_store_race_;  // the race known to be in the store's journal (play_acked)
 };
 
 }  // namespace tilerace::server

@@ -1,0 +1,47 @@
+// merge_moves: a race from the store's journal brought up to what the move journal holds.
+#include "server/journal.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tilerace::server {
+namespace {
+
+ActiveRaceRecord race_of(std::vector<std::string> moves) {
+  ActiveRaceRecord race;
+  race.id = "r1";
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    std::string player = "p";
+    player += std::to_string(i);
+    race.racers.push_back({player, "g", moves[i], engine::GameState::playing, false});
+  }
+  return race;
+}
+
+TEST(MergeMoves, TheMoveJournalExtendsWhatContinuesTheStoresMoves) {
+  ActiveRaceRecord race = race_of({"LU", "LU", "LU", "", "LUR"});
+  merge_moves(race, {std::string("LURD"),  // two moves the store had not yet
+                     std::string("LU!"),   // resigned after the store's last pass
+                     std::nullopt,         // nothing in the move journal
+                     std::string("RR"),    // a young race: the store had no moves yet
+                     std::string("LU")});  // behind the store (it missed a move): the store's
+  EXPECT_EQ(race.racers[0].moves, "LURD");
+  EXPECT_EQ(race.racers[0].state, engine::GameState::playing);
+  EXPECT_EQ(race.racers[1].moves, "LU");
+  EXPECT_EQ(race.racers[1].state, engine::GameState::resigned);
+  EXPECT_EQ(race.racers[2].moves, "LU");
+  EXPECT_EQ(race.racers[3].moves, "RR");
+  EXPECT_EQ(race.racers[4].moves, "LUR");
+}
+
+TEST(MergeMoves, AMoveJournalThatDoesNotContinueTheStoresIsIgnored) {
+  ActiveRaceRecord race = race_of({"LUR", "LU"});
+  merge_moves(race, {std::string("LDRD"), std::string("UL!")});
+  EXPECT_EQ(race.racers[0].moves, "LUR");
+  EXPECT_EQ(race.racers[1].moves, "LU");
+  EXPECT_EQ(race.racers[1].state, engine::GameState::playing);
+  merge_moves(race, {});  // fewer entries than racers: nothing changes
+  EXPECT_EQ(race.racers[0].moves, "LUR");
+}
+
+}  // namespace
+}  // namespace tilerace::server
