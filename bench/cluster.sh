@@ -6,6 +6,9 @@
 # redirect, so each room costs two redirects. Both setups use the same PostgreSQL store.
 # Each setup runs twice: as fast as replies come (throughput), then paced at RATE moves/s a
 # player (latency at a load both sustain). Last, a quiet cluster: the redirect's own cost.
+# Then failover (bench/failover.mjs): races on one of three nodes, that node killed, the time
+# until each race is playable again. Race moves in cluster mode are answered only once Redis
+# journaled them, so the two-node rows include that cost per move.
 # Caveat: both nodes, Redis, PostgreSQL and the load generator share this machine's cores, so
 # this measures the cluster's overhead, not its scaling.
 set -euo pipefail
@@ -76,6 +79,19 @@ echo "== a quiet cluster: 20 players, 10 redirects =="
   --port "$a_port,$node_port" --json "$OUT/cluster-quiet.json"
 echo
 
+echo "== failover: 20 races on one of three nodes, kill -9 at a random moment (default lease) =="
+db=$(database failover)
+node f1 "$db" --redis "redis://127.0.0.1:$redis_port"
+f1_port=$node_port f1_pid=$node_pid
+node f2 "$db" --redis "redis://127.0.0.1:$redis_port"
+f2_port=$node_port
+node f3 "$db" --redis "redis://127.0.0.1:$redis_port"
+until curl -sf "http://127.0.0.1:$f1_port/healthz" | grep -q '"ok"'; do sleep 0.1; done
+command node --experimental-websocket --no-warnings bench/failover.mjs "$f1_port" "$f2_port" "$f1_pid" 20 5 \
+  > "$OUT/cluster-failover.json"
+cat "$OUT/cluster-failover.json"
+echo
+
 one=$OUT/cluster-one.json two=$OUT/cluster-two.json
 one_paced=$OUT/cluster-one-paced.json two_paced=$OUT/cluster-two-paced.json
 echo "== summary (two nodes / one node) =="
@@ -89,6 +105,9 @@ printf '  p99 fan-out at %s moves/s a player        %6.2f  %6.2f ms (on two node
 printf '  redirect -> room, all connecting at once  p50 %.2f  p99 %.2f ms (%d)\n' \
   "$(jq .redirect_latency.p50_ms "$two")" "$(jq .redirect_latency.p99_ms "$two")" \
   "$(jq .redirect_latency.count "$two")"
+printf '  kill -9 -> race playable again (20 races)  p50 %.0f  p99 %.0f ms (%d of %d back)\n' \
+  "$(jq .p50_ms "$OUT/cluster-failover.json")" "$(jq .p99_ms "$OUT/cluster-failover.json")" \
+  "$(jq .recovered "$OUT/cluster-failover.json")" "$(jq .races "$OUT/cluster-failover.json")"
 printf '  redirect -> room, quiet cluster           p50 %.2f  p99 %.2f ms (%d)\n' \
   "$(jq .redirect_latency.p50_ms "$OUT/cluster-quiet.json")" \
   "$(jq .redirect_latency.p99_ms "$OUT/cluster-quiet.json")" \
