@@ -65,6 +65,10 @@ echo "== one node (PostgreSQL store, no Redis), $PLAYERS players, one spectator 
 node single "$(database single)"
 loadgen --port "$node_port" --server-pid "$node_pid" --json "$OUT/cluster-one.json"
 loadgen --port "$node_port" --server-pid "$node_pid" --rate "$RATE" --json "$OUT/cluster-one-paced.json"
+echo "== a quiet node: 20 players =="
+"$BUILD/tilerace-loadgen" --scenario race --players 20 --duration 5 --rate "$RATE" \
+  --port "$node_port" --json "$OUT/cluster-one-quiet.json"
+echo
 kill "$node_pid"; wait "$node_pid" || true
 
 echo "== two nodes (PostgreSQL + Redis), the same load, rooms spread across them =="
@@ -105,6 +109,9 @@ printf '  p99 fan-out at %s moves/s a player        %6.2f  %6.2f ms (on two node
 printf '  redirect -> room, all connecting at once  p50 %.2f  p99 %.2f ms (%d)\n' \
   "$(jq .redirect_latency.p50_ms "$two")" "$(jq .redirect_latency.p99_ms "$two")" \
   "$(jq .redirect_latency.count "$two")"
+printf '  move -> moved, quiet (20 players)         p50 %.3f  %.3f ms  p99 %.3f  %.3f ms (two nodes: journaled in Redis first)\n' \
+  "$(jq .reply_latency.p50_ms "$OUT/cluster-one-quiet.json")" "$(jq .reply_latency.p50_ms "$OUT/cluster-quiet.json")" \
+  "$(jq .reply_latency.p99_ms "$OUT/cluster-one-quiet.json")" "$(jq .reply_latency.p99_ms "$OUT/cluster-quiet.json")"
 printf '  kill -9 -> race playable again (20 races)  p50 %.0f  p99 %.0f ms (%d of %d back)\n' \
   "$(jq .p50_ms "$OUT/cluster-failover.json")" "$(jq .p99_ms "$OUT/cluster-failover.json")" \
   "$(jq .recovered "$OUT/cluster-failover.json")" "$(jq .races "$OUT/cluster-failover.json")"
