@@ -114,8 +114,7 @@ class Dispatcher {
   void send_unavailable(Connection& c, const protocol::Rid& rid);
   // A racer's move, slide or resignation, answered once journaled (Room::play_acked).
   boost::asio::awaitable<void> race_play(Connection& c, std::shared_ptr<Room> room,
-                                         const protocol::ClientMessage& message,
-                                         protocol::Rid rid);
+                                         const protocol::ClientMessage& message, protocol::Rid rid);
   // Records a finished solo game; false (and `internal` sent) when the store failed. The
   // `achievement` messages for what it granted are added to earned, for the caller to send
   // after its own reply.

@@ -133,8 +133,8 @@ asio::awaitable<void> Dispatcher::cluster_resume(std::weak_ptr<Participant> to,
     }
     if (!url) continue;  // its node is gone and its race not adopted yet (or it is here soon)
     metrics_.redirects_total.fetch_add(1, std::memory_order_relaxed);
-    out->deliver(std::make_shared<const std::string>(
-        protocol::encode_redirect(*url, *code, "resume", {})));
+    out->deliver(
+        std::make_shared<const std::string>(protocol::encode_redirect(*url, *code, "resume", {})));
     co_return;
   }
 }

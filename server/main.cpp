@@ -26,6 +26,10 @@
 //   and the SUBSCRIBEd control channel) run on context 0's one thread, with no strand; a
 //   dispatcher coroutine that needs Redis co_awaits a command (posted onto context 0) and
 //   resumes on its connection's thread. The Cluster's own maps sit behind one small mutex.
+//   A racer's move is applied under the room's lock on the connection's thread, then that
+//   coroutine awaits its Redis append (the move journal) and only then delivers the answer,
+//   held meanwhile; the connection reads its next message after that. Adopting a dead node's
+//   races runs on context 0 and on the StoreWorker's threads (rebuilding rooms there).
 // - The computer opponents (BotRacer) take their turns on context 0's timers and think on the
 //   BotPool's threads (--bot-threads), never a network thread; the move chosen is posted back
 //   to context 0 and played through the room like anyone's.

@@ -32,11 +32,11 @@ class Metrics {
   std::atomic<std::uint64_t> http_requests_total{0};
   std::atomic<std::uint64_t> connections_refused_total{0};  // over the per-address limit
   std::atomic<std::uint64_t> journal_flushes_total{0};      // journal passes finished
-  std::atomic<std::int64_t> store_available{1};       // 0 while the database cannot be reached
-  std::atomic<std::uint64_t> store_retries_total{0};  // store calls retried after a failure
-  std::atomic<std::int64_t> cluster_available{1};     // cluster mode: 0 while Redis is away
-  std::atomic<std::int64_t> cluster_nodes{0};         // live nodes seen by the last heartbeat
-  std::atomic<std::uint64_t> redirects_total{0};      // redirects sent to other nodes
+  std::atomic<std::int64_t> store_available{1};           // 0 while the database cannot be reached
+  std::atomic<std::uint64_t> store_retries_total{0};      // store calls retried after a failure
+  std::atomic<std::int64_t> cluster_available{1};         // cluster mode: 0 while Redis is away
+  std::atomic<std::int64_t> cluster_nodes{0};             // live nodes seen by the last heartbeat
+  std::atomic<std::uint64_t> redirects_total{0};          // redirects sent to other nodes
   std::atomic<std::uint64_t> unjournaled_moves_total{0};  // cluster: race moves Redis missed
 
   void count_error(protocol::ErrorCode code) noexcept;

@@ -77,8 +77,8 @@ class RaceState {
   // racer's own connection aside) the race_update. Returns what it adds to the journal, if
   // it changed the racer's game.
   std::optional<JournalEntry> play(Player& player, Participant& to,
-                                   const protocol::ClientMessage& message,
-                                   const protocol::Rid& rid, Time now);
+                                   const protocol::ClientMessage& message, const protocol::Rid& rid,
+                                   Time now);
   // A racer's emote: to every member and spectator (`to` gets it with rid); at most one per
   // kEmoteEvery per racer, else rate_limited.
   void emote(Player& player, Participant& to, protocol::Emote emote, const protocol::Rid& rid,

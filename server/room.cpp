@@ -158,8 +158,7 @@ void Room::play(Player& player, Participant& to, const protocol::ClientMessage& 
 }
 
 asio::awaitable<void> Room::play_acked(Player& player, Participant& to,
-                                       const protocol::ClientMessage& message,
-                                       protocol::Rid rid) {
+                                       const protocol::ClientMessage& message, protocol::Rid rid) {
   if (services_.journal == nullptr) {
     play(player, to, message, rid);
     co_return;

@@ -324,7 +324,8 @@ TEST_F(Cluster, WhenANodeDiesASurvivorAdoptsItsRacesAndTheyFinish) {
     EXPECT_EQ(replay["moves"].get<std::string>().size(), am["moves"].get<std::size_t>());
   }
   // Every result recorded once, with its rating change; nothing aborted, nothing left over.
-  ASSERT_TRUE(testing::eventually([&] { return query("SELECT count(*) FROM races") == kRaces; }, 5s));
+  ASSERT_TRUE(
+      testing::eventually([&] { return query("SELECT count(*) FROM races") == kRaces; }, 5s));
   EXPECT_EQ(query("SELECT count(*) FROM races WHERE reason = 'aborted'"), 0);
   EXPECT_EQ(query("SELECT SUM(races) FROM players"), 2 * kRaces);
   EXPECT_EQ(query("SELECT count(*) FROM active_races"), 0);
