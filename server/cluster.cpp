@@ -98,15 +98,20 @@ redis.call('DEL', 'tilerace:adopting:' .. o)
 return 1
 )lua";
 
-// ARGV: key, moves. Appends a racer's moves to their journal (kept a day at most).
+// ARGV: moves key, moves, check key, check. Appends a racer's moves to their journal and
+// keeps the check of where they led (both kept a day at most).
 constexpr std::string_view kJournal = R"lua(
 redis.call('APPEND', ARGV[1], ARGV[2])
 redis.call('PEXPIRE', ARGV[1], 86400000)
+redis.call('SET', ARGV[3], ARGV[4], 'PX', 86400000)
 return 1
 )lua";
 
 std::string moves_key(const std::string& race_id, std::size_t position) {
   return "tilerace:moves:" + race_id + ":" + std::to_string(position);
+}
+std::string check_key(const std::string& race_id, std::size_t position) {
+  return "tilerace:check:" + race_id + ":" + std::to_string(position);
 }
 
 // ARGV: code, node. 1 if the code is now this node's (it was free, ours already, or held by
@@ -382,14 +387,25 @@ asio::awaitable<void> Cluster::adopt(std::vector<std::string> orphans) {
 
 asio::awaitable<void> Cluster::read_journal(std::vector<ActiveRaceRecord>& races) {
   for (ActiveRaceRecord& race : races) {
+    const std::size_t n = race.racers.size();
     std::vector<std::string> command{"MGET"};
-    for (std::size_t i = 0; i < race.racers.size(); ++i) command.push_back(moves_key(race.id, i));
+    for (std::size_t i = 0; i < n; ++i) command.push_back(moves_key(race.id, i));
+    for (std::size_t i = 0; i < n; ++i) command.push_back(check_key(race.id, i));
     const RedisReply reply = co_await commands_->command(std::move(command));
-    std::vector<std::optional<std::string>> journaled;
-    for (const RedisReply& e : reply.elements) {
-      journaled.push_back(e.type == RedisReply::Type::string ? std::optional(e.str) : std::nullopt);
+    std::vector<std::optional<std::string>> journaled, checks;
+    for (std::size_t i = 0; i < reply.elements.size(); ++i) {
+      const RedisReply& e = reply.elements[i];
+      (i < n ? journaled : checks)
+          .push_back(e.type == RedisReply::Type::string ? std::optional(e.str) : std::nullopt);
     }
     merge_moves(race, journaled);
+    // The rebuilt games run either way (seed and moves are the truth); a contradiction means
+    // the nodes disagree on the rules (different versions) and is worth an operator's look.
+    if (const std::size_t wrong = contradicted(race, checks); wrong > 0) {
+      metrics_.adoption_mismatches_total.fetch_add(wrong, std::memory_order_relaxed);
+      spdlog::error("cluster: race {} rebuilt: {} racers' games differ from their journal's check",
+                    race.id, wrong);
+    }
   }
 }
 
@@ -401,7 +417,8 @@ asio::awaitable<void> Cluster::append(JournalEntry entry) {
     }
   }
   const std::vector<std::string> args{moves_key(entry.race_id, entry.position),
-                                      entry.resigned ? entry.moves + "!" : entry.moves};
+                                      entry.resigned ? entry.moves + "!" : entry.moves,
+                                      check_key(entry.race_id, entry.position), entry.check};
   try {
     co_await eval(kJournal, args);
   } catch (const std::exception&) {
@@ -435,6 +452,7 @@ void Cluster::forget(const std::string& race_id) {
         std::vector<std::string> command{"DEL"};
         for (std::size_t i = 0; i < static_cast<std::size_t>(protocol::kMaxPlayers); ++i) {
           command.push_back(moves_key(race_id, i));
+          command.push_back(check_key(race_id, i));
         }
         try {
           co_await commands_->command(std::move(command));

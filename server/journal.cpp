@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/bot_racer.hpp"
+#include "server/game_check.hpp"
 
 namespace tilerace::server {
 
@@ -67,6 +68,21 @@ void merge_moves(ActiveRaceRecord& race, const std::vector<std::optional<std::st
     racer.moves = std::string(moves);
     if (resigned) racer.state = engine::GameState::resigned;
   }
+}
+
+std::size_t contradicted(const ActiveRaceRecord& race,
+                         const std::vector<std::optional<std::string>>& checks) {
+  std::size_t wrong = 0;
+  const engine::GameConfig config{race.options.mode, race.options.size, race.options.target,
+                                  race.seed};
+  for (std::size_t i = 0; i < race.racers.size() && i < checks.size(); ++i) {
+    if (!checks[i]) continue;
+    const std::string& moves = race.racers[i].moves;
+    if (!checks[i]->starts_with(std::to_string(moves.size()) + ":")) continue;
+    const std::optional<engine::Game> game = engine::replay(config, moves, nullptr, false);
+    if (!game || game_check(*game) != *checks[i]) ++wrong;
+  }
+  return wrong;
 }
 
 std::vector<std::string> restore_races(const std::vector<ActiveRaceRecord>& races, Store& store,

@@ -37,6 +37,12 @@ std::vector<std::string> restore_races(const std::vector<ActiveRaceRecord>& race
 // racer's moves are taken from the move journal only where they continue the store's.
 void merge_moves(ActiveRaceRecord& race, const std::vector<std::optional<std::string>>& journaled);
 
+// How many of race's racers, rebuilt from its seed and their moves, are not where the move
+// journal's last check (game_check) says they were; checks[i] is racer i's, or nullopt. A
+// check of another move count (its moves were not taken) is not compared.
+std::size_t contradicted(const ActiveRaceRecord& race,
+                         const std::vector<std::optional<std::string>>& checks);
+
 // Rebuilds a journaled solo game for a player loaded after a restart (no-op if the player
 // already has a game in memory or the moves do not replay).
 void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metrics);

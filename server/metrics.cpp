@@ -64,6 +64,10 @@ std::string Metrics::render() const {
   family("tilerace_unjournaled_moves_total", "counter",
          "Cluster mode: race moves answered without their Redis journal entry (Redis away).",
          unjournaled_moves_total);
+  family("tilerace_adoption_mismatches_total", "counter",
+         "Cluster mode: racers of adopted races whose rebuilt game differs from its journal's "
+         "check.",
+         adoption_mismatches_total);
 
   out +=
       "# HELP tilerace_errors_total Error messages sent, by code.\n"

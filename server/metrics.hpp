@@ -38,6 +38,7 @@ class Metrics {
   std::atomic<std::int64_t> cluster_nodes{0};             // live nodes seen by the last heartbeat
   std::atomic<std::uint64_t> redirects_total{0};          // redirects sent to other nodes
   std::atomic<std::uint64_t> unjournaled_moves_total{0};  // cluster: race moves Redis missed
+  std::atomic<std::uint64_t> adoption_mismatches_total{0};  // adopted games off their check
 
   void count_error(protocol::ErrorCode code) noexcept;
   void observe_handling(std::chrono::nanoseconds took) noexcept;

@@ -5,6 +5,7 @@
 
 #include "server/achievements.hpp"
 #include "server/apply_move.hpp"
+#include "server/game_check.hpp"
 #include "server/secrets.hpp"
 #include "server/standings.hpp"
 #include "server/unix_time.hpp"
@@ -342,7 +343,7 @@ std::optional<JournalEntry> RaceState::play(Player& player, Participant& to,
     to.deliver(share(protocol::encode_game(view, rid)));
     broadcast(share(protocol::encode_race_update(code_, player.id, game, {})), &to, &player);
     check_end(std::nullopt, now);
-    return JournalEntry{race_id_, index, "", true};
+    return JournalEntry{race_id_, index, "", true, game_check(game)};
   }
   if (const auto refused = check_move(game, message)) {
     send_error(to, refused->code, refused->message, rid);
@@ -359,7 +360,7 @@ std::optional<JournalEntry> RaceState::play(Player& player, Participant& to,
   if (!outcome.changed) return std::nullopt;
   metrics_->moves_total.fetch_add(1, std::memory_order_relaxed);
   broadcast(share(protocol::encode_race_update(code_, player.id, game, outcome)), &to, &player);
-  JournalEntry entry{race_id_, index, game.history().substr(before), false};
+  JournalEntry entry{race_id_, index, game.history().substr(before), false, game_check(game)};
   check_end(game.won() ? std::optional<std::size_t>(index) : std::nullopt, now);
   return entry;
 }

@@ -38,6 +38,7 @@ struct JournalEntry {
   std::size_t position = 0;  // the racer's, as ActiveRaceRecord::racers lists them
   std::string moves;
   bool resigned = false;
+  std::string check;  // game_check of the racer's game after it
 };
 
 // A finished race to record: the record, and race_over exactly as it will be sent.

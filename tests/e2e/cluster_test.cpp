@@ -283,6 +283,9 @@ TEST_F(Cluster, WhenANodeDiesASurvivorAdoptsItsRacesAndTheyFinish) {
   WsClient lobby(b->port());
   lobby.hello("lobby");
   for (Doomed& d : races) ASSERT_TRUE(eventually_listed(lobby, d.code, true)) << d.code;
+  // Every rebuilt game is where its journal's last check says it was.
+  EXPECT_EQ(b->metric("tilerace_adoption_mismatches_total"), 0);
+  EXPECT_EQ(c->metric("tilerace_adoption_mismatches_total"), 0);
 
   for (Doomed& d : races) {
     // The racers come back through the balancer, each to the adopting node, and find their

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "server/game_check.hpp"
+
 namespace tilerace::server {
 namespace {
 
@@ -41,6 +43,28 @@ TEST(MergeMoves, AMoveJournalThatDoesNotContinueTheStoresIsIgnored) {
   EXPECT_EQ(race.racers[1].state, engine::GameState::playing);
   merge_moves(race, {});  // fewer entries than racers: nothing changes
   EXPECT_EQ(race.racers[0].moves, "LUR");
+}
+
+TEST(Contradicted, ARebuiltGameIsComparedWithTheCheckOfItsMoveCount) {
+  ActiveRaceRecord race = race_of({"", ""});
+  race.options.mode = engine::Mode::classic;
+  race.options.size = 4;
+  race.options.target = 2048;
+  race.seed = 77;
+  engine::Game game({engine::Mode::classic, 4, 2048, 77}, false);
+  for (const auto d : {engine::Direction::left, engine::Direction::up, engine::Direction::right}) {
+    game.move(d);
+  }
+  race.racers[0].moves = race.racers[1].moves = game.history();
+  const std::string check = game_check(game);
+  EXPECT_EQ(contradicted(race, {check, std::nullopt}), 0u);
+  EXPECT_EQ(contradicted(race, {check, check}), 0u);
+  // The same move count, another board or score: a contradiction.
+  std::string wrong = check;
+  wrong.back() = wrong.back() == '0' ? '1' : '0';
+  EXPECT_EQ(contradicted(race, {check, wrong}), 1u);
+  // A check of another move count is not compared (those moves were not taken).
+  EXPECT_EQ(contradicted(race, {"99:0:0000000000000000", std::nullopt}), 0u);
 }
 
 }  // namespace
