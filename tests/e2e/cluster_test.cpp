@@ -185,6 +185,15 @@ TEST_F(Cluster, QuickMatchPairsPlayersOnDifferentNodesIntoOneRace) {
   EXPECT_EQ(ann_start["games"], bob_start["games"]);
 }
 
+// host creates a 4×4 room (with options), guest joins, both ready: the race is on. Its code.
+std::string race(Racer& host, Racer& guest, json options = json::object()) {
+  options["size"] = 4;
+  const std::string code = create_room(host, options)["code"];
+  EXPECT_EQ(guest.ws.request({{"type", "join_room"}, {"code", code}})["type"], "room");
+  start_race({&host, &guest});
+  return code;
+}
+
 // One race on a node about to die, as its racers and spectator saw it.
 struct Doomed {
   std::unique_ptr<Racer> ann, bob;
@@ -339,9 +348,7 @@ TEST_F(Cluster, AMoveUnansweredWhenItsNodeDiedIsEverywhereOrNowhereAndAtMoveResy
   const auto b = node("b");
   Racer ann(a->port(), "ann");
   Racer bob(a->port(), "bob");
-  const std::string code = create_room(ann, {{"size", 4}, {"time_limit", 600}})["code"];
-  ASSERT_EQ(bob.ws.request({{"type", "join_room"}, {"code", code}})["type"], "room");
-  start_race({&ann, &bob});
+  const std::string code = race(ann, bob, {{"time_limit", 600}});
   json last;
   for (const char* dir : {"left", "up"}) {
     last = play(ann.ws, dir);
@@ -375,9 +382,7 @@ TEST_F(Cluster, AnAdopterThatDiesLetsGoAndTwoNodesDyingInTurnLoseNoRace) {
   for (const char* n : {"a", "b", "c"}) nodes[n] = node(n);
   Racer ann(nodes["a"]->port(), "ann");
   Racer bob(nodes["a"]->port(), "bob");
-  const std::string code = create_room(ann, {{"size", 4}, {"time_limit", 600}})["code"];
-  ASSERT_EQ(bob.ws.request({{"type", "join_room"}, {"code", code}})["type"], "room");
-  start_race({&ann, &bob});
+  const std::string code = race(ann, bob, {{"time_limit", 600}});
   const json last = play(ann.ws, "left");
   ASSERT_EQ(last["type"], "moved");
   ASSERT_TRUE(testing::eventually(
@@ -428,9 +433,7 @@ TEST_F(Cluster, ARaceComesBackWithItsNodeAfterARollingRestart) {
   const auto b = node("b");
   Racer ann(a->port(), "ann");
   Racer bob(a->port(), "bob");
-  const std::string code = create_room(ann, {{"size", 4}})["code"];
-  ASSERT_EQ(bob.ws.request({{"type", "join_room"}, {"code", code}})["type"], "room");
-  start_race({&ann, &bob});
+  const std::string code = race(ann, bob);
   const json last = play(ann.ws, "left");
   ASSERT_EQ(last["type"], "moved");
   EXPECT_EQ(a->stop(SIGTERM), 0);
@@ -451,9 +454,7 @@ TEST_F(Cluster, RedisGoingAwayMidRaceStopsOnlyCrossNodeFeaturesUntilItReturns) {
   const auto b = node("b");
   Racer ann(a->port(), "ann");
   Racer bob(a->port(), "bob");
-  const std::string code = create_room(ann, {{"size", 4}})["code"];
-  ASSERT_EQ(bob.ws.request({{"type", "join_room"}, {"code", code}})["type"], "room");
-  start_race({&ann, &bob});
+  const std::string code = race(ann, bob);
 
   redis_.stop();
   ASSERT_TRUE(testing::eventually(
