@@ -428,6 +428,41 @@ TEST_F(Cluster, AnAdopterThatDiesLetsGoAndTwoNodesDyingInTurnLoseNoRace) {
   EXPECT_EQ(query("SELECT count(*) FROM active_races"), 0);
 }
 
+TEST_F(Cluster, ASoloGameOfADeadNodeGoesOnFromTheStoresJournalOnAnotherNode) {
+  auto a = node("a");
+  const auto b = node("b");
+  WsClient solo(a->port());
+  const json welcome = solo.hello("soloist");
+  ASSERT_EQ(solo.request({{"type", "new_game"}, {"size", 4}})["type"], "game");
+  json last;
+  for (const char* dir : {"left", "up", "right", "down", "left"}) {
+    last = solo.request({{"type", "move"}, {"dir", dir}});
+    ASSERT_EQ(last["type"], "moved") << last.dump();
+  }
+  // a journals solo games once a second: wait for this one's moves, then a dies.
+  const std::string id = welcome["player"]["id"];
+  ASSERT_TRUE(testing::eventually(
+      [&] {
+        return query(
+                   "SELECT coalesce(sum(length(moves)), 0) FROM (SELECT moves FROM active_games "
+                   "WHERE player_id = '" +
+                   id +
+                   "' UNION ALL SELECT m.moves FROM active_moves m "
+                   "WHERE m.player_id = '" +
+                   id + "') j") == last["moves"].get<int>();
+      },
+      5s));
+  a->stop(SIGKILL);
+  WsClient back(b->port());
+  const json again = back.request({{"type", "hello"}, {"name", "x"}, {"token", welcome["token"]}});
+  EXPECT_EQ(again["resumed"], true);
+  const json game = back.expect("game");
+  EXPECT_EQ(game["game"]["board"], last["board"]);
+  EXPECT_EQ(game["game"]["moves"], last["moves"]);
+  EXPECT_EQ(back.request({{"type", "move"}, {"dir", "up"}, {"at_move", last["moves"]}})["type"],
+            "moved");
+}
+
 TEST_F(Cluster, ARaceComesBackWithItsNodeAfterARollingRestart) {
   auto a = node("a");
   const auto b = node("b");
