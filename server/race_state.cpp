@@ -342,8 +342,10 @@ std::optional<JournalEntry> RaceState::play(Player& player, Participant& to,
     game.end(engine::GameState::resigned);
     to.deliver(share(protocol::encode_game(view, rid)));
     broadcast(share(protocol::encode_race_update(code_, player.id, game, {})), &to, &player);
+    std::optional<JournalEntry> entry;
+    if (settings_.journal_moves) entry = JournalEntry{race_id_, index, "", true, game_check(game)};
     check_end(std::nullopt, now);
-    return JournalEntry{race_id_, index, "", true, game_check(game)};
+    return entry;
   }
   if (const auto refused = check_move(game, message)) {
     send_error(to, refused->code, refused->message, rid);
@@ -360,7 +362,10 @@ std::optional<JournalEntry> RaceState::play(Player& player, Participant& to,
   if (!outcome.changed) return std::nullopt;
   metrics_->moves_total.fetch_add(1, std::memory_order_relaxed);
   broadcast(share(protocol::encode_race_update(code_, player.id, game, outcome)), &to, &player);
-  JournalEntry entry{race_id_, index, game.history().substr(before), false, game_check(game)};
+  std::optional<JournalEntry> entry;
+  if (settings_.journal_moves) {
+    entry = JournalEntry{race_id_, index, game.history().substr(before), false, game_check(game)};
+  }
   check_end(game.won() ? std::optional<std::size_t>(index) : std::nullopt, now);
   return entry;
 }

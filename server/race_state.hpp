@@ -26,8 +26,9 @@
 namespace tilerace::server {
 
 struct RaceSettings {
-  int countdown = 3;  // seconds before a race starts; 0 starts it at once
-  int grace = 60;     // seconds a disconnected racer keeps their place
+  int countdown = 3;           // seconds before a race starts; 0 starts it at once
+  int grace = 60;              // seconds a disconnected racer keeps their place
+  bool journal_moves = false;  // cluster mode: play() says what each move adds to the journal
 };
 
 // What one racer's move or resignation adds to the race's journal (cluster mode journals it
@@ -75,8 +76,8 @@ class RaceState {
   void leave(Player& player, Participant& to, const protocol::Rid& rid, Time now);
   void set_ready(Player& player, bool ready, Participant& to, const protocol::Rid& rid, Time now);
   // move, slide, undo or resign from a racer. `to` gets the answer; everyone else (the
-  // racer's own connection aside) the race_update. Returns what it adds to the journal, if
-  // it changed the racer's game.
+  // racer's own connection aside) the race_update. With settings.journal_moves, returns what
+  // it adds to the journal, if it changed the racer's game (else nothing is computed).
   std::optional<JournalEntry> play(Player& player, Participant& to,
                                    const protocol::ClientMessage& message, const protocol::Rid& rid,
                                    Time now);

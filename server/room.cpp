@@ -170,12 +170,12 @@ asio::awaitable<void> Room::play_acked(Player& player, Participant& to,
     void close(std::uint16_t) override {}
   };
   Held held;
-  auto entry = act([&](RaceState& s, Time now) { return s.play(player, held, message, rid, now); });
   bool in_store = false;
-  if (entry) {
-    std::lock_guard lock(mutex_);
-    in_store = entry->race_id == in_store_race_;
-  }
+  auto entry = act([&](RaceState& s, Time now) {
+    auto e = s.play(player, held, message, rid, now);
+    in_store = e && e->race_id == in_store_race_;
+    return e;
+  });
   if (entry && !in_store) {
     // A survivor finds a race through the store's journal: a young race (not in it yet: it
     // is written once a second) is written now, before its first moves are answered.

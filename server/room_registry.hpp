@@ -47,7 +47,10 @@ class RoomRegistry {
   std::function<void(const std::string& code)> on_released;
   std::function<void()> on_opened;
   // Cluster mode: where the rooms journal their moves. Set before serving.
-  void set_journal(MoveJournal* journal) { services_.journal = journal; }
+  void set_journal(MoveJournal* journal) {
+    services_.journal = journal;
+    services_.settings.journal_moves = journal != nullptr;
+  }
 
  private:
   std::vector<std::shared_ptr<Room>> all() const;
