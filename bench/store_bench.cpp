@@ -15,8 +15,8 @@
 #include <memory>
 #include <string>
 
-#include "server/pg_store.hpp"
-#include "server/sqlite_store.hpp"
+#include "server/store/pg_store.hpp"
+#include "server/store/sqlite_store.hpp"
 #include "tests/pg_cluster.hpp"
 #include "tests/temp_dir.hpp"
 

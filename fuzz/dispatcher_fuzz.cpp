@@ -20,14 +20,14 @@
 #include <string_view>
 
 #include "protocol/decode.hpp"
-#include "server/address_limits.hpp"
-#include "server/dispatcher.hpp"
-#include "server/matchmaker.hpp"
-#include "server/metrics.hpp"
-#include "server/player_registry.hpp"
-#include "server/room_registry.hpp"
-#include "server/sqlite_store.hpp"
-#include "server/store_worker.hpp"
+#include "server/base/address_limits.hpp"
+#include "server/base/metrics.hpp"
+#include "server/game/matchmaker.hpp"
+#include "server/game/player_registry.hpp"
+#include "server/game/room_registry.hpp"
+#include "server/play/dispatcher.hpp"
+#include "server/store/sqlite_store.hpp"
+#include "server/store/store_worker.hpp"
 
 namespace {
 
@@ -119,12 +119,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     replace_all(text, "%%", p.token);
     if (!protocol::valid_utf8(text)) continue;  // the WebSocket layer closes these (1007)
     const protocol::Decoded decoded = protocol::decode_client(text);
-    bool done = false;
-    asio::co_spawn(ioc, dispatcher.handle(*p.connection, decoded), [&](std::exception_ptr e) {
-      if (e) std::abort();  // the dispatcher must turn every failure into a protocol error
-      done = true;
-    });
-    while (!done) ioc.run_one_for(std::chrono::seconds(10));
+    // What needs no storage is done at once; the rest comes back to be awaited.
+    if (auto rest = dispatcher.handle(*p.connection, decoded)) {
+      bool done = false;
+      asio::co_spawn(ioc, std::move(*rest), [&](std::exception_ptr e) {
+        if (e) std::abort();  // the dispatcher must turn every failure into a protocol error
+        done = true;
+      });
+      while (!done) ioc.run_one_for(std::chrono::seconds(10));
+    }
     ioc.poll();
   }
   for (auto& p : fleet) dispatcher.disconnected(*p.connection);

@@ -1,24 +1,18 @@
 #!/usr/bin/env bash
 # Runs each libFuzzer harness for FUZZ_SECONDS (default 300) on its growing corpus in
-# $BUILD/corpus, seeded from fuzz/seeds, and prints the executions each one made.
+# $BUILD/corpus, seeded from fuzz/seeds (which make test replays), and prints the executions
+# each one made.
 # A crash, leak or sanitizer report stops the run with its reproducer in $BUILD/artifacts.
 # Usage: scripts/fuzz.sh BUILD_DIR   (make fuzz builds BUILD_DIR with clang first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:?build folder}
 SECONDS_EACH=${FUZZ_SECONDS:-300}
-mkdir -p "$BUILD/artifacts" "$BUILD/seeds/replay"
-
-# Replay seeds: mode, size-2, log2(target), 8 seed bytes, then the move string.
-printf '\x00\x02\x0b\x01\x00\x00\x00\x00\x00\x00\x00LURDLURDUUDDLLRRZZ' > "$BUILD/seeds/replay/classic"
-printf '\x01\x03\x07\x2a\x00\x00\x00\x00\x00\x00\x00DDLLRRUUZLRLR' > "$BUILD/seeds/replay/fixed"
-printf '\x02\x01\x06\x09\x00\x00\x00\x00\x00\x00\x00UDLRZZLURD' > "$BUILD/seeds/replay/moving"
-printf '\x03\x02\x00\x05\x00\x00\x00\x00\x00\x00\x00LLUURRDDZ' > "$BUILD/seeds/replay/fifteen"
+mkdir -p "$BUILD/artifacts"
 
 total=0
 for fuzzer in decode dispatcher replay; do
   seeds="fuzz/seeds/$fuzzer"
-  [ -d "$seeds" ] || seeds="$BUILD/seeds/$fuzzer"
   mkdir -p "$BUILD/corpus/$fuzzer"
   log="$BUILD/fuzz-$fuzzer.log"
   echo "fuzz: $fuzzer for ${SECONDS_EACH} s"

@@ -17,21 +17,21 @@
 #include <thread>
 #include <vector>
 
-#include "server/bot_fallback.hpp"
-#include "server/bot_pool.hpp"
-#include "server/bot_racer.hpp"
-#include "server/cluster.hpp"
-#include "server/dispatcher.hpp"
-#include "server/http_session.hpp"
-#include "server/journal.hpp"
-#include "server/matchmaker.hpp"
-#include "server/metrics.hpp"
-#include "server/network_threads.hpp"
-#include "server/player_registry.hpp"
-#include "server/server_context.hpp"
-#include "server/store_worker.hpp"
-#include "server/unix_time.hpp"
-#include "server/ws_session.hpp"
+#include "server/base/metrics.hpp"
+#include "server/base/unix_time.hpp"
+#include "server/cluster/cluster.hpp"
+#include "server/game/bot_pool.hpp"
+#include "server/game/bot_racer.hpp"
+#include "server/game/journal.hpp"
+#include "server/game/matchmaker.hpp"
+#include "server/game/player_registry.hpp"
+#include "server/net/http_session.hpp"
+#include "server/net/network_threads.hpp"
+#include "server/net/server_context.hpp"
+#include "server/net/ws_session.hpp"
+#include "server/play/bot_fallback.hpp"
+#include "server/play/dispatcher.hpp"
+#include "server/store/store_worker.hpp"
 
 namespace tilerace::server {
 
@@ -172,7 +172,7 @@ std::string default_public_url(const Options& options, std::uint16_t port) {
 
 }  // namespace
 
-// The ownership and shutdown order this function keeps is written in server/main.cpp.
+// The ownership and shutdown order this function keeps is written in docs/architecture.md.
 int run_server(const Options& options, std::unique_ptr<Store> store) {
   NetworkThreads threads(options.threads);
   asio::io_context& ioc = threads.main();
@@ -224,8 +224,15 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     spdlog::error("--web-root {}: {}", options.web_root, fs_error.message());
     return 2;
   }
-  ServerContext context{options, web_root, metrics, dispatcher, sessions,
-                        rooms,   worker,   limits,  cluster_ptr};
+  ServerContext context{{options.max_message, options.rate, options.keepalive},
+                        web_root,
+                        metrics,
+                        dispatcher,
+                        sessions,
+                        rooms,
+                        worker,
+                        limits,
+                        cluster_ptr};
 
   // Races that were running when the server last stopped go on (the worker is idle: nothing
   // else uses the store yet). The computer opponents are players too (their games are

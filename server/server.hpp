@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "server/options.hpp"
-#include "server/store.hpp"
+#include "server/store/store.hpp"
 
 namespace tilerace::server {
 

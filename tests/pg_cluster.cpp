@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "server/pg_connection.hpp"
+#include "server/store/pg_connection.hpp"
 #include "tests/free_port.hpp"
 
 namespace tilerace::testing {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "server/pg_connection.hpp"
+#include "server/store/pg_connection.hpp"
 #include "tests/pg_cluster.hpp"
 
 namespace tilerace::e2e {

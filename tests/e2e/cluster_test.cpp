@@ -10,7 +10,7 @@
 #include <map>
 #include <set>
 
-#include "server/pg_connection.hpp"
+#include "server/store/pg_connection.hpp"
 #include "tests/e2e/harness.hpp"
 #include "tests/e2e/race_client.hpp"
 #include "tests/e2e/shared_world.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "server/participant.hpp"
+#include "server/game/participant.hpp"
 
 namespace tilerace::server::testing {
 

@@ -1,0 +1,101 @@
+#include "server/base/metrics.hpp"
+
+#include <fmt/format.h>
+
+namespace tilerace::server {
+
+void Metrics::count_error(protocol::ErrorCode code) noexcept {
+  errors_[static_cast<std::size_t>(code)].fetch_add(1, std::memory_order_relaxed);
+}
+
+void Metrics::observe_handling(std::chrono::nanoseconds took) noexcept {
+  const double seconds = std::chrono::duration<double>(took).count();
+  std::size_t i = 0;
+  while (i < kBuckets.size() && seconds > kBuckets[i]) ++i;
+  buckets_[i].fetch_add(1, std::memory_order_relaxed);
+  handling_count_.fetch_add(1, std::memory_order_relaxed);
+  handling_nanos_.fetch_add(static_cast<std::uint64_t>(took.count()), std::memory_order_relaxed);
+}
+
+std::string Metrics::render() const {
+  std::string out;
+  auto family = [&out](const char* name, const char* type, const char* help, const auto& value) {
+    fmt::format_to(std::back_inserter(out), "# HELP {0} {2}\n# TYPE {0} {1}\n{0} {3}\n", name, type,
+                   help, value.load(std::memory_order_relaxed));
+  };
+  family("tilerace_connections", "gauge", "Open WebSocket connections.", connections);
+  family("tilerace_players", "gauge", "Connections that completed hello.", players_online);
+  family("tilerace_games", "gauge", "Solo games being played.", games_active);
+  family("tilerace_rooms", "gauge", "Open rooms.", rooms);
+  family("tilerace_races_active", "gauge", "Races running or being recorded.", races_active);
+  family("tilerace_races_total", "counter", "Races started.", races_total);
+  family("tilerace_connections_total", "counter", "WebSocket connections accepted.",
+         connections_total);
+  family("tilerace_moves_total", "counter", "Moves that changed a board.", moves_total);
+  family("tilerace_games_finished_total", "counter", "Games recorded as finished.",
+         games_finished_total);
+  family("tilerace_messages_in_total", "counter", "Client messages received.", messages_in_total);
+  family("tilerace_messages_out_total", "counter", "Messages sent to clients.", messages_out_total);
+  family("tilerace_send_queue_overflows_total", "counter",
+         "Connections closed (1013) for not reading their messages.", send_queue_overflows_total);
+  family("tilerace_keepalive_pings_total", "counter",
+         "Pings sent to connections silent for --keepalive seconds.", keepalive_pings_total);
+  family("tilerace_silent_closes_total", "counter",
+         "Connections closed after twice --keepalive seconds of silence.", silent_closes_total);
+  family("tilerace_http_requests_total", "counter", "Plain HTTP requests served.",
+         http_requests_total);
+  family("tilerace_connections_refused_total", "counter",
+         "TCP connections refused (429) for being over the per-address limit.",
+         connections_refused_total);
+  family("tilerace_journal_flushes_total", "counter",
+         "Journal passes finished (each writes the active games that changed).",
+         journal_flushes_total);
+  family("tilerace_store_available", "gauge",
+         "1 while the database answers, 0 while it cannot be reached.", store_available);
+  family("tilerace_store_retries_total", "counter",
+         "Store calls retried because the database could not be reached.", store_retries_total);
+  family("tilerace_cluster_available", "gauge",
+         "Cluster mode: 1 while Redis answers, 0 while it cannot be reached.", cluster_available);
+  family("tilerace_cluster_nodes", "gauge",
+         "Cluster mode: live nodes, this one included, as of the last heartbeat (0: no cluster).",
+         cluster_nodes);
+  family("tilerace_redirects_total", "counter", "Clients sent to the node hosting their room.",
+         redirects_total);
+  family("tilerace_unjournaled_moves_total", "counter",
+         "Cluster mode: race moves answered without their Redis journal entry (Redis away).",
+         unjournaled_moves_total);
+  family("tilerace_adoption_mismatches_total", "counter",
+         "Cluster mode: racers of adopted races whose rebuilt game differs from its journal's "
+         "check.",
+         adoption_mismatches_total);
+
+  out +=
+      "# HELP tilerace_errors_total Error messages sent, by code.\n"
+      "# TYPE tilerace_errors_total counter\n";
+  for (std::size_t i = 0; i < errors_.size(); ++i) {
+    fmt::format_to(std::back_inserter(out), "tilerace_errors_total{{code=\"{}\"}} {}\n",
+                   protocol::to_string(static_cast<protocol::ErrorCode>(i)),
+                   errors_[i].load(std::memory_order_relaxed));
+  }
+
+  out +=
+      "# HELP tilerace_message_handling_seconds Time from a message's arrival to its reply.\n"
+      "# TYPE tilerace_message_handling_seconds histogram\n";
+  std::uint64_t cumulative = 0;
+  for (std::size_t i = 0; i < kBuckets.size(); ++i) {
+    cumulative += buckets_[i].load(std::memory_order_relaxed);
+    fmt::format_to(std::back_inserter(out),
+                   "tilerace_message_handling_seconds_bucket{{le=\"{}\"}} {}\n", kBuckets[i],
+                   cumulative);
+  }
+  cumulative += buckets_.back().load(std::memory_order_relaxed);
+  fmt::format_to(std::back_inserter(out),
+                 "tilerace_message_handling_seconds_bucket{{le=\"+Inf\"}} {}\n"
+                 "tilerace_message_handling_seconds_sum {}\n"
+                 "tilerace_message_handling_seconds_count {}\n",
+                 cumulative, static_cast<double>(handling_nanos_.load()) / 1e9,
+                 handling_count_.load());
+  return out;
+}
+
+}  // namespace tilerace::server

@@ -1,0 +1,71 @@
+#include "server/base/secrets.hpp"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
+#include <array>
+#include <stdexcept>
+#include <vector>
+
+namespace tilerace::server {
+
+namespace {
+
+std::string to_hex(const unsigned char* data, std::size_t n) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out(2 * n, '0');
+  for (std::size_t i = 0; i < n; ++i) {
+    out[2 * i] = kDigits[data[i] >> 4];
+    out[2 * i + 1] = kDigits[data[i] & 15];
+  }
+  return out;
+}
+
+std::string sha256_hex(std::string_view text) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  if (EVP_Digest(text.data(), text.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
+    throw std::runtime_error("SHA-256 failed");
+  }
+  return to_hex(digest.data(), length);
+}
+
+}  // namespace
+
+std::string random_hex(std::size_t n) {
+  std::vector<unsigned char> bytes(n);
+  if (RAND_bytes(bytes.data(), static_cast<int>(n)) != 1) {
+    throw std::runtime_error("RAND_bytes failed");
+  }
+  return to_hex(bytes.data(), n);
+}
+
+std::uint64_t random_u64() {
+  std::uint64_t value = 0;
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(&value), sizeof value) != 1) {
+    throw std::runtime_error("RAND_bytes failed");
+  }
+  return value;
+}
+
+IssuedToken issue_token(std::string_view player_id) {
+  const std::string secret = random_hex(24);
+  return {std::string(player_id) + "." + secret, sha256_hex(secret)};
+}
+
+std::string_view token_player(std::string_view token) noexcept {
+  const auto dot = token.find('.');
+  if (dot == 0 || dot == std::string_view::npos || dot + 1 == token.size()) return {};
+  return token.substr(0, dot);
+}
+
+bool token_matches(std::string_view token, std::string_view stored_hash) {
+  const auto dot = token.find('.');
+  if (dot == std::string_view::npos) return false;
+  const std::string hash = sha256_hex(token.substr(dot + 1));
+  return hash.size() == stored_hash.size() &&
+         CRYPTO_memcmp(hash.data(), stored_hash.data(), hash.size()) == 0;
+}
+
+}  // namespace tilerace::server

@@ -1,0 +1,158 @@
+#pragma once
+// This node's part in a cluster (--redis): several nodes, one world. Redis holds coordination
+// only, all of it leased or rebuildable; PostgreSQL stays the authority (docs/operations.md,
+// "Cluster mode", has the key layout):
+// - a lease per node (its public URL, PX lease, refreshed every lease/5 by the heartbeat) in
+//   the set of known nodes;
+// - room codes: `code → node`, claimed atomically (absent or already ours) before a room
+//   exists, released when it closes; the node's public rooms as one leased list;
+// - the quick-match queues: entries `node|player`; pairing pops the longest-waiting entry of a
+//   live node in one script, or queues the asker. The node that pairs hosts the race and
+//   leaves `match:<player>` (code and URL) for the partner's node, with a wake-up on that
+//   node's control channel; the partner's node also looks on every heartbeat, so a lost
+//   wake-up strands nobody.
+// - a dead node (lease expired, not announced as restarting, or not back within its restart
+//   grace) is reaped by the first survivor that notices: its listing goes and it becomes an
+//   orphan. One live node at a time (a leased claim) adopts an orphan's journaled races
+//   (Store::adopt_races moves them in one statement, so none is taken twice), runs them
+//   (every racer away with a full grace from now; the clock goes on with the time it had
+//   left) and takes over their codes. A node's own earlier races come back the same way
+//   after its first heartbeat, never at start-up, so that it and a survivor never both run
+//   one.
+//
+// Threading (docs/architecture.md): the heartbeat, the Redis connections and the reaping run
+// on the main context. The public calls may come from any thread; awaitables resume on the
+// caller's executor.
+// Everything that needs Redis throws RedisUnavailable while it cannot be reached; the node
+// keeps serving what it hosts and the connection comes back by itself.
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "server/base/metrics.hpp"
+#include "server/cluster/redis_types.hpp"
+#include "server/game/move_journal.hpp"
+
+namespace tilerace::server {
+
+class PlayerRegistry;
+class RedisConnection;
+class RoomRegistry;
+class StoreWorker;
+
+struct ClusterSettings {
+  std::string node;        // this node's name (--node-name), unique in the cluster
+  std::string public_url;  // where clients reach this node (--public-url)
+  RedisAddress redis;
+  std::chrono::milliseconds lease{5000};  // a node silent this long is dead
+  std::chrono::seconds restart_grace{
+      60};  // how long a node that left on SIGTERM may take to return
+};
+
+class Cluster final : public MoveJournal {
+ public:
+  // A player waiting in a quick-match queue, on some node.
+  struct Waiting {
+    std::string node;
+    std::string player;
+  };
+
+  Cluster(boost::asio::io_context& main, ClusterSettings settings, RoomRegistry& rooms,
+          PlayerRegistry& players, StoreWorker& store, Metrics& metrics);
+
+  // Connects and starts the heartbeat. Call once, on the main context's thread.
+  void start();
+  // SIGTERM: takes this node out of the directory (its lease, its listing, the codes of rooms
+  // that end with it, its queue entries), marks it as restarting for restart_grace, and stops.
+  // Never throws; gives up on Redis after a bounded wait. Call on the main context's thread.
+  boost::asio::awaitable<void> leave();
+
+  const ClusterSettings& settings() const noexcept { return settings_; }
+  // Before start(): the URL is known once the port is bound.
+  void set_public_url(std::string url) { settings_.public_url = std::move(url); }
+  // Redis answers and this node's lease is in place (its last heartbeat went through).
+  bool available() const noexcept;
+
+  // A code no room of any node has, claimed for a new room of this node.
+  boost::asio::awaitable<std::string> claim_new_code();
+  // The public URL of the live node hosting code (never this node); nullopt if none does.
+  boost::asio::awaitable<std::optional<std::string>> locate(const std::string& code);
+  // The room closed: its code is free again (done in the background).
+  void release(const std::string& code);
+  // The public rooms of the other live nodes as of the last heartbeat: one encoded list each
+  // (protocol::encode_room_list).
+  std::vector<std::string> remote_rooms() const;
+  // This node's rooms changed: the listing is published again soon.
+  void rooms_changed();
+
+  // Arguments passed by reference must outlive the await.
+  // Quick match for key (mode/size): the partner popped from the queue, or nullopt when
+  // player was queued instead.
+  boost::asio::awaitable<std::optional<Waiting>> pair(const std::string& key,
+                                                      const std::string& player);
+  // Takes player out of its queue; false when it was not queued (a pairing took it already).
+  boost::asio::awaitable<bool> unqueue(const std::string& player);
+  // Takes player out of its queue in the background (it left or disconnected).
+  void leave_queue(std::string player);
+  // player (of this node) was paired here: no pairing will be left for them.
+  void forget_queued(const std::string& player);
+  // Tells waiting's node that its player was paired into room code here.
+  boost::asio::awaitable<void> announce_match(const Waiting& waiting, const std::string& code);
+
+  // The move journal (MoveJournal): each racer's moves appended to a Redis string
+  // (moves:<race>:<position>, "!" at the end once resigned; a day's expiry), read back when a
+  // race is adopted. A race whose append failed once (Redis away) is journaled no further:
+  // its store journal, written every second, then knows more than Redis does.
+  boost::asio::awaitable<void> append(JournalEntry entry) override;
+  void append_later(JournalEntry entry) override;
+  void forget(const std::string& race_id) override;
+
+ private:
+  boost::asio::awaitable<void> heartbeat_loop();
+  boost::asio::awaitable<void> beat();
+  // Adopts the races of orphans (leased to this node; one pass, on the main context, in the
+  // background of the heartbeat).
+  boost::asio::awaitable<void> adopt(std::vector<std::string> orphans);
+  // Brings races (just adopted from the store's journal) up to what the move journal holds.
+  boost::asio::awaitable<void> read_journal(std::vector<ActiveRaceRecord>& races);
+  boost::asio::awaitable<void> check_matches();
+  // After each (re)connection: claims the codes of this node's rooms and queues its waiting
+  // players again (Redis may have restarted empty).
+  boost::asio::awaitable<void> reclaim();
+  boost::asio::awaitable<RedisReply> eval(std::string_view script,
+                                          const std::vector<std::string>& args);
+  // A beat soon (main context only): now if the heartbeat is idle, else right after this one.
+  void wake();
+
+  boost::asio::io_context& main_;
+  ClusterSettings settings_;
+  RoomRegistry& rooms_;
+  PlayerRegistry& players_;
+  StoreWorker& store_;
+  Metrics& metrics_;
+  std::shared_ptr<RedisConnection> commands_;
+  std::shared_ptr<RedisConnection> control_;  // SUBSCRIBEd to this node's control channel
+  boost::asio::steady_timer timer_;
+  bool stopped_ = false;
+  bool outage_reported_ = false;
+  bool adopting_ = false;  // adopt is running
+  bool joined_ = false;    // a beat went through since this process started
+  bool dirty_ = false;     // woken since the last beat began
+  bool idle_ = false;      // the heartbeat waits out its interval (a wake cuts it short)
+
+  mutable std::mutex mutex_;  // guards what follows
+  std::vector<std::string> remote_rooms_;
+  std::map<std::string, std::string> queued_;  // player → queue key, for this node's players
+  std::set<std::string> unjournaled_;          // races an append failed for
+};
+
+}  // namespace tilerace::server

@@ -1,0 +1,54 @@
+#pragma once
+// A player known to this server: identity, their current solo game, their connection.
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "engine/game.hpp"
+#include "server/game/participant.hpp"
+
+namespace tilerace::server {
+
+struct SoloGame {
+  std::string id;
+  engine::Game game;
+  bool explicit_seed = false;
+  std::int64_t started_at = 0;  // Unix milliseconds
+  // How much of the history the journal holds already (the next pass adds the rest); 0: the
+  // next pass writes the whole entry. Reset to 0 whenever the history is rewritten.
+  std::size_t journaled = 0;
+
+  bool ranked() const noexcept { return !explicit_seed && game.undos() == 0; }
+};
+
+class Room;
+
+struct Player {
+  Player(std::string id_, std::string name_, std::string token_hash_, int rating_,
+         std::optional<engine::BotStrength> bot_ = std::nullopt)
+      : id(std::move(id_)),
+        name(std::move(name_)),
+        token_hash(std::move(token_hash_)),
+        bot(bot_),
+        rating(rating_) {}
+
+  const std::string id;
+  const std::string name;
+  const std::string token_hash;
+  // Set for the computer opponent (server/bot_racer.hpp): always ready, never host, and a
+  // race with one changes nobody's rating.
+  const std::optional<engine::BotStrength> bot;
+
+  std::mutex mutex;              // guards the fields below
+  std::optional<SoloGame> solo;  // the current game, until new_game replaces it
+  bool journal_dirty = false;    // solo changed since it was last journaled
+  std::weak_ptr<Participant> connection;
+  // The room this player is a member of; cleared on leaving. Weak: the registry owns rooms,
+  // and a room holds its players, so a strong link back would be a cycle.
+  std::weak_ptr<Room> room;
+  int rating;  // Elo; updated when a race result is committed
+};
+
+}  // namespace tilerace::server

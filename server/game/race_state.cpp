@@ -1,0 +1,626 @@
+#include "server/game/race_state.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "server/base/secrets.hpp"
+#include "server/base/unix_time.hpp"
+#include "server/game/apply_move.hpp"
+#include "server/game/game_check.hpp"
+#include "server/game/standings.hpp"
+#include "server/store/achievements.hpp"
+
+namespace tilerace::server {
+
+using protocol::ErrorCode;
+
+namespace {
+
+SharedMessage share(std::string text) {
+  return std::make_shared<const std::string>(std::move(text));
+}
+
+bool playing(const engine::Game& g) { return g.state() == engine::GameState::playing; }
+
+std::shared_ptr<Participant> connection_of(Player& player) {
+  std::lock_guard lock(player.mutex);
+  return player.connection.lock();
+}
+
+}  // namespace
+
+RaceState::RaceState(std::string code, protocol::RoomOptions options, RaceSettings settings,
+                     Metrics& metrics, std::weak_ptr<Room> owner)
+    : code_(std::move(code)),
+      options_(options),
+      settings_(settings),
+      metrics_(&metrics),
+      owner_(std::move(owner)) {}
+
+std::optional<RaceState> RaceState::restore(const ActiveRaceRecord& record,
+                                            std::vector<std::shared_ptr<Player>> players,
+                                            RaceSettings settings, Metrics& metrics,
+                                            std::weak_ptr<Room> owner, Time now) {
+  RaceState race(record.room, record.options, settings, metrics, std::move(owner));
+  const engine::GameConfig config{record.options.mode, record.options.size, record.options.target,
+                                  record.seed};
+  for (std::size_t i = 0; i < record.racers.size(); ++i) {
+    const ActiveRacerRecord& a = record.racers[i];
+    std::optional<engine::Game> game = engine::replay(config, a.moves, nullptr, /*undo=*/false);
+    if (!game) return std::nullopt;
+    if (a.state == engine::GameState::resigned || a.state == engine::GameState::forfeited) {
+      game->end(a.state);
+    }
+    Racer r;
+    r.player = std::move(players[i]);
+    r.ready = true;
+    r.connected = false;
+    r.left = a.left;
+    r.game = std::move(game);
+    r.game_id = a.game_id;
+    if (!r.left) r.away_until = now + std::chrono::seconds(settings.grace);
+    r.cap_tokens = record.options.max_moves_per_second;
+    r.cap_last = now;
+    race.racers_.push_back(std::move(r));
+  }
+  race.host_ = record.host;
+  race.seed_ = record.seed;
+  race.race_id_ = record.id;
+  race.race_started_at_ = record.started_at;
+  race.race_deadline_ =
+      now + std::chrono::milliseconds(std::max<std::int64_t>(0, record.remaining_ms));
+  race.state_ = State::racing;
+  metrics.races_active.fetch_add(1, std::memory_order_relaxed);
+  // A race that had already ended (its result not yet recorded) ends again here.
+  std::optional<std::size_t> winner;
+  for (std::size_t i = 0; i < race.racers_.size(); ++i) {
+    if (race.racers_[i].game->won()) winner = i;
+  }
+  race.check_end(winner, now);
+  if (race.state_ == State::racing) race.tick(now);
+  return race;
+}
+
+RaceState::Racer* RaceState::find(const Player& player) {
+  for (auto& r : racers_) {
+    if (r.player.get() == &player && !r.left) return &r;
+  }
+  return nullptr;
+}
+
+std::int64_t RaceState::remaining_ms(Time now) const {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(race_deadline_ - now);
+  return std::max<std::int64_t>(0, left.count());
+}
+
+protocol::RoomView RaceState::summary() const {
+  static constexpr std::array<std::string_view, 4> kStates{"waiting", "countdown", "racing",
+                                                           "racing"};
+  protocol::RoomView view{code_,    host_,
+                          options_, std::string(kStates[static_cast<int>(state_)]),
+                          {},       static_cast<int>(spectators_.size())};
+  view.players.reserve(racers_.size());
+  for (const auto& r : racers_) {
+    if (r.left) continue;
+    view.players.push_back(
+        {r.player->id, r.player->name, r.ready, r.connected, r.game ? r.game->score() : 0});
+  }
+  return view;
+}
+
+std::optional<engine::Game> RaceState::racing_game(const Player& player) const {
+  if (state_ != State::racing) return std::nullopt;
+  for (const auto& r : racers_) {
+    if (r.player.get() == &player && !r.left && r.game && playing(*r.game)) return r.game;
+  }
+  return std::nullopt;
+}
+
+std::vector<protocol::RacerGame> RaceState::games() const {
+  std::vector<protocol::RacerGame> games;
+  for (const auto& r : racers_) {
+    if (r.game) games.push_back({r.player->id, {r.game_id, *r.game, false}});
+  }
+  return games;
+}
+
+void RaceState::send_error(Participant& to, ErrorCode code, std::string_view text,
+                           const protocol::Rid& rid) const {
+  metrics_->count_error(code);
+  to.deliver(share(protocol::encode_error(code, text, rid)));
+}
+
+void RaceState::broadcast(const SharedMessage& message, const Participant* except,
+                          const Player* except_racer) {
+  for (const auto& r : racers_) {
+    if (r.left || !r.connected || r.player.get() == except_racer) continue;
+    const auto connection = connection_of(*r.player);
+    if (connection && connection.get() != except) connection->deliver(message);
+  }
+  std::erase_if(spectators_, [](const auto& w) { return w.expired(); });
+  for (const auto& w : spectators_) {
+    if (auto s = w.lock(); s && s.get() != except) s->deliver(message);
+  }
+}
+
+void RaceState::broadcast_room(Participant* direct, const protocol::Rid& rid) {
+  const protocol::RoomView view = summary();
+  if (direct != nullptr) direct->deliver(share(protocol::encode_room(view, rid)));
+  broadcast(share(protocol::encode_room(view, {})), direct);
+}
+
+void RaceState::join(const std::shared_ptr<Player>& player, Participant& to,
+                     const protocol::Rid& rid) {
+  if (closed_) return send_error(to, ErrorCode::no_such_room, "no room with that code", rid);
+  if (state_ != State::waiting) {
+    return send_error(to, ErrorCode::race_running, "the race has started: spectate instead", rid);
+  }
+  const auto members =
+      std::count_if(racers_.begin(), racers_.end(), [](const Racer& r) { return !r.left; });
+  if (members >= options_.max_players) {
+    return send_error(to, ErrorCode::room_full, "the room is full", rid);
+  }
+  {
+    std::lock_guard player_lock(player->mutex);
+    if (!player->room.expired()) {
+      if (racers_.empty()) close();  // a room created for them that nobody else knows
+      return send_error(to, ErrorCode::already_in_room, "leave your room first", rid);
+    }
+    player->room = owner_;
+  }
+  Racer racer;
+  racer.player = player;
+  racer.ready = player->bot.has_value();  // the computer is always ready
+  racers_.push_back(std::move(racer));
+  if (host_.empty() && !player->bot) host_ = player->id;
+  broadcast_room(&to, rid);
+}
+
+void RaceState::seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
+                     std::optional<Time> a_expected_by) {
+  for (const auto& p : {a, b}) {
+    Racer racer;
+    racer.player = p;
+    racer.ready = true;
+    racers_.push_back(std::move(racer));
+  }
+  if (a_expected_by) {
+    racers_.front().connected = false;
+    racers_.front().away_until = a_expected_by;
+  }
+  host_ = a->id;
+}
+
+void RaceState::announce(Participant* direct, const protocol::Rid& rid, Time now) {
+  if (closed_) return;
+  broadcast_room(direct, rid);
+  maybe_start(now);
+}
+
+void RaceState::remove_racer(std::size_t index) {
+  Racer& racer = racers_[index];
+  {
+    std::lock_guard lock(racer.player->mutex);
+    if (racer.player->room.lock() == owner_.lock()) racer.player->room.reset();
+  }
+  const std::string id = racer.player->id;
+  racers_.erase(racers_.begin() + static_cast<std::ptrdiff_t>(index));
+  hand_over_host(id);
+  if (host_.empty() && state_ != State::racing && state_ != State::finishing) close();
+}
+
+void RaceState::hand_over_host(const std::string& leaving) {
+  if (host_ != leaving) return;
+  const auto next = std::find_if(racers_.begin(), racers_.end(),
+                                 [](const Racer& r) { return !r.left && !r.player->bot; });
+  host_ = next == racers_.end() ? "" : next->player->id;
+}
+
+void RaceState::drop_out(Racer& racer, Time now) {
+  forfeit(racer);
+  racer.left = true;
+  racer.away_until.reset();
+  {
+    std::lock_guard player_lock(racer.player->mutex);
+    racer.player->room.reset();
+  }
+  hand_over_host(racer.player->id);
+  broadcast_room(nullptr, {});
+  check_end(std::nullopt, now);
+}
+
+void RaceState::close() {
+  if (closed_) return;
+  closed_ = true;
+  const SharedMessage stopped = share(protocol::encode_bare("stopped", {}));
+  for (const auto& w : spectators_) {
+    if (auto s = w.lock()) s->deliver(stopped);
+  }
+  spectators_.clear();
+}
+
+void RaceState::leave(Player& player, Participant& to, const protocol::Rid& rid, Time now) {
+  Racer* racer = find(player);
+  if (racer == nullptr)
+    return send_error(to, ErrorCode::not_in_room, "you are not in this room", rid);
+  to.deliver(share(protocol::encode_left(code_, rid)));
+  if (state_ == State::racing) return drop_out(*racer, now);  // a forfeit
+  if (state_ == State::finishing) {
+    racer->left = true;
+    racer->away_until.reset();
+    std::lock_guard player_lock(player.mutex);
+    player.room.reset();
+    return;
+  }
+  if (state_ == State::countdown) state_ = State::waiting;
+  remove_racer(static_cast<std::size_t>(racer - racers_.data()));
+  if (!closed_) broadcast_room(nullptr, {});
+}
+
+void RaceState::set_ready(Player& player, bool ready, Participant& to, const protocol::Rid& rid,
+                          Time now) {
+  Racer* racer = find(player);
+  if (racer == nullptr)
+    return send_error(to, ErrorCode::not_in_room, "you are not in this room", rid);
+  if (state_ == State::racing || state_ == State::finishing) {
+    return send_error(to, ErrorCode::race_running, "the race is running", rid);
+  }
+  racer->ready = ready;
+  if (state_ == State::countdown && !ready) state_ = State::waiting;
+  broadcast_room(&to, rid);
+  maybe_start(now);
+}
+
+void RaceState::maybe_start(Time now) {
+  if (state_ != State::waiting) return;
+  int racers = 0;
+  for (const auto& r : racers_) {
+    if (r.left) continue;
+    if (!r.ready || !r.connected) return;
+    ++racers;
+  }
+  if (racers < 2) return;
+  if (settings_.countdown == 0) return start_race(now);
+  state_ = State::countdown;
+  countdown_until_ = now + std::chrono::seconds(settings_.countdown);
+  broadcast(share(protocol::encode_countdown(code_, settings_.countdown)));
+}
+
+void RaceState::start_race(Time now) {
+  // Fairness: one seed per race, so every racer starts from the same board and draws the
+  // same spawns. It is revealed only by the replays, after the race.
+  seed_ = random_u64();
+  race_id_ = random_hex(8);
+  const engine::GameConfig config{options_.mode, options_.size, options_.target, seed_};
+  for (auto& r : racers_) {
+    r.game.emplace(config, /*undo=*/false);  // no undo in a race: no history kept
+    r.game_id = random_hex(8);
+    r.cap_tokens = options_.max_moves_per_second;
+    r.cap_last = now;
+  }
+  state_ = State::racing;
+  race_started_at_ = unix_ms();
+  race_deadline_ = now + std::chrono::seconds(options_.time_limit);
+  metrics_->races_total.fetch_add(1, std::memory_order_relaxed);
+  metrics_->races_active.fetch_add(1, std::memory_order_relaxed);
+  broadcast(share(protocol::encode_race_start(code_, options_.time_limit, games())));
+}
+
+bool RaceState::allow_move(Racer& racer, Time now) {
+  const int cap = options_.max_moves_per_second;
+  if (cap == 0) return true;
+  const std::chrono::duration<double> elapsed = now - racer.cap_last;
+  racer.cap_last = now;
+  racer.cap_tokens = std::min<double>(cap, racer.cap_tokens + elapsed.count() * cap);
+  if (racer.cap_tokens < 1) return false;
+  racer.cap_tokens -= 1;
+  return true;
+}
+
+std::optional<JournalEntry> RaceState::play(Player& player, Participant& to,
+                                            const protocol::ClientMessage& message,
+                                            const protocol::Rid& rid, Time now) {
+  const auto refuse = [&](ErrorCode code, std::string_view text) {
+    send_error(to, code, text, rid);
+    return std::nullopt;
+  };
+  Racer* racer = find(player);
+  if (racer == nullptr) return refuse(ErrorCode::not_in_room, "you are not in this room");
+  if (state_ == State::waiting || state_ == State::countdown) {
+    return refuse(ErrorCode::not_started, "the race has not started");
+  }
+  if (std::holds_alternative<protocol::Undo>(message)) {
+    return refuse(ErrorCode::not_allowed, "no undo in a race");
+  }
+  if (state_ == State::finishing || !racer->game || !playing(*racer->game)) {
+    return refuse(ErrorCode::game_over, "your race game has ended");
+  }
+  engine::Game& game = *racer->game;
+  const std::size_t index = static_cast<std::size_t>(racer - racers_.data());
+  const protocol::GameView view{racer->game_id, game, false};
+  if (std::holds_alternative<protocol::Resign>(message)) {
+    game.end(engine::GameState::resigned);
+    to.deliver(share(protocol::encode_game(view, rid)));
+    broadcast(share(protocol::encode_race_update(code_, player.id, game, {})), &to, &player);
+    std::optional<JournalEntry> entry;
+    if (settings_.journal_moves) entry = JournalEntry{race_id_, index, "", true, game_check(game)};
+    check_end(std::nullopt, now);
+    return entry;
+  }
+  if (const auto refused = check_move(game, message)) {
+    send_error(to, refused->code, refused->message, rid);
+    if (refused->code == ErrorCode::stale) to.deliver(share(protocol::encode_game(view, rid)));
+    return std::nullopt;
+  }
+  if (!allow_move(*racer, now)) {
+    return refuse(ErrorCode::rate_limited, "this room caps moves per second");
+  }
+  const std::size_t before = game.history().size();
+  engine::MoveOutcome outcome;
+  const std::optional<engine::Direction> dir = apply_move(game, message, outcome);
+  to.deliver(share(protocol::encode_moved(view, dir, outcome, rid)));
+  if (!outcome.changed) return std::nullopt;
+  metrics_->moves_total.fetch_add(1, std::memory_order_relaxed);
+  broadcast(share(protocol::encode_race_update(code_, player.id, game, outcome)), &to, &player);
+  std::optional<JournalEntry> entry;
+  if (settings_.journal_moves) {
+    entry = JournalEntry{race_id_, index, game.history().substr(before), false, game_check(game)};
+  }
+  check_end(game.won() ? std::optional<std::size_t>(index) : std::nullopt, now);
+  return entry;
+}
+
+void RaceState::emote(Player& player, Participant& to, protocol::Emote emote,
+                      const protocol::Rid& rid, Time now) {
+  Racer* racer = find(player);
+  if (racer == nullptr) {
+    return send_error(to, ErrorCode::not_in_room, "you are not in this room", rid);
+  }
+  if (racer->last_emote && now - *racer->last_emote < kEmoteEvery) {
+    return send_error(to, ErrorCode::rate_limited, "one emote every 2 seconds", rid);
+  }
+  racer->last_emote = now;
+  to.deliver(share(protocol::encode_emote(code_, player.id, emote, rid)));
+  broadcast(share(protocol::encode_emote(code_, player.id, emote, {})), &to);
+}
+
+void RaceState::forfeit(Racer& racer) {
+  if (!racer.game || !racer.game->end(engine::GameState::forfeited)) return;
+  broadcast(share(protocol::encode_race_update(code_, racer.player->id, *racer.game, {})));
+}
+
+void RaceState::check_end(std::optional<std::size_t> target_winner, Time now) {
+  if (state_ != State::racing) return;
+  if (target_winner) return end_race("target", target_winner, now);
+  std::size_t still_in = 0, playing_count = 0, last_in = 0;
+  for (std::size_t i = 0; i < racers_.size(); ++i) {
+    const auto state = racers_[i].game->state();
+    if (state != engine::GameState::forfeited && state != engine::GameState::resigned) {
+      ++still_in;
+      last_in = i;
+    }
+    playing_count += state == engine::GameState::playing;
+  }
+  if (still_in == 1 && racers_.size() >= 2) return end_race("forfeit", last_in, now);
+  if (playing_count == 0) end_race("all_over", std::nullopt, now);
+}
+
+void RaceState::end_race(std::string_view reason, std::optional<std::size_t> winner_index,
+                         Time now) {
+  state_ = State::finishing;
+  race_deadline_ = std::min(race_deadline_, now);  // a restart finds no time left
+  const bool fifteen = options_.mode == engine::Mode::fifteen;
+  std::vector<RacerResult> results;
+  for (const auto& r : racers_) {
+    const engine::Game& g = *r.game;
+    const auto s = g.state();
+    results.push_back(
+        {g.score(), g.max_tile(), g.moves(), g.tiles_home(),
+         r.left || s == engine::GameState::forfeited || s == engine::GameState::resigned});
+  }
+  const bool forfeit = reason == "forfeit";
+  const Ranking ranking =
+      rank_racers(results, fifteen, reason == "target" || forfeit ? winner_index : std::nullopt);
+
+  std::vector<int> before;
+  for (const auto& r : racers_) {
+    std::lock_guard lock(r.player->mutex);
+    before.push_back(r.player->rating);
+  }
+  // A race against the computer changes no rating and counts in no leaderboard.
+  const bool with_bot =
+      std::any_of(racers_.begin(), racers_.end(), [](const Racer& r) { return r.player->bot; });
+  const std::vector<int> after = with_bot ? before : elo_update(before, ranking.place);
+
+  RaceRecord record{race_id_,
+                    code_,
+                    std::string(reason),
+                    ranking.winner ? racers_[*ranking.winner].player->id : "",
+                    "",
+                    {},
+                    {},
+                    unix_ms(),
+                    {}};
+  protocol::RaceOverView over{code_, reason, std::nullopt, {}, {}, {}};
+  if (ranking.winner) over.winner = racers_[*ranking.winner].player->id;
+  for (std::size_t i : ranking.order) {
+    const Racer& r = racers_[i];
+    const engine::Game& g = *r.game;
+    over.standings.push_back(
+        {r.player->id, r.player->name, g.score(), g.max_tile(), g.moves(), g.state()});
+  }
+  for (std::size_t i = 0; i < racers_.size(); ++i) {
+    const Racer& r = racers_[i];
+    const engine::Game& g = *r.game;
+    over.ratings.push_back({r.player->id, before[i], after[i]});
+    over.replays.push_back({r.player->id, r.game_id});
+    record.games.push_back({r.game_id, r.player->id, g.config(), g.history(), g.score(),
+                            g.max_tile(), g.moves(), g.state(), true, race_started_at_,
+                            record.ended_at, code_});
+    const bool won = ranking.winner == i;
+    if (!with_bot) {
+      record.ratings.push_back({r.player->id, before[i], after[i], won, ranking.winner && !won});
+    }
+  }
+  // Against the computer: each person's result goes to their record for its strength.
+  const auto bot = std::find_if(racers_.begin(), racers_.end(),
+                                [](const Racer& r) { return r.player->bot.has_value(); });
+  for (std::size_t i = 0; bot != racers_.end() && i < racers_.size(); ++i) {
+    if (racers_[i].player->bot) continue;
+    const bool won = ranking.winner == i;
+    record.against_bots.push_back(
+        {racers_[i].player->id, *bot->player->bot, won, ranking.winner && !won, !ranking.winner});
+  }
+  std::string message = protocol::encode_race_over(over);
+  record.result = message;
+  result_ = RaceResult{std::move(record), std::move(message)};
+}
+
+std::optional<RaceResult> RaceState::take_result() {
+  std::optional<RaceResult> result = std::move(result_);
+  result_.reset();
+  return result;
+}
+
+void RaceState::record_failed() {
+  const SharedMessage error = share(protocol::encode_error(
+      ErrorCode::internal, "the race result could not be recorded yet: retrying", {}));
+  for (const auto& r : racers_) {
+    if (r.left || !r.connected) continue;
+    metrics_->count_error(ErrorCode::internal);
+    if (const auto connection = connection_of(*r.player)) connection->deliver(error);
+  }
+}
+
+void RaceState::recorded(const RaceResult& result, const std::vector<Grant>& granted) {
+  for (const auto& u : result.record.ratings) {
+    for (auto& r : racers_) {
+      if (r.player->id != u.player_id) continue;
+      std::lock_guard player_lock(r.player->mutex);
+      r.player->rating = u.after;
+    }
+  }
+  metrics_->races_active.fetch_sub(1, std::memory_order_relaxed);
+  broadcast(share(result.race_over));
+  for (const Grant& g : granted) {
+    const auto view = view_of(g);
+    for (const auto& r : racers_) {
+      if (!view || r.player->id != g.player_id) continue;
+      if (const auto connection = connection_of(*r.player)) {
+        connection->deliver(share(protocol::encode_achievement(*view)));
+      }
+    }
+  }
+  // Back to waiting with nobody ready; racers who left or are away are dropped.
+  state_ = State::waiting;
+  for (std::size_t i = racers_.size(); i-- > 0;) {
+    Racer& r = racers_[i];
+    if (r.left || !r.connected) {
+      remove_racer(i);
+      if (closed_) return;
+      continue;
+    }
+    r.ready = r.player->bot.has_value();
+    r.game.reset();
+  }
+  if (host_.empty()) return close();
+  broadcast_room(nullptr, {});
+}
+
+bool RaceState::add_spectator(const std::shared_ptr<Participant>& spectator,
+                              const protocol::Rid& rid, Time now) {
+  if (closed_) {
+    send_error(*spectator, ErrorCode::no_such_room, "no room with that code", rid);
+    return false;
+  }
+  std::erase_if(spectators_, [](const auto& w) { return w.expired(); });
+  if (static_cast<int>(spectators_.size()) >= kMaxSpectators) {
+    send_error(*spectator, ErrorCode::room_full, "too many spectators", rid);
+    return false;
+  }
+  spectators_.push_back(spectator);
+  broadcast_room(spectator.get(), rid);
+  if (state_ == State::racing || state_ == State::finishing) {
+    spectator->deliver(share(protocol::encode_race_state(code_, remaining_ms(now), games(), {})));
+  }
+  return true;
+}
+
+void RaceState::remove_spectator(const Participant* spectator) {
+  const auto before = spectators_.size();
+  std::erase_if(spectators_,
+                [&](const auto& w) { return w.expired() || w.lock().get() == spectator; });
+  if (spectators_.size() != before && !closed_) broadcast_room(nullptr, {});
+}
+
+void RaceState::reconnected(Player& player, Participant& to, Time now) {
+  Racer* racer = find(player);
+  if (racer == nullptr) return;
+  racer->connected = true;
+  racer->away_until.reset();
+  broadcast_room(&to, {});
+  if (state_ == State::racing || state_ == State::finishing) {
+    to.deliver(share(protocol::encode_race_state(code_, remaining_ms(now), games(), {})));
+  }
+  maybe_start(now);
+}
+
+void RaceState::disconnected(Player& player, Time now) {
+  Racer* racer = find(player);
+  if (racer == nullptr) return;
+  racer->connected = false;
+  racer->away_until = now + std::chrono::seconds(settings_.grace);
+  if (state_ == State::countdown) state_ = State::waiting;
+  broadcast_room(nullptr, {});
+}
+
+void RaceState::tick(Time now) {
+  if (state_ == State::countdown && now >= countdown_until_) start_race(now);
+  if (state_ == State::racing && now >= race_deadline_) end_race("time", std::nullopt, now);
+  if (state_ == State::finishing) return;  // the away are dropped once it is recorded
+  std::vector<std::shared_ptr<Player>> expired;
+  for (const auto& r : racers_) {
+    if (!r.left && !r.connected && r.away_until && now >= *r.away_until) {
+      expired.push_back(r.player);
+    }
+  }
+  for (const auto& player : expired) {
+    Racer* r = find(*player);
+    if (r == nullptr || closed_) continue;
+    r->away_until.reset();
+    if (state_ == State::racing) {
+      drop_out(*r, now);  // out of grace: a forfeit
+    } else if (state_ != State::finishing) {
+      remove_racer(static_cast<std::size_t>(r - racers_.data()));
+      if (!closed_) broadcast_room(nullptr, {});
+    }
+  }
+}
+
+std::optional<RaceState::Time> RaceState::next_deadline() const {
+  if (closed_) return std::nullopt;
+  std::optional<Time> next;
+  auto consider = [&next](Time t) {
+    if (!next || t < *next) next = t;
+  };
+  if (state_ == State::countdown) consider(countdown_until_);
+  if (state_ == State::racing) consider(race_deadline_);
+  if (state_ != State::finishing) {
+    for (const auto& r : racers_) {
+      if (!r.left && !r.connected && r.away_until) consider(*r.away_until);
+    }
+  }
+  return next;
+}
+
+std::optional<ActiveRaceRecord> RaceState::journal(Time now) {
+  if (state_ != State::racing && state_ != State::finishing) return std::nullopt;
+  ActiveRaceRecord record{race_id_,          code_, options_, seed_, host_, race_started_at_,
+                          remaining_ms(now), {}};
+  for (const auto& r : racers_) {
+    record.racers.push_back({r.player->id, r.game_id, r.game->history(), r.game->state(), r.left});
+  }
+  return record;
+}
+
+}  // namespace tilerace::server

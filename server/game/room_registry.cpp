@@ -1,0 +1,173 @@
+#include "server/game/room_registry.hpp"
+
+#include <openssl/rand.h>
+
+#include <stdexcept>
+
+#include "server/game/bot_racer.hpp"
+
+namespace tilerace::server {
+
+namespace {
+
+std::string random_code() {
+  std::array<unsigned char, protocol::kRoomCodeLength> bytes{};
+  if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) {
+    throw std::runtime_error("RAND_bytes failed");
+  }
+  std::string code;
+  // 256 is a multiple of the alphabet's 32 letters, so every letter is equally likely.
+  for (unsigned char b : bytes) code.push_back(protocol::kRoomCodeAlphabet[b % 32]);
+  return code;
+}
+
+// Free for quick match: connected and in no room. Requires the player's lock.
+bool free_locked(const Player& p) { return !p.connection.expired() && p.room.expired(); }
+
+}  // namespace
+
+RoomRegistry::RoomRegistry(RoomServices services) : services_(std::move(services)) {
+  services_.on_closed = [this](const std::string& code) { remove(code); };
+}
+
+std::string RoomRegistry::unused_code_locked() const {
+  std::string code;
+  do {
+    code = random_code();
+  } while (rooms_.count(code) != 0);
+  return code;
+}
+
+std::string RoomRegistry::unused_code() const {
+  std::lock_guard lock(mutex_);
+  return unused_code_locked();
+}
+
+std::vector<std::string> RoomRegistry::codes() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> codes;
+  for (const auto& [code, room] : rooms_) codes.push_back(code);
+  return codes;
+}
+
+std::shared_ptr<Room> RoomRegistry::create(const protocol::RoomOptions& options, std::string code) {
+  std::shared_ptr<Room> room;
+  bool stopping = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (code.empty() || rooms_.count(code) != 0) code = unused_code_locked();
+    room = Room::make(std::move(code), options, services_);
+    rooms_.emplace(room->code(), room);
+    stopping = stopped_;
+  }
+  if (stopping) room->stop();  // created by a message that raced shutdown
+  services_.metrics->rooms.fetch_add(1, std::memory_order_relaxed);
+  if (on_opened) on_opened();
+  return room;
+}
+
+Claim RoomRegistry::create_matched(const protocol::RoomOptions& options,
+                                   const std::shared_ptr<Player>& waiting,
+                                   const std::shared_ptr<Player>& arriving,
+                                   std::shared_ptr<Room>& room, std::string code,
+                                   std::optional<Room::Time> waiting_expected_by) {
+  {
+    std::lock_guard lock(mutex_);
+    if (code.empty() || rooms_.count(code) != 0) code = unused_code_locked();
+    auto made = Room::make(std::move(code), options, services_);
+    // Nobody knows this room yet: its lock is free.
+    made->seat(waiting, arriving, waiting_expected_by);
+    {
+      std::scoped_lock players(waiting->mutex, arriving->mutex);
+      if (!free_locked(*arriving)) return Claim::arriving_busy;
+      const bool waiting_free =
+          waiting_expected_by ? waiting->room.expired() : free_locked(*waiting);
+      if (!waiting_free) return Claim::waiting_busy;
+      waiting->room = made;
+      arriving->room = made;
+    }
+    if (stopped_) made->stop();  // still unreachable: its lock is free
+    rooms_.emplace(made->code(), made);
+    room = std::move(made);
+  }
+  services_.metrics->rooms.fetch_add(1, std::memory_order_relaxed);
+  if (on_opened) on_opened();
+  return Claim::paired;
+}
+
+bool RoomRegistry::restore(const ActiveRaceRecord& record,
+                           std::vector<std::shared_ptr<Player>> players) {
+  // The computer racers (null in players) come back as new BotRacers.
+  std::vector<std::shared_ptr<BotRacer>> bots;
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    if (players[i]) continue;
+    const auto strength = bot_of_player_id(record.racers[i].player_id);
+    if (!strength || services_.bots == nullptr) return false;
+    bots.push_back(std::make_shared<BotRacer>(*strength, services_));
+    players[i] = bots.back()->player();
+  }
+  auto room = Room::restore(record, std::move(players), services_);
+  if (!room) return false;
+  for (const auto& bot : bots) BotRacer::resume(bot, room);
+  bool stopping = false;
+  {
+    std::lock_guard lock(mutex_);
+    rooms_.emplace(room->code(), room);
+    stopping = stopped_;
+  }
+  if (stopping) room->stop();  // an adoption that finished during shutdown
+  services_.metrics->rooms.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+std::shared_ptr<Room> RoomRegistry::find(std::string_view code) const {
+  std::lock_guard lock(mutex_);
+  const auto it = rooms_.find(code);
+  return it == rooms_.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<Room>> RoomRegistry::all() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::shared_ptr<Room>> rooms;
+  rooms.reserve(rooms_.size());
+  for (const auto& [code, room] : rooms_) rooms.push_back(room);
+  return rooms;
+}
+
+std::vector<protocol::RoomView> RoomRegistry::public_rooms() const {
+  std::vector<protocol::RoomView> views;
+  for (const auto& room : all()) {
+    if (room->is_public()) views.push_back(room->summary());
+  }
+  return views;
+}
+
+std::vector<ActiveRaceRecord> RoomRegistry::journal() const {
+  std::vector<ActiveRaceRecord> entries;
+  for (const auto& room : all()) {
+    if (auto entry = room->journal()) entries.push_back(std::move(*entry));
+  }
+  return entries;
+}
+
+void RoomRegistry::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopped_ = true;  // a room registered from now on is stopped as it comes (create, restore)
+  }
+  for (const auto& room : all()) room->stop();
+}
+
+void RoomRegistry::remove(const std::string& code) {
+  std::shared_ptr<Room> doomed;  // released after the lock (the caller still holds the room)
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = rooms_.find(code);
+    if (it == rooms_.end()) return;
+    doomed = std::move(it->second);
+    rooms_.erase(it);
+  }
+  if (on_released) on_released(code);
+}
+
+}  // namespace tilerace::server

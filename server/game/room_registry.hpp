@@ -1,0 +1,67 @@
+#pragma once
+// Rooms by invite code. Codes are 6 characters from the unambiguous alphabet, drawn from the
+// CSPRNG and never reused while the room exists. Thread-safe; its place in the lock order is
+// in docs/architecture.md ("Threads and locks").
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "server/game/matchmaker.hpp"
+#include "server/game/room.hpp"
+
+namespace tilerace::server {
+
+class RoomRegistry {
+ public:
+  explicit RoomRegistry(RoomServices services);
+
+  // A new room under code (cluster mode: claimed beforehand), or under an unused code.
+  std::shared_ptr<Room> create(const protocol::RoomOptions& options, std::string code = {});
+  // Quick match: a room seating waiting and arriving, both ready, registered only once both
+  // are in it (checked and linked under both players' locks). On anything but paired, room
+  // is left null and nothing was created. code as for create. waiting_expected_by: waiting is
+  // on another node (cluster mode), needs no connection here, and has until then to arrive.
+  Claim create_matched(const protocol::RoomOptions& options, const std::shared_ptr<Player>& waiting,
+                       const std::shared_ptr<Player>& arriving, std::shared_ptr<Room>& room,
+                       std::string code = {},
+                       std::optional<Room::Time> waiting_expected_by = std::nullopt);
+  // Brings back a journaled race under its old code; false if it cannot be rebuilt.
+  bool restore(const ActiveRaceRecord& record, std::vector<std::shared_ptr<Player>> players);
+  std::shared_ptr<Room> find(std::string_view code) const;
+  // Public rooms, as list_rooms and GET /api/rooms show them.
+  std::vector<protocol::RoomView> public_rooms() const;
+  // Journal entries of every running race.
+  std::vector<ActiveRaceRecord> journal() const;
+  // Server shutdown: every room stops arming timers (Room::stop), and so does every room
+  // created or restored from now on (a message or an adoption that raced the shutdown).
+  void stop();
+  // A code no room here has (cluster mode claims it across nodes before using it).
+  std::string unused_code() const;
+  // The codes of every room here.
+  std::vector<std::string> codes() const;
+  // Cluster mode: called (outside the registry's lock) with the code of each room that closed,
+  // and when a room opened. Set before serving.
+  std::function<void(const std::string& code)> on_released;
+  std::function<void()> on_opened;
+  // Cluster mode: where the rooms journal their moves. Set before serving.
+  void set_journal(MoveJournal* journal) {
+    services_.journal = journal;
+    services_.settings.journal_moves = journal != nullptr;
+  }
+
+ private:
+  std::vector<std::shared_ptr<Room>> all() const;
+  std::string unused_code_locked() const;
+  void remove(const std::string& code);
+
+  RoomServices services_;
+  mutable std::mutex mutex_;  // guards what follows
+  std::map<std::string, std::shared_ptr<Room>, std::less<>> rooms_;
+  bool stopped_ = false;
+};
+
+}  // namespace tilerace::server

@@ -1,0 +1,30 @@
+#include "server/net/network_threads.hpp"
+
+#include <thread>
+
+namespace tilerace::server {
+
+NetworkThreads::NetworkThreads(int count) {
+  for (int i = 0; i < count; ++i) {
+    // Concurrency hint 1: one thread runs it (others only post to it).
+    contexts_.push_back(std::make_unique<boost::asio::io_context>(1));
+    guards_.push_back(boost::asio::make_work_guard(*contexts_.back()));
+  }
+}
+
+boost::asio::io_context& NetworkThreads::next() {
+  boost::asio::io_context& context = *contexts_[next_];
+  next_ = (next_ + 1) % contexts_.size();
+  return context;
+}
+
+void NetworkThreads::run() {
+  std::vector<std::thread> threads;
+  for (std::size_t i = 1; i < contexts_.size(); ++i) {
+    threads.emplace_back([context = contexts_[i].get()] { context->run(); });
+  }
+  contexts_.front()->run();
+  for (auto& t : threads) t.join();
+}
+
+}  // namespace tilerace::server

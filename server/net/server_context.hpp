@@ -1,0 +1,68 @@
+#pragma once
+// What every connection shares: configuration, metrics, the dispatcher, and the set of live
+// sessions (for shutdown). Owned by run_server, outlives every session (server.cpp says how).
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "server/base/address_limits.hpp"
+#include "server/base/metrics.hpp"
+#include "server/game/room_registry.hpp"
+#include "server/play/dispatcher.hpp"
+
+namespace tilerace::server {
+
+class Cluster;
+
+// A connection as shutdown sees it, HTTP or WebSocket, from accept until its last handler.
+// Both calls may come from any thread.
+class Session {
+ public:
+  virtual ~Session() = default;
+  // Server shutdown: end the connection politely (WebSocket: `shutdown`, then close 1001).
+  virtual void shutdown() = 0;
+  // The shutdown budget is spent: close the socket now.
+  virtual void abort() = 0;
+};
+
+// Live sessions, so shutdown can reach every one of them. A session adds itself before its
+// first read and removes itself when its last handler has run.
+class SessionSet {
+ public:
+  // A session added after shutdown_all() is told to shut down at once.
+  void add(const std::shared_ptr<Session>& s);
+  void remove(const Session* s);
+  std::size_t size() const;
+  // Calls f for every live session (not under the set's lock).
+  void for_each(const std::function<void(Session&)>& f) const;
+  // Server shutdown: every session, now and from now on, is told to shut down.
+  void shutdown_all();
+
+ private:
+  mutable std::mutex mutex_;
+  bool closing_ = false;
+  std::map<const Session*, std::weak_ptr<Session>> sessions_;
+};
+
+// The limits and timeouts every WebSocket connection is held to (from the command line).
+struct EdgeLimits {
+  std::size_t max_message = 4096;  // bytes of one message
+  double rate = 60;                // messages per second; the burst is twice this
+  int keepalive = 15;              // seconds of silence before a ping; twice this before closing
+};
+
+struct ServerContext {
+  EdgeLimits edge;
+  std::filesystem::path web_root;  // canonical
+  Metrics& metrics;
+  Dispatcher& dispatcher;
+  SessionSet& sessions;
+  RoomRegistry& rooms;
+  StoreWorker& store;
+  AddressLimits& limits;
+  Cluster* cluster;  // null on a single node
+};
+
+}  // namespace tilerace::server

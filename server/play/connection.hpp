@@ -1,0 +1,27 @@
+#pragma once
+// The dispatcher's state for one connection. It owns nothing of the connection itself: out is
+// the connection (which owns this struct), self a weak handle to it for the registries.
+#include <memory>
+#include <string>
+
+#include "server/game/participant.hpp"
+#include "server/game/player.hpp"
+#include "server/game/room.hpp"
+
+namespace tilerace::server {
+
+struct Connection {
+  explicit Connection(Participant& out_) : out(out_) {}
+  Participant& out;
+  std::weak_ptr<Participant> self;
+  std::shared_ptr<Player> player;  // set by a successful hello
+  std::shared_ptr<Room> spectating;
+  std::string address;  // the peer's address as AddressLimits counts it
+
+  // Queues message for this connection.
+  void send(std::string message) const {
+    out.deliver(std::make_shared<const std::string>(std::move(message)));
+  }
+};
+
+}  // namespace tilerace::server

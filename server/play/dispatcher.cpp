@@ -1,0 +1,365 @@
+#include "server/play/dispatcher.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/this_coro.hpp>
+
+#include <chrono>
+#include <vector>
+
+#include "protocol/encode.hpp"
+#include "server/base/address_limits.hpp"
+#include "server/base/secrets.hpp"
+#include "server/base/unix_time.hpp"
+#include "server/cluster/cluster.hpp"
+#include "server/game/bot_racer.hpp"
+#include "server/game/journal.hpp"
+#include "server/play/bot_fallback.hpp"
+
+namespace tilerace::server {
+
+namespace asio = boost::asio;
+using protocol::ErrorCode;
+
+// Hello first; then each message to its route. Checks that concern one message type live in
+// its route; what a whole group shares (play, rooms) in the helper they call.
+Dispatcher::Work Dispatcher::handle(Connection& c, const protocol::Decoded& decoded) {
+  if (!decoded.ok()) {
+    send_error(c, decoded.error(), decoded.rid);
+    return std::nullopt;
+  }
+  const protocol::ClientMessage& message = decoded.message();
+  const protocol::Rid& rid = decoded.rid;
+  if (!c.player && !std::holds_alternative<protocol::Hello>(message)) {
+    error(c, ErrorCode::not_hello, "say hello first", rid);
+    return std::nullopt;
+  }
+  return std::visit(
+      [&](const auto& m) -> Work {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, protocol::Move> || std::is_same_v<T, protocol::Slide> ||
+                      std::is_same_v<T, protocol::Undo> || std::is_same_v<T, protocol::Resign>) {
+          return play(c, message, rid);
+        } else {
+          return route(c, m, rid);
+        }
+      },
+      message);
+}
+
+void Dispatcher::open_room(Connection& c, const std::shared_ptr<Room>& room,
+                           const protocol::RoomOptions& options, const protocol::Rid& rid) {
+  room->join(c.player, c.out, rid);
+  if (!options.bot || room_of(*c.player) != room) return;
+  if (!BotRacer::seat(room, *options.bot)) {
+    error(c, ErrorCode::not_allowed, "this server runs no computer opponents", rid);
+  }
+}
+
+std::shared_ptr<Room> Dispatcher::room_of(Player& p) {
+  std::lock_guard lock(p.mutex);
+  return p.room.lock();
+}
+
+void Dispatcher::send_error(Connection& c, const protocol::ProtocolError& error,
+                            const protocol::Rid& rid) {
+  metrics_.count_error(error.code);
+  c.send(protocol::encode_error(error, rid));
+}
+
+void Dispatcher::error(Connection& c, ErrorCode code, std::string_view text,
+                       const protocol::Rid& rid) {
+  send_error(c, {code, std::string(text), ""}, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Hello& m,
+                                   const protocol::Rid& rid) {
+  if (!c.player) return on_hello(c, m, rid);
+  error(c, ErrorCode::already_hello, "hello was already accepted", rid);
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Ping&, const protocol::Rid& rid) {
+  c.send(protocol::encode_pong(rid));
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::NewGame& m,
+                                   const protocol::Rid& rid) {
+  if (!room_of(*c.player)) return solo_.new_game(c, m, rid);
+  error(c, ErrorCode::already_in_room, "leave your room to play solo", rid);
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::LeaderboardRequest& m,
+                                   const protocol::Rid& rid) {
+  return on_leaderboard(c, m, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::BotRecordRequest&,
+                                   const protocol::Rid& rid) {
+  return on_bot_record(c, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::SendEmote& m,
+                                   const protocol::Rid& rid) {
+  if (const auto room = room_of(*c.player)) {
+    room->emote(*c.player, c.out, m.emote, rid);
+  } else {
+    error(c, ErrorCode::not_in_room, "emotes are for racers in a room", rid);
+  }
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::play(Connection& c, const protocol::ClientMessage& m,
+                                  const protocol::Rid& rid) {
+  if (auto room = room_of(*c.player)) {
+    if (room->journaled()) return race_play(c, std::move(room), m, rid);
+    room->play(*c.player, c.out, m, rid);
+  } else if (c.spectating) {
+    error(c, ErrorCode::not_a_player, "spectators cannot play", rid);
+  } else {
+    return solo_.play(c, m, rid);
+  }
+  return std::nullopt;
+}
+
+asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello& m,
+                                           const protocol::Rid& rid) {
+  std::shared_ptr<Player> player;
+  std::string token;
+  if (m.token) {
+    const std::string id(token_player(*m.token));
+    if (!id.empty()) {
+      player = players_.find(id);
+      if (!player) {
+        // Not in memory since this process started: load the player and the solo game the
+        // journal kept for them.
+        std::optional<PlayerRecord> record;
+        std::optional<ActiveGameRecord> active;
+        const StoreWorker::Job load = [&](Store& s) {
+          record = s.find_player(id);
+          if (record) active = s.find_active(id);
+        };
+        co_await store_.run(load);
+        if (record) {
+          player = players_.adopt(*record);
+          if (active) restore_solo(*player, *active, metrics_);
+        }
+      }
+    }
+    if (!player || !token_matches(*m.token, player->token_hash)) {
+      send_error(c, {ErrorCode::bad_token, "unknown or wrong token", "token"}, rid);
+      co_return;
+    }
+    token = *m.token;
+  } else {
+    PlayerRecord record{random_hex(8), m.name, "", unix_ms()};
+    IssuedToken issued = issue_token(record.id);
+    record.token_hash = std::move(issued.hash);
+    const StoreWorker::Job save = [&record](Store& s) { s.add_player(record); };
+    co_await store_.run(save);
+    player = players_.adopt(record);
+    token = std::move(issued.token);
+  }
+  c.player = player;
+  metrics_.players_online.fetch_add(1, std::memory_order_relaxed);
+  players_.attach(*player, c.self.lock());
+  c.send(protocol::encode_welcome({player->id, player->name}, token, m.token.has_value(), rid));
+  if (std::string snapshot = SoloPlay::snapshot(*player); !snapshot.empty()) {
+    c.send(std::move(snapshot));
+  }
+  if (const auto room = room_of(*player)) {
+    room->reconnected(*player, c.out);
+  } else if (cluster_ != nullptr && m.token) {
+    asio::co_spawn(co_await asio::this_coro::executor, cluster_resume(c.self, player),
+                   asio::detached);
+  }
+}
+
+asio::awaitable<void> Dispatcher::race_play(Connection& c, std::shared_ptr<Room> room,
+                                            const protocol::ClientMessage& message,
+                                            protocol::Rid rid) {
+  co_await room->play_acked(*c.player, c.out, message, std::move(rid));
+}
+
+asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,
+                                                 const protocol::LeaderboardRequest& m,
+                                                 const protocol::Rid& rid) {
+  protocol::LeaderboardRequest answered = m;
+  answered.period = protocol::period_at(m, unix_ms());
+  const LeaderboardQuery query{m.mode, m.size, m.kind, m.limit, c.player->id, answered.period};
+  Leaderboard board;
+  const StoreWorker::Job load = [&](Store& s) { board = s.leaderboard(query); };
+  co_await store_.run(load);
+  c.send(protocol::encode_leaderboard(answered, board.entries, board.me, rid));
+}
+
+asio::awaitable<void> Dispatcher::on_bot_record(Connection& c, const protocol::Rid& rid) {
+  std::vector<BotRecord> records;
+  const StoreWorker::Job load = [&](Store& s) { records = s.bot_records(c.player->id); };
+  co_await store_.run(load);
+  std::vector<protocol::BotRecordView> views;
+  for (const BotRecord& r : records) views.push_back({r.strength, r.wins, r.losses, r.draws});
+  c.send(protocol::encode_bot_record(views, rid));
+}
+
+void Dispatcher::stop_spectating(Connection& c) {
+  if (!c.spectating) return;
+  c.spectating->remove_spectator(&c.out);
+  c.spectating.reset();
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::CreateRoom& m,
+                                   const protocol::Rid& rid) {
+  if (room_of(*c.player)) {
+    error(c, ErrorCode::already_in_room, "leave your room first", rid);
+  } else if (!limits_.create_room(c.address, AddressLimits::clock::now())) {
+    error(c, ErrorCode::rate_limited,
+          "too many rooms created from your address: try again in a minute", rid);
+  } else if (cluster_ != nullptr) {
+    return cluster_create(c, m.options, rid);
+  } else {
+    leave_queue(*c.player);
+    stop_spectating(c);
+    open_room(c, rooms_.create(m.options), m.options, rid);
+  }
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::JoinRoom& m,
+                                   const protocol::Rid& rid) {
+  if (room_of(*c.player)) {
+    error(c, ErrorCode::already_in_room, "leave your room first", rid);
+  } else if (const auto target = rooms_.find(m.code)) {
+    leave_queue(*c.player);
+    stop_spectating(c);
+    target->join(c.player, c.out, rid);
+  } else if (cluster_ != nullptr) {
+    return cluster_locate(c, m.code, "join_room", rid);
+  } else {
+    error(c, ErrorCode::no_such_room, "no room with that code", rid);
+  }
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::LeaveRoom&,
+                                   const protocol::Rid& rid) {
+  if (const auto room = room_of(*c.player)) {
+    room->leave(*c.player, c.out, rid);
+  } else {
+    error(c, ErrorCode::not_in_room, "you are not in a room", rid);
+  }
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Ready& m,
+                                   const protocol::Rid& rid) {
+  if (const auto room = room_of(*c.player)) {
+    room->set_ready(*c.player, m.ready, c.out, rid);
+  } else {
+    error(c, ErrorCode::not_in_room, "you are not in a room", rid);
+  }
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::QuickMatch& m,
+                                   const protocol::Rid& rid) {
+  if (room_of(*c.player)) {
+    error(c, ErrorCode::already_in_room, "leave your room first", rid);
+  } else if (cluster_ != nullptr) {
+    return cluster_quick_match(c, m, rid);
+  } else {
+    on_quick_match(c, m, rid);
+  }
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::CancelMatch&,
+                                   const protocol::Rid& rid) {
+  if (cluster_ != nullptr) return cluster_cancel_match(c, rid);
+  matchmaker_.cancel(*c.player);
+  c.send(protocol::encode_bare("match_cancelled", rid));
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::ListRooms&,
+                                   const protocol::Rid& rid) {
+  if (cluster_ == nullptr) {
+    c.send(protocol::encode_rooms(rooms_.public_rooms(), rid));
+  } else if (!cluster_->available()) {
+    send_unavailable(c, rid);
+  } else {
+    c.send(protocol::encode_rooms(rooms_.public_rooms(), cluster_->remote_rooms(), rid));
+  }
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Spectate& m,
+                                   const protocol::Rid& rid) {
+  if (room_of(*c.player)) {
+    error(c, ErrorCode::already_in_room, "racers cannot spectate", rid);
+    return std::nullopt;
+  }
+  const auto target = rooms_.find(m.code);
+  if (!target) {
+    if (cluster_ != nullptr) return cluster_locate(c, m.code, "spectate", rid);
+    error(c, ErrorCode::no_such_room, "no room with that code", rid);
+    return std::nullopt;
+  }
+  const auto self = c.self.lock();
+  if (!self) return std::nullopt;  // the connection is going away
+  leave_queue(*c.player);          // spectating leaves the quick-match queue
+  stop_spectating(c);
+  if (target->add_spectator(self, rid)) c.spectating = target;
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::StopSpectating&,
+                                   const protocol::Rid& rid) {
+  stop_spectating(c);
+  c.send(protocol::encode_bare("stopped", rid));
+  return std::nullopt;
+}
+
+protocol::RoomOptions Dispatcher::quick_match_room(const protocol::QuickMatch& m) {
+  protocol::RoomOptions options;
+  options.mode = m.mode;
+  options.size = m.size;
+  options.target = m.mode == engine::Mode::fifteen ? 0 : 2048;
+  options.is_public = true;  // strangers' races are there to be watched
+  return options;
+}
+
+void Dispatcher::on_quick_match(Connection& c, const protocol::QuickMatch& m,
+                                const protocol::Rid& rid) {
+  stop_spectating(c);
+  const protocol::RoomOptions options = quick_match_room(m);
+  std::shared_ptr<Room> room;
+  const auto outcome =
+      matchmaker_.match({m.mode, m.size}, c.player, [&](const std::shared_ptr<Player>& waiting) {
+        return rooms_.create_matched(options, waiting, c.player, room);
+      });
+  switch (outcome) {
+    case Matchmaker::Outcome::queued:
+      c.send(protocol::encode_bare("queued", rid));
+      if (fallback_ != nullptr) fallback_->queued(c.player, options);
+      return;
+    case Matchmaker::Outcome::refused:
+      return error(c, ErrorCode::already_in_room, "leave your room first", rid);
+    case Matchmaker::Outcome::paired: return room->announce(&c.out, rid);
+  }
+}
+
+void Dispatcher::disconnected(Connection& c) {
+  stop_spectating(c);
+  if (!c.player) return;
+  metrics_.players_online.fetch_sub(1, std::memory_order_relaxed);
+  if (!players_.detach(*c.player, &c.out)) return;  // replaced by a newer connection
+  leave_queue(*c.player);
+  if (const auto room = room_of(*c.player)) room->disconnected(*c.player);
+}
+
+}  // namespace tilerace::server

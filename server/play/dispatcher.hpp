@@ -1,0 +1,137 @@
+#pragma once
+// Routes one decoded client message to what handles it: a std::visit over the message
+// variant with one route per message type, so a message type without a route does not
+// compile (docs/architecture.md says where to add one). Sees participants, never sockets.
+// Each connection's messages are handled one at a time (the session awaits the work handle
+// returns), so a connection's replies keep the order of its requests.
+#include <boost/asio/awaitable.hpp>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "protocol/messages.hpp"
+#include "server/base/metrics.hpp"
+#include "server/game/matchmaker.hpp"
+#include "server/game/player_registry.hpp"
+#include "server/game/room_registry.hpp"
+#include "server/play/connection.hpp"
+#include "server/play/solo_play.hpp"
+#include "server/store/store_worker.hpp"
+
+namespace tilerace::server {
+
+class AddressLimits;
+class BotFallback;
+class Cluster;
+
+class Dispatcher {
+ public:
+  // What is left of a message's work after handle returns: nullopt when it is done.
+  using Work = std::optional<boost::asio::awaitable<void>>;
+
+  // cluster: null on a single node. fallback: null when quick match never offers the computer.
+  Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, Matchmaker& matchmaker,
+             StoreWorker& store, Metrics& metrics, AddressLimits& limits,
+             Cluster* cluster = nullptr, BotFallback* fallback = nullptr)
+      : players_(players),
+        rooms_(rooms),
+        matchmaker_(matchmaker),
+        store_(store),
+        metrics_(metrics),
+        limits_(limits),
+        cluster_(cluster),
+        fallback_(fallback),
+        solo_(store, metrics) {}
+
+  // Handles one decoded message (or decode error) from connection. What needs no storage or
+  // Redis is done before this returns (most messages: moves, rooms, pings), and nullopt comes
+  // back. Otherwise the rest of the work comes back, not started: the caller co_awaits it
+  // before the connection's next message. It refers to connection and decoded, which must
+  // outlive it.
+  Work handle(Connection& connection, const protocol::Decoded& decoded);
+
+  // The connection has closed: the player is detached unless a newer connection replaced it.
+  void disconnected(Connection& connection);
+
+  // Sends a protocol error to connection.
+  void send_error(Connection& connection, const protocol::ProtocolError& error,
+                  const protocol::Rid& rid);
+
+ private:
+  // The routes, one per client message type (c's player is set for all but Hello). A move,
+  // slide, undo or resign goes to play with the whole message instead.
+  Work route(Connection& c, const protocol::Hello& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::Ping& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::NewGame& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::CreateRoom& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::JoinRoom& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::LeaveRoom& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::Ready& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::QuickMatch& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::CancelMatch& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::ListRooms& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::Spectate& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::StopSpectating& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::LeaderboardRequest& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::BotRecordRequest& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::SendEmote& m, const protocol::Rid& rid);
+  // move, slide, undo or resign: the player's race when they race, else their solo game.
+  Work play(Connection& c, const protocol::ClientMessage& m, const protocol::Rid& rid);
+
+  boost::asio::awaitable<void> on_hello(Connection& c, const protocol::Hello& m,
+                                        const protocol::Rid& rid);
+  // create_room's end: c's player joins the new room, then the computer when options ask.
+  void open_room(Connection& c, const std::shared_ptr<Room>& room,
+                 const protocol::RoomOptions& options, const protocol::Rid& rid);
+  void on_quick_match(Connection& c, const protocol::QuickMatch& m, const protocol::Rid& rid);
+  // The room a quick match opens: public (strangers' races are there to be watched), with the
+  // default target and time limit.
+  static protocol::RoomOptions quick_match_room(const protocol::QuickMatch& m);
+  // Takes the player out of the quick-match queue (cluster mode: in the background).
+  void leave_queue(Player& player);
+  void stop_spectating(Connection& c);
+  boost::asio::awaitable<void> on_leaderboard(Connection& c, const protocol::LeaderboardRequest& m,
+                                              const protocol::Rid& rid);
+  boost::asio::awaitable<void> on_bot_record(Connection& c, const protocol::Rid& rid);
+  // A racer's move, slide or resignation, answered once journaled (Room::play_acked).
+  boost::asio::awaitable<void> race_play(Connection& c, std::shared_ptr<Room> room,
+                                         const protocol::ClientMessage& message, protocol::Rid rid);
+  void error(Connection& c, protocol::ErrorCode code, std::string_view text,
+             const protocol::Rid& rid);
+  // The room p is a member of, or null.
+  static std::shared_ptr<Room> room_of(Player& p);
+
+  // Cluster mode (dispatcher_cluster.cpp): the room messages that need the directory.
+  boost::asio::awaitable<void> cluster_create(Connection& c, const protocol::RoomOptions& options,
+                                              const protocol::Rid& rid);
+  // join_room or spectate for a room this node does not have: a redirect or no_such_room.
+  boost::asio::awaitable<void> cluster_locate(Connection& c, const std::string& code,
+                                              std::string_view reason, const protocol::Rid& rid);
+  boost::asio::awaitable<void> cluster_quick_match(Connection& c, const protocol::QuickMatch& m,
+                                                   const protocol::Rid& rid);
+  boost::asio::awaitable<void> cluster_cancel_match(Connection& c, const protocol::Rid& rid);
+  // A player back (hello with a token) who races in a room of another node — the one it ran
+  // on, or the survivor that adopted it — is sent there (redirect, reason "resume"). While
+  // the race's node is dead and its race not yet adopted, it looks again every
+  // kResumeEvery, kResumeTries times, as long as the connection is the player's and no room
+  // here took them back. Runs beside the connection (spawned), not in its handler.
+  static constexpr int kResumeTries = 30;
+  static constexpr std::chrono::milliseconds kResumeEvery{500};
+  boost::asio::awaitable<void> cluster_resume(std::weak_ptr<Participant> to,
+                                              std::shared_ptr<Player> player);
+  void send_unavailable(Connection& c, const protocol::Rid& rid);
+
+  PlayerRegistry& players_;
+  RoomRegistry& rooms_;
+  Matchmaker& matchmaker_;
+  StoreWorker& store_;
+  Metrics& metrics_;
+  AddressLimits& limits_;
+  Cluster* cluster_;
+  BotFallback* fallback_;
+  SoloPlay solo_;
+};
+
+}  // namespace tilerace::server

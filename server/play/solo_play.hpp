@@ -1,0 +1,50 @@
+#pragma once
+// Solo play (PROTOCOL.md §4): new_game, and a solo game's move, slide, undo and resign. A
+// finished game is committed to the store before the message that ended it is sent; if the
+// store fails, that message is taken back and the game is as last acknowledged.
+#include <boost/asio/awaitable.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/messages.hpp"
+#include "server/base/metrics.hpp"
+#include "server/play/connection.hpp"
+#include "server/store/store_worker.hpp"
+
+namespace tilerace::server {
+
+class SoloPlay {
+ public:
+  SoloPlay(StoreWorker& store, Metrics& metrics) : store_(store), metrics_(metrics) {}
+
+  // c's player (set) starts a new game; the one it replaces ends as resigned, recorded first.
+  boost::asio::awaitable<void> new_game(Connection& c, const protocol::NewGame& m,
+                                        protocol::Rid rid);
+  // A move, slide, undo or resign of c's player (set) in their solo game. Done before this
+  // returns unless it ended the game: then the rest (recording, then the replies) comes back,
+  // not started, for the caller to await.
+  std::optional<boost::asio::awaitable<void>> play(Connection& c,
+                                                   const protocol::ClientMessage& message,
+                                                   const protocol::Rid& rid);
+  // player's current solo game as `game`, or empty when they have none.
+  static std::string snapshot(Player& player);
+
+ private:
+  boost::asio::awaitable<void> finish(Connection& c, std::vector<std::string> replies,
+                                      GameRecord finished, std::size_t recorded_moves,
+                                      protocol::Rid rid);
+  // Records a finished game; false (and `internal` sent) when the store failed. The
+  // `achievement` messages for what it granted are added to earned, for the caller to send
+  // after its own reply.
+  boost::asio::awaitable<bool> record(Connection& c, const GameRecord& game,
+                                      const protocol::Rid& rid, std::vector<std::string>& earned);
+  void send_error(Connection& c, protocol::ErrorCode code, std::string_view text,
+                  const protocol::Rid& rid);
+
+  StoreWorker& store_;
+  Metrics& metrics_;
+};
+
+}  // namespace tilerace::server

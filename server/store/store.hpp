@@ -1,0 +1,244 @@
+#pragma once
+// What the server keeps: players, finished games and races, the journal of active solo games
+// and running races, and the leaderboards computed from them. Calls block; the server makes
+// them only from the StoreWorker's one thread (and, before it serves, from main), never from a
+// network thread.
+//
+// Failures: every call throws (std::exception) when it could not do its work, and then has
+// changed nothing (each write is one transaction). The policy for callers, everywhere: never
+// send a message announcing something that was not recorded. A caller that gets an exception
+// answers the player with error `internal`, leaves the game as it was last recorded (a move
+// that would have ended it is taken back; new_game keeps the old game), and a race result is
+// retried until it is recorded (its journal entry keeps it across a restart meanwhile).
+//
+// StoreUnavailable is the one failure worth waiting out: the database could not be reached
+// (PostgreSQL went away) and nothing was changed; the same call may succeed later. The
+// StoreWorker retries such calls with backoff (bounded) before it gives up.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/types.hpp"
+#include "protocol/messages.hpp"
+#include "server/store/rank_cache.hpp"
+
+namespace tilerace::server {
+
+struct PlayerRecord {
+  std::string id;
+  std::string name;
+  std::string token_hash;       // SHA-256 of the token's secret, hex
+  std::int64_t created_at = 0;  // Unix milliseconds
+  int rating = 1500;
+  int wins = 0;
+  int losses = 0;
+};
+
+struct GameRecord {
+  std::string id;
+  std::string player_id;
+  engine::GameConfig config;
+  std::string moves;  // the replay's move string
+  std::int64_t score = 0;
+  std::int64_t max_tile = 0;
+  int move_count = 0;
+  engine::GameState state = engine::GameState::over;
+  bool ranked = false;
+  std::int64_t started_at = 0;  // Unix milliseconds
+  std::int64_t ended_at = 0;
+  std::string room;  // the race's room code; empty for a solo game
+};
+
+struct RatingUpdate {
+  std::string player_id;
+  int before = 0;
+  int after = 0;
+  bool won = false;
+  bool lost = false;
+};
+
+// A person's result in a race against the computer of one strength: one of won, lost,
+// drawn is set.
+struct BotOutcome {
+  std::string player_id;
+  engine::BotStrength strength = engine::BotStrength::medium;
+  bool won = false;
+  bool lost = false;
+  bool drawn = false;
+};
+
+// An achievement (server/achievements.hpp) as a player holds it: granted once, by the game
+// that earned it first.
+struct Grant {
+  std::string player_id;
+  std::string achievement;  // its id
+  std::string game_id;
+  std::int64_t at = 0;  // Unix ms the game ended
+};
+
+// What a player's profile shows (GET /api/players/<id>).
+struct Profile {
+  PlayerRecord player;
+  int games = 0;                  // finished games recorded, solo and race
+  std::vector<GameRecord> bests;  // best ranked solo result per mode and size (no moves)
+  std::vector<std::pair<std::int64_t, int>> ratings;  // (Unix ms, rating after) per rated race
+  std::vector<GameRecord> races;    // their last 10 race games, newest first (no moves)
+  std::vector<Grant> achievements;  // in the order they were granted
+};
+
+// A person's record against the computer of one strength.
+struct BotRecord {
+  engine::BotStrength strength = engine::BotStrength::medium;
+  int wins = 0;
+  int losses = 0;
+  int draws = 0;
+  friend bool operator==(const BotRecord&, const BotRecord&) = default;
+};
+
+struct RaceRecord {
+  std::string id;
+  std::string room;
+  std::string reason;
+  std::string winner;  // empty for a draw
+  std::string result;  // the race_over message as sent (JSON): standings, ratings, replays
+  std::vector<GameRecord> games;
+  std::vector<RatingUpdate> ratings;
+  std::int64_t ended_at = 0;
+  std::vector<BotOutcome> against_bots;  // a race with the computer: each person's result
+};
+
+// A solo game still being played, as journaled: enough to rebuild it by replay. Journaled in
+// pieces, so a pass costs what was played since the last one, not the whole game: from = 0
+// replaces the player's entry; from > 0 says moves continue the entry's first `from` moves.
+struct ActiveGameRecord {
+  std::string player_id;
+  std::string game_id;
+  engine::GameConfig config;
+  bool explicit_seed = false;
+  std::string moves;
+  std::int64_t started_at = 0;
+  std::size_t from = 0;
+};
+
+// One racer of a running race, as journaled: the game is rebuilt from the race's seed and
+// these moves; state says whether it ended by resigning or forfeiting (no move shows that).
+struct ActiveRacerRecord {
+  std::string player_id;
+  std::string game_id;
+  std::string moves;
+  engine::GameState state = engine::GameState::playing;
+  bool left = false;  // dropped out: kept for the standings only
+};
+
+// A running race, as journaled: enough to rebuild it after a restart and let it go on.
+struct ActiveRaceRecord {
+  std::string id;  // the race id it will be recorded under
+  std::string room;
+  protocol::RoomOptions options;
+  std::uint64_t seed = 0;
+  std::string host;
+  std::int64_t started_at = 0;    // Unix milliseconds
+  std::int64_t remaining_ms = 0;  // race time left when journaled
+  std::vector<ActiveRacerRecord> racers;
+};
+
+using protocol::LeaderboardEntry;
+using protocol::LeaderboardKind;
+
+struct LeaderboardQuery {
+  engine::Mode mode = engine::Mode::classic;
+  int size = 4;
+  LeaderboardKind kind = LeaderboardKind::score;
+  int limit = 10;
+  std::string player_id;    // whose own entry to return as `me`; may be empty
+  protocol::Period period;  // score boards only: the rating board is all-time
+};
+
+// The board a leaderboard query asks for.
+inline BoardId board_of(const LeaderboardQuery& q) {
+  return q.kind == LeaderboardKind::rating ? kRatingBoard
+                                           : BoardId{q.mode, q.size, false, q.period};
+}
+
+// The periods besides all time whose score boards a result ended at ended_at (Unix ms) is on.
+inline std::array<protocol::Period, 2> periods_of(std::int64_t ended_at) {
+  return {protocol::period_containing(protocol::PeriodKind::day, ended_at),
+          protocol::period_containing(protocol::PeriodKind::week, ended_at)};
+}
+
+struct Leaderboard {
+  std::vector<LeaderboardEntry> entries;
+  std::optional<LeaderboardEntry> me;
+};
+
+// Whether a finished game goes on the score leaderboard: ranked, solo, and (Fifteen) solved.
+inline bool eligible_for_board(const GameRecord& g) {
+  return g.ranked && g.room.empty() &&
+         (g.config.mode != engine::Mode::fifteen || g.state == engine::GameState::solved);
+}
+
+// A game state as stored (engine::to_string); an unknown name reads as over.
+inline engine::GameState state_from_column(std::string_view name) {
+  for (auto s : {engine::GameState::playing, engine::GameState::over, engine::GameState::solved,
+                 engine::GameState::resigned, engine::GameState::forfeited}) {
+    if (engine::to_string(s) == name) return s;
+  }
+  return engine::GameState::over;
+}
+
+class StoreUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+  // How many calls may run at once (threads of the StoreWorker): 1 unless the store says more.
+  virtual int concurrency() const { return 1; }
+  // Throws StoreUnavailable when the database cannot be reached right now.
+  virtual void ping() {}
+  virtual void add_player(const PlayerRecord& player) = 0;
+  virtual std::optional<PlayerRecord> find_player(std::string_view id) = 0;
+  // Records a finished game (and drops its journal entry); the same id again changes nothing.
+  // Returns the achievements it granted (in the same transaction): none for a repeat.
+  virtual std::vector<Grant> record_game(const GameRecord& game) = 0;
+  virtual std::optional<GameRecord> find_game(std::string_view id) = 0;
+  // Records a finished race, its games and the racers' new ratings, all at once, and drops its
+  // journal entry; recording the same race id again changes nothing. Returns the achievements
+  // its games granted, as record_game does.
+  virtual std::vector<Grant> record_race(const RaceRecord& race) = 0;
+  // Saves the current moves of active solo games: an entry with from = 0 replaces its player's
+  // older one, a later piece (from > 0) extends the entry of the same game. An entry whose
+  // game is already recorded as finished is skipped, and so is a piece without its entry.
+  // find_active returns the whole game: the entry and its pieces, joined.
+  virtual void journal(const std::vector<ActiveGameRecord>& games) = 0;
+  virtual std::optional<ActiveGameRecord> find_active(std::string_view player_id) = 0;
+  // Saves running races (replacing their older entries); a race already recorded is skipped.
+  virtual void journal_races(const std::vector<ActiveRaceRecord>& races) = 0;
+  // Every journaled race not yet recorded.
+  virtual std::vector<ActiveRaceRecord> active_races() = 0;
+  // Cluster mode: the journaled races of node (found dead, or this node's own previous run)
+  // become this node's, in one statement, and are returned to be run here. A race moves
+  // once: two nodes adopting the same node's races at once never both get one. Only a
+  // shared store has other nodes' races.
+  virtual std::vector<ActiveRaceRecord> adopt_races([[maybe_unused]] std::string_view node) {
+    return {};
+  }
+  // Cluster mode: the room of the journaled running race player_id races in (not left), on
+  // whichever node; nullopt if none.
+  virtual std::optional<std::string> race_room_of([[maybe_unused]] std::string_view player_id) {
+    return std::nullopt;
+  }
+  virtual Leaderboard leaderboard(const LeaderboardQuery& query) = 0;
+  // player_id's profile, or nullopt for no such player.
+  virtual std::optional<Profile> profile(std::string_view player_id) = 0;
+  // player_id's records against the computer, easiest strength first; none never raced it.
+  virtual std::vector<BotRecord> bot_records(std::string_view player_id) = 0;
+};
+
+}  // namespace tilerace::server

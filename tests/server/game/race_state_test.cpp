@@ -1,0 +1,374 @@
+#include "server/game/race_state.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "tests/server/fake_participant.hpp"
+
+namespace tilerace::server {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::FakeParticipant;
+using Time = RaceState::Time;
+using json = nlohmann::json;
+
+const Time t0 = Time{} + 1h;
+
+// A member of the race: a player whose connection is a fake participant.
+struct Member {
+  explicit Member(std::string id)
+      : player(std::make_shared<Player>(id, id, "", 1500)),
+        out(std::make_shared<FakeParticipant>()) {
+    player->connection = out;
+  }
+  std::shared_ptr<Player> player;
+  std::shared_ptr<FakeParticipant> out;
+};
+
+// What a member's Player::room points to: any live object will do for the pure state (the
+// pointer is never followed), so a null Room sharing an anchor's lifetime stands in.
+struct Owner {
+  std::shared_ptr<int> anchor = std::make_shared<int>(0);
+  std::shared_ptr<Room> room{anchor, static_cast<Room*>(nullptr)};
+};
+
+protocol::RoomOptions options(int time_limit = 60, int cap = 0) {
+  protocol::RoomOptions o;
+  o.size = 4;
+  o.target = 2048;
+  o.time_limit = time_limit;
+  o.max_moves_per_second = cap;
+  return o;
+}
+
+protocol::ClientMessage move(engine::Direction d) { return protocol::Move{d, std::nullopt}; }
+
+struct RaceFixture : ::testing::Test {
+  Metrics metrics;
+  Owner owner;
+  Member a{"a"}, b{"b"};
+
+  RaceState make(const protocol::RoomOptions& o = options(), RaceSettings s = {3, 10}) {
+    return RaceState("ROOM23", o, s, metrics, owner.room);
+  }
+  // a and b join race and are ready at t0: the countdown runs.
+  void join_ready(RaceState& race) {
+    race.join(a.player, *a.out, {});
+    race.join(b.player, *b.out, {});
+    race.set_ready(*a.player, true, *a.out, {}, t0);
+    race.set_ready(*b.player, true, *b.out, {}, t0);
+  }
+  // a and b joined and ready; the countdown ran out at t0 + 3 s.
+  RaceState racing(const protocol::RoomOptions& o = options()) {
+    RaceState race = make(o);
+    join_ready(race);
+    race.tick(t0 + 3s);
+    a.out->take();
+    b.out->take();
+    return race;
+  }
+  // Plays moves for m until one changes the board; returns its `moved`.
+  json changing_move(RaceState& race, Member& m, Time now) {
+    for (int d = 0; d < 4; ++d) {
+      race.play(*m.player, *m.out, move(static_cast<engine::Direction>(d)), {}, now);
+      const json moved = m.out->take().back();
+      if (moved["changed"] == true) return moved;
+    }
+    return {};
+  }
+};
+
+TEST_F(RaceFixture, TheCountdownRunsOnTheInjectedClock) {
+  RaceState race = make();
+  race.join(a.player, *a.out, {});
+  race.join(b.player, *b.out, {});
+  EXPECT_EQ(race.next_deadline(), std::nullopt);
+  race.set_ready(*a.player, true, *a.out, {}, t0);
+  race.set_ready(*b.player, true, *b.out, {}, t0);
+  // Her join, his, her ready, his ready; then the countdown.
+  EXPECT_EQ(a.out->take_types(),
+            (std::vector<std::string>{"room", "room", "room", "room", "countdown"}));
+  EXPECT_EQ(race.next_deadline(), t0 + 3s);
+  race.tick(t0 + 2999ms);
+  EXPECT_TRUE(a.out->take().empty());
+  race.tick(t0 + 3s);
+  EXPECT_EQ(a.out->take_types(), (std::vector<std::string>{"race_start"}));
+  EXPECT_EQ(race.next_deadline(), t0 + 3s + 60s);  // the time limit
+  EXPECT_EQ(metrics.races_active, 1);
+}
+
+TEST_F(RaceFixture, UnreadyingDuringTheCountdownStopsIt) {
+  RaceState race = make();
+  join_ready(race);
+  race.set_ready(*b.player, false, *b.out, {}, t0 + 1s);
+  EXPECT_EQ(race.next_deadline(), std::nullopt);
+  race.tick(t0 + 10s);
+  for (const auto& t : a.out->take_types()) EXPECT_NE(t, "race_start");
+}
+
+TEST_F(RaceFixture, TheTimeLimitEndsTheRaceAndRaceOverWaitsForTheRecord) {
+  RaceState race = racing();
+  for (int i = 0; i < 100 && changing_move(race, a, t0 + 4s)["score"] == 0; ++i) {
+  }
+  ASSERT_EQ(a.out->take().size(), 0u);
+  race.tick(t0 + 3s + 59999ms);
+  EXPECT_FALSE(race.take_result().has_value());
+  race.tick(t0 + 63s);
+  std::optional<RaceResult> result = race.take_result();
+  ASSERT_TRUE(result.has_value());
+  EXPECT_FALSE(race.take_result().has_value());  // handed out once
+  EXPECT_EQ(result->record.reason, "time");
+  EXPECT_EQ(result->record.winner, "a");  // more points
+  EXPECT_EQ(result->record.games.size(), 2u);
+  // Nothing announced before it is recorded; moves are refused meanwhile.
+  for (const auto& t : b.out->take_types()) EXPECT_NE(t, "race_over");
+  race.play(*b.player, *b.out, move(engine::Direction::left), {}, t0 + 63s);
+  EXPECT_EQ(b.out->take().back()["code"], "game_over");
+  race.recorded(*result, {});
+  const std::vector<json> got = b.out->take();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0]["type"], "race_over");
+  EXPECT_EQ(got[0]["ratings"]["a"]["after"], 1516);
+  EXPECT_EQ(got[1]["room"]["state"], "waiting");
+  EXPECT_EQ(a.player->rating, 1516);
+  EXPECT_EQ(b.player->rating, 1484);
+  EXPECT_EQ(metrics.races_active, 0);
+}
+
+TEST_F(RaceFixture, AtTheTimeLimitEqualScoresRankByFewerMoves) {
+  RaceState race = racing();
+  // The same moves for both (one seed: the same boards) until Bob has a quiet move — one
+  // that slides without merging, found by trying each direction on a copy — then he makes it.
+  const Time now = t0 + 4s;
+  std::optional<engine::Direction> quiet;
+  for (int i = 0; i < 40 && !quiet; ++i) {
+    const json am = changing_move(race, a, now);
+    ASSERT_EQ(am["type"], "moved");
+    race.play(*b.player, *b.out, move(*engine::direction_from_string(am["dir"].get<std::string>())),
+              {}, now);
+    ASSERT_EQ(b.out->take().back()["board"], am["board"]);
+    for (int d = 0; d < 4 && !quiet && i >= 2; ++d) {
+      RaceState probe = race;
+      probe.play(*b.player, *b.out, move(static_cast<engine::Direction>(d)), {}, now);
+      const json m = b.out->take().back();
+      if (m["changed"] == true && m["gained"] == 0) quiet = static_cast<engine::Direction>(d);
+    }
+  }
+  ASSERT_TRUE(quiet.has_value());
+  race.play(*b.player, *b.out, move(*quiet), {}, now);
+  race.tick(t0 + 3s + 60s);
+  const std::optional<RaceResult> result = race.take_result();
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(result->record.reason, "time");
+  EXPECT_EQ(result->record.winner, "a");
+  a.out->take();
+  race.recorded(*result, {});
+  const json over = a.out->take().at(0);
+  ASSERT_EQ(over["type"], "race_over");
+  EXPECT_EQ(over["standings"][0]["player"], "a");
+  EXPECT_EQ(over["standings"][0]["score"], over["standings"][1]["score"]);
+  EXPECT_EQ(over["standings"][0]["max_tile"], over["standings"][1]["max_tile"]);
+  EXPECT_LT(over["standings"][0]["moves"], over["standings"][1]["moves"]);
+}
+
+TEST_F(RaceFixture, AFailedRecordTellsTheRacersAndAnnouncesNothing) {
+  RaceState race = racing();
+  race.play(*b.player, *b.out, protocol::Resign{}, {}, t0 + 5s);
+  const std::optional<RaceResult> result = race.take_result();
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(result->record.reason, "forfeit");
+  a.out->take();
+  race.record_failed();
+  const std::vector<json> got = a.out->take();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0]["code"], "internal");
+  EXPECT_EQ(a.player->rating, 1500);  // no rating before the record
+  race.recorded(*result, {});
+  EXPECT_EQ(a.out->take_types(), (std::vector<std::string>{"race_over", "room"}));
+  EXPECT_EQ(a.player->rating, 1516);
+}
+
+TEST_F(RaceFixture, ARacerAwayPastTheGraceForfeits) {
+  RaceState race = racing();
+  race.disconnected(*b.player, t0 + 10s);
+  EXPECT_EQ(race.next_deadline(), t0 + 20s);  // grace 10 s, before the time limit
+  race.tick(t0 + 19s);
+  EXPECT_FALSE(race.take_result().has_value());
+  race.tick(t0 + 20s);
+  const std::optional<RaceResult> result = race.take_result();
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(result->record.reason, "forfeit");
+  EXPECT_EQ(result->record.winner, "a");
+  EXPECT_TRUE(b.player->room.expired());
+}
+
+TEST_F(RaceFixture, ComingBackInsideTheGraceKeepsThePlace) {
+  RaceState race = racing();
+  const json before = changing_move(race, b, t0 + 4s);
+  race.disconnected(*b.player, t0 + 10s);
+  auto back = std::make_shared<FakeParticipant>();
+  b.player->connection = back;
+  race.reconnected(*b.player, *back, t0 + 19s);
+  EXPECT_EQ(race.next_deadline(), t0 + 63s);  // only the time limit is left
+  const std::vector<json> got = back->take();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0]["type"], "room");
+  EXPECT_EQ(got[1]["type"], "race_state");
+  EXPECT_EQ(got[1]["remaining_ms"], 44000);
+  EXPECT_EQ(got[1]["games"]["b"]["board"], before["board"]);
+  race.tick(t0 + 30s);
+  EXPECT_FALSE(race.take_result().has_value());
+}
+
+TEST_F(RaceFixture, ACountdownCancelledByADropStartsAgainWhenTheRacerIsBack) {
+  RaceState race = make();
+  join_ready(race);
+  race.disconnected(*b.player, t0 + 1s);
+  race.tick(t0 + 3s);  // the first countdown's end: cancelled, nothing starts
+  EXPECT_EQ(a.out->take().back()["type"], "room");
+  auto back = std::make_shared<FakeParticipant>();
+  b.player->connection = back;
+  race.reconnected(*b.player, *back, t0 + 5s);
+  EXPECT_EQ(back->take().back()["type"], "countdown");
+  EXPECT_EQ(race.next_deadline(), t0 + 8s);
+}
+
+TEST_F(RaceFixture, APartnerFromAnotherNodeIsSeatedAwayUntilTheyArrive) {
+  RaceState race = make();
+  race.seat(a.player, b.player, t0 + 15s);
+  race.announce(b.out.get(), {}, t0);
+  const json room = b.out->take().back();
+  EXPECT_EQ(room["room"]["players"][0]["connected"], false);
+  EXPECT_EQ(race.next_deadline(), t0 + 15s);  // the seat is given up then, as a grace would be
+  race.reconnected(*a.player, *a.out, t0 + 1s);
+  EXPECT_EQ(b.out->take().back()["type"], "countdown");
+}
+
+TEST_F(RaceFixture, TheMoveCapRefillsWithTime) {
+  RaceState race = racing(options(60, 2));
+  const Time t = t0 + 10s;
+  int moved = 0, limited = 0;
+  for (int i = 0; i < 3; ++i) {
+    race.play(*a.player, *a.out, move(static_cast<engine::Direction>(i % 4)), {}, t);
+    const json m = a.out->take().back();
+    moved += m["type"] == "moved";
+    limited += m.value("code", "") == "rate_limited";
+  }
+  EXPECT_EQ(moved, 2);
+  EXPECT_EQ(limited, 1);
+  race.play(*a.player, *a.out, move(engine::Direction::up), {}, t + 500ms);
+  EXPECT_EQ(a.out->take().back()["type"], "moved");
+}
+
+TEST_F(RaceFixture, EmotesReachEveryoneAtMostOneEveryTwoSeconds) {
+  RaceState race = make();
+  race.join(a.player, *a.out, {});
+  race.join(b.player, *b.out, {});
+  const auto watcher = std::make_shared<FakeParticipant>();
+  ASSERT_TRUE(race.add_spectator(watcher, {}, t0));
+  for (auto* out : {a.out.get(), b.out.get(), watcher.get()}) out->take();
+  race.emote(*a.player, *a.out, protocol::Emote::gl, protocol::Rid{"e"}, t0);
+  const json mine = a.out->take().back();
+  EXPECT_EQ(mine["type"], "emote");
+  EXPECT_EQ(mine["rid"], "e");
+  for (auto* out : {b.out.get(), watcher.get()}) {
+    const json seen = out->take().back();
+    EXPECT_EQ(seen["player"], "a");
+    EXPECT_EQ(seen["emote"], "gl");
+    EXPECT_EQ(seen["code"], "ROOM23");
+    EXPECT_FALSE(seen.contains("rid"));
+  }
+  // Another within 2 s is refused and reaches nobody; at 2 s it goes.
+  race.emote(*a.player, *a.out, protocol::Emote::wow, {}, t0 + 1999ms);
+  EXPECT_EQ(a.out->take().back()["code"], "rate_limited");
+  EXPECT_TRUE(b.out->take().empty());
+  race.emote(*b.player, *b.out, protocol::Emote::hi, {}, t0 + 1999ms);  // b has its own allowance
+  EXPECT_EQ(a.out->take().back()["emote"], "hi");
+  race.emote(*a.player, *a.out, protocol::Emote::wow, {}, t0 + 2s);
+  EXPECT_EQ(b.out->take().back()["emote"], "wow");
+}
+
+TEST_F(RaceFixture, AJournaledRaceIsRestoredWithItsBoardsClockAndGrace) {
+  RaceState race = racing();
+  const json a_last = changing_move(race, a, t0 + 4s);
+  const json b_last = changing_move(race, b, t0 + 5s);
+  std::optional<ActiveRaceRecord> entry = race.journal(t0 + 13s);
+  ASSERT_TRUE(entry.has_value());
+  EXPECT_EQ(entry->remaining_ms, 50000);
+  ASSERT_EQ(entry->racers.size(), 2u);
+
+  // A new process: the same players, loaded again, nobody connected yet.
+  Metrics fresh;
+  Member a2{"a"}, b2{"b"};
+  a2.player->connection.reset();
+  b2.player->connection.reset();
+  const Time later = t0 + 1h;  // however long the server was down
+  std::optional<RaceState> back =
+      RaceState::restore(*entry, {a2.player, b2.player}, {3, 10}, fresh, owner.room, later);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->next_deadline(), later + 10s);  // the graces start now
+  a2.player->connection = a2.out;
+  back->reconnected(*a2.player, *a2.out, later + 1s);
+  const std::vector<json> got = a2.out->take();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0]["room"]["state"], "racing");
+  EXPECT_EQ(got[1]["remaining_ms"], 49000);  // the downtime did not count
+  EXPECT_EQ(got[1]["games"]["a"]["board"], a_last["board"]);
+  EXPECT_EQ(got[1]["games"]["b"]["board"], b_last["board"]);
+  EXPECT_EQ(got[1]["games"]["a"]["score"], a_last["score"]);
+  // The journal carries the race id it will be recorded under.
+  back->play(*a2.player, *a2.out, protocol::Resign{}, {}, later + 2s);
+  const std::optional<RaceResult> result = back->take_result();
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(result->record.id, entry->id);
+  EXPECT_EQ(result->record.winner, "b");
+}
+
+TEST_F(RaceFixture, ARestoredRaceWhoseTimeRanOutEndsAtOnce) {
+  RaceState race = racing();
+  race.tick(t0 + 63s);
+  ASSERT_TRUE(race.take_result().has_value());
+  // The process died before the result was recorded; the journal still has the race.
+  std::optional<ActiveRaceRecord> entry = race.journal(t0 + 63s);
+  ASSERT_TRUE(entry.has_value());
+  EXPECT_EQ(entry->remaining_ms, 0);
+  Metrics fresh;
+  std::optional<RaceState> back =
+      RaceState::restore(*entry, {a.player, b.player}, {3, 10}, fresh, owner.room, t0 + 2h);
+  ASSERT_TRUE(back.has_value());
+  const std::optional<RaceResult> result = back->take_result();
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(result->record.reason, "time");
+  EXPECT_EQ(result->record.id, entry->id);
+}
+
+TEST_F(RaceFixture, LeavingAWaitingRoomHandsTheHostOnAndTheLastOneClosesIt) {
+  RaceState race = make();
+  race.join(a.player, *a.out, {});
+  race.join(b.player, *b.out, {});
+  race.leave(*a.player, *a.out, {}, t0);
+  EXPECT_EQ(race.summary().host, "b");
+  EXPECT_TRUE(a.player->room.expired());
+  EXPECT_FALSE(race.closed());
+  race.leave(*b.player, *b.out, {}, t0);
+  EXPECT_TRUE(race.closed());
+}
+
+TEST_F(RaceFixture, SeatedQuickMatchPlayersHearOfTheRoomOnlyWhenAnnounced) {
+  RaceState race = make(options(), {0, 10});
+  race.seat(a.player, b.player);
+  EXPECT_TRUE(a.out->take().empty());
+  EXPECT_TRUE(b.out->take().empty());
+  race.announce(b.out.get(), std::int64_t{5}, t0);
+  const std::vector<json> got = b.out->take();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0]["rid"], 5);
+  EXPECT_EQ(got[0]["room"]["players"].size(), 2u);
+  EXPECT_EQ(got[1]["type"], "race_start");  // no countdown configured
+  EXPECT_EQ(a.out->take_types(), (std::vector<std::string>{"room", "race_start"}));
+}
+
+}  // namespace
+}  // namespace tilerace::server

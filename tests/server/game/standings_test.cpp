@@ -1,0 +1,68 @@
+#include "server/game/standings.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tilerace::server {
+namespace {
+
+TEST(RankRacers, ScoreThenMaxTileThenFewerMoves) {
+  const std::vector<RacerResult> r = {{100, 16, 40}, {120, 16, 50}, {100, 32, 60}, {100, 16, 30}};
+  const Ranking k = rank_racers(r, false, std::nullopt);
+  EXPECT_EQ(k.order, (std::vector<std::size_t>{1, 2, 3, 0}));
+  EXPECT_EQ(k.winner, 1u);
+  EXPECT_EQ(k.place, (std::vector<int>{3, 0, 1, 2}));
+}
+
+TEST(RankRacers, AFullTieAtTheTopIsADraw) {
+  const std::vector<RacerResult> r = {{64, 16, 20}, {64, 16, 20}, {8, 4, 3}};
+  const Ranking k = rank_racers(r, false, std::nullopt);
+  EXPECT_FALSE(k.winner.has_value());
+  EXPECT_EQ(k.place[0], 0);
+  EXPECT_EQ(k.place[1], 0);
+  EXPECT_EQ(k.place[2], 2);
+}
+
+TEST(RankRacers, TargetWinnerFirstAndRacersOutLast) {
+  RacerResult out{999, 512, 1};
+  out.out = true;
+  const std::vector<RacerResult> r = {{500, 64, 90}, out, {40, 32, 10}};
+  const Ranking k = rank_racers(r, false, std::size_t{2});
+  EXPECT_EQ(k.order, (std::vector<std::size_t>{2, 0, 1}));
+  EXPECT_EQ(k.winner, 2u);
+}
+
+TEST(RankRacers, FifteenRanksByTilesHomeThenFewerMoves) {
+  RacerResult a, b, c;
+  a.tiles_home = 10, a.moves = 50;
+  b.tiles_home = 12, b.moves = 80;
+  c.tiles_home = 12, c.moves = 60;
+  const Ranking k = rank_racers({a, b, c}, true, std::nullopt);
+  EXPECT_EQ(k.order, (std::vector<std::size_t>{2, 1, 0}));
+}
+
+TEST(Elo, TwoEqualPlayersMoveSixteenPoints) {
+  EXPECT_EQ(elo_update({1500, 1500}, {0, 1}), (std::vector<int>{1516, 1484}));
+  EXPECT_EQ(elo_update({1500, 1500}, {0, 0}), (std::vector<int>{1500, 1500}));
+}
+
+TEST(Elo, AnUpsetMovesMoreThanAnExpectedWin) {
+  const auto upset = elo_update({1300, 1700}, {0, 1});
+  const auto expected = elo_update({1700, 1300}, {0, 1});
+  EXPECT_GT(upset[0] - 1300, expected[0] - 1700);
+  EXPECT_GT(upset[0] - 1300, 16);
+  EXPECT_LT(expected[0] - 1700, 16);
+}
+
+TEST(Elo, MultiplayerKIsSharedAmongOpponentsAndPointsAreConserved) {
+  const std::vector<int> before{1500, 1500, 1500, 1500};
+  const auto after = elo_update(before, {0, 1, 2, 3});
+  // First beats three equals with K/3 each: 3 × 32/3 × 0.5 = 16.
+  EXPECT_EQ(after[0], 1516);
+  EXPECT_EQ(after[3], 1484);
+  int sum = 0;
+  for (int r : after) sum += r;
+  EXPECT_EQ(sum, 6000);
+}
+
+}  // namespace
+}  // namespace tilerace::server

@@ -1,0 +1,711 @@
+// Every Store test runs against both backends: SQLite in a temporary file, and PostgreSQL in a
+// fresh database of the test process's own server (tests/pg_cluster.hpp).
+#include <SQLiteCpp/Database.h>
+#include <fmt/core.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <set>
+#include <thread>
+
+#include "server/store/pg_store.hpp"
+#include "server/store/sqlite_store.hpp"
+#include "tests/eventually.hpp"
+#include "tests/pg_cluster.hpp"
+#include "tests/temp_dir.hpp"
+
+namespace tilerace::server {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+enum class Backend { sqlite, postgresql };
+
+std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
+  return info.param == Backend::sqlite ? "Sqlite" : "Postgresql";
+}
+
+class StoreTest : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    if (postgres()) url_ = tilerace::testing::PgCluster::shared().create_database();
+    store_ = open();
+  }
+  void TearDown() override { store_.reset(); }
+  bool postgres() const { return GetParam() == Backend::postgresql; }
+  fs::path file() const { return dir_.path() / "tilerace.db"; }
+  std::unique_ptr<Store> open(const std::string& node = "node-a") const {
+    if (postgres()) return std::make_unique<PgStore>(url_, node);
+    return std::make_unique<SqliteStore>(file());
+  }
+  // The one integer sql answers, asked of the database directly.
+  std::int64_t query(const std::string& sql) const {
+    if (postgres()) return PgConnection(url_).exec(sql.c_str()).int64(0, 0);
+    SQLite::Database db(file().string());
+    return db.execAndGet(sql).getInt64();
+  }
+  void execute(const std::string& sql) const {
+    if (postgres()) {
+      PgConnection(url_).exec(sql.c_str());
+    } else {
+      SQLite::Database(file().string(), SQLite::OPEN_READWRITE).exec(sql);
+    }
+  }
+
+  void add(const std::string& id, const std::string& name) {
+    store_->add_player({id, name, "hash-" + id, 1000});
+  }
+  static GameRecord game(const std::string& id, const std::string& player, std::int64_t score,
+                         std::int64_t max_tile, int moves, std::int64_t ended_at,
+                         engine::Mode mode = engine::Mode::classic) {
+    GameRecord g;
+    g.id = id;
+    g.player_id = player;
+    g.config = {mode, 4, mode == engine::Mode::fifteen ? 0 : 2048, 42};
+    g.moves = "LURD";
+    g.score = score;
+    g.max_tile = max_tile;
+    g.move_count = moves;
+    g.state = mode == engine::Mode::fifteen ? engine::GameState::solved : engine::GameState::over;
+    g.ranked = true;
+    g.started_at = ended_at - 1000;
+    g.ended_at = ended_at;
+    return g;
+  }
+  Leaderboard board(const std::string& me = "", int limit = 10,
+                    engine::Mode mode = engine::Mode::classic) {
+    return store_->leaderboard({mode, 4, LeaderboardKind::score, limit, me, {}});
+  }
+  // The classic 4×4 board of the period named period, as seen by me.
+  Leaderboard board_of(const std::string& period, const std::string& me = "") {
+    return store_->leaderboard({engine::Mode::classic, 4, LeaderboardKind::score, 10, me,
+                                *protocol::period_from_string(period)});
+  }
+  // Who is on a board, in order, with their rank and score: "a#1:500 b#2:300".
+  static std::string listing(const Leaderboard& b) {
+    std::string out;
+    for (const LeaderboardEntry& e : b.entries) {
+      out += fmt::format("{}{}#{}:{}", out.empty() ? "" : " ", e.player_id, e.rank, e.score);
+    }
+    return out;
+  }
+
+  tilerace::testing::TempDir dir_;  // declared first: outlives the store
+  std::string url_;
+  std::unique_ptr<Store> store_;
+};
+
+TEST_P(StoreTest, PlayersRoundTripAndSurviveReopening) {
+  add("p1", "ann");
+  store_->add_player({"p1", "someone else", "other", 0});  // same id again: ignored
+  auto p = store_->find_player("p1");
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->name, "ann");
+  EXPECT_EQ(p->token_hash, "hash-p1");
+  EXPECT_EQ(p->rating, 1500);
+  EXPECT_FALSE(store_->find_player("p2").has_value());
+  store_.reset();
+  store_ = open();
+  EXPECT_EQ(store_->find_player("p1")->name, "ann");
+}
+
+TEST_P(StoreTest, TheDatabaseHasTheCurrentSchema) {
+  if (postgres()) {
+    EXPECT_EQ(query("SELECT version FROM tilerace_schema"), PgStore::kSchemaVersion);
+    EXPECT_EQ(query("SELECT COUNT(*) FROM tilerace_schema"), 1);
+    store_ = open("node-b");  // opening again migrates nothing
+    EXPECT_EQ(query("SELECT version FROM tilerace_schema"), PgStore::kSchemaVersion);
+    return;
+  }
+  SQLite::Database db(file().string());
+  EXPECT_EQ(db.execAndGet("PRAGMA journal_mode").getString(), "wal");
+  EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(), SqliteStore::kSchemaVersion);
+  EXPECT_EQ(db.execAndGet("PRAGMA integrity_check").getString(), "ok");
+}
+
+TEST_P(StoreTest, ADatabaseFromANewerVersionIsRefused) {
+  store_.reset();
+  execute(postgres() ? "UPDATE tilerace_schema SET version = 99" : "PRAGMA user_version = 99");
+  try {
+    open();
+    FAIL() << "opened a database from a newer version";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("newer tilerace"), std::string::npos) << e.what();
+  }
+}
+
+TEST_P(StoreTest, GamesAreRecordedOnceAndFoundById) {
+  add("p1", "ann");
+  const GameRecord g = game("g1", "p1", 1200, 128, 150, 5000);
+  store_->record_game(g);
+  GameRecord again = g;
+  again.score = 1;  // a retry must not change or duplicate anything
+  store_->record_game(again);
+  const auto found = store_->find_game("g1");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->score, 1200);
+  EXPECT_EQ(found->moves, "LURD");
+  EXPECT_EQ(found->config.seed, 42u);
+  EXPECT_EQ(query("SELECT COUNT(*) FROM games"), 1);
+}
+
+TEST_P(StoreTest, ScoreBoardKeepsEachPlayersBestAndRanksTiesTogether) {
+  for (const char* id : {"a", "b", "c", "d"}) add(id, std::string("name-") + id);
+  store_->record_game(game("a1", "a", 500, 64, 90, 1));
+  store_->record_game(game("a2", "a", 900, 128, 120, 2));  // a's best
+  store_->record_game(game("a3", "a", 700, 128, 100, 3));
+  store_->record_game(game("b1", "b", 900, 128, 110, 4));  // beats a: fewer moves
+  store_->record_game(game("c1", "c", 900, 128, 120, 5));  // ties a exactly
+  store_->record_game(game("d1", "d", 100, 16, 40, 6));
+  GameRecord practice = game("d2", "d", 99999, 4096, 10, 7);
+  practice.ranked = false;  // explicit seed or undo: not on the board
+  store_->record_game(practice);
+  GameRecord race = game("d3", "d", 99999, 4096, 10, 8);
+  race.room = "ABCDEF";  // race games are not solo results
+  store_->record_game(race);
+
+  const Leaderboard top = board("d", 3);
+  ASSERT_EQ(top.entries.size(), 3u);
+  EXPECT_EQ(top.entries[0].player_id, "b");
+  EXPECT_EQ(top.entries[0].rank, 1);
+  EXPECT_EQ(top.entries[1].player_id, "a");  // a and c tie; the earlier result lists first
+  EXPECT_EQ(top.entries[1].rank, 2);
+  EXPECT_EQ(top.entries[1].game_id, "a2");
+  EXPECT_EQ(top.entries[2].player_id, "c");
+  EXPECT_EQ(top.entries[2].rank, 2);
+  EXPECT_EQ(top.entries[2].name, "name-c");
+  ASSERT_TRUE(top.me.has_value());  // outside the top 3, still with its rank
+  EXPECT_EQ(top.me->player_id, "d");
+  EXPECT_EQ(top.me->rank, 4);
+  EXPECT_EQ(top.me->score, 100);
+  EXPECT_EQ(board("c").me->rank, 2);
+  EXPECT_FALSE(board("nobody").me.has_value());
+  EXPECT_TRUE(store_->leaderboard({engine::Mode::classic, 5, LeaderboardKind::score, 10, "", {}})
+                  .entries.empty());
+}
+
+TEST_P(StoreTest, FifteenBoardRanksFewestMovesAndOnlySolvedGames) {
+  add("a", "ann");
+  add("b", "bob");
+  store_->record_game(game("a1", "a", 80, 0, 80, 1, engine::Mode::fifteen));
+  store_->record_game(game("b1", "b", 60, 0, 60, 2, engine::Mode::fifteen));
+  GameRecord gave_up = game("a2", "a", 5, 0, 5, 3, engine::Mode::fifteen);
+  gave_up.state = engine::GameState::resigned;
+  store_->record_game(gave_up);
+  const Leaderboard top = board("a", 10, engine::Mode::fifteen);
+  ASSERT_EQ(top.entries.size(), 2u);
+  EXPECT_EQ(top.entries[0].player_id, "b");
+  EXPECT_EQ(top.entries[1].moves, 80);
+  EXPECT_EQ(top.me->rank, 2);
+}
+
+// Unix milliseconds of a UTC date and a time of day: the clock the results carry.
+std::int64_t utc(std::chrono::year_month_day date, std::chrono::milliseconds time = {}) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::sys_days(date).time_since_epoch() + time)
+      .count();
+}
+constexpr std::chrono::milliseconds kLastMs = 23h + 59min + 59s + 999ms;
+
+TEST_P(StoreTest, AResultIsOnTheBoardsOfItsUtcDayAndIsoWeek) {
+  using namespace std::chrono;
+  for (const char* id : {"a", "b", "c"}) add(id, std::string("name-") + id);
+  // Sunday 2026-11-22 23:59:59 and the Monday after at 00:00:00, a new day and a new week.
+  store_->record_game(game("a1", "a", 500, 64, 90, utc(2026y / 11 / 22, 23h + 59min + 59s)));
+  store_->record_game(game("c1", "c", 200, 16, 50, utc(2026y / 11 / 22, kLastMs)));
+  store_->record_game(game("b1", "b", 300, 32, 70, utc(2026y / 11 / 23)));
+  store_->record_game(game("a2", "a", 100, 8, 30, utc(2026y / 11 / 23)));
+  store_->record_game(game("c2", "c", 400, 32, 80, utc(2026y / 11 / 29, kLastMs)));  // Sunday
+
+  EXPECT_EQ(listing(board_of("2026-11-22")), "a#1:500 c#2:200");
+  EXPECT_EQ(listing(board_of("2026-11-23")), "b#1:300 a#2:100");
+  EXPECT_EQ(listing(board_of("2026-11-24")), "");
+  EXPECT_EQ(listing(board_of("2026-W47")), "a#1:500 c#2:200");
+  EXPECT_EQ(listing(board_of("2026-W48")), "c#1:400 b#2:300 a#3:100");
+  EXPECT_EQ(listing(board_of("all-time")), "a#1:500 c#2:400 b#3:300");
+  EXPECT_EQ(listing(board()), listing(board_of("all-time")));
+  // `me` and its rank are per board: a leads the day before and is last in the week after.
+  EXPECT_EQ(board_of("2026-11-23", "a").me->rank, 2);
+  EXPECT_EQ(board_of("2026-11-23", "a").me->game_id, "a2");
+  EXPECT_EQ(board_of("2026-W48", "a").me->rank, 3);
+  EXPECT_EQ(board_of("2026-W47", "a").me->rank, 1);
+  EXPECT_FALSE(board_of("2026-11-22", "b").me.has_value());
+  // A better result later in the same week replaces the player's week entry only there.
+  store_->record_game(game("b2", "b", 450, 32, 75, utc(2026y / 11 / 24)));
+  EXPECT_EQ(listing(board_of("2026-W48")), "b#1:450 c#2:400 a#3:100");
+  EXPECT_EQ(board_of("2026-W48", "a").me->rank, 3);
+  EXPECT_EQ(listing(board_of("2026-11-23")), "b#1:300 a#2:100");
+
+  // Past periods stay readable, ranks included, after the store is opened again.
+  store_.reset();
+  store_ = open();
+  EXPECT_EQ(listing(board_of("2026-11-22")), "a#1:500 c#2:200");
+  EXPECT_EQ(board_of("2026-11-22", "c").me->rank, 2);
+  EXPECT_EQ(board_of("2026-W48", "c").me->rank, 2);
+}
+
+TEST_P(StoreTest, IsoWeeksOneAndFiftyThreeHoldTheDaysAroundNewYear) {
+  using namespace std::chrono;
+  add("a", "ann");
+  add("b", "bob");
+  store_->record_game(game("a1", "a", 100, 8, 10, utc(2021y / 1 / 3, kLastMs)));  // 2020-W53
+  store_->record_game(game("b1", "b", 200, 16, 20, utc(2021y / 1 / 4)));          // 2021-W01
+  store_->record_game(game("a2", "a", 300, 32, 30, utc(2027y / 1 / 1, 12h)));     // 2026-W53
+  store_->record_game(game("b2", "b", 400, 32, 40, utc(2026y / 12 / 28)));        // 2026-W53
+  EXPECT_EQ(listing(board_of("2020-W53")), "a#1:100");
+  EXPECT_EQ(listing(board_of("2021-W01")), "b#1:200");
+  EXPECT_EQ(listing(board_of("2026-W53")), "b#1:400 a#2:300");
+  EXPECT_EQ(listing(board_of("2027-W01")), "");
+  EXPECT_EQ(listing(board_of("2027-01-01")), "a#1:300");
+  EXPECT_EQ(board_of("2026-W53", "a").me->rank, 2);
+}
+
+TEST_P(StoreTest, UpgradingFillsInTheDaysAndWeeksOfResultsAlreadyRecorded) {
+  using namespace std::chrono;
+  add("a", "ann");
+  add("b", "bob");
+  store_->record_game(game("a1", "a", 500, 64, 90, utc(2026y / 11 / 22, 10h)));
+  store_->record_game(game("a2", "a", 600, 64, 95, utc(2026y / 11 / 22, 11h)));  // a's best
+  store_->record_game(game("b1", "b", 300, 32, 70, utc(2026y / 11 / 23)));
+  store_->record_game(game("b2", "b", 300, 32, 60, utc(2026y / 11 / 23, 1h)));  // fewer moves
+  store_->record_game(game("a3", "a", 50, 8, 10, utc(2026y / 11 / 24)));
+  const std::string w48 = listing(board_of("2026-W48"));
+  ASSERT_EQ(w48, "b#1:300 a#2:50");
+  store_.reset();
+  // Back to the schema before periods (and achievements): one best_results table of all-time
+  // bests.
+  execute(
+      "CREATE TABLE best_results AS SELECT player_id, mode, size, score, max_tile, move_count, "
+      "game_id, ended_at FROM period_results WHERE period = 'all-time'; DROP TABLE "
+      "period_results; DROP TABLE achievements; ALTER TABLE players DROP COLUMN streak;");
+  execute(postgres() ? "UPDATE tilerace_schema SET version = 3" : "PRAGMA user_version = 5");
+  store_ = open();
+  EXPECT_EQ(listing(board_of("all-time")), "a#1:600 b#2:300");
+  EXPECT_EQ(listing(board_of("2026-11-22")), "a#1:600");
+  EXPECT_EQ(board_of("2026-11-22", "a").me->game_id, "a2");
+  EXPECT_EQ(board_of("2026-11-23", "b").me->game_id, "b2");
+  EXPECT_EQ(listing(board_of("2026-W48")), w48);
+  EXPECT_EQ(board_of("2026-W48", "a").me->rank, 2);
+  EXPECT_EQ(listing(board_of("2026-W47")), "a#1:600");
+}
+
+TEST_P(StoreTest, RacesUpdateRatingsOnceAndFeedTheRatingBoard) {
+  add("a", "ann");
+  add("b", "bob");
+  add("c", "cid");  // never raced: not on the rating board
+  RaceRecord race;
+  race.id = "r1";
+  race.room = "ABCDEF";
+  race.reason = "target";
+  race.winner = "a";
+  race.result = "{}";
+  race.games = {game("ga", "a", 300, 32, 40, 9), game("gb", "b", 200, 16, 40, 9)};
+  race.games[0].room = race.games[1].room = "ABCDEF";
+  race.ratings = {{"a", 1500, 1516, true, false}, {"b", 1500, 1484, false, true}};
+  race.ended_at = 9;
+  store_->record_race(race);
+  store_->record_race(race);  // idempotent
+  EXPECT_EQ(store_->find_player("a")->rating, 1516);
+  EXPECT_EQ(store_->find_player("a")->wins, 1);
+  EXPECT_EQ(store_->find_player("b")->losses, 1);
+  EXPECT_TRUE(store_->find_game("gb").has_value());
+  const Leaderboard ratings =
+      store_->leaderboard({engine::Mode::classic, 4, LeaderboardKind::rating, 10, "b", {}});
+  ASSERT_EQ(ratings.entries.size(), 2u);
+  EXPECT_EQ(ratings.entries[0].player_id, "a");
+  EXPECT_EQ(ratings.entries[0].rating, 1516);
+  EXPECT_EQ(ratings.me->rank, 2);
+  EXPECT_EQ(ratings.me->losses, 1);
+  EXPECT_TRUE(board().entries.empty());  // race games never reach the score board
+}
+
+TEST_P(StoreTest, AProfileHasGamesBestsTheRatingHistoryAndRecentRaces) {
+  add("a", "ann");
+  add("b", "bob");
+  EXPECT_FALSE(store_->profile("nobody").has_value());
+  store_->record_game(game("s1", "a", 500, 64, 50, 1));
+  for (int n = 1; n <= 3; ++n) {
+    RaceRecord race;
+    race.id = "r" + std::to_string(n);
+    race.room = "ROOM2" + std::to_string(n);
+    race.reason = "forfeit";
+    race.winner = "a";
+    race.result = "{}";
+    race.ended_at = 100 * n;
+    race.games = {game("ga" + std::to_string(n), "a", 10, 4, 3, 100 * n),
+                  game("gb" + std::to_string(n), "b", 5, 4, 2, 100 * n)};
+    race.games[0].room = race.games[1].room = race.room;
+    race.ratings = {{"a", 1500 + 15 * (n - 1), 1500 + 15 * n, true, false},
+                    {"b", 1500 - 15 * (n - 1), 1500 - 15 * n, false, true}};
+    store_->record_race(race);
+    store_->record_race(race);  // once
+  }
+  const std::optional<Profile> p = store_->profile("a");
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->player.name, "ann");
+  EXPECT_EQ(p->player.wins, 3);
+  EXPECT_EQ(p->games, 4);
+  ASSERT_EQ(p->bests.size(), 1u);  // race games are not bests
+  EXPECT_EQ(p->bests[0].id, "s1");
+  EXPECT_EQ(p->bests[0].score, 500);
+  const std::vector<std::pair<std::int64_t, int>> history{{100, 1515}, {200, 1530}, {300, 1545}};
+  EXPECT_EQ(p->ratings, history);
+  ASSERT_EQ(p->races.size(), 3u);
+  EXPECT_EQ(p->races[0].id, "ga3");  // newest first
+  EXPECT_EQ(p->races[0].room, "ROOM23");
+  EXPECT_EQ(p->races[2].id, "ga1");
+}
+
+// The achievement ids of grants, in order.
+std::vector<std::string> ids_of(const std::vector<Grant>& grants) {
+  std::vector<std::string> ids;
+  for (const Grant& g : grants) ids.push_back(g.achievement);
+  return ids;
+}
+using Ids = std::vector<std::string>;
+
+TEST_P(StoreTest, GamesGrantEachAchievementOnceAndOnlyWhenRecorded) {
+  add("a", "ann");
+  add("b", "bob");
+  GameRecord won = game("a1", "a", 20000, 2048, 900, 10);
+  EXPECT_EQ(ids_of(store_->record_game(won)), (Ids{"tile_2048", "no_regrets"}));
+  EXPECT_EQ(ids_of(store_->record_game(won)), Ids{});  // the same game again: nothing
+  GameRecord again = game("a2", "a", 30000, 2048, 1000, 11);
+  EXPECT_EQ(ids_of(store_->record_game(again)), Ids{});  // held already
+  EXPECT_EQ(ids_of(store_->record_game(game("a3", "a", 60000, 4096, 2000, 12))), Ids{"tile_4096"});
+  GameRecord wide = game("a4", "a", 25000, 2048, 1200, 13);
+  wide.config.size = 5;
+  EXPECT_EQ(ids_of(store_->record_game(wide)), Ids{"wide_open"});
+  GameRecord small_target = game("b1", "b", 20, 8, 5, 14);
+  small_target.config.size = 5;
+  small_target.config.target = 8;  // reaching 8 wins nothing here
+  EXPECT_EQ(ids_of(store_->record_game(small_target)), Ids{});
+  GameRecord undone = game("b2", "b", 20000, 2048, 900, 15);
+  undone.ranked = false;  // an undo (or a chosen seed): not "without undo"
+  EXPECT_EQ(ids_of(store_->record_game(undone)), Ids{"tile_2048"});
+  EXPECT_EQ(ids_of(store_->record_game(game("b3", "b", 250, 0, 250, 16, engine::Mode::fifteen))),
+            Ids{});
+  const std::vector<Grant> quick =
+      store_->record_game(game("b4", "b", 150, 0, 150, 17, engine::Mode::fifteen));
+  ASSERT_EQ(ids_of(quick), Ids{"quick_fingers"});
+  EXPECT_EQ(quick[0].player_id, "b");
+  EXPECT_EQ(quick[0].game_id, "b4");
+  EXPECT_EQ(quick[0].at, 17);
+
+  // Kept: after reopening, nothing is granted twice and the profile lists them in order.
+  store_.reset();
+  store_ = open();
+  EXPECT_EQ(ids_of(store_->record_game(game("a5", "a", 70000, 4096, 2100, 18))), Ids{});
+  const auto profile = store_->profile("a");
+  EXPECT_EQ(ids_of(profile->achievements),
+            (Ids{"tile_2048", "no_regrets", "tile_4096", "wide_open"}));
+  EXPECT_EQ(profile->achievements[0].game_id, "a1");
+  EXPECT_EQ(profile->achievements[3].at, 13);
+}
+
+TEST_P(StoreTest, RaceWinsInARowAndBeatingTheHardComputerGrantTheirAchievements) {
+  add("c", "cid");
+  add("d", "dee");
+  int n = 0;
+  // A rated race between c and d that winner wins.
+  const auto race = [&](const std::string& winner) {
+    const std::string loser = winner == "c" ? "d" : "c";
+    RaceRecord r;
+    r.id = fmt::format("r{}", ++n);
+    r.room = "ABCDEF";
+    r.reason = "forfeit";
+    r.winner = winner;
+    r.result = "{}";
+    r.ended_at = 100 + n;
+    r.games = {game(fmt::format("g{}{}", n, winner), winner, 300, 32, 40, r.ended_at),
+               game(fmt::format("g{}{}", n, loser), loser, 200, 16, 40, r.ended_at)};
+    r.games[0].room = r.games[1].room = r.room;
+    r.ratings = {{winner, 1500, 1510, true, false}, {loser, 1500, 1490, false, true}};
+    return store_->record_race(r);
+  };
+  const std::vector<Grant> first = race("c");
+  ASSERT_EQ(ids_of(first), Ids{"first_race_win"});
+  EXPECT_EQ(first[0].player_id, "c");
+  EXPECT_EQ(first[0].game_id, "g1c");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(ids_of(race("c")), Ids{});       // c: four in a row
+  EXPECT_EQ(ids_of(race("d")), Ids{"first_race_win"});                   // c's run ends
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(ids_of(race("c")), Ids{}) << i;  // four again
+  // The run survives reopening the store.
+  store_.reset();
+  store_ = open();
+  const std::vector<Grant> fifth = race("c");
+  ASSERT_EQ(ids_of(fifth), Ids{"on_a_roll"});
+  EXPECT_EQ(fifth[0].game_id, fmt::format("g{}c", n));
+  EXPECT_EQ(ids_of(race("c")), Ids{});
+
+  // The computer: only a win against hard counts.
+  const auto against = [&](engine::BotStrength s, bool won) {
+    RaceRecord r;
+    r.id = fmt::format("r{}", ++n);
+    r.room = "BOTBOT";
+    r.reason = "target";
+    r.result = "{}";
+    r.ended_at = 100 + n;
+    r.games = {game(fmt::format("g{}d", n), "d", 300, 32, 40, r.ended_at),
+               game(fmt::format("g{}bot", n), "bot-hard", 40000, 4096, 2000, r.ended_at)};
+    r.games[0].room = r.games[1].room = r.room;
+    r.against_bots = {{"d", s, won, !won, false}};
+    return store_->record_race(r);
+  };
+  EXPECT_EQ(ids_of(against(engine::BotStrength::easy, true)), Ids{});
+  EXPECT_EQ(ids_of(against(engine::BotStrength::hard, false)), Ids{});
+  EXPECT_EQ(ids_of(against(engine::BotStrength::hard, true)), Ids{"machine_breaker"});
+  EXPECT_EQ(ids_of(against(engine::BotStrength::hard, true)), Ids{});
+  EXPECT_EQ(ids_of(store_->profile("d")->achievements), (Ids{"first_race_win", "machine_breaker"}));
+  EXPECT_EQ(query("SELECT COUNT(*) FROM achievements WHERE player_id = 'bot-hard'"), 0);
+}
+
+TEST_P(StoreTest, RacesAgainstTheComputerAddUpPerStrengthOnceEach) {
+  add("a", "ann");
+  EXPECT_TRUE(store_->bot_records("a").empty());
+  const auto race = [](std::string id, engine::BotStrength s, bool won, bool lost) {
+    RaceRecord r;
+    r.id = std::move(id);
+    r.room = "ABCDEF";
+    r.reason = "target";
+    r.result = "{}";
+    r.ended_at = 9;
+    r.against_bots = {{"a", s, won, lost, !won && !lost}};
+    return r;
+  };
+  store_->record_race(race("r1", engine::BotStrength::hard, false, true));
+  store_->record_race(race("r1", engine::BotStrength::hard, false, true));  // idempotent
+  store_->record_race(race("r2", engine::BotStrength::hard, true, false));
+  store_->record_race(race("r3", engine::BotStrength::easy, false, false));
+  const std::vector<BotRecord> want{{engine::BotStrength::easy, 0, 0, 1},
+                                    {engine::BotStrength::hard, 1, 1, 0}};
+  EXPECT_EQ(store_->bot_records("a"), want);
+  EXPECT_EQ(store_->find_player("a")->wins, 0);  // no rating, no win count
+}
+
+TEST_P(StoreTest, TheJournalKeepsTheLatestMovesUntilTheGameIsRecorded) {
+  add("p", "ann");
+  ActiveGameRecord a{"p", "g1", {engine::Mode::classic, 4, 2048, 7}, false, "LU", 100};
+  store_->journal({a});
+  a.moves = "LUR";
+  store_->journal({a});
+  auto found = store_->find_active("p");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->moves, "LUR");
+  EXPECT_EQ(found->config.seed, 7u);
+  store_->record_game(game("g1", "p", 8, 8, 3, 200));
+  EXPECT_FALSE(store_->find_active("p").has_value());
+  store_->journal({a});  // a late journal write of a finished game is ignored
+  EXPECT_FALSE(store_->find_active("p").has_value());
+}
+
+TEST_P(StoreTest, TheJournalTakesASoloGameInPieces) {
+  add("p", "ann");
+  ActiveGameRecord a{"p", "g1", {engine::Mode::classic, 4, 2048, 7}, false, "LU", 100, 0};
+  store_->journal({a});
+  store_->journal({{"p", "g1", a.config, false, "RD", 100, 2}});
+  store_->journal({{"p", "g1", a.config, false, "Z", 100, 4}});
+  EXPECT_EQ(store_->find_active("p")->moves, "LURDZ");
+  // A piece of another game, or one that does not continue the entry, is not joined.
+  store_->journal({{"p", "g0", a.config, false, "LL", 100, 5}});
+  store_->journal({{"p", "g1", a.config, false, "UU", 100, 9}});
+  EXPECT_EQ(store_->find_active("p")->moves, "LURDZ");
+  // A whole entry replaces the pieces: a new game starts from nothing.
+  store_->journal({{"p", "g2", a.config, false, "D", 300, 0}});
+  auto found = store_->find_active("p");
+  EXPECT_EQ(found->game_id, "g2");
+  EXPECT_EQ(found->moves, "D");
+  store_->journal({{"p", "g2", a.config, false, "L", 300, 1}});
+  EXPECT_EQ(store_->find_active("p")->moves, "DL");
+  // Recording the game drops the entry and its pieces; a late whole entry of it changes nothing.
+  store_->record_game(game("g2", "p", 8, 8, 2, 400));
+  EXPECT_FALSE(store_->find_active("p").has_value());
+  store_->journal({{"p", "g3", a.config, false, "U", 500, 0}});
+  store_->journal({{"p", "g3", a.config, false, "R", 500, 1}});
+  store_->journal({{"p", "g2", a.config, false, "DL", 300, 0}});
+  EXPECT_EQ(store_->find_active("p")->moves, "UR");
+}
+
+TEST_P(StoreTest, RanksSurviveReopening) {
+  for (const char* id : {"a", "b", "c"}) add(id, id);
+  store_->record_game(game("a1", "a", 900, 128, 120, 1));
+  store_->record_game(game("b1", "b", 500, 64, 90, 2));
+  store_->record_game(game("c1", "c", 700, 64, 90, 3));
+  EXPECT_EQ(board("b").me->rank, 3);
+  store_.reset();
+  store_ = open();
+  EXPECT_EQ(board("b").me->rank, 3);
+  EXPECT_EQ(board("c").me->rank, 2);
+}
+
+TEST_P(StoreTest, RacesFinishingAtOnceOverTheSamePlayersAllRecord) {
+  // Four threads record 40 races among three players, each listing its racers in its own
+  // order: with rows locked in a fixed order, none deadlocks and every result counts.
+  for (const char* id : {"a", "b", "c"}) add(id, id);
+  constexpr int kThreads = 4, kRaces = 10;
+  std::vector<std::thread> threads;
+  std::atomic<int> failures = 0;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kRaces; ++i) {
+        RaceRecord race;
+        race.id = fmt::format("r{}", t * kRaces + i);
+        race.room = fmt::format("ROOM{}", t);
+        race.reason = "target";
+        race.result = "{}";
+        std::vector<std::string> order{"a", "b", "c"};
+        std::rotate(order.begin(), order.begin() + (t + i) % 3, order.end());
+        for (const std::string& p : order) race.ratings.push_back({p, 1500, 1500, false, false});
+        try {
+          store_->record_race(race);
+        } catch (const std::exception& e) {
+          ++failures;
+          ADD_FAILURE() << e.what();
+        }
+      }
+    });
+    if (!postgres()) threads.back().join();  // SQLite: one thread at a time (its contract)
+  }
+  for (auto& t : threads) {
+    if (t.joinable()) t.join();
+  }
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(query("SELECT COUNT(*) FROM races"), kThreads * kRaces);
+  EXPECT_EQ(query("SELECT SUM(races) FROM players"), 3 * kThreads * kRaces);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, StoreTest,
+                         ::testing::Values(Backend::sqlite, Backend::postgresql), backend_name);
+
+// PostgreSQL only: several nodes on one database.
+class SharedStoreTest : public ::testing::Test {
+ protected:
+  std::string url_ = tilerace::testing::PgCluster::shared().create_database();
+};
+
+// player's `me` rank on store's classic 4×4 board, once it equals expected or 5 s passed (a
+// node hears of another's results a moment after they commit).
+int rank_becomes(Store& store, const std::string& player, int expected) {
+  const LeaderboardQuery query{engine::Mode::classic, 4, LeaderboardKind::score, 10, player, {}};
+  int rank = 0;
+  tilerace::testing::eventually(
+      [&] {
+        rank = store.leaderboard(query).me->rank;
+        return rank == expected;
+      },
+      5s);
+  return rank;
+}
+
+TEST_F(SharedStoreTest, EachNodeRanksWhatTheOtherRecords) {
+  PgStore a(url_, "node-a"), b(url_, "node-b");
+  a.add_player({"p", "ann", "h", 1});
+  b.add_player({"q", "bob", "h", 2});
+  GameRecord g;
+  g.config = {engine::Mode::classic, 4, 2048, 1};
+  g.max_tile = 128;
+  g.move_count = 100;
+  g.ranked = true;
+  const auto record = [&g](Store& on, const char* id, const char* player, std::int64_t score) {
+    g.id = id;
+    g.player_id = player;
+    g.score = score;
+    on.record_game(g);
+  };
+  record(a, "g1", "p", 900);
+  record(b, "g2", "q", 100);
+  // b ranks q second only once it has heard of p's result, recorded on a (NOTIFY).
+  EXPECT_EQ(rank_becomes(b, "q", 2), 2);
+  for (Store* node : {static_cast<Store*>(&a), static_cast<Store*>(&b)}) {
+    const Leaderboard top =
+        node->leaderboard({engine::Mode::classic, 4, LeaderboardKind::score, 10, "", {}});
+    ASSERT_EQ(top.entries.size(), 2u);
+    EXPECT_EQ(top.entries[0].player_id, "p");
+    EXPECT_EQ(top.entries[1].player_id, "q");
+  }
+  // And the other way: q's better result, recorded on b, moves p down on a.
+  record(b, "g3", "q", 1000);
+  EXPECT_EQ(rank_becomes(a, "p", 2), 2);
+  EXPECT_EQ(rank_becomes(a, "q", 1), 1);
+}
+
+TEST_F(SharedStoreTest, ANodeGetsBackOnlyItsOwnRunningRaces) {
+  PgStore a(url_, "node-a"), b(url_, "node-b");
+  ActiveRaceRecord race;
+  race.id = "r1";
+  race.room = "ABCDEF";
+  race.seed = 9;
+  race.racers = {{"p", "g1", "LR", engine::GameState::playing, false}};
+  a.journal_races({race});
+  race.id = "r2";
+  race.room = "GHIJKL";
+  b.journal_races({race});
+  ASSERT_EQ(a.active_races().size(), 1u);
+  EXPECT_EQ(a.active_races()[0].room, "ABCDEF");
+  EXPECT_EQ(a.active_races()[0].racers.at(0).moves, "LR");
+  ASSERT_EQ(b.active_races().size(), 1u);
+  EXPECT_EQ(b.active_races()[0].room, "GHIJKL");
+}
+
+TEST_F(SharedStoreTest, ADeadNodesRacesAreAdoptedOnceWhoeverTriesAtTheSameTime) {
+  PgStore a(url_, "node-a"), b(url_, "node-b"), c(url_, "node-c");
+  constexpr int kRaces = 20;
+  std::vector<ActiveRaceRecord> races;
+  for (int i = 0; i < kRaces; ++i) {
+    ActiveRaceRecord race;
+    race.id = fmt::format("r{}", i);
+    race.room = fmt::format("ROOM{:02}", i);
+    race.seed = 9;
+    race.started_at = i;
+    race.racers = {{fmt::format("p{}", i), "g", "LR", engine::GameState::playing, false},
+                   {fmt::format("q{}", i), "h", "UD", engine::GameState::playing, true}};
+    races.push_back(race);
+  }
+  a.journal_races(races);
+  EXPECT_EQ(b.race_room_of("p7"), "ROOM07");
+  EXPECT_FALSE(b.race_room_of("q7").has_value());  // left the race
+  EXPECT_FALSE(b.race_room_of("nobody").has_value());
+  // b and c adopt a's races at the same moment: each race goes to exactly one of them.
+  std::vector<ActiveRaceRecord> by_b, by_c;
+  std::thread tb([&] { by_b = b.adopt_races("node-a"); });
+  std::thread tc([&] { by_c = c.adopt_races("node-a"); });
+  tb.join();
+  tc.join();
+  EXPECT_EQ(by_b.size() + by_c.size(), static_cast<std::size_t>(kRaces));
+  std::set<std::string> ids;
+  for (const auto* adopted : {&by_b, &by_c}) {
+    for (const ActiveRaceRecord& r : *adopted) {
+      EXPECT_TRUE(ids.insert(r.id).second) << r.id << " adopted twice";
+      ASSERT_EQ(r.racers.size(), 2u);
+      EXPECT_EQ(r.racers[0].moves, "LR");
+      EXPECT_TRUE(r.racers[1].left);
+    }
+  }
+  EXPECT_TRUE(a.active_races().empty());  // a's own races are a's no more
+  EXPECT_EQ(b.active_races().size(), by_b.size());
+  EXPECT_TRUE(b.adopt_races("node-a").empty());  // nothing twice
+}
+
+TEST(PgStoreStart, AWrongUrlIsAClearErrorAtOnce) {
+  const std::uint16_t port = tilerace::testing::PgCluster::shared().port();
+  const std::string base = "postgresql://postgres:secret@127.0.0.1:";
+  try {
+    PgStore store(base + std::to_string(port) + "/no_such_database", "n");
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("no_such_database\" does not exist"), std::string::npos) << what;
+    EXPECT_EQ(what.find("secret"), std::string::npos) << "the password is not repeated: " << what;
+  }
+  try {
+    PgStore store(base + "1/tilerace", "n");  // nothing listens on port 1
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("unreachable"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tilerace::server
