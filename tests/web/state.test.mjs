@@ -116,3 +116,18 @@ test('an achievement is a notice until the next game or race starts', () => {
   applyMessage(s, { type: 'race_start', code: 'ABCDEF', time_limit: 300, games: {} });
   assert.equal(s.notice, null);
 });
+
+test('the view follows what the server starts, and the best answer goes to the best box only', () => {
+  const s = initialState();
+  assert.equal(s.view, 'lobby');
+  applyMessage(s, { type: 'game', game: G('g1', [[2, 0], [0, 0]]) });
+  assert.equal(s.view, 'play');
+  s.view = 'profile';
+  applyMessage(s, { type: 'game', game: G('g2', [[2, 0], [0, 0]]) });
+  assert.equal(s.view, 'profile');  // a new solo game does not pull the player out of a profile
+  applyMessage(s, { type: 'room', room: { code: 'ABCDEF', players: [], state: 'waiting' } });
+  assert.equal(s.view, 'play');
+  applyMessage(s, { type: 'leaderboard', rid: 'best', mode: 'classic', size: 4, kind: 'score', entries: [], me: { score: 512, moves: 90 } });
+  assert.deepEqual(s.best, { mode: 'classic', size: 4, score: 512, moves: 90 });
+  assert.equal(s.leaderboard, null);
+});

@@ -16,6 +16,7 @@ export function socketUrl(url, base) {
 }
 
 export class Connection extends EventTarget {
+  // storage: a ClientStorage (storage.js), where the name and token are kept.
   constructor(url, storage) {
     super();
     this.home = url;
@@ -26,15 +27,12 @@ export class Connection extends EventTarget {
     this.status = 'idle';
   }
 
-  get name() { return this.storage.getItem('tilerace.name'); }
-  get token() { return this.storage.getItem('tilerace.token'); }
+  get name() { return this.storage.name; }
+  get token() { return this.storage.token; }
 
-  // Starts (or restarts) the connection as `name`.
+  // Starts (or restarts) the connection as `name` (a new name is a new player).
   open(name) {
-    if (name !== this.name) {
-      this.storage.setItem('tilerace.name', name);
-      this.storage.removeItem('tilerace.token');  // a new name is a new player
-    }
+    this.storage.name = name;
     this.connect();
   }
 
@@ -52,9 +50,9 @@ export class Connection extends EventTarget {
     };
     socket.onmessage = (event) => {
       const msg = JSON.parse(event.data);
-      if (msg.type === 'welcome') this.storage.setItem('tilerace.token', msg.token);
+      if (msg.type === 'welcome') this.storage.token = msg.token;
       if (msg.type === 'error' && msg.code === 'bad_token') {
-        this.storage.removeItem('tilerace.token');  // forgotten by the server: start afresh
+        this.storage.token = null;  // forgotten by the server: start afresh
         this.send({ type: 'hello', name: this.name });
       }
       this.dispatchEvent(new CustomEvent('message', { detail: msg }));

@@ -27,12 +27,6 @@ function text(tag, value, className) {
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-export async function loadProfile(id) {
-  const response = await fetch(`/api/players/${encodeURIComponent(id)}`);
-  if (!response.ok) throw new Error('no such player');
-  return response.json();
-}
-
 // Draws profile p into el: {name, stats, chart, achievements, bests, races}; onReplay(gameId)
 // opens a replay.
 export function renderProfile(el, p, onReplay) {

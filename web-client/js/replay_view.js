@@ -1,5 +1,5 @@
-// Replays a finished game from GET /api/replays/<id>: the moves are re-run locally by the
-// engine port, with play, pause and step.
+// Replays a finished game (as GET /api/replays/<id> gives it, api.js): the moves are re-run
+// locally by the engine port, with play, pause and step.
 import { replayFrames } from './engine.js';
 import { BoardView } from './board_view.js';
 
@@ -12,11 +12,9 @@ export class ReplayView {
     el.step.addEventListener('click', () => { this.pause(); this.show(this.index + 1); });
   }
 
-  async load(id) {
+  open(replay) {
     this.pause();
-    const response = await fetch(`/api/replays/${encodeURIComponent(id)}`);
-    if (!response.ok) throw new Error('no such finished game');
-    this.replay = await response.json();
+    this.replay = replay;
     this.frames = replayFrames(this.replay).frames;
     this.el.title.textContent = `${this.replay.player.name}, ${this.replay.mode} ${this.replay.size}×${this.replay.size}`;
     this.el.total.textContent = String(this.frames.length - 1);

@@ -12,16 +12,17 @@ const TONES = {
 };
 
 export class Sound {
+  // storage: a ClientStorage (storage.js).
   constructor(storage) {
     this.storage = storage;
-    this.on = storage.getItem('tilerace.sound') === '1';
+    this.on = storage.soundOn;
     this.context = null;
   }
 
   // Turns sound on or off (remembered); returns whether it is on.
   toggle() {
     this.on = !this.on;
-    this.storage.setItem('tilerace.sound', this.on ? '1' : '0');
+    this.storage.soundOn = this.on;
     if (this.on) this.resume();
     return this.on;
   }

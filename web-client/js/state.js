@@ -1,8 +1,10 @@
-// The client's model of what the server has said: applyMessage folds one server message into
-// the state and returns what the view should do about it. Pure: no DOM, no socket.
+// The client's model, and the only place it changes: applyMessage folds one server message
+// into the state and returns what the views should do about it; the functions at the end are
+// the changes the client makes itself (a view opened, a room left). Pure: no DOM, no socket.
 
 export function initialState() {
   return {
+    view: 'lobby',     // the screen shown: 'lobby' | 'play' | 'replay' | 'profile'
     me: null,          // {id, name}
     solo: null,        // G of the current solo game
     room: null,        // the room we are in or watch
@@ -13,6 +15,7 @@ export function initialState() {
     queued: false,
     rooms: [],
     leaderboard: null,
+    best: null,        // {mode, size, score, moves}: my best ranked result there (leaderboard rid 'best')
     botRecord: null,   // {easy|medium|hard: {wins, losses, draws}}
     muteEmotes: false, // this viewer hides everyone's emotes
     notice: null,      // {kind: 'error' | 'info' | 'invite' | 'achievement', text}
@@ -44,6 +47,7 @@ export function applyMessage(state, msg, now = Date.now()) {
       break;
     case 'game':
       state.solo = game(msg.game);
+      if (msg.game.state === 'playing' && state.view === 'lobby') state.view = 'play';
       break;
     case 'moved': {
       const target = state.race && state.me && state.race.games[state.me.id] && state.race.games[state.me.id].id === msg.game
@@ -56,6 +60,7 @@ export function applyMessage(state, msg, now = Date.now()) {
       break;
     }
     case 'room':
+      state.view = 'play';
       state.room = msg.room;
       if (state.me && msg.room.players.some((p) => p.id === state.me.id)) state.queued = false;  // paired
       if (!state.role && state.me && msg.room.players.some((p) => p.id === state.me.id)) state.role = 'racer';
@@ -86,10 +91,12 @@ export function applyMessage(state, msg, now = Date.now()) {
       state.results = null;
       state.race = { code: msg.code, games: structuredClone(msg.games), endsAt: now + msg.time_limit * 1000 };
       if (state.room) state.room.state = 'racing';
+      state.view = 'play';
       break;
     case 'race_state':
       state.race = { code: msg.code, games: structuredClone(msg.games), endsAt: now + msg.remaining_ms };
       if (state.room) state.room.state = 'racing';
+      state.view = 'play';
       break;
     case 'race_update': {
       const g = state.race && state.race.games[msg.player];
@@ -107,7 +114,8 @@ export function applyMessage(state, msg, now = Date.now()) {
       state.rooms = msg.rooms;
       break;
     case 'leaderboard':
-      state.leaderboard = msg;
+      if (msg.rid === 'best') state.best = { mode: msg.mode, size: msg.size, score: msg.me?.score ?? 0, moves: msg.me?.moves ?? null };
+      else state.leaderboard = msg;
       break;
     case 'bot_record':
       state.botRecord = msg.records;
@@ -130,3 +138,21 @@ export function applyMessage(state, msg, now = Date.now()) {
   effects.push({ kind: 'render' });
   return effects;
 }
+
+// The game shown large: your race game when you race, else your solo game (none while you
+// watch).
+export function myGame(state) {
+  if (state.race && state.role === 'racer' && state.me) return state.race.games[state.me.id] ?? null;
+  return state.role ? null : state.solo;
+}
+
+// The client's own changes to its model; everything else follows the server's messages.
+export function showView(state, view) { state.view = view; }
+export function startWatching(state) { state.role = 'spectator'; }
+export function leaveRoom(state) {
+  state.room = null; state.role = null; state.race = null; state.results = null;
+  state.view = 'lobby';
+}
+export function dismissResults(state) { state.results = null; }
+export function notify(state, kind, text) { state.notice = { kind, text }; }
+export function setEmotesMuted(state, muted) { state.muteEmotes = muted; }

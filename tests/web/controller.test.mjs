@@ -1,0 +1,103 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Controller } from '../../web-client/js/controller.js';
+import { initialState, applyMessage, myGame } from '../../web-client/js/state.js';
+
+// A controller over a fresh model whose sends and moves are recorded.
+function harness(pending) {
+  const state = initialState();
+  const sent = [];
+  const moves = [];
+  const controller = new Controller(state, { send: (m) => sent.push(m), moveTo: (u) => moves.push(u) }, pending);
+  // Folds msg into the model and runs the controller's follow-ups, as app.js does.
+  const receive = (msg) => {
+    const before = myGame(state);
+    applyMessage(state, msg);
+    controller.onMessage(msg, before);
+  };
+  return { state, sent, moves, controller, receive };
+}
+
+const welcome = { type: 'welcome', player: { id: 'p1', name: 'ann' }, token: 't', resumed: false };
+const G = (id, state = 'playing') => ({ id, mode: 'classic', size: 4, target: 2048, board: [[0]], score: 0, moves: 0,
+  max_tile: 2, state, won: false, ranked: true, undos: 0 });
+
+test('after welcome: the invited room first, then the lobby lists', () => {
+  const { sent, receive } = harness({ room: 'ABCDEF' });
+  receive(welcome);
+  assert.deepEqual(sent.map((m) => m.type), ['join_room', 'list_rooms', 'leaderboard', 'bot_record']);
+  assert.equal(sent[0].code, 'ABCDEF');
+  sent.length = 0;
+  receive(welcome);  // a reconnection: the invitation was used once
+  assert.deepEqual(sent.map((m) => m.type), ['list_rooms', 'leaderboard', 'bot_record']);
+});
+
+test('a ?watch link watches after welcome, and a spectator watches the same room again after a reconnection', () => {
+  const { state, sent, receive } = harness({ watch: 'QRSTUV' });
+  receive(welcome);
+  assert.deepEqual(sent[0], { type: 'spectate', code: 'QRSTUV' });
+  assert.equal(state.role, 'spectator');
+  receive({ type: 'room', room: { code: 'QRSTUV', players: [{ id: 'x' }], state: 'racing' } });
+  sent.length = 0;
+  receive(welcome);
+  assert.deepEqual(sent[0], { type: 'spectate', code: 'QRSTUV' });
+});
+
+test('a redirect moves the connection, and asks again there for what it was about', () => {
+  const { sent, moves, receive } = harness();
+  receive({ type: 'redirect', url: '/node/b/ws', code: 'ABCDEF', reason: 'join_room' });
+  assert.deepEqual(moves, ['/node/b/ws']);
+  receive(welcome);
+  assert.deepEqual(sent[0], { type: 'join_room', code: 'ABCDEF' });
+  sent.length = 0;
+  receive({ type: 'redirect', url: 'ws://c/ws', code: 'ABCDEF', reason: 'resume' });
+  receive(welcome);
+  assert.equal(sent[0].type, 'list_rooms');  // a resumed race needs no asking
+});
+
+test('a new game and a finished one ask for the best of their mode and size; a move of the same game does not', () => {
+  const { sent, receive } = harness();
+  receive(welcome);
+  sent.length = 0;
+  receive({ type: 'game', game: G('g1') });
+  assert.deepEqual(sent, [{ type: 'leaderboard', mode: 'classic', size: 4, kind: 'score', limit: 1, rid: 'best' }]);
+  sent.length = 0;
+  receive({ type: 'game', game: G('g1') });  // the same game again (a resync)
+  assert.deepEqual(sent, []);
+  receive({ type: 'game', game: G('g1', 'over') });
+  assert.equal(sent.length, 1);
+});
+
+test('a race with the computer asks for the record against it once it is over', () => {
+  const { sent, receive } = harness();
+  receive({ type: 'race_over', code: 'ABCDEF', reason: 'target', winner: 'p1',
+    standings: [{ player: 'p1' }, { player: 'bot-hard' }], ratings: [], replays: [] });
+  assert.deepEqual(sent, [{ type: 'bot_record' }]);
+  sent.length = 0;
+  receive({ type: 'race_over', code: 'ABCDEF', reason: 'target', winner: 'p1',
+    standings: [{ player: 'p1' }, { player: 'p2' }], ratings: [], replays: [] });
+  assert.deepEqual(sent, []);
+});
+
+test('intents: leave as a racer or a spectator, rematch, ready and moves', () => {
+  const { state, sent, controller, receive } = harness();
+  receive(welcome);
+  receive({ type: 'room', room: { code: 'ABCDEF', players: [{ id: 'p1', ready: false }], state: 'waiting' } });
+  sent.length = 0;
+  controller.toggleReady();
+  assert.deepEqual(sent.pop(), { type: 'ready', ready: true });
+  controller.move('left');  // no race game yet and no solo game: nothing to move
+  assert.deepEqual(sent, []);
+  state.results = { winner: 'p1' };
+  controller.rematch();
+  assert.equal(state.results, null);
+  assert.deepEqual(sent.pop(), { type: 'ready', ready: true });
+  controller.leave();
+  assert.deepEqual(sent.pop(), { type: 'leave_room' });
+  assert.equal(state.room, null);
+  assert.equal(state.view, 'lobby');
+  controller.spectate('QRSTUV');
+  controller.leave();
+  assert.deepEqual(sent.pop(), { type: 'stop_spectating' });
+  assert.equal(state.role, null);
+});

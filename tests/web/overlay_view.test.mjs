@@ -1,0 +1,31 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { overlayFor } from '../../web-client/js/overlay_view.js';
+import { initialState } from '../../web-client/js/state.js';
+
+const game = (fields) => ({ id: 'g1', mode: 'classic', state: 'playing', won: false, score: 8, ...fields });
+const never = () => false;
+
+test('a solo game: nothing while playing, You win! until Keep going, then the end', () => {
+  const s = initialState();
+  assert.equal(overlayFor(s, game({}), never), null);
+  assert.deepEqual(overlayFor(s, game({ won: true }), never), { text: 'You win!', keepGoing: true, tryAgain: true, rematch: false });
+  assert.equal(overlayFor(s, game({ won: true }), () => true), null);
+  assert.deepEqual(overlayFor(s, game({ won: true, state: 'over' }), () => true),
+    { text: 'Game over', keepGoing: false, tryAgain: true, rematch: false });
+  assert.equal(overlayFor(s, game({ mode: 'fifteen', state: 'solved' }), never).text, 'Solved!');
+});
+
+test('a race result for a racer, with Rematch; nothing for a spectator', () => {
+  const s = initialState();
+  s.me = { id: 'p1' };
+  s.role = 'racer';
+  s.results = { winner: 'p1' };
+  assert.deepEqual(overlayFor(s, null, never), { text: 'You win!', keepGoing: false, tryAgain: false, rematch: true });
+  s.results = { winner: 'p2' };
+  assert.equal(overlayFor(s, null, never).text, 'You lose');
+  s.results = { winner: null };
+  assert.equal(overlayFor(s, null, never).text, 'Draw');
+  s.role = 'spectator';
+  assert.equal(overlayFor(s, null, never), null);
+});

@@ -1,0 +1,100 @@
+// What the player asks for and what the server says, turned into messages to the server:
+// each intent is a request; some messages call for follow-ups (after welcome: the invited
+// room or race to watch, the lobby's lists; a new or finished game: its best; a race with
+// the computer: the record against it), and a redirect moves the connection to the node
+// hosting the room. No DOM: send and moveTo are given; the model changes through state.js.
+import { dismissResults, leaveRoom, myGame, startWatching } from './state.js';
+
+export class Controller {
+  // state: the model; io: {send(msg), moveTo(url)}; pending: {room, watch} from the page's
+  // address (?room=CODE joins that room, ?watch=CODE watches it, once the server knows us).
+  constructor(state, io, pending = {}) {
+    this.state = state;
+    this.io = io;
+    this.pendingRoom = pending.room ?? null;
+    this.pendingWatch = pending.watch ?? null;
+  }
+
+  send(msg) { this.io.send(msg); }
+
+  // Follow-ups for msg, which applyMessage has just folded in; shownBefore: the game shown
+  // large before it (myGame).
+  onMessage(msg, shownBefore) {
+    const state = this.state;
+    switch (msg.type) {
+      case 'redirect':
+        // The room is on another node: go there and ask again (a quick match or a resumed
+        // race needs no asking: the player is expected there).
+        if (msg.reason === 'join_room') this.pendingRoom = msg.code;
+        if (msg.reason === 'spectate') this.pendingWatch = msg.code;
+        this.io.moveTo(msg.url);
+        break;
+      case 'welcome':
+        if (this.pendingRoom) {
+          this.send({ type: 'join_room', code: this.pendingRoom });
+          this.pendingRoom = null;
+        } else if (this.pendingWatch) {
+          this.spectate(this.pendingWatch);
+          this.pendingWatch = null;
+        } else if (state.role === 'spectator' && state.room) {
+          // Back after a dropped connection or a restart: the server does not remember
+          // spectators across connections, so watch the same room again.
+          this.send({ type: 'spectate', code: state.room.code });
+        }
+        this.send({ type: 'list_rooms' });
+        this.send({ type: 'leaderboard', mode: 'classic', size: 4, kind: 'score' });
+        this.send({ type: 'bot_record' });
+        break;
+      case 'game':
+        // A new game, or one ended and recorded: the best for its mode and size.
+        if (msg.game.id !== shownBefore?.id || msg.game.state !== 'playing') {
+          this.send({ type: 'leaderboard', mode: msg.game.mode, size: msg.game.size, kind: 'score', limit: 1, rid: 'best' });
+        }
+        break;
+      case 'race_over':
+        if (msg.standings.some((p) => p.player.startsWith('bot-'))) this.send({ type: 'bot_record' });
+        break;
+      default:
+        break;
+    }
+  }
+
+  // settings: {mode, size, target?} from the lobby.
+  newGame(settings) { this.send({ type: 'new_game', ...settings }); }
+  createRoom(settings) {
+    this.send({ type: 'create_room', mode: settings.mode, size: settings.size, target: settings.target, public: true });
+  }
+  // The computer races classic 4×4 only; the target is the lobby's.
+  raceComputer(target, strength) {
+    this.send({ type: 'create_room', mode: 'classic', size: 4, target, bot: strength, public: true });
+  }
+  quickMatch(settings) { this.send({ type: 'quick_match', mode: settings.mode, size: settings.size }); }
+  cancelMatch() { this.send({ type: 'cancel_match' }); }
+  joinRoom(code) { this.send({ type: 'join_room', code }); }
+  spectate(code) {
+    startWatching(this.state);
+    this.send({ type: 'spectate', code });
+  }
+  refreshRooms() { this.send({ type: 'list_rooms' }); }
+  showScores(settings, period) {
+    this.send({ type: 'leaderboard', mode: settings.mode, size: settings.size, kind: 'score', period });
+  }
+  showRatings() { this.send({ type: 'leaderboard', kind: 'rating' }); }
+  toggleReady() {
+    const me = this.state.room?.players.find((p) => p.id === this.state.me?.id);
+    this.send({ type: 'ready', ready: !(me && me.ready) });
+  }
+  rematch() {
+    dismissResults(this.state);
+    this.send({ type: 'ready', ready: true });
+  }
+  leave() {
+    this.send({ type: this.state.role === 'spectator' ? 'stop_spectating' : 'leave_room' });
+    leaveRoom(this.state);
+  }
+  undo() { this.send({ type: 'undo' }); }
+  // A direction from the keys or a swipe, already mapped for the game's mode (input.js).
+  move(dir) { if (myGame(this.state)) this.send({ type: 'move', dir }); }
+  slide(row, col) { this.send({ type: 'slide', cell: [row, col] }); }
+  emote(name) { this.send({ type: 'emote', emote: name }); }
+}

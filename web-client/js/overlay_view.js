@@ -1,0 +1,66 @@
+// The dialogs over the board: the overlay that ends a game (a solo win until Keep going, a
+// finished solo game, a race's result for a racer) and the inline confirm that R and Z ask
+// before they resign or unrank a game (never window.confirm).
+
+// What the overlay says for the game shown (myGame), or null when it is closed: {text, keepGoing,
+// tryAgain, rematch} — the last three say which buttons it offers. keptGoing(game): the player
+// chose to play on after winning that game.
+export function overlayFor(state, game, keptGoing) {
+  if (game && !state.role) {
+    let text = null;
+    if (game.won && !keptGoing(game) && game.state === 'playing') text = 'You win!';
+    else if (game.state !== 'playing') text = game.state === 'solved' ? 'Solved!' : 'Game over';
+    return text && { text, keepGoing: game.state === 'playing', tryAgain: true, rematch: false };
+  }
+  if (state.results && state.role === 'racer') {
+    const { winner } = state.results;
+    const text = winner === state.me?.id ? 'You win!' : winner ? 'You lose' : 'Draw';
+    return { text, keepGoing: false, tryAgain: false, rematch: true };
+  }
+  return null;
+}
+
+// The overlay as a dialog: it takes the focus when it opens, keys do not reach the board
+// behind it, and the focus goes back to the board when it closes.
+export class OverlayView {
+  // el: {overlay, text, keepGoing, tryAgain, rematch, board}.
+  constructor(el) { this.el = el; }
+
+  get open() { return !this.el.overlay.hidden; }
+
+  // Shows content (overlayFor's); returns true when this opened it.
+  show(content) {
+    const el = this.el;
+    const wasOpen = this.open;
+    el.overlay.hidden = !content;
+    if (content) {
+      el.text.textContent = content.text;
+      el.keepGoing.hidden = !content.keepGoing;
+      el.tryAgain.hidden = !content.tryAgain;
+      el.rematch.hidden = !content.rematch;
+      if (!wasOpen) el.overlay.querySelector('button:not([hidden])')?.focus();
+    } else if (wasOpen) {
+      el.board.focus();
+    }
+    return !!content && !wasOpen;
+  }
+}
+
+// The inline confirm: a question, Yes runs the action, No (or another question) dismisses.
+export class ConfirmView {
+  // el: {confirm, text, yes, no}.
+  constructor(el) {
+    this.el = el;
+    this.action = null;
+    el.yes.addEventListener('click', () => { const act = this.action; this.ask(null); act?.(); });
+    el.no.addEventListener('click', () => this.ask(null));
+  }
+
+  // Asks text (null dismisses); Yes runs action.
+  ask(text, action = null) {
+    this.action = text ? action : null;
+    this.el.text.textContent = text ?? '';
+    this.el.confirm.hidden = !text;
+    if (text) this.el.no.focus();
+  }
+}

@@ -1,0 +1,38 @@
+// What the client keeps in the browser, all in one place: the player's name and token, sound
+// on or off, the game a player chose to keep playing after winning it, and whether emotes are
+// muted. Wraps a Web Storage (localStorage, or anything with getItem/setItem/removeItem).
+const KEYS = {
+  name: 'tilerace.name',
+  token: 'tilerace.token',
+  sound: 'tilerace.sound',
+  keepGoing: 'tilerace.keepGoing',
+  muteEmotes: 'tilerace.muteEmotes',
+};
+
+export class ClientStorage {
+  constructor(store) { this.store = store; }
+
+  get name() { return this.store.getItem(KEYS.name); }
+  // A new name is a new player: the token of the old one goes.
+  set name(name) {
+    if (name === this.name) return;
+    this.store.setItem(KEYS.name, name);
+    this.store.removeItem(KEYS.token);
+  }
+
+  get token() { return this.store.getItem(KEYS.token); }
+  // null forgets it.
+  set token(token) {
+    if (token) this.store.setItem(KEYS.token, token); else this.store.removeItem(KEYS.token);
+  }
+
+  get soundOn() { return this.store.getItem(KEYS.sound) === '1'; }
+  set soundOn(on) { this.store.setItem(KEYS.sound, on ? '1' : '0'); }
+
+  // Whether the player chose to keep going after winning game gameId (kept across reloads).
+  keptGoing(gameId) { return !!gameId && this.store.getItem(KEYS.keepGoing) === gameId; }
+  keepGoing(gameId) { this.store.setItem(KEYS.keepGoing, gameId ?? ''); }
+
+  get emotesMuted() { return this.store.getItem(KEYS.muteEmotes) === '1'; }
+  set emotesMuted(on) { this.store.setItem(KEYS.muteEmotes, on ? '1' : '0'); }
+}
