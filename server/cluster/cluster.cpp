@@ -428,19 +428,6 @@ asio::awaitable<void> Cluster::append(JournalEntry entry) {
   }
 }
 
-void Cluster::append_later(JournalEntry entry) {
-  asio::co_spawn(
-      main_,
-      [this, entry = std::move(entry)]() mutable -> asio::awaitable<void> {
-        try {
-          co_await append(std::move(entry));
-        } catch (const std::exception&) {
-          metrics_.unjournaled_moves_total.fetch_add(1, std::memory_order_relaxed);
-        }
-      },
-      asio::detached);
-}
-
 void Cluster::forget(const std::string& race_id) {
   {
     std::lock_guard lock(mutex_);

@@ -113,7 +113,6 @@ class Cluster final : public MoveJournal {
   // race is adopted. A race whose append failed once (Redis away) is journaled no further:
   // its store journal, written every second, then knows more than Redis does.
   boost::asio::awaitable<void> append(JournalEntry entry) override;
-  void append_later(JournalEntry entry) override;
   void forget(const std::string& race_id) override;
 
  private:

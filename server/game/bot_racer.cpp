@@ -1,5 +1,8 @@
 #include "server/game/bot_racer.hpp"
 
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+
 #include "server/base/secrets.hpp"
 
 namespace tilerace::server {
@@ -34,7 +37,7 @@ bool BotRacer::seat(const std::shared_ptr<Room>& room, engine::BotStrength stren
     bot->player_->connection = bot;
   }
   bot->room_ = room;
-  room->join(bot->player_, *bot, {});
+  room->join(bot->player_, bot, {});
   bot->schedule();
   return true;
 }
@@ -45,7 +48,7 @@ void BotRacer::resume(const std::shared_ptr<BotRacer>& bot, const std::shared_pt
     bot->player_->connection = bot;
   }
   bot->room_ = room;
-  room->reconnected(*bot->player_, *bot);
+  room->reconnected(*bot->player_, bot);
   bot->schedule();
 }
 
@@ -68,8 +71,15 @@ void BotRacer::turn() {
   const std::uint64_t seed = seed_ + static_cast<std::uint64_t>(game->moves());
   pool_.choose(std::move(*game), *player_->bot, seed, timer_.get_executor(),
                [self = shared_from_this()](std::optional<engine::Direction> move) {
-                 if (const auto room = self->room_.lock(); room && move) {
-                   room->play(*self->player_, *self, protocol::Move{*move, std::nullopt}, {});
+                 const auto room = self->room_.lock();
+                 if (room && move) {
+                   // Nobody waits for the computer's answer: its journal append (cluster
+                   // mode) runs on by itself.
+                   if (auto rest = room->play(*self->player_, self,
+                                              protocol::Move{*move, std::nullopt}, {})) {
+                     boost::asio::co_spawn(self->timer_.get_executor(), std::move(*rest),
+                                           boost::asio::detached);
+                   }
                  }
                  self->schedule();
                });

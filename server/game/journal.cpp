@@ -119,7 +119,7 @@ std::vector<std::string> restore_races(const std::vector<ActiveRaceRecord>& race
           std::lock_guard lock(player->mutex);
           connection = player->connection.lock();
         }
-        if (connection) room->reconnected(*player, *connection);
+        if (connection) room->reconnected(*player, connection);
       }
     } else {
       spdlog::error("race {} in room {} could not be restored", race.id, race.room);

@@ -17,8 +17,6 @@ class MoveJournal {
   // Journals entry and resumes once the journal has it. Throws when it could not (the move
   // stands, unjournaled). Callable from any thread; resumes on the caller's executor.
   virtual boost::asio::awaitable<void> append(JournalEntry entry) = 0;
-  // The same without waiting (the computer's moves: nobody waits for their answer).
-  virtual void append_later(JournalEntry entry) = 0;
   // The race is recorded: its journal goes.
   virtual void forget(const std::string& race_id) = 0;
 };

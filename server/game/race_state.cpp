@@ -1,10 +1,10 @@
 #include "server/game/race_state.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 
-#include "server/base/secrets.hpp"
-#include "server/base/unix_time.hpp"
 #include "server/game/apply_move.hpp"
 #include "server/game/game_check.hpp"
 #include "server/game/standings.hpp"
@@ -22,26 +22,33 @@ SharedMessage share(std::string text) {
 
 bool playing(const engine::Game& g) { return g.state() == engine::GameState::playing; }
 
-std::shared_ptr<Participant> connection_of(Player& player) {
-  std::lock_guard lock(player.mutex);
-  return player.connection.lock();
-}
+// An id for a race or a game: 16 hex digits.
+std::string hex_id(std::uint64_t value) { return fmt::format("{:016x}", value); }
 
 }  // namespace
 
 RaceState::RaceState(std::string code, protocol::RoomOptions options, RaceSettings settings,
-                     Metrics& metrics, std::weak_ptr<Room> owner)
-    : code_(std::move(code)),
-      options_(options),
-      settings_(settings),
-      metrics_(&metrics),
-      owner_(std::move(owner)) {}
+                     Metrics& metrics)
+    : code_(std::move(code)), options_(options), settings_(settings), metrics_(&metrics) {}
 
-std::optional<RaceState> RaceState::restore(const ActiveRaceRecord& record,
-                                            std::vector<std::shared_ptr<Player>> players,
-                                            RaceSettings settings, Metrics& metrics,
-                                            std::weak_ptr<Room> owner, Time now) {
-  RaceState race(record.room, record.options, settings, metrics, std::move(owner));
+RaceEffects RaceState::done() { return std::exchange(fx_, {}); }
+
+void RaceState::reply(std::string message) {
+  fx_.deliveries.push_back({nullptr, share(std::move(message))});
+}
+
+RaceState::Racer RaceState::racer_of(const Seat& seat) {
+  Racer racer;
+  racer.player = seat.player;
+  racer.connection = seat.connection;
+  racer.rating = seat.rating;
+  return racer;
+}
+
+std::optional<RaceState> RaceState::restore(const ActiveRaceRecord& record, std::vector<Seat> seats,
+                                            RaceSettings settings, Metrics& metrics, Time now,
+                                            RaceEffects& effects) {
+  RaceState race(record.room, record.options, settings, metrics);
   const engine::GameConfig config{record.options.mode, record.options.size, record.options.target,
                                   record.seed};
   for (std::size_t i = 0; i < record.racers.size(); ++i) {
@@ -51,8 +58,8 @@ std::optional<RaceState> RaceState::restore(const ActiveRaceRecord& record,
     if (a.state == engine::GameState::resigned || a.state == engine::GameState::forfeited) {
       game->end(a.state);
     }
-    Racer r;
-    r.player = std::move(players[i]);
+    Racer r = racer_of(seats[i]);
+    r.connection.reset();
     r.ready = true;
     r.connected = false;
     r.left = a.left;
@@ -77,7 +84,8 @@ std::optional<RaceState> RaceState::restore(const ActiveRaceRecord& record,
     if (race.racers_[i].game->won()) winner = i;
   }
   race.check_end(winner, now);
-  if (race.state_ == State::racing) race.tick(now);
+  if (race.state_ == State::racing) race.advance(now);
+  effects = race.done();
   return race;
 }
 
@@ -124,63 +132,60 @@ std::vector<protocol::RacerGame> RaceState::games() const {
   return games;
 }
 
-void RaceState::send_error(Participant& to, ErrorCode code, std::string_view text,
-                           const protocol::Rid& rid) const {
+void RaceState::send_error(ErrorCode code, std::string_view text, const protocol::Rid& rid) {
   metrics_->count_error(code);
-  to.deliver(share(protocol::encode_error(code, text, rid)));
+  reply(protocol::encode_error(code, text, rid));
 }
 
-void RaceState::broadcast(const SharedMessage& message, const Participant* except,
-                          const Player* except_racer) {
+void RaceState::broadcast(const SharedMessage& message, const Player* except_racer,
+                          const Participant* except_spectator) {
   for (const auto& r : racers_) {
     if (r.left || !r.connected || r.player.get() == except_racer) continue;
-    const auto connection = connection_of(*r.player);
-    if (connection && connection.get() != except) connection->deliver(message);
+    if (auto connection = r.connection.lock())
+      fx_.deliveries.push_back({std::move(connection), message});
   }
   std::erase_if(spectators_, [](const auto& w) { return w.expired(); });
   for (const auto& w : spectators_) {
-    if (auto s = w.lock(); s && s.get() != except) s->deliver(message);
+    if (auto s = w.lock(); s && s.get() != except_spectator)
+      fx_.deliveries.push_back({std::move(s), message});
   }
 }
 
-void RaceState::broadcast_room(Participant* direct, const protocol::Rid& rid) {
+void RaceState::broadcast_room(bool direct, const protocol::Rid& rid, const Player* direct_racer,
+                               const Participant* direct_spectator) {
   const protocol::RoomView view = summary();
-  if (direct != nullptr) direct->deliver(share(protocol::encode_room(view, rid)));
-  broadcast(share(protocol::encode_room(view, {})), direct);
+  if (direct) reply(protocol::encode_room(view, rid));
+  broadcast(share(protocol::encode_room(view, {})), direct_racer, direct_spectator);
 }
 
-void RaceState::join(const std::shared_ptr<Player>& player, Participant& to,
-                     const protocol::Rid& rid) {
-  if (closed_) return send_error(to, ErrorCode::no_such_room, "no room with that code", rid);
+RaceEffects RaceState::join(const Seat& seat, bool claimed, const protocol::Rid& rid) {
+  const auto refuse = [&](ErrorCode code, std::string_view text) {
+    if (claimed) fx_.released.push_back(seat.player);
+    send_error(code, text, rid);
+    return done();
+  };
+  if (closed_) return refuse(ErrorCode::no_such_room, "no room with that code");
   if (state_ != State::waiting) {
-    return send_error(to, ErrorCode::race_running, "the race has started: spectate instead", rid);
+    return refuse(ErrorCode::race_running, "the race has started: spectate instead");
   }
   const auto members =
       std::count_if(racers_.begin(), racers_.end(), [](const Racer& r) { return !r.left; });
-  if (members >= options_.max_players) {
-    return send_error(to, ErrorCode::room_full, "the room is full", rid);
+  if (members >= options_.max_players) return refuse(ErrorCode::room_full, "the room is full");
+  if (!claimed) {
+    if (racers_.empty()) close();  // a room created for them that nobody else knows
+    return refuse(ErrorCode::already_in_room, "leave your room first");
   }
-  {
-    std::lock_guard player_lock(player->mutex);
-    if (!player->room.expired()) {
-      if (racers_.empty()) close();  // a room created for them that nobody else knows
-      return send_error(to, ErrorCode::already_in_room, "leave your room first", rid);
-    }
-    player->room = owner_;
-  }
-  Racer racer;
-  racer.player = player;
-  racer.ready = player->bot.has_value();  // the computer is always ready
+  Racer racer = racer_of(seat);
+  racer.ready = seat.player->bot.has_value();  // the computer is always ready
   racers_.push_back(std::move(racer));
-  if (host_.empty() && !player->bot) host_ = player->id;
-  broadcast_room(&to, rid);
+  if (host_.empty() && !seat.player->bot) host_ = seat.player->id;
+  broadcast_room(true, rid, seat.player.get());
+  return done();
 }
 
-void RaceState::seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
-                     std::optional<Time> a_expected_by) {
-  for (const auto& p : {a, b}) {
-    Racer racer;
-    racer.player = p;
+void RaceState::seat(const Seat& a, const Seat& b, std::optional<Time> a_expected_by) {
+  for (const Seat* s : {&a, &b}) {
+    Racer racer = racer_of(*s);
     racer.ready = true;
     racers_.push_back(std::move(racer));
   }
@@ -188,21 +193,20 @@ void RaceState::seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Pla
     racers_.front().connected = false;
     racers_.front().away_until = a_expected_by;
   }
-  host_ = a->id;
+  host_ = a.player->id;
 }
 
-void RaceState::announce(Participant* direct, const protocol::Rid& rid, Time now) {
-  if (closed_) return;
-  broadcast_room(direct, rid);
+RaceEffects RaceState::announce(bool direct, const protocol::Rid& rid, Time now) {
+  if (closed_) return done();
+  // The caller is the arriving racer (seated last).
+  broadcast_room(direct, rid, direct ? racers_.back().player.get() : nullptr);
   maybe_start(now);
+  return done();
 }
 
 void RaceState::remove_racer(std::size_t index) {
   Racer& racer = racers_[index];
-  {
-    std::lock_guard lock(racer.player->mutex);
-    if (racer.player->room.lock() == owner_.lock()) racer.player->room.reset();
-  }
+  fx_.released.push_back(racer.player);
   const std::string id = racer.player->id;
   racers_.erase(racers_.begin() + static_cast<std::ptrdiff_t>(index));
   hand_over_host(id);
@@ -220,12 +224,9 @@ void RaceState::drop_out(Racer& racer, Time now) {
   forfeit(racer);
   racer.left = true;
   racer.away_until.reset();
-  {
-    std::lock_guard player_lock(racer.player->mutex);
-    racer.player->room.reset();
-  }
+  fx_.released.push_back(racer.player);
   hand_over_host(racer.player->id);
-  broadcast_room(nullptr, {});
+  broadcast_room(false, {});
   check_end(std::nullopt, now);
 }
 
@@ -234,41 +235,46 @@ void RaceState::close() {
   closed_ = true;
   const SharedMessage stopped = share(protocol::encode_bare("stopped", {}));
   for (const auto& w : spectators_) {
-    if (auto s = w.lock()) s->deliver(stopped);
+    if (auto s = w.lock()) fx_.deliveries.push_back({std::move(s), stopped});
   }
   spectators_.clear();
 }
 
-void RaceState::leave(Player& player, Participant& to, const protocol::Rid& rid, Time now) {
+RaceEffects RaceState::leave(const Player& player, const protocol::Rid& rid, Time now) {
   Racer* racer = find(player);
-  if (racer == nullptr)
-    return send_error(to, ErrorCode::not_in_room, "you are not in this room", rid);
-  to.deliver(share(protocol::encode_left(code_, rid)));
-  if (state_ == State::racing) return drop_out(*racer, now);  // a forfeit
-  if (state_ == State::finishing) {
+  if (racer == nullptr) {
+    send_error(ErrorCode::not_in_room, "you are not in this room", rid);
+    return done();
+  }
+  reply(protocol::encode_left(code_, rid));
+  if (state_ == State::racing) {
+    drop_out(*racer, now);  // a forfeit
+  } else if (state_ == State::finishing) {
     racer->left = true;
     racer->away_until.reset();
-    std::lock_guard player_lock(player.mutex);
-    player.room.reset();
-    return;
+    fx_.released.push_back(racer->player);
+  } else {
+    if (state_ == State::countdown) state_ = State::waiting;
+    remove_racer(static_cast<std::size_t>(racer - racers_.data()));
+    if (!closed_) broadcast_room(false, {});
   }
-  if (state_ == State::countdown) state_ = State::waiting;
-  remove_racer(static_cast<std::size_t>(racer - racers_.data()));
-  if (!closed_) broadcast_room(nullptr, {});
+  return done();
 }
 
-void RaceState::set_ready(Player& player, bool ready, Participant& to, const protocol::Rid& rid,
-                          Time now) {
+RaceEffects RaceState::set_ready(const Player& player, bool ready, const protocol::Rid& rid,
+                                 Time now) {
   Racer* racer = find(player);
-  if (racer == nullptr)
-    return send_error(to, ErrorCode::not_in_room, "you are not in this room", rid);
-  if (state_ == State::racing || state_ == State::finishing) {
-    return send_error(to, ErrorCode::race_running, "the race is running", rid);
+  if (racer == nullptr) {
+    send_error(ErrorCode::not_in_room, "you are not in this room", rid);
+  } else if (state_ == State::racing || state_ == State::finishing) {
+    send_error(ErrorCode::race_running, "the race is running", rid);
+  } else {
+    racer->ready = ready;
+    if (state_ == State::countdown && !ready) state_ = State::waiting;
+    broadcast_room(true, rid, &player);
+    maybe_start(now);
   }
-  racer->ready = ready;
-  if (state_ == State::countdown && !ready) state_ = State::waiting;
-  broadcast_room(&to, rid);
-  maybe_start(now);
+  return done();
 }
 
 void RaceState::maybe_start(Time now) {
@@ -289,17 +295,17 @@ void RaceState::maybe_start(Time now) {
 void RaceState::start_race(Time now) {
   // Fairness: one seed per race, so every racer starts from the same board and draws the
   // same spawns. It is revealed only by the replays, after the race.
-  seed_ = random_u64();
-  race_id_ = random_hex(8);
+  seed_ = settings_.secret();
+  race_id_ = hex_id(settings_.secret());
   const engine::GameConfig config{options_.mode, options_.size, options_.target, seed_};
   for (auto& r : racers_) {
     r.game.emplace(config, /*undo=*/false);  // no undo in a race: no history kept
-    r.game_id = random_hex(8);
+    r.game_id = hex_id(settings_.secret());
     r.cap_tokens = options_.max_moves_per_second;
     r.cap_last = now;
   }
   state_ = State::racing;
-  race_started_at_ = unix_ms();
+  race_started_at_ = settings_.wall_clock();
   race_deadline_ = now + std::chrono::seconds(options_.time_limit);
   metrics_->races_total.fetch_add(1, std::memory_order_relaxed);
   metrics_->races_active.fetch_add(1, std::memory_order_relaxed);
@@ -317,12 +323,11 @@ bool RaceState::allow_move(Racer& racer, Time now) {
   return true;
 }
 
-std::optional<JournalEntry> RaceState::play(Player& player, Participant& to,
-                                            const protocol::ClientMessage& message,
-                                            const protocol::Rid& rid, Time now) {
+RaceEffects RaceState::play(const Player& player, const protocol::ClientMessage& message,
+                            const protocol::Rid& rid, Time now) {
   const auto refuse = [&](ErrorCode code, std::string_view text) {
-    send_error(to, code, text, rid);
-    return std::nullopt;
+    send_error(code, text, rid);
+    return done();
   };
   Racer* racer = find(player);
   if (racer == nullptr) return refuse(ErrorCode::not_in_room, "you are not in this room");
@@ -340,17 +345,17 @@ std::optional<JournalEntry> RaceState::play(Player& player, Participant& to,
   const protocol::GameView view{racer->game_id, game, false};
   if (std::holds_alternative<protocol::Resign>(message)) {
     game.end(engine::GameState::resigned);
-    to.deliver(share(protocol::encode_game(view, rid)));
-    broadcast(share(protocol::encode_race_update(code_, player.id, game, {})), &to, &player);
-    std::optional<JournalEntry> entry;
-    if (settings_.journal_moves) entry = JournalEntry{race_id_, index, "", true, game_check(game)};
+    reply(protocol::encode_game(view, rid));
+    broadcast(share(protocol::encode_race_update(code_, player.id, game, {})), &player);
+    if (settings_.journal_moves)
+      fx_.journal = JournalEntry{race_id_, index, "", true, game_check(game)};
     check_end(std::nullopt, now);
-    return entry;
+    return done();
   }
   if (const auto refused = check_move(game, message)) {
-    send_error(to, refused->code, refused->message, rid);
-    if (refused->code == ErrorCode::stale) to.deliver(share(protocol::encode_game(view, rid)));
-    return std::nullopt;
+    send_error(refused->code, refused->message, rid);
+    if (refused->code == ErrorCode::stale) reply(protocol::encode_game(view, rid));
+    return done();
   }
   if (!allow_move(*racer, now)) {
     return refuse(ErrorCode::rate_limited, "this room caps moves per second");
@@ -358,30 +363,31 @@ std::optional<JournalEntry> RaceState::play(Player& player, Participant& to,
   const std::size_t before = game.history().size();
   engine::MoveOutcome outcome;
   const std::optional<engine::Direction> dir = apply_move(game, message, outcome);
-  to.deliver(share(protocol::encode_moved(view, dir, outcome, rid)));
-  if (!outcome.changed) return std::nullopt;
+  reply(protocol::encode_moved(view, dir, outcome, rid));
+  if (!outcome.changed) return done();
   metrics_->moves_total.fetch_add(1, std::memory_order_relaxed);
-  broadcast(share(protocol::encode_race_update(code_, player.id, game, outcome)), &to, &player);
-  std::optional<JournalEntry> entry;
+  broadcast(share(protocol::encode_race_update(code_, player.id, game, outcome)), &player);
   if (settings_.journal_moves) {
-    entry = JournalEntry{race_id_, index, game.history().substr(before), false, game_check(game)};
+    fx_.journal =
+        JournalEntry{race_id_, index, game.history().substr(before), false, game_check(game)};
   }
   check_end(game.won() ? std::optional<std::size_t>(index) : std::nullopt, now);
-  return entry;
+  return done();
 }
 
-void RaceState::emote(Player& player, Participant& to, protocol::Emote emote,
-                      const protocol::Rid& rid, Time now) {
+RaceEffects RaceState::emote(const Player& player, protocol::Emote emote, const protocol::Rid& rid,
+                             Time now) {
   Racer* racer = find(player);
   if (racer == nullptr) {
-    return send_error(to, ErrorCode::not_in_room, "you are not in this room", rid);
+    send_error(ErrorCode::not_in_room, "you are not in this room", rid);
+  } else if (racer->last_emote && now - *racer->last_emote < kEmoteEvery) {
+    send_error(ErrorCode::rate_limited, "one emote every 2 seconds", rid);
+  } else {
+    racer->last_emote = now;
+    reply(protocol::encode_emote(code_, player.id, emote, rid));
+    broadcast(share(protocol::encode_emote(code_, player.id, emote, {})), &player);
   }
-  if (racer->last_emote && now - *racer->last_emote < kEmoteEvery) {
-    return send_error(to, ErrorCode::rate_limited, "one emote every 2 seconds", rid);
-  }
-  racer->last_emote = now;
-  to.deliver(share(protocol::encode_emote(code_, player.id, emote, rid)));
-  broadcast(share(protocol::encode_emote(code_, player.id, emote, {})), &to);
+  return done();
 }
 
 void RaceState::forfeit(Racer& racer) {
@@ -423,10 +429,7 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
       rank_racers(results, fifteen, reason == "target" || forfeit ? winner_index : std::nullopt);
 
   std::vector<int> before;
-  for (const auto& r : racers_) {
-    std::lock_guard lock(r.player->mutex);
-    before.push_back(r.player->rating);
-  }
+  for (const auto& r : racers_) before.push_back(r.rating);
   // A race against the computer changes no rating and counts in no leaderboard.
   const bool with_bot =
       std::any_of(racers_.begin(), racers_.end(), [](const Racer& r) { return r.player->bot; });
@@ -439,7 +442,7 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
                     "",
                     {},
                     {},
-                    unix_ms(),
+                    settings_.wall_clock(),
                     {}};
   protocol::RaceOverView over{code_, reason, std::nullopt, {}, {}, {}};
   if (ranking.winner) over.winner = racers_[*ranking.winner].player->id;
@@ -473,31 +476,27 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
   }
   std::string message = protocol::encode_race_over(over);
   record.result = message;
-  result_ = RaceResult{std::move(record), std::move(message)};
+  fx_.result = RaceResult{std::move(record), std::move(message)};
 }
 
-std::optional<RaceResult> RaceState::take_result() {
-  std::optional<RaceResult> result = std::move(result_);
-  result_.reset();
-  return result;
-}
-
-void RaceState::record_failed() {
+RaceEffects RaceState::record_failed() {
   const SharedMessage error = share(protocol::encode_error(
       ErrorCode::internal, "the race result could not be recorded yet: retrying", {}));
   for (const auto& r : racers_) {
     if (r.left || !r.connected) continue;
     metrics_->count_error(ErrorCode::internal);
-    if (const auto connection = connection_of(*r.player)) connection->deliver(error);
+    if (auto connection = r.connection.lock())
+      fx_.deliveries.push_back({std::move(connection), error});
   }
+  return done();
 }
 
-void RaceState::recorded(const RaceResult& result, const std::vector<Grant>& granted) {
+RaceEffects RaceState::recorded(const RaceResult& result, const std::vector<Grant>& granted) {
   for (const auto& u : result.record.ratings) {
     for (auto& r : racers_) {
       if (r.player->id != u.player_id) continue;
-      std::lock_guard player_lock(r.player->mutex);
-      r.player->rating = u.after;
+      r.rating = u.after;
+      fx_.ratings.emplace_back(r.player, u.after);
     }
   }
   metrics_->races_active.fetch_sub(1, std::memory_order_relaxed);
@@ -506,8 +505,9 @@ void RaceState::recorded(const RaceResult& result, const std::vector<Grant>& gra
     const auto view = view_of(g);
     for (const auto& r : racers_) {
       if (!view || r.player->id != g.player_id) continue;
-      if (const auto connection = connection_of(*r.player)) {
-        connection->deliver(share(protocol::encode_achievement(*view)));
+      if (auto connection = r.connection.lock()) {
+        fx_.deliveries.push_back(
+            {std::move(connection), share(protocol::encode_achievement(*view))});
       }
     }
   }
@@ -517,64 +517,78 @@ void RaceState::recorded(const RaceResult& result, const std::vector<Grant>& gra
     Racer& r = racers_[i];
     if (r.left || !r.connected) {
       remove_racer(i);
-      if (closed_) return;
+      if (closed_) return done();
       continue;
     }
     r.ready = r.player->bot.has_value();
     r.game.reset();
   }
-  if (host_.empty()) return close();
-  broadcast_room(nullptr, {});
+  if (host_.empty()) {
+    close();
+    return done();
+  }
+  broadcast_room(false, {});
+  return done();
 }
 
-bool RaceState::add_spectator(const std::shared_ptr<Participant>& spectator,
-                              const protocol::Rid& rid, Time now) {
-  if (closed_) {
-    send_error(*spectator, ErrorCode::no_such_room, "no room with that code", rid);
-    return false;
-  }
+RaceEffects RaceState::add_spectator(const std::shared_ptr<Participant>& spectator,
+                                     const protocol::Rid& rid, Time now, bool& added) {
+  added = false;
   std::erase_if(spectators_, [](const auto& w) { return w.expired(); });
-  if (static_cast<int>(spectators_.size()) >= kMaxSpectators) {
-    send_error(*spectator, ErrorCode::room_full, "too many spectators", rid);
-    return false;
+  if (closed_) {
+    send_error(ErrorCode::no_such_room, "no room with that code", rid);
+  } else if (static_cast<int>(spectators_.size()) >= kMaxSpectators) {
+    send_error(ErrorCode::room_full, "too many spectators", rid);
+  } else {
+    added = true;
+    spectators_.push_back(spectator);
+    broadcast_room(true, rid, nullptr, spectator.get());
+    if (state_ == State::racing || state_ == State::finishing) {
+      reply(protocol::encode_race_state(code_, remaining_ms(now), games(), {}));
+    }
   }
-  spectators_.push_back(spectator);
-  broadcast_room(spectator.get(), rid);
-  if (state_ == State::racing || state_ == State::finishing) {
-    spectator->deliver(share(protocol::encode_race_state(code_, remaining_ms(now), games(), {})));
-  }
-  return true;
+  return done();
 }
 
-void RaceState::remove_spectator(const Participant* spectator) {
+RaceEffects RaceState::remove_spectator(const Participant* spectator) {
   const auto before = spectators_.size();
   std::erase_if(spectators_,
                 [&](const auto& w) { return w.expired() || w.lock().get() == spectator; });
-  if (spectators_.size() != before && !closed_) broadcast_room(nullptr, {});
+  if (spectators_.size() != before && !closed_) broadcast_room(false, {});
+  return done();
 }
 
-void RaceState::reconnected(Player& player, Participant& to, Time now) {
+RaceEffects RaceState::reconnected(const Player& player, std::weak_ptr<Participant> connection,
+                                   Time now) {
   Racer* racer = find(player);
-  if (racer == nullptr) return;
+  if (racer == nullptr) return done();
+  racer->connection = std::move(connection);
   racer->connected = true;
   racer->away_until.reset();
-  broadcast_room(&to, {});
+  broadcast_room(true, {}, &player);
   if (state_ == State::racing || state_ == State::finishing) {
-    to.deliver(share(protocol::encode_race_state(code_, remaining_ms(now), games(), {})));
+    reply(protocol::encode_race_state(code_, remaining_ms(now), games(), {}));
   }
   maybe_start(now);
+  return done();
 }
 
-void RaceState::disconnected(Player& player, Time now) {
+RaceEffects RaceState::disconnected(const Player& player, Time now) {
   Racer* racer = find(player);
-  if (racer == nullptr) return;
+  if (racer == nullptr) return done();
   racer->connected = false;
   racer->away_until = now + std::chrono::seconds(settings_.grace);
   if (state_ == State::countdown) state_ = State::waiting;
-  broadcast_room(nullptr, {});
+  broadcast_room(false, {});
+  return done();
 }
 
-void RaceState::tick(Time now) {
+RaceEffects RaceState::tick(Time now) {
+  advance(now);
+  return done();
+}
+
+void RaceState::advance(Time now) {
   if (state_ == State::countdown && now >= countdown_until_) start_race(now);
   if (state_ == State::racing && now >= race_deadline_) end_race("time", std::nullopt, now);
   if (state_ == State::finishing) return;  // the away are dropped once it is recorded
@@ -592,7 +606,7 @@ void RaceState::tick(Time now) {
       drop_out(*r, now);  // out of grace: a forfeit
     } else if (state_ != State::finishing) {
       remove_racer(static_cast<std::size_t>(r - racers_.data()));
-      if (!closed_) broadcast_room(nullptr, {});
+      if (!closed_) broadcast_room(false, {});
     }
   }
 }

@@ -1,25 +1,27 @@
 #pragma once
-// The rules of one room (PROTOCOL.md §5), without I/O, timers or a clock of its own: who is in
-// it, ready and host, the countdown, a race with one seed for all, the move cap, the grace of a
-// racer who dropped, the end reasons, the ranking and the Elo update. Every call that depends
-// on time takes `now`; the shell (Room) keeps a timer at next_deadline() and calls tick().
-// A finished race is handed out by take_result() to be recorded; race_over goes out only when
-// the shell reports it recorded (recorded()).
+// The rules of one room (PROTOCOL.md §5): who is in it, ready and host, the countdown, a race
+// with one seed for all, the move cap, the grace of a racer who dropped, the end reasons, the
+// ranking and the Elo update. A core: every call takes the time it needs and returns what it
+// produced — the messages to deliver, the move journal's entry, the race to record, the players
+// it let go — and performs none of it. The shell (Room) carries the effects out, keeps a timer
+// at next_deadline() and calls tick(). race_over goes out only when the shell reports the
+// result recorded (recorded()).
 //
 // Not thread-safe: the shell's mutex guards every call (docs/architecture.md, "Threads and
-// locks").
-// Messages go to participants (a racer's current connection, the spectators), never sockets;
-// a broadcast is encoded once and shared.
+// locks"). It locks nothing itself: each racer's connection and rating live in its entry.
 #include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/game.hpp"
 #include "protocol/encode.hpp"
 #include "protocol/messages.hpp"
 #include "server/base/metrics.hpp"
+#include "server/base/secrets.hpp"
+#include "server/base/unix_time.hpp"
 #include "server/game/participant.hpp"
 #include "server/game/player.hpp"
 #include "server/store/store.hpp"
@@ -30,6 +32,11 @@ struct RaceSettings {
   int countdown = 3;           // seconds before a race starts; 0 starts it at once
   int grace = 60;              // seconds a disconnected racer keeps their place
   bool journal_moves = false;  // cluster mode: play() says what each move adds to the journal
+  // What the rules cannot compute, given to them: a fresh secret (a race's seed, its id and
+  // its games' ids) and the wall clock (Unix ms, for the record). The server's draw on the
+  // CSPRNG and the system clock; tests give their own.
+  std::uint64_t (*secret)() = random_u64;
+  std::int64_t (*wall_clock)() = unix_ms;
 };
 
 // What one racer's move or resignation adds to the race's journal (cluster mode journals it
@@ -49,6 +56,31 @@ struct RaceResult {
   std::string race_over;
 };
 
+// A player taking a place in the room: who, where their messages go (empty while they are
+// away), and their rating when they sat down.
+struct Seat {
+  std::shared_ptr<Player> player;
+  std::weak_ptr<Participant> connection;
+  int rating = 0;
+};
+
+// One message for one recipient; `to` is null for the connection that made the call.
+struct Delivery {
+  std::shared_ptr<Participant> to;
+  SharedMessage message;
+};
+
+// What one call on the rules produced, for the shell to carry out in this order: journal
+// (cluster mode) → record → deliver.
+struct RaceEffects {
+  std::vector<Delivery> deliveries;               // in the order they are to arrive
+  std::optional<JournalEntry> journal;            // a racer's move or resignation
+  std::optional<RaceResult> result;               // the race just ended; race_over waits for it
+  std::vector<std::shared_ptr<Player>> released;  // no longer members: unlinked from the room
+  // Ratings that took effect (a race recorded): each player's new Elo, for Player::rating.
+  std::vector<std::pair<std::shared_ptr<Player>, int>> ratings;
+};
+
 class RaceState {
  public:
   using Clock = std::chrono::steady_clock;
@@ -56,67 +88,63 @@ class RaceState {
   static constexpr int kMaxSpectators = 100;
   static constexpr std::chrono::seconds kEmoteEvery{2};
 
-  // owner is what a member's Player::room points to while they are in this room.
   RaceState(std::string code, protocol::RoomOptions options, RaceSettings settings,
-            Metrics& metrics, std::weak_ptr<Room> owner);
+            Metrics& metrics);
 
-  // A race journaled before a restart, going on from now: every racer away with a full grace,
-  // the clock running on with the time it had left (the downtime is not counted). players
-  // are record.racers' players in order. nullopt if a game cannot be rebuilt from its moves.
-  // The caller links the players to owner (Player::room).
-  static std::optional<RaceState> restore(const ActiveRaceRecord& record,
-                                          std::vector<std::shared_ptr<Player>> players,
-                                          RaceSettings settings, Metrics& metrics,
-                                          std::weak_ptr<Room> owner, Time now);
+  // A journaled race going on from now: every racer away with a full grace, the clock running
+  // on with the time it had left (the downtime is not counted). seats are record.racers' in
+  // order. nullopt if a game cannot be rebuilt from its moves. A race that had ended (its
+  // result not yet recorded) ends again: effects gets its result.
+  static std::optional<RaceState> restore(const ActiveRaceRecord& record, std::vector<Seat> seats,
+                                          RaceSettings settings, Metrics& metrics, Time now,
+                                          RaceEffects& effects);
 
   // The room has nobody left and is gone for good; the shell drops it from the registry.
   bool closed() const noexcept { return closed_; }
 
-  // Each answers `to` (the asking connection) directly, errors included.
-  void join(const std::shared_ptr<Player>& player, Participant& to, const protocol::Rid& rid);
-  void leave(Player& player, Participant& to, const protocol::Rid& rid, Time now);
-  void set_ready(Player& player, bool ready, Participant& to, const protocol::Rid& rid, Time now);
-  // move, slide, undo or resign from a racer. `to` gets the answer; everyone else (the
-  // racer's own connection aside) the race_update. With settings.journal_moves, returns what
-  // it adds to the journal, if it changed the racer's game (else nothing is computed).
-  std::optional<JournalEntry> play(Player& player, Participant& to,
-                                   const protocol::ClientMessage& message, const protocol::Rid& rid,
-                                   Time now);
-  // A racer's emote: to every member and spectator (`to` gets it with rid); at most one per
-  // kEmoteEvery per racer, else rate_limited.
-  void emote(Player& player, Participant& to, protocol::Emote emote, const protocol::Rid& rid,
-             Time now);
-  // Quick match: seats both players, ready, without telling anyone yet. Their Player::room
-  // must already point to owner (claimed atomically by the matchmaker). a_expected_by: a is
-  // on the way from another node (cluster mode) and counts as away until then.
-  void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
-            std::optional<Time> a_expected_by = std::nullopt);
-  // Tells everyone the room as it is (`direct` gets rid) and starts when all are ready.
-  void announce(Participant* direct, const protocol::Rid& rid, Time now);
-  // Adds a spectator and sends it `room` (+ `race_state`); false if refused (error sent).
-  bool add_spectator(const std::shared_ptr<Participant>& spectator, const protocol::Rid& rid,
-                     Time now);
-  void remove_spectator(const Participant* spectator);
-  // A racer's new connection: sends it `room`, then `race_state` when racing; in a waiting
+  // seat.player asks to join. claimed: the shell linked the player to this room (they were in
+  // none); if the join is refused, the player is in released again.
+  RaceEffects join(const Seat& seat, bool claimed, const protocol::Rid& rid);
+  RaceEffects leave(const Player& player, const protocol::Rid& rid, Time now);
+  RaceEffects set_ready(const Player& player, bool ready, const protocol::Rid& rid, Time now);
+  // move, slide, undo or resign from a racer: the answer to the caller, the race_update to
+  // everyone else (the racer's own connection aside). With settings.journal_moves, what it
+  // adds to the move journal if it changed the racer's game (else nothing is computed).
+  RaceEffects play(const Player& player, const protocol::ClientMessage& message,
+                   const protocol::Rid& rid, Time now);
+  // A racer's emote: to every member and spectator (the caller's copy carries rid); at most
+  // one per kEmoteEvery per racer, else rate_limited.
+  RaceEffects emote(const Player& player, protocol::Emote emote, const protocol::Rid& rid,
+                    Time now);
+  // Quick match: seats both, ready, without telling anyone yet (the shell linked them to this
+  // room already). a_expected_by: a is on the way from another node (cluster mode) and counts
+  // as away until then.
+  void seat(const Seat& a, const Seat& b, std::optional<Time> a_expected_by = std::nullopt);
+  // Tells everyone the room as it is (the caller, when direct, gets it with rid) and starts
+  // when all are ready.
+  RaceEffects announce(bool direct, const protocol::Rid& rid, Time now);
+  // Adds a spectator and sends it `room` (+ `race_state`); added is false if it was refused
+  // (the error is in the effects).
+  RaceEffects add_spectator(const std::shared_ptr<Participant>& spectator, const protocol::Rid& rid,
+                            Time now, bool& added);
+  RaceEffects remove_spectator(const Participant* spectator);
+  // A racer's new connection: it gets `room`, then `race_state` when racing; in a waiting
   // room where everyone is ready and back, the countdown starts.
-  void reconnected(Player& player, Participant& to, Time now);
+  RaceEffects reconnected(const Player& player, std::weak_ptr<Participant> connection, Time now);
   // A racer's connection is gone: they keep their place for the grace period.
-  void disconnected(Player& player, Time now);
+  RaceEffects disconnected(const Player& player, Time now);
 
   // Fires whatever is due at now: the countdown's end, the time limit, expired graces.
-  void tick(Time now);
+  RaceEffects tick(Time now);
   // When tick next has something to do; nullopt when nothing is pending.
   std::optional<Time> next_deadline() const;
 
-  // The race that just ended, once; its race_over waits for recorded().
-  std::optional<RaceResult> take_result();
-  // result (from take_result) was committed: ratings take effect, race_over goes out, the
-  // room waits again.
-  // granted: the achievements the race's games earned, each sent to its player after
-  // race_over.
-  void recorded(const RaceResult& result, const std::vector<Grant>& granted);
+  // result (a RaceEffects::result) was committed: the ratings take effect (in the effects'
+  // ratings, for the players), race_over goes out, each achievement granted goes to its
+  // player after it, and the room waits again.
+  RaceEffects recorded(const RaceResult& result, const std::vector<Grant>& granted);
   // Recording failed (it will be retried): the racers are told, nothing is announced.
-  void record_failed();
+  RaceEffects record_failed();
 
   // The journal entry of a running race (or of one whose result is not yet recorded).
   std::optional<ActiveRaceRecord> journal(Time now);
@@ -130,6 +158,8 @@ class RaceState {
   enum class State { waiting, countdown, racing, finishing };
   struct Racer {
     std::shared_ptr<Player> player;
+    std::weak_ptr<Participant> connection;  // where their messages go while connected
+    int rating = 0;
     bool ready = false;
     bool connected = true;
     bool left = false;  // left or timed out during a race: kept for the standings only
@@ -142,16 +172,24 @@ class RaceState {
   };
 
   Racer* find(const Player& player);
+  static Racer racer_of(const Seat& seat);
   std::int64_t remaining_ms(Time now) const;
   std::vector<protocol::RacerGame> games() const;
-  void send_error(Participant& to, protocol::ErrorCode code, std::string_view text,
-                  const protocol::Rid& rid) const;
-  // Sends message to every connected racer and spectator but `except` (and but the racer
-  // except_racer).
-  void broadcast(const SharedMessage& message, const Participant* except = nullptr,
-                 const Player* except_racer = nullptr);
-  // `room` to everyone; `direct` gets its own copy carrying rid.
-  void broadcast_room(Participant* direct, const protocol::Rid& rid);
+  // Takes what the call produced (fx_), leaving nothing behind.
+  RaceEffects done();
+  // message to the connection that made the call.
+  void reply(std::string message);
+  void send_error(protocol::ErrorCode code, std::string_view text, const protocol::Rid& rid);
+  // message to every connected racer but except_racer, and every spectator but
+  // except_spectator.
+  void broadcast(const SharedMessage& message, const Player* except_racer = nullptr,
+                 const Participant* except_spectator = nullptr);
+  // `room` to everyone; the caller (the racer direct_racer, the spectator direct_spectator,
+  // or neither and nobody when direct is false) gets its own copy carrying rid.
+  void broadcast_room(bool direct, const protocol::Rid& rid, const Player* direct_racer = nullptr,
+                      const Participant* direct_spectator = nullptr);
+  // tick's work, its effects left in fx_.
+  void advance(Time now);
   void maybe_start(Time now);
   void start_race(Time now);
   void remove_racer(std::size_t index);
@@ -170,7 +208,7 @@ class RaceState {
   protocol::RoomOptions options_;
   RaceSettings settings_;
   Metrics* metrics_;
-  std::weak_ptr<Room> owner_;
+  RaceEffects fx_;  // what the call in progress has produced
   State state_ = State::waiting;
   bool closed_ = false;
   std::string host_;
@@ -181,7 +219,6 @@ class RaceState {
   std::uint64_t seed_ = 0;
   std::string race_id_;
   std::int64_t race_started_at_ = 0;  // Unix ms
-  std::optional<RaceResult> result_;  // ended, not yet handed to the shell
 };
 
 }  // namespace tilerace::server

@@ -17,13 +17,18 @@ namespace asio = boost::asio;
 Room::Room(RoomServices services)
     : services_(std::move(services)), timer_(services_.executor), retry_(services_.executor) {}
 
+Seat Room::seat_of(const std::shared_ptr<Player>& player, bool connected) {
+  std::lock_guard lock(player->mutex);
+  return {player, connected ? player->connection : std::weak_ptr<Participant>(), player->rating};
+}
+
 std::shared_ptr<Room> Room::make(std::string code, const protocol::RoomOptions& options,
                                  RoomServices services) {
   std::shared_ptr<Room> room(new Room(std::move(services)));
   room->code_ = code;
   room->public_ = options.is_public;
-  room->state_.emplace(std::move(code), options, room->services_.settings, *room->services_.metrics,
-                       room);
+  room->state_.emplace(std::move(code), options, room->services_.settings,
+                       *room->services_.metrics);
   return room;
 }
 
@@ -33,37 +38,49 @@ std::shared_ptr<Room> Room::restore(const ActiveRaceRecord& record,
   std::shared_ptr<Room> room(new Room(std::move(services)));
   room->code_ = record.room;
   room->public_ = record.options.is_public;
+  std::vector<Seat> seats;
+  for (const auto& player : players) seats.push_back(seat_of(player, false));
+  RaceEffects effects;
   std::optional<RaceState> state =
-      RaceState::restore(record, players, room->services_.settings, *room->services_.metrics, room,
-                         RaceState::Clock::now());
+      RaceState::restore(record, std::move(seats), room->services_.settings,
+                         *room->services_.metrics, RaceState::Clock::now(), effects);
   if (!state) return nullptr;
   for (std::size_t i = 0; i < players.size(); ++i) {
     if (record.racers[i].left) continue;
     std::lock_guard lock(players[i]->mutex);
     players[i]->room = room;
   }
-  {
-    std::lock_guard lock(room->mutex_);
-    room->state_.emplace(std::move(*state));
-    room->settle_locked();
-  }
+  std::lock_guard lock(room->mutex_);
+  room->state_.emplace(std::move(*state));
+  room->apply_locked(std::move(effects), nullptr);
   return room;
 }
 
 template <class F>
-auto Room::act(F&& f) {
+void Room::act(Participant* asker, F&& f) {
   std::lock_guard lock(mutex_);
-  struct Settle {
-    Room& room;
-    ~Settle() { room.settle_locked(); }
-  } settle{*this};
-  return f(*state_, RaceState::Clock::now());
+  apply_locked(f(*state_, RaceState::Clock::now()), asker);
 }
 
-void Room::settle_locked() {
-  if (auto result = state_->take_result()) {
-    asio::co_spawn(services_.executor, record(shared_from_this(), std::move(*result)),
+void Room::apply_locked(RaceEffects fx, Participant* asker) {
+  for (const auto& player : fx.released) {
+    std::lock_guard lock(player->mutex);
+    if (player->room.lock().get() == this) player->room.reset();
+  }
+  for (const auto& [player, rating] : fx.ratings) {
+    std::lock_guard lock(player->mutex);
+    player->rating = rating;
+  }
+  if (fx.result) {
+    asio::co_spawn(services_.executor, record(shared_from_this(), std::move(*fx.result)),
                    asio::detached);
+  }
+  for (Delivery& d : fx.deliveries) {
+    if (d.to) {
+      d.to->deliver(std::move(d.message));
+    } else if (asker != nullptr) {
+      asker->deliver(std::move(d.message));
+    }
   }
   if (state_->closed()) {
     if (closed_) return;
@@ -85,9 +102,9 @@ void Room::settle_locked() {
   timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
     const auto self = weak.lock();
     if (ec || !self) return;
-    self->act([&self](RaceState& s, Time now) {
+    self->act(nullptr, [&self](RaceState& s, Time now) {
       self->armed_.reset();
-      s.tick(now);
+      return s.tick(now);
     });
   });
 }
@@ -110,11 +127,10 @@ asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result
       std::lock_guard lock(self->mutex_);
       if (committed) {
         if (self->services_.journal != nullptr) self->services_.journal->forget(result.record.id);
-        self->state_->recorded(result, granted);
-        self->settle_locked();
+        self->apply_locked(self->state_->recorded(result, granted), nullptr);
         co_return;
       }
-      if (attempt == 0) self->state_->record_failed();
+      if (attempt == 0) self->apply_locked(self->state_->record_failed(), nullptr);
       if (self->stopped_) co_return;  // the journal keeps the race for the next start
       self->retry_.expires_after(std::chrono::seconds(1 << std::min(attempt, 5)));
     }
@@ -123,93 +139,106 @@ asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result
   }
 }
 
-void Room::join(const std::shared_ptr<Player>& player, Participant& to, const protocol::Rid& rid) {
-  act([&](RaceState& s, Time) { s.join(player, to, rid); });
+void Room::join(const std::shared_ptr<Player>& player, const std::shared_ptr<Participant>& to,
+                const protocol::Rid& rid) {
+  std::lock_guard lock(mutex_);
+  Seat seat{player, to, 0};
+  bool claimed = false;
+  {
+    std::lock_guard player_lock(player->mutex);
+    claimed = player->room.expired();
+    if (claimed) player->room = weak_from_this();
+    seat.rating = player->rating;
+  }
+  apply_locked(state_->join(seat, claimed, rid), to.get());
 }
 
 void Room::leave(Player& player, Participant& to, const protocol::Rid& rid) {
-  act([&](RaceState& s, Time now) { s.leave(player, to, rid, now); });
+  act(&to, [&](RaceState& s, Time now) { return s.leave(player, rid, now); });
 }
 
 void Room::set_ready(Player& player, bool ready, Participant& to, const protocol::Rid& rid) {
-  act([&](RaceState& s, Time now) { s.set_ready(player, ready, to, rid, now); });
+  act(&to, [&](RaceState& s, Time now) { return s.set_ready(player, ready, rid, now); });
 }
 
-void Room::play(Player& player, Participant& to, const protocol::ClientMessage& message,
-                const protocol::Rid& rid) {
-  auto entry = act([&](RaceState& s, Time now) { return s.play(player, to, message, rid, now); });
-  if (entry && services_.journal != nullptr) services_.journal->append_later(std::move(*entry));
-}
-
-asio::awaitable<void> Room::play_acked(Player& player, Participant& to,
-                                       const protocol::ClientMessage& message, protocol::Rid rid) {
-  if (services_.journal == nullptr) {
-    play(player, to, message, rid);
-    co_return;
+std::optional<asio::awaitable<void>> Room::play(Player& player,
+                                                const std::shared_ptr<Participant>& to,
+                                                const protocol::ClientMessage& message,
+                                                const protocol::Rid& rid) {
+  std::lock_guard lock(mutex_);
+  RaceEffects fx = state_->play(player, message, rid, RaceState::Clock::now());
+  if (!fx.journal || services_.journal == nullptr) {
+    apply_locked(std::move(fx), to.get());
+    return std::nullopt;
   }
-  // What the race answers the mover, held until the journal has the move.
-  struct Held final : Participant {
-    std::vector<SharedMessage> messages;
-    void deliver(SharedMessage message) override { messages.push_back(std::move(message)); }
-    void close(std::uint16_t) override {}
-  };
-  Held held;
-  bool in_store = false;
-  auto entry = act([&](RaceState& s, Time now) {
-    auto e = s.play(player, held, message, rid, now);
-    in_store = e && e->race_id == in_store_race_;
-    return e;
+  // The answer to the mover waits for the journal; everything else goes out now.
+  std::vector<SharedMessage> held;
+  std::erase_if(fx.deliveries, [&held](Delivery& d) {
+    if (d.to) return false;
+    held.push_back(std::move(d.message));
+    return true;
   });
-  if (entry && !in_store) {
+  JournalEntry entry = std::move(*fx.journal);
+  const bool in_store = entry.race_id == in_store_race_;
+  apply_locked(std::move(fx), nullptr);
+  return journal_then_answer(shared_from_this(), std::move(entry), in_store, to, std::move(held));
+}
+
+asio::awaitable<void> Room::journal_then_answer(std::shared_ptr<Room> self, JournalEntry entry,
+                                                bool in_store, std::shared_ptr<Participant> to,
+                                                std::vector<SharedMessage> held) {
+  if (!in_store) {
     // A survivor finds a race through the store's journal: a young race (not in it yet: it
     // is written once a second) is written now, before its first moves are answered.
-    std::optional<ActiveRaceRecord> record = journal();
+    std::optional<ActiveRaceRecord> record = self->journal();
     const StoreWorker::Job write = [&record](Store& s) {
       if (record) s.journal_races({*record});
     };
     try {
-      co_await services_.store->run(write);
-      std::lock_guard lock(mutex_);
-      in_store_race_ = entry->race_id;
+      co_await self->services_.store->run(write);
+      std::lock_guard lock(self->mutex_);
+      self->in_store_race_ = entry.race_id;
     } catch (const std::exception& e) {
-      spdlog::debug("room {}: the race could not be journaled: {}", code_, e.what());
+      spdlog::debug("room {}: the race could not be journaled: {}", self->code_, e.what());
     }
   }
-  if (entry) {
-    try {
-      co_await services_.journal->append(std::move(*entry));
-    } catch (const std::exception& e) {
-      // Redis away: the move stands, answered, but a survivor would not know it.
-      services_.metrics->unjournaled_moves_total.fetch_add(1, std::memory_order_relaxed);
-      spdlog::debug("room {}: a move could not be journaled: {}", code_, e.what());
-    }
+  try {
+    co_await self->services_.journal->append(std::move(entry));
+  } catch (const std::exception& e) {
+    // Redis away: the move stands, answered, but a survivor would not know it.
+    self->services_.metrics->unjournaled_moves_total.fetch_add(1, std::memory_order_relaxed);
+    spdlog::debug("room {}: a move could not be journaled: {}", self->code_, e.what());
   }
-  for (SharedMessage& m : held.messages) to.deliver(std::move(m));
+  for (SharedMessage& m : held) to->deliver(std::move(m));
 }
 
 void Room::seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
                 std::optional<Time> a_expected_by) {
-  act([&](RaceState& s, Time) { s.seat(a, b, a_expected_by); });
+  std::lock_guard lock(mutex_);
+  state_->seat(seat_of(a, !a_expected_by), seat_of(b, true), a_expected_by);
 }
 
 void Room::announce(Participant* direct, const protocol::Rid& rid) {
-  act([&](RaceState& s, Time now) { s.announce(direct, rid, now); });
+  act(direct, [&](RaceState& s, Time now) { return s.announce(direct != nullptr, rid, now); });
 }
 
 bool Room::add_spectator(const std::shared_ptr<Participant>& spectator, const protocol::Rid& rid) {
-  return act([&](RaceState& s, Time now) { return s.add_spectator(spectator, rid, now); });
+  bool added = false;
+  act(spectator.get(),
+      [&](RaceState& s, Time now) { return s.add_spectator(spectator, rid, now, added); });
+  return added;
 }
 
 void Room::remove_spectator(const Participant* spectator) {
-  act([&](RaceState& s, Time) { s.remove_spectator(spectator); });
+  act(nullptr, [&](RaceState& s, Time) { return s.remove_spectator(spectator); });
 }
 
-void Room::reconnected(Player& player, Participant& to) {
-  act([&](RaceState& s, Time now) { s.reconnected(player, to, now); });
+void Room::reconnected(Player& player, const std::shared_ptr<Participant>& to) {
+  act(to.get(), [&](RaceState& s, Time now) { return s.reconnected(player, to, now); });
 }
 
 void Room::disconnected(Player& player) {
-  act([&](RaceState& s, Time now) { s.disconnected(player, now); });
+  act(nullptr, [&](RaceState& s, Time now) { return s.disconnected(player, now); });
 }
 
 protocol::RoomView Room::summary() const {
@@ -231,7 +260,7 @@ void Room::stop() {
 }
 
 void Room::emote(Player& player, Participant& to, protocol::Emote emote, const protocol::Rid& rid) {
-  act([&](RaceState& s, Time now) { s.emote(player, to, emote, rid, now); });
+  act(&to, [&](RaceState& s, Time now) { return s.emote(player, emote, rid, now); });
 }
 
 std::optional<engine::Game> Room::racing_game(const Player& player) {

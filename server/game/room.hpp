@@ -1,9 +1,12 @@
 #pragma once
-// A room as the server runs it: its RaceState behind a mutex, one timer kept at the state's
-// next deadline, and the recording of finished races through the StoreWorker — race_over goes
-// out only once the result is committed; a failed recording is retried with backoff (the
-// race journal keeps it across a restart meanwhile). Every public function takes the mutex
-// and may be called from any thread; callers hold a shared_ptr to the room for the call.
+// A room as the server runs it: the shell around its rules (RaceState). It calls the rules
+// under its mutex and carries out what they return in a fixed order — journal (cluster mode:
+// a racer's move reaches the move journal before its answer goes out) → record (a finished
+// race is committed through the StoreWorker before race_over goes out; a failed recording is
+// retried with backoff, the store's race journal keeping it across a restart meanwhile) →
+// deliver (in the rules' order, under the mutex). It links players to the room and unlinks
+// them (Player::room), and keeps one timer at the rules' next deadline. Every public function
+// may be called from any thread; callers hold a shared_ptr to the room for the call.
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -51,29 +54,31 @@ class Room : public std::enable_shared_from_this<Room> {
   const std::string& code() const noexcept { return code_; }
   const RoomServices& services() const noexcept { return services_; }
   bool is_public() const noexcept { return public_; }
-  // Moves are journaled (cluster mode): people's moves go through play_acked.
-  bool journaled() const noexcept { return services_.journal != nullptr; }
 
-  // See RaceState for each; they answer `to` directly, errors included.
-  void join(const std::shared_ptr<Player>& player, Participant& to, const protocol::Rid& rid);
+  // See RaceState for each; `to` is the connection that asked, and gets the answer, errors
+  // included.
+  void join(const std::shared_ptr<Player>& player, const std::shared_ptr<Participant>& to,
+            const protocol::Rid& rid);
   void leave(Player& player, Participant& to, const protocol::Rid& rid);
   void set_ready(Player& player, bool ready, Participant& to, const protocol::Rid& rid);
-  void play(Player& player, Participant& to, const protocol::ClientMessage& message,
-            const protocol::Rid& rid);
-  // A person's move, slide or resignation. With a journal, the answer to `to` (moved, game,
-  // or an error) is sent only once the journal has the move: a racer is never told of a move
-  // a survivor adopting this race would not know. The others see the race_update at once.
-  // The caller keeps the room, `to` and message alive until it resumes.
-  boost::asio::awaitable<void> play_acked(Player& player, Participant& to,
-                                          const protocol::ClientMessage& message,
-                                          protocol::Rid rid);
+  // A racer's move, slide, undo or resignation. With a move journal (cluster mode), the
+  // answer to `to` (moved, game, or an error) goes out only once the journal has the move — a
+  // racer is never told of a move a survivor adopting this race would not know — and that
+  // rest comes back to be awaited; everyone else sees the race_update at once. nullopt: all
+  // is done.
+  std::optional<boost::asio::awaitable<void>> play(Player& player,
+                                                   const std::shared_ptr<Participant>& to,
+                                                   const protocol::ClientMessage& message,
+                                                   const protocol::Rid& rid);
   void emote(Player& player, Participant& to, protocol::Emote emote, const protocol::Rid& rid);
+  // Quick match: seats a and b (already linked to this room by the registry).
   void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
             std::optional<Time> a_expected_by = std::nullopt);
+  // direct: the arriving racer's connection (it gets `room` with rid), or null.
   void announce(Participant* direct, const protocol::Rid& rid);
   bool add_spectator(const std::shared_ptr<Participant>& spectator, const protocol::Rid& rid);
   void remove_spectator(const Participant* spectator);
-  void reconnected(Player& player, Participant& to);
+  void reconnected(Player& player, const std::shared_ptr<Participant>& to);
   void disconnected(Player& player);
   protocol::RoomView summary() const;
   std::optional<ActiveRaceRecord> journal();
@@ -86,13 +91,23 @@ class Room : public std::enable_shared_from_this<Room> {
  private:
   explicit Room(RoomServices services);
 
-  // Runs f(state, now) under the mutex, then settles what it changed.
+  // Runs f(state, now) → RaceEffects under the mutex and carries the effects out (asker: the
+  // connection that asked, or null).
   template <class F>
-  auto act(F&& f);
-  // Hands a finished race to the recorder, tells the registry when the room closed, and keeps
-  // the timer at the state's next deadline.
-  void settle_locked();
+  void act(Participant* asker, F&& f);
+  // Carries out fx (the mutex held): unlinks the released players, sets new ratings, hands a
+  // finished race to the recorder, delivers in order, tells the registry when the room closed, and
+  // keeps the timer at the rules' next deadline.
+  void apply_locked(RaceEffects fx, Participant* asker);
   static boost::asio::awaitable<void> record(std::shared_ptr<Room> self, RaceResult result);
+  // Cluster mode: journals entry (writing a race the store's journal does not have yet
+  // first), then gives `to` its held answer.
+  static boost::asio::awaitable<void> journal_then_answer(std::shared_ptr<Room> self,
+                                                          JournalEntry entry, bool in_store,
+                                                          std::shared_ptr<Participant> to,
+                                                          std::vector<SharedMessage> held);
+  // seats for players, read under their locks (rating, connection).
+  static Seat seat_of(const std::shared_ptr<Player>& player, bool connected);
 
   RoomServices services_;
   std::string code_;
@@ -104,7 +119,7 @@ class Room : public std::enable_shared_from_this<Room> {
   boost::asio::steady_timer retry_;  // backoff between recording attempts
   bool stopped_ = false;
   bool closed_ = false;
-  std::string in_store_race_;  // the race known to be in the store's journal (play_acked)
+  std::string in_store_race_;  // the race known to be in the store's journal (cluster mode)
 };
 
 }  // namespace tilerace::server

@@ -51,7 +51,9 @@ Dispatcher::Work Dispatcher::handle(Connection& c, const protocol::Decoded& deco
 
 void Dispatcher::open_room(Connection& c, const std::shared_ptr<Room>& room,
                            const protocol::RoomOptions& options, const protocol::Rid& rid) {
-  room->join(c.player, c.out, rid);
+  const auto self = c.self.lock();
+  if (!self) return;  // the connection is going away
+  room->join(c.player, self, rid);
   if (!options.bot || room_of(*c.player) != room) return;
   if (!BotRacer::seat(room, *options.bot)) {
     error(c, ErrorCode::not_allowed, "this server runs no computer opponents", rid);
@@ -115,9 +117,9 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::SendEmote& m,
 
 Dispatcher::Work Dispatcher::play(Connection& c, const protocol::ClientMessage& m,
                                   const protocol::Rid& rid) {
-  if (auto room = room_of(*c.player)) {
-    if (room->journaled()) return race_play(c, std::move(room), m, rid);
-    room->play(*c.player, c.out, m, rid);
+  if (const auto room = room_of(*c.player)) {
+    const auto self = c.self.lock();
+    if (self) return room->play(*c.player, self, m, rid);
   } else if (c.spectating) {
     error(c, ErrorCode::not_a_player, "spectators cannot play", rid);
   } else {
@@ -172,17 +174,11 @@ asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello&
     c.send(std::move(snapshot));
   }
   if (const auto room = room_of(*player)) {
-    room->reconnected(*player, c.out);
+    if (const auto self = c.self.lock()) room->reconnected(*player, self);
   } else if (cluster_ != nullptr && m.token) {
     asio::co_spawn(co_await asio::this_coro::executor, cluster_resume(c.self, player),
                    asio::detached);
   }
-}
-
-asio::awaitable<void> Dispatcher::race_play(Connection& c, std::shared_ptr<Room> room,
-                                            const protocol::ClientMessage& message,
-                                            protocol::Rid rid) {
-  co_await room->play_acked(*c.player, c.out, message, std::move(rid));
 }
 
 asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,
@@ -236,7 +232,7 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::JoinRoom& m,
   } else if (const auto target = rooms_.find(m.code)) {
     leave_queue(*c.player);
     stop_spectating(c);
-    target->join(c.player, c.out, rid);
+    if (const auto self = c.self.lock()) target->join(c.player, self, rid);
   } else if (cluster_ != nullptr) {
     return cluster_locate(c, m.code, "join_room", rid);
   } else {

@@ -95,9 +95,6 @@ class Dispatcher {
   boost::asio::awaitable<void> on_leaderboard(Connection& c, const protocol::LeaderboardRequest& m,
                                               const protocol::Rid& rid);
   boost::asio::awaitable<void> on_bot_record(Connection& c, const protocol::Rid& rid);
-  // A racer's move, slide or resignation, answered once journaled (Room::play_acked).
-  boost::asio::awaitable<void> race_play(Connection& c, std::shared_ptr<Room> room,
-                                         const protocol::ClientMessage& message, protocol::Rid rid);
   void error(Connection& c, protocol::ErrorCode code, std::string_view text,
              const protocol::Rid& rid);
   // The room p is a member of, or null.

@@ -27,11 +27,107 @@ struct Member {
   std::shared_ptr<FakeParticipant> out;
 };
 
-// What a member's Player::room points to: any live object will do for the pure state (the
-// pointer is never followed), so a null Room sharing an anchor's lifetime stands in.
+// What a member's Player::room points to: any live object will do for the rules (the pointer
+// is never followed), so a null Room sharing an anchor's lifetime stands in.
 struct Owner {
   std::shared_ptr<int> anchor = std::make_shared<int>(0);
   std::shared_ptr<Room> room{anchor, static_cast<Room*>(nullptr)};
+};
+
+// The rules with their effects carried out as the Room shell carries them out: deliveries in
+// order (the caller's to `to`), players linked to the room and released from it, ratings set,
+// and a finished race kept for take_result().
+class Rules {
+ public:
+  Rules(RaceState state, Owner& owner) : state_(std::move(state)), owner_(&owner) {}
+
+  // A journaled race restored at now for players (seated with their ratings, all away).
+  static std::optional<Rules> restore(const ActiveRaceRecord& record,
+                                      const std::vector<std::shared_ptr<Player>>& players,
+                                      RaceSettings settings, Metrics& metrics, Owner& owner,
+                                      Time now) {
+    std::vector<Seat> seats;
+    for (const auto& p : players) seats.push_back({p, {}, p->rating});
+    RaceEffects fx;
+    std::optional<RaceState> state =
+        RaceState::restore(record, std::move(seats), settings, metrics, now, fx);
+    if (!state) return std::nullopt;
+    for (std::size_t i = 0; i < players.size(); ++i) {
+      if (!record.racers[i].left) players[i]->room = owner.room;
+    }
+    Rules rules(std::move(*state), owner);
+    rules.apply(std::move(fx), nullptr);
+    return rules;
+  }
+
+  void join(const std::shared_ptr<Player>& p, Participant& to, const protocol::Rid& rid) {
+    const bool claimed = p->room.expired();
+    if (claimed) p->room = owner_->room;
+    apply(state_.join({p, p->connection, p->rating}, claimed, rid), &to);
+  }
+  void leave(Player& p, Participant& to, const protocol::Rid& rid, Time now) {
+    apply(state_.leave(p, rid, now), &to);
+  }
+  void set_ready(Player& p, bool ready, Participant& to, const protocol::Rid& rid, Time now) {
+    apply(state_.set_ready(p, ready, rid, now), &to);
+  }
+  void play(Player& p, Participant& to, const protocol::ClientMessage& m, const protocol::Rid& rid,
+            Time now) {
+    apply(state_.play(p, m, rid, now), &to);
+  }
+  void emote(Player& p, Participant& to, protocol::Emote e, const protocol::Rid& rid, Time now) {
+    apply(state_.emote(p, e, rid, now), &to);
+  }
+  // Quick match: both linked, then seated (a away until a_expected_by, if given).
+  void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
+            std::optional<Time> a_expected_by = std::nullopt) {
+    a->room = owner_->room;
+    b->room = owner_->room;
+    state_.seat({a, a_expected_by ? std::weak_ptr<Participant>() : a->connection, a->rating},
+                {b, b->connection, b->rating}, a_expected_by);
+  }
+  void announce(Participant* direct, const protocol::Rid& rid, Time now) {
+    apply(state_.announce(direct != nullptr, rid, now), direct);
+  }
+  bool add_spectator(const std::shared_ptr<Participant>& spectator, const protocol::Rid& rid,
+                     Time now) {
+    bool added = false;
+    apply(state_.add_spectator(spectator, rid, now, added), spectator.get());
+    return added;
+  }
+  void reconnected(Player& p, const std::shared_ptr<Participant>& to, Time now) {
+    apply(state_.reconnected(p, to, now), to.get());
+  }
+  void disconnected(Player& p, Time now) { apply(state_.disconnected(p, now), nullptr); }
+  void tick(Time now) { apply(state_.tick(now), nullptr); }
+  void recorded(const RaceResult& result, const std::vector<Grant>& granted) {
+    apply(state_.recorded(result, granted), nullptr);
+  }
+  void record_failed() { apply(state_.record_failed(), nullptr); }
+  std::optional<RaceResult> take_result() { return std::exchange(result_, std::nullopt); }
+
+  std::optional<Time> next_deadline() const { return state_.next_deadline(); }
+  std::optional<ActiveRaceRecord> journal(Time now) { return state_.journal(now); }
+  protocol::RoomView summary() const { return state_.summary(); }
+  bool closed() const { return state_.closed(); }
+
+ private:
+  void apply(RaceEffects fx, Participant* to) {
+    for (const auto& p : fx.released) {
+      if (p->room.lock() == owner_->room) p->room.reset();
+    }
+    for (const auto& [p, rating] : fx.ratings) p->rating = rating;
+    if (fx.result) result_ = std::move(fx.result);
+    for (Delivery& d : fx.deliveries) {
+      Participant* target = d.to ? d.to.get() : to;
+      ASSERT_NE(target, nullptr) << "a reply with nobody asking";
+      target->deliver(std::move(d.message));
+    }
+  }
+
+  RaceState state_;
+  Owner* owner_;
+  std::optional<RaceResult> result_;
 };
 
 protocol::RoomOptions options(int time_limit = 60, int cap = 0) {
@@ -50,19 +146,19 @@ struct RaceFixture : ::testing::Test {
   Owner owner;
   Member a{"a"}, b{"b"};
 
-  RaceState make(const protocol::RoomOptions& o = options(), RaceSettings s = {3, 10}) {
-    return RaceState("ROOM23", o, s, metrics, owner.room);
+  Rules make(const protocol::RoomOptions& o = options(), RaceSettings s = {3, 10}) {
+    return Rules(RaceState("ROOM23", o, s, metrics), owner);
   }
   // a and b join race and are ready at t0: the countdown runs.
-  void join_ready(RaceState& race) {
+  void join_ready(Rules& race) {
     race.join(a.player, *a.out, {});
     race.join(b.player, *b.out, {});
     race.set_ready(*a.player, true, *a.out, {}, t0);
     race.set_ready(*b.player, true, *b.out, {}, t0);
   }
   // a and b joined and ready; the countdown ran out at t0 + 3 s.
-  RaceState racing(const protocol::RoomOptions& o = options()) {
-    RaceState race = make(o);
+  Rules racing(const protocol::RoomOptions& o = options()) {
+    Rules race = make(o);
     join_ready(race);
     race.tick(t0 + 3s);
     a.out->take();
@@ -70,7 +166,7 @@ struct RaceFixture : ::testing::Test {
     return race;
   }
   // Plays moves for m until one changes the board; returns its `moved`.
-  json changing_move(RaceState& race, Member& m, Time now) {
+  json changing_move(Rules& race, Member& m, Time now) {
     for (int d = 0; d < 4; ++d) {
       race.play(*m.player, *m.out, move(static_cast<engine::Direction>(d)), {}, now);
       const json moved = m.out->take().back();
@@ -81,7 +177,7 @@ struct RaceFixture : ::testing::Test {
 };
 
 TEST_F(RaceFixture, TheCountdownRunsOnTheInjectedClock) {
-  RaceState race = make();
+  Rules race = make();
   race.join(a.player, *a.out, {});
   race.join(b.player, *b.out, {});
   EXPECT_EQ(race.next_deadline(), std::nullopt);
@@ -100,7 +196,7 @@ TEST_F(RaceFixture, TheCountdownRunsOnTheInjectedClock) {
 }
 
 TEST_F(RaceFixture, UnreadyingDuringTheCountdownStopsIt) {
-  RaceState race = make();
+  Rules race = make();
   join_ready(race);
   race.set_ready(*b.player, false, *b.out, {}, t0 + 1s);
   EXPECT_EQ(race.next_deadline(), std::nullopt);
@@ -109,7 +205,7 @@ TEST_F(RaceFixture, UnreadyingDuringTheCountdownStopsIt) {
 }
 
 TEST_F(RaceFixture, TheTimeLimitEndsTheRaceAndRaceOverWaitsForTheRecord) {
-  RaceState race = racing();
+  Rules race = racing();
   for (int i = 0; i < 100 && changing_move(race, a, t0 + 4s)["score"] == 0; ++i) {
   }
   ASSERT_EQ(a.out->take().size(), 0u);
@@ -138,7 +234,7 @@ TEST_F(RaceFixture, TheTimeLimitEndsTheRaceAndRaceOverWaitsForTheRecord) {
 }
 
 TEST_F(RaceFixture, AtTheTimeLimitEqualScoresRankByFewerMoves) {
-  RaceState race = racing();
+  Rules race = racing();
   // The same moves for both (one seed: the same boards) until Bob has a quiet move — one
   // that slides without merging, found by trying each direction on a copy — then he makes it.
   const Time now = t0 + 4s;
@@ -150,7 +246,7 @@ TEST_F(RaceFixture, AtTheTimeLimitEqualScoresRankByFewerMoves) {
               {}, now);
     ASSERT_EQ(b.out->take().back()["board"], am["board"]);
     for (int d = 0; d < 4 && !quiet && i >= 2; ++d) {
-      RaceState probe = race;
+      Rules probe = race;
       probe.play(*b.player, *b.out, move(static_cast<engine::Direction>(d)), {}, now);
       const json m = b.out->take().back();
       if (m["changed"] == true && m["gained"] == 0) quiet = static_cast<engine::Direction>(d);
@@ -174,7 +270,7 @@ TEST_F(RaceFixture, AtTheTimeLimitEqualScoresRankByFewerMoves) {
 }
 
 TEST_F(RaceFixture, AFailedRecordTellsTheRacersAndAnnouncesNothing) {
-  RaceState race = racing();
+  Rules race = racing();
   race.play(*b.player, *b.out, protocol::Resign{}, {}, t0 + 5s);
   const std::optional<RaceResult> result = race.take_result();
   ASSERT_TRUE(result.has_value());
@@ -191,7 +287,7 @@ TEST_F(RaceFixture, AFailedRecordTellsTheRacersAndAnnouncesNothing) {
 }
 
 TEST_F(RaceFixture, ARacerAwayPastTheGraceForfeits) {
-  RaceState race = racing();
+  Rules race = racing();
   race.disconnected(*b.player, t0 + 10s);
   EXPECT_EQ(race.next_deadline(), t0 + 20s);  // grace 10 s, before the time limit
   race.tick(t0 + 19s);
@@ -205,12 +301,12 @@ TEST_F(RaceFixture, ARacerAwayPastTheGraceForfeits) {
 }
 
 TEST_F(RaceFixture, ComingBackInsideTheGraceKeepsThePlace) {
-  RaceState race = racing();
+  Rules race = racing();
   const json before = changing_move(race, b, t0 + 4s);
   race.disconnected(*b.player, t0 + 10s);
   auto back = std::make_shared<FakeParticipant>();
   b.player->connection = back;
-  race.reconnected(*b.player, *back, t0 + 19s);
+  race.reconnected(*b.player, back, t0 + 19s);
   EXPECT_EQ(race.next_deadline(), t0 + 63s);  // only the time limit is left
   const std::vector<json> got = back->take();
   ASSERT_EQ(got.size(), 2u);
@@ -223,31 +319,31 @@ TEST_F(RaceFixture, ComingBackInsideTheGraceKeepsThePlace) {
 }
 
 TEST_F(RaceFixture, ACountdownCancelledByADropStartsAgainWhenTheRacerIsBack) {
-  RaceState race = make();
+  Rules race = make();
   join_ready(race);
   race.disconnected(*b.player, t0 + 1s);
   race.tick(t0 + 3s);  // the first countdown's end: cancelled, nothing starts
   EXPECT_EQ(a.out->take().back()["type"], "room");
   auto back = std::make_shared<FakeParticipant>();
   b.player->connection = back;
-  race.reconnected(*b.player, *back, t0 + 5s);
+  race.reconnected(*b.player, back, t0 + 5s);
   EXPECT_EQ(back->take().back()["type"], "countdown");
   EXPECT_EQ(race.next_deadline(), t0 + 8s);
 }
 
 TEST_F(RaceFixture, APartnerFromAnotherNodeIsSeatedAwayUntilTheyArrive) {
-  RaceState race = make();
+  Rules race = make();
   race.seat(a.player, b.player, t0 + 15s);
   race.announce(b.out.get(), {}, t0);
   const json room = b.out->take().back();
   EXPECT_EQ(room["room"]["players"][0]["connected"], false);
   EXPECT_EQ(race.next_deadline(), t0 + 15s);  // the seat is given up then, as a grace would be
-  race.reconnected(*a.player, *a.out, t0 + 1s);
+  race.reconnected(*a.player, a.out, t0 + 1s);
   EXPECT_EQ(b.out->take().back()["type"], "countdown");
 }
 
 TEST_F(RaceFixture, TheMoveCapRefillsWithTime) {
-  RaceState race = racing(options(60, 2));
+  Rules race = racing(options(60, 2));
   const Time t = t0 + 10s;
   int moved = 0, limited = 0;
   for (int i = 0; i < 3; ++i) {
@@ -263,7 +359,7 @@ TEST_F(RaceFixture, TheMoveCapRefillsWithTime) {
 }
 
 TEST_F(RaceFixture, EmotesReachEveryoneAtMostOneEveryTwoSeconds) {
-  RaceState race = make();
+  Rules race = make();
   race.join(a.player, *a.out, {});
   race.join(b.player, *b.out, {});
   const auto watcher = std::make_shared<FakeParticipant>();
@@ -291,7 +387,7 @@ TEST_F(RaceFixture, EmotesReachEveryoneAtMostOneEveryTwoSeconds) {
 }
 
 TEST_F(RaceFixture, AJournaledRaceIsRestoredWithItsBoardsClockAndGrace) {
-  RaceState race = racing();
+  Rules race = racing();
   const json a_last = changing_move(race, a, t0 + 4s);
   const json b_last = changing_move(race, b, t0 + 5s);
   std::optional<ActiveRaceRecord> entry = race.journal(t0 + 13s);
@@ -305,12 +401,12 @@ TEST_F(RaceFixture, AJournaledRaceIsRestoredWithItsBoardsClockAndGrace) {
   a2.player->connection.reset();
   b2.player->connection.reset();
   const Time later = t0 + 1h;  // however long the server was down
-  std::optional<RaceState> back =
-      RaceState::restore(*entry, {a2.player, b2.player}, {3, 10}, fresh, owner.room, later);
+  std::optional<Rules> back =
+      Rules::restore(*entry, {a2.player, b2.player}, {3, 10}, fresh, owner, later);
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->next_deadline(), later + 10s);  // the graces start now
   a2.player->connection = a2.out;
-  back->reconnected(*a2.player, *a2.out, later + 1s);
+  back->reconnected(*a2.player, a2.out, later + 1s);
   const std::vector<json> got = a2.out->take();
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0]["room"]["state"], "racing");
@@ -327,7 +423,7 @@ TEST_F(RaceFixture, AJournaledRaceIsRestoredWithItsBoardsClockAndGrace) {
 }
 
 TEST_F(RaceFixture, ARestoredRaceWhoseTimeRanOutEndsAtOnce) {
-  RaceState race = racing();
+  Rules race = racing();
   race.tick(t0 + 63s);
   ASSERT_TRUE(race.take_result().has_value());
   // The process died before the result was recorded; the journal still has the race.
@@ -335,8 +431,8 @@ TEST_F(RaceFixture, ARestoredRaceWhoseTimeRanOutEndsAtOnce) {
   ASSERT_TRUE(entry.has_value());
   EXPECT_EQ(entry->remaining_ms, 0);
   Metrics fresh;
-  std::optional<RaceState> back =
-      RaceState::restore(*entry, {a.player, b.player}, {3, 10}, fresh, owner.room, t0 + 2h);
+  std::optional<Rules> back =
+      Rules::restore(*entry, {a.player, b.player}, {3, 10}, fresh, owner, t0 + 2h);
   ASSERT_TRUE(back.has_value());
   const std::optional<RaceResult> result = back->take_result();
   ASSERT_TRUE(result.has_value());
@@ -345,7 +441,7 @@ TEST_F(RaceFixture, ARestoredRaceWhoseTimeRanOutEndsAtOnce) {
 }
 
 TEST_F(RaceFixture, LeavingAWaitingRoomHandsTheHostOnAndTheLastOneClosesIt) {
-  RaceState race = make();
+  Rules race = make();
   race.join(a.player, *a.out, {});
   race.join(b.player, *b.out, {});
   race.leave(*a.player, *a.out, {}, t0);
@@ -357,7 +453,7 @@ TEST_F(RaceFixture, LeavingAWaitingRoomHandsTheHostOnAndTheLastOneClosesIt) {
 }
 
 TEST_F(RaceFixture, SeatedQuickMatchPlayersHearOfTheRoomOnlyWhenAnnounced) {
-  RaceState race = make(options(), {0, 10});
+  Rules race = make(options(), {0, 10});
   race.seat(a.player, b.player);
   EXPECT_TRUE(a.out->take().empty());
   EXPECT_TRUE(b.out->take().empty());
@@ -368,6 +464,42 @@ TEST_F(RaceFixture, SeatedQuickMatchPlayersHearOfTheRoomOnlyWhenAnnounced) {
   EXPECT_EQ(got[0]["room"]["players"].size(), 2u);
   EXPECT_EQ(got[1]["type"], "race_start");  // no countdown configured
   EXPECT_EQ(a.out->take_types(), (std::vector<std::string>{"room", "race_start"}));
+}
+
+// The rules draw their secrets and read the wall clock only through the settings: with fixed
+// ones, a race is the same race every time — seed (so boards), ids and recorded times.
+std::uint64_t draws = 0;
+std::uint64_t next_draw() { return 0x1000 + draws++; }
+std::int64_t fixed_wall_clock() { return 1'700'000'000'000; }
+
+TEST_F(RaceFixture, SecretsAndTheWallClockComeFromTheSettings) {
+  RaceSettings settings{.countdown = 3, .grace = 10};
+  settings.secret = next_draw;
+  settings.wall_clock = fixed_wall_clock;
+  std::vector<json> starts;
+  std::optional<RaceResult> result;
+  for (int run = 0; run < 2; ++run) {
+    draws = 0;
+    Member x{"x"}, y{"y"};
+    Owner here;
+    Rules race(RaceState("ROOM23", options(), settings, metrics), here);
+    race.join(x.player, *x.out, {});
+    race.join(y.player, *y.out, {});
+    race.set_ready(*x.player, true, *x.out, {}, t0);
+    race.set_ready(*y.player, true, *y.out, {}, t0);
+    race.tick(t0 + 3s);
+    starts.push_back(x.out->take().back());
+    race.play(*y.player, *y.out, protocol::Resign{}, {}, t0 + 4s);
+    result = race.take_result();
+    ASSERT_TRUE(result.has_value());
+  }
+  ASSERT_EQ(starts[0]["type"], "race_start");
+  EXPECT_EQ(starts[0]["games"], starts[1]["games"]);             // the same boards and game ids
+  EXPECT_EQ(starts[0]["games"]["x"]["id"], "0000000000001002");  // after the seed and race id
+  EXPECT_EQ(result->record.id, "0000000000001001");
+  EXPECT_EQ(result->record.games[0].config.seed, 0x1000u);
+  EXPECT_EQ(result->record.games[0].started_at, fixed_wall_clock());
+  EXPECT_EQ(result->record.ended_at, fixed_wall_clock());
 }
 
 }  // namespace

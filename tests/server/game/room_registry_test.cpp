@@ -60,7 +60,7 @@ struct RegistryFixture : ::testing::Test {
 TEST_F(RegistryFixture, AnAwayRacerArmsTheRoomsTimer) {
   const auto ann = player("ann");
   const auto room = rooms.create({});
-  room->join(ann, *out, {});
+  room->join(ann, out, {});
   room->disconnected(*ann);
   EXPECT_TRUE(timer_armed());
   EXPECT_EQ(rooms.find(room->code()), room);
@@ -73,7 +73,7 @@ TEST_F(RegistryFixture, RoomsCreatedOrRestoredAfterShutdownArmNoTimer) {
   rooms.stop();
   const auto ann = player("ann");
   const auto room = rooms.create({});
-  room->join(ann, *out, {});
+  room->join(ann, out, {});
   room->disconnected(*ann);
   EXPECT_FALSE(timer_armed());
 
