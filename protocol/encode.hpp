@@ -140,7 +140,7 @@ struct ProfileView {
     std::int64_t at = 0;
   };
   PlayerInfo player;
-  int rating = 1500;
+  int rating = 0;
   int wins = 0;
   int losses = 0;
   std::int64_t created_at = 0;

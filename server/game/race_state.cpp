@@ -435,15 +435,11 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
       std::any_of(racers_.begin(), racers_.end(), [](const Racer& r) { return r.player->bot; });
   const std::vector<int> after = with_bot ? before : elo_update(before, ranking.place);
 
-  RaceRecord record{race_id_,
-                    code_,
-                    std::string(reason),
-                    ranking.winner ? racers_[*ranking.winner].player->id : "",
-                    "",
-                    {},
-                    {},
-                    settings_.wall_clock(),
-                    {}};
+  RaceRecord record{.id = race_id_,
+                    .room = code_,
+                    .reason = std::string(reason),
+                    .winner = ranking.winner ? racers_[*ranking.winner].player->id : "",
+                    .ended_at = settings_.wall_clock()};
   protocol::RaceOverView over{code_, reason, std::nullopt, {}, {}, {}};
   if (ranking.winner) over.winner = racers_[*ranking.winner].player->id;
   for (std::size_t i : ranking.order) {
@@ -457,12 +453,25 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
     const engine::Game& g = *r.game;
     over.ratings.push_back({r.player->id, before[i], after[i]});
     over.replays.push_back({r.player->id, r.game_id});
-    record.games.push_back({r.game_id, r.player->id, g.config(), g.history(), g.score(),
-                            g.max_tile(), g.moves(), g.state(), true, race_started_at_,
-                            record.ended_at, code_});
+    record.games.push_back({.id = r.game_id,
+                            .player_id = r.player->id,
+                            .config = g.config(),
+                            .moves = g.history(),
+                            .score = g.score(),
+                            .max_tile = g.max_tile(),
+                            .move_count = g.moves(),
+                            .state = g.state(),
+                            .ranked = true,
+                            .started_at = race_started_at_,
+                            .ended_at = record.ended_at,
+                            .room = code_});
     const bool won = ranking.winner == i;
     if (!with_bot) {
-      record.ratings.push_back({r.player->id, before[i], after[i], won, ranking.winner && !won});
+      record.ratings.push_back({.player_id = r.player->id,
+                                .before = before[i],
+                                .after = after[i],
+                                .won = won,
+                                .lost = ranking.winner && !won});
     }
   }
   // Against the computer: each person's result goes to their record for its strength.
@@ -471,8 +480,11 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
   for (std::size_t i = 0; bot != racers_.end() && i < racers_.size(); ++i) {
     if (racers_[i].player->bot) continue;
     const bool won = ranking.winner == i;
-    record.against_bots.push_back(
-        {racers_[i].player->id, *bot->player->bot, won, ranking.winner && !won, !ranking.winner});
+    record.against_bots.push_back({.player_id = racers_[i].player->id,
+                                   .strength = *bot->player->bot,
+                                   .won = won,
+                                   .lost = ranking.winner && !won,
+                                   .drawn = !ranking.winner});
   }
   std::string message = protocol::encode_race_over(over);
   record.result = message;
@@ -629,8 +641,13 @@ std::optional<RaceState::Time> RaceState::next_deadline() const {
 
 std::optional<ActiveRaceRecord> RaceState::journal(Time now) {
   if (state_ != State::racing && state_ != State::finishing) return std::nullopt;
-  ActiveRaceRecord record{race_id_,          code_, options_, seed_, host_, race_started_at_,
-                          remaining_ms(now), {}};
+  ActiveRaceRecord record{.id = race_id_,
+                          .room = code_,
+                          .options = options_,
+                          .seed = seed_,
+                          .host = host_,
+                          .started_at = race_started_at_,
+                          .remaining_ms = remaining_ms(now)};
   for (const auto& r : racers_) {
     record.racers.push_back({r.player->id, r.game_id, r.game->history(), r.game->state(), r.left});
   }

@@ -17,8 +17,17 @@ namespace {
 
 GameRecord record_of(const Player& player, const SoloGame& solo) {
   const engine::Game& g = solo.game;
-  return {solo.id,   player.id, g.config(),    g.history(),     g.score(), g.max_tile(),
-          g.moves(), g.state(), solo.ranked(), solo.started_at, unix_ms(), ""};
+  return {.id = solo.id,
+          .player_id = player.id,
+          .config = g.config(),
+          .moves = g.history(),
+          .score = g.score(),
+          .max_tile = g.max_tile(),
+          .move_count = g.moves(),
+          .state = g.state(),
+          .ranked = solo.ranked(),
+          .started_at = solo.started_at,
+          .ended_at = unix_ms()};
 }
 
 protocol::GameView view_of(const SoloGame& solo) { return {solo.id, solo.game, solo.ranked()}; }

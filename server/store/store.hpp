@@ -28,12 +28,15 @@
 
 namespace tilerace::server {
 
+// A new player's Elo rating.
+inline constexpr int kStartRating = 1500;
+
 struct PlayerRecord {
   std::string id;
   std::string name;
   std::string token_hash;       // SHA-256 of the token's secret, hex
   std::int64_t created_at = 0;  // Unix milliseconds
-  int rating = 1500;
+  int rating = kStartRating;
   int wins = 0;
   int losses = 0;
 };
