@@ -246,7 +246,8 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     // first heartbeat: Cluster), so that a survivor adopting them at the same moment and this
     // node never both run one.
     if (!cluster) {
-      const auto restored = restore_races(store->active_races(), *store, players, rooms, metrics);
+      const auto restored =
+          restore_races(load_races(store->active_races(), *store, players, metrics), rooms);
       if (!restored.empty()) spdlog::info("{} races restored from the journal", restored.size());
     }
   } catch (const std::exception& e) {

@@ -11,8 +11,9 @@
 #include <utility>
 
 #include "protocol/encode.hpp"
+#include "server/cluster/adoption.hpp"
 #include "server/cluster/redis_connection.hpp"
-#include "server/game/journal.hpp"
+#include "server/cluster/scripts.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
 #include "server/store/store_worker.hpp"
@@ -25,190 +26,7 @@ using asio::use_awaitable;
 
 namespace {
 
-// Keys (all under tilerace:): node:<n> its URL, leased; nodes the set of known nodes;
-// rooms:<n> its public rooms (an encoded list), leased; code:<c> → node; codes:<n> the
-// codes it claimed; leaving:<n> it left on SIGTERM and may come back; orphans the nodes whose
-// journaled races wait to be adopted; adopting:<n> → the node adopting them, leased;
-// queue:<key> the quick-match queue (entries node|player); match:<player> "code url" of its
-// paired room; channel control:<n>.
-
-// ARGV: node, url, lease ms, rooms, 1 on this process's first beat. Refreshes this node;
-// returns {lists of the other live nodes, names of nodes whose lease is gone}. A first beat
-// makes this node's earlier races (if any) orphans, to be adopted like a dead node's.
-constexpr std::string_view kBeat = R"lua(
-redis.call('SET', 'tilerace:node:' .. ARGV[1], ARGV[2], 'PX', ARGV[3])
-redis.call('SET', 'tilerace:rooms:' .. ARGV[1], ARGV[4], 'PX', ARGV[3])
-redis.call('SADD', 'tilerace:nodes', ARGV[1])
-if ARGV[5] == '1' then redis.call('SADD', 'tilerace:orphans', ARGV[1]) end
-local live, dead = {}, {}
-for _, n in ipairs(redis.call('SMEMBERS', 'tilerace:nodes')) do
-  if n ~= ARGV[1] then
-    if redis.call('EXISTS', 'tilerace:node:' .. n) == 1 then
-      table.insert(live, redis.call('GET', 'tilerace:rooms:' .. n) or '[]')
-    elseif redis.call('EXISTS', 'tilerace:leaving:' .. n) == 0 then
-      table.insert(dead, n)
-    end
-  end
-end
-return {live, dead}
-)lua";
-
-// ARGV: node. Takes a dead node out of the directory (its listing; its codes stay until its
-// races are adopted) and makes it an orphan; 1 for the one caller that did it.
-constexpr std::string_view kReap = R"lua(
-local n = ARGV[1]
-if redis.call('EXISTS', 'tilerace:node:' .. n) == 1 then return 0 end
-if redis.call('EXISTS', 'tilerace:leaving:' .. n) == 1 then return 0 end
-if redis.call('SREM', 'tilerace:nodes', n) == 0 then return 0 end
-redis.call('DEL', 'tilerace:rooms:' .. n)
-redis.call('SADD', 'tilerace:orphans', n)
-return 1
-)lua";
-
-// ARGV: node, lease ms. The orphans this node may adopt now: itself (after a restart), or a
-// node still dead, that nobody else is adopting (adopting:<o> is leased: an adopter that dies
-// lets go). Returns their names, each now leased to this node.
-constexpr std::string_view kOrphans = R"lua(
-local out = {}
-for _, o in ipairs(redis.call('SMEMBERS', 'tilerace:orphans')) do
-  if o == ARGV[1] or redis.call('EXISTS', 'tilerace:node:' .. o) == 0 then
-    local holder = redis.call('GET', 'tilerace:adopting:' .. o)
-    if not holder or holder == ARGV[1] then
-      redis.call('SET', 'tilerace:adopting:' .. o, ARGV[1], 'PX', ARGV[2])
-      table.insert(out, o)
-    end
-  end
-end
-return out
-)lua";
-
-// ARGV: node, orphan. The orphan's races are adopted: the codes of its rooms that did not come
-// back are freed and it is an orphan no more. 0 if the lease on it was lost meanwhile.
-constexpr std::string_view kAdopted = R"lua(
-local o = ARGV[2]
-if redis.call('GET', 'tilerace:adopting:' .. o) ~= ARGV[1] then return 0 end
-if o ~= ARGV[1] then
-  for _, c in ipairs(redis.call('SMEMBERS', 'tilerace:codes:' .. o)) do
-    if redis.call('GET', 'tilerace:code:' .. c) == o then redis.call('DEL', 'tilerace:code:' .. c) end
-  end
-  redis.call('DEL', 'tilerace:codes:' .. o)
-end
-redis.call('SREM', 'tilerace:orphans', o)
-redis.call('DEL', 'tilerace:adopting:' .. o)
-return 1
-)lua";
-
-// ARGV: moves key, moves, check key, check. Appends a racer's moves to their journal and
-// keeps the check of where they led (both kept a day at most).
-constexpr std::string_view kJournal = R"lua(
-redis.call('APPEND', ARGV[1], ARGV[2])
-redis.call('PEXPIRE', ARGV[1], 86400000)
-redis.call('SET', ARGV[3], ARGV[4], 'PX', 86400000)
-return 1
-)lua";
-
-std::string moves_key(const std::string& race_id, std::size_t position) {
-  return "tilerace:moves:" + race_id + ":" + std::to_string(position);
-}
-std::string check_key(const std::string& race_id, std::size_t position) {
-  return "tilerace:check:" + race_id + ":" + std::to_string(position);
-}
-
-// ARGV: code, node. 1 if the code is now this node's (it was free, ours already, or held by
-// an orphan this node is adopting).
-constexpr std::string_view kClaim = R"lua(
-local owner = redis.call('GET', 'tilerace:code:' .. ARGV[1])
-if owner and owner ~= ARGV[2] and
-   redis.call('GET', 'tilerace:adopting:' .. owner) ~= ARGV[2] then return 0 end
-redis.call('SET', 'tilerace:code:' .. ARGV[1], ARGV[2])
-redis.call('SADD', 'tilerace:codes:' .. ARGV[2], ARGV[1])
-if owner and owner ~= ARGV[2] then redis.call('SREM', 'tilerace:codes:' .. owner, ARGV[1]) end
-return 1
-)lua";
-
-// ARGV: node, codes… Frees codes of this node.
-constexpr std::string_view kRelease = R"lua(
-for i = 2, #ARGV do
-  if redis.call('GET', 'tilerace:code:' .. ARGV[i]) == ARGV[1] then
-    redis.call('DEL', 'tilerace:code:' .. ARGV[i])
-  end
-  redis.call('SREM', 'tilerace:codes:' .. ARGV[1], ARGV[i])
-end
-return 1
-)lua";
-
-// ARGV: code. {node, url} of the live node that has it, or nil.
-constexpr std::string_view kLocate = R"lua(
-local owner = redis.call('GET', 'tilerace:code:' .. ARGV[1])
-if not owner then return nil end
-local url = redis.call('GET', 'tilerace:node:' .. owner)
-if not url then return nil end
-return {owner, url}
-)lua";
-
-// ARGV: queue key, node, player. Pops the longest-waiting entry of another player on a live
-// node ({node, player}); otherwise queues the asker (once) and returns nil. Entries of a node
-// whose lease lapsed but which is not reaped yet (or is restarting) keep their places; those
-// of a reaped node are dropped.
-constexpr std::string_view kPair = R"lua(
-local q = 'tilerace:queue:' .. ARGV[1]
-local mine = ARGV[2] .. '|' .. ARGV[3]
-redis.call('LREM', q, 0, mine)
-local kept = {}
-local found = nil
-while true do
-  local head = redis.call('LPOP', q)
-  if not head then break end
-  local bar = string.find(head, '|', 1, true)
-  if bar then
-    local node, player = string.sub(head, 1, bar - 1), string.sub(head, bar + 1)
-    if player ~= ARGV[3] and redis.call('EXISTS', 'tilerace:node:' .. node) == 1 then
-      found = {node, player}
-      break
-    end
-    if redis.call('SISMEMBER', 'tilerace:nodes', node) == 1 or
-       redis.call('EXISTS', 'tilerace:leaving:' .. node) == 1 then
-      table.insert(kept, head)
-    end
-  end
-end
-for i = #kept, 1, -1 do redis.call('LPUSH', q, kept[i]) end
-if found then return found end
-redis.call('RPUSH', q, mine)
-return nil
-)lua";
-
-// ARGV: queue key, node, player [, 1 to queue it again at the end]. The number removed.
-constexpr std::string_view kUnqueue = R"lua(
-local q = 'tilerace:queue:' .. ARGV[1]
-local removed = redis.call('LREM', q, 0, ARGV[2] .. '|' .. ARGV[3])
-if ARGV[4] then redis.call('RPUSH', q, ARGV[2] .. '|' .. ARGV[3]) end
-return removed
-)lua";
-
-// ARGV: players… Takes the pairings left for them: {player, "code url", …}.
-constexpr std::string_view kTakeMatches = R"lua(
-local out = {}
-for _, p in ipairs(ARGV) do
-  local v = redis.call('GETDEL', 'tilerace:match:' .. p)
-  if v then table.insert(out, p); table.insert(out, v) end
-end
-return out
-)lua";
-
-// ARGV: node, restart grace ms, codes to free… Takes the node out of the directory.
-constexpr std::string_view kLeave = R"lua(
-local n = ARGV[1]
-redis.call('DEL', 'tilerace:node:' .. n, 'tilerace:rooms:' .. n)
-redis.call('SET', 'tilerace:leaving:' .. n, '1', 'PX', ARGV[2])
-for i = 3, #ARGV do
-  if redis.call('GET', 'tilerace:code:' .. ARGV[i]) == n then
-    redis.call('DEL', 'tilerace:code:' .. ARGV[i])
-  end
-  redis.call('SREM', 'tilerace:codes:' .. n, ARGV[i])
-end
-return 1
-)lua";
+using namespace redis_scripts;
 
 constexpr auto kMatchKept = std::chrono::seconds(30);
 constexpr auto kMinBeatGap = std::chrono::milliseconds(50);
@@ -262,11 +80,7 @@ void Cluster::rooms_changed() {
 
 asio::awaitable<RedisReply> Cluster::eval(std::string_view script,
                                           const std::vector<std::string>& args) {
-  std::vector<std::string> command{"EVAL", std::string(script), "0"};
-  command.insert(command.end(), args.begin(), args.end());
-  RedisReply reply = co_await commands_->command(std::move(command));
-  if (reply.error()) throw std::runtime_error("redis: " + reply.str);
-  co_return reply;
+  return server::eval(*commands_, script, args);
 }
 
 asio::awaitable<void> Cluster::heartbeat_loop() {
@@ -346,67 +160,9 @@ asio::awaitable<void> Cluster::beat() {
 }
 
 asio::awaitable<void> Cluster::adopt(std::vector<std::string> orphans) {
-  for (const std::string& orphan : orphans) {
-    std::vector<ActiveRaceRecord> races;
-    std::vector<std::string> codes;
-    const StoreWorker::Job take = [&](Store& s) { races = s.adopt_races(orphan); };
-    const StoreWorker::Job run = [&](Store& s) {
-      codes = restore_races(races, s, players_, rooms_, metrics_);
-    };
-    try {
-      co_await store_.run(take);
-      try {
-        co_await read_journal(races);
-      } catch (const std::exception& e) {
-        // They are this node's now: they run with what the store's journal has.
-        spdlog::error("cluster: the move journal of node {} cannot be read: {}", orphan, e.what());
-      }
-      co_await store_.run(run);
-      for (const std::string& code : codes) {
-        const std::vector<std::string> claim_args{code, settings_.node};
-        const RedisReply claimed = co_await eval(kClaim, claim_args);
-        if (claimed.integer != 1) {
-          spdlog::error("cluster: room {} came back here but its code is taken", code);
-        }
-      }
-      const std::vector<std::string> done_args{settings_.node, orphan};
-      co_await eval(kAdopted, done_args);
-    } catch (const std::exception& e) {
-      // Still an orphan leased to this node: the next heartbeat tries again (a race adopted
-      // already is in no other node's journal: it is not taken twice).
-      spdlog::error("cluster: adopting the races of node {}: {}", orphan, e.what());
-      continue;
-    }
-    if (!codes.empty()) {
-      spdlog::warn("cluster: {} races of node {} adopted", codes.size(), orphan);
-      rooms_changed();
-    }
-  }
+  Adoption adoption(settings_.node, *commands_, store_, players_, rooms_, metrics_);
+  if (co_await adoption.run(std::move(orphans)) > 0) rooms_changed();
   adopting_ = false;
-}
-
-asio::awaitable<void> Cluster::read_journal(std::vector<ActiveRaceRecord>& races) {
-  for (ActiveRaceRecord& race : races) {
-    const std::size_t n = race.racers.size();
-    std::vector<std::string> command{"MGET"};
-    for (std::size_t i = 0; i < n; ++i) command.push_back(moves_key(race.id, i));
-    for (std::size_t i = 0; i < n; ++i) command.push_back(check_key(race.id, i));
-    const RedisReply reply = co_await commands_->command(std::move(command));
-    std::vector<std::optional<std::string>> journaled, checks;
-    for (std::size_t i = 0; i < reply.elements.size(); ++i) {
-      const RedisReply& e = reply.elements[i];
-      (i < n ? journaled : checks)
-          .push_back(e.type == RedisReply::Type::string ? std::optional(e.str) : std::nullopt);
-    }
-    merge_moves(race, journaled);
-    // The rebuilt games run either way (seed and moves are the truth); a contradiction means
-    // the nodes disagree on the rules (different versions) and is worth an operator's look.
-    if (const std::size_t wrong = contradicted(race, checks); wrong > 0) {
-      metrics_.adoption_mismatches_total.fetch_add(wrong, std::memory_order_relaxed);
-      spdlog::error("cluster: race {} rebuilt: {} racers' games differ from their journal's check",
-                    race.id, wrong);
-    }
-  }
 }
 
 asio::awaitable<void> Cluster::append(JournalEntry entry) {

@@ -118,11 +118,9 @@ class Cluster final : public MoveJournal {
  private:
   boost::asio::awaitable<void> heartbeat_loop();
   boost::asio::awaitable<void> beat();
-  // Adopts the races of orphans (leased to this node; one pass, on the main context, in the
-  // background of the heartbeat).
+  // Adopts the races of orphans (leased to this node; one pass of an Adoption, on the main
+  // context, in the background of the heartbeat).
   boost::asio::awaitable<void> adopt(std::vector<std::string> orphans);
-  // Brings races (just adopted from the store's journal) up to what the move journal holds.
-  boost::asio::awaitable<void> read_journal(std::vector<ActiveRaceRecord>& races);
   boost::asio::awaitable<void> check_matches();
   // After each (re)connection: claims the codes of this node's rooms and queues its waiting
   // players again (Redis may have restarted empty).

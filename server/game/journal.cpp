@@ -3,7 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include "server/game/bot_racer.hpp"
-#include "server/game/game_check.hpp"
 
 namespace tilerace::server {
 
@@ -57,44 +56,14 @@ void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metri
   }
 }
 
-void merge_moves(ActiveRaceRecord& race, const std::vector<std::optional<std::string>>& journaled) {
-  for (std::size_t i = 0; i < race.racers.size() && i < journaled.size(); ++i) {
-    if (!journaled[i]) continue;
-    std::string_view moves = *journaled[i];
-    const bool resigned = moves.ends_with('!');
-    if (resigned) moves.remove_suffix(1);
-    ActiveRacerRecord& racer = race.racers[i];
-    if (moves.size() < racer.moves.size() || !moves.starts_with(racer.moves)) continue;
-    racer.moves = std::string(moves);
-    if (resigned) racer.state = engine::GameState::resigned;
-  }
-}
-
-std::size_t contradicted(const ActiveRaceRecord& race,
-                         const std::vector<std::optional<std::string>>& checks) {
-  std::size_t wrong = 0;
-  const engine::GameConfig config{race.options.mode, race.options.size, race.options.target,
-                                  race.seed};
-  for (std::size_t i = 0; i < race.racers.size() && i < checks.size(); ++i) {
-    if (!checks[i]) continue;
-    const std::string& moves = race.racers[i].moves;
-    if (!checks[i]->starts_with(std::to_string(moves.size()) + ":")) continue;
-    const std::optional<engine::Game> game = engine::replay(config, moves, nullptr, false);
-    if (!game || game_check(*game) != *checks[i]) ++wrong;
-  }
-  return wrong;
-}
-
-std::vector<std::string> restore_races(const std::vector<ActiveRaceRecord>& races, Store& store,
-                                       PlayerRegistry& players, RoomRegistry& rooms,
-                                       Metrics& metrics) {
-  std::vector<std::string> restored;
+std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races, Store& store,
+                                   PlayerRegistry& players, Metrics& metrics) {
+  std::vector<LoadedRace> loaded;
   for (const ActiveRaceRecord& race : races) {
-    if (rooms.find(race.room)) continue;  // running here already
-    std::vector<std::shared_ptr<Player>> racers;
+    LoadedRace entry{race, {}};
     for (const ActiveRacerRecord& r : race.racers) {
       if (bot_of_player_id(r.player_id)) {
-        racers.push_back(nullptr);  // the computer: Room::restore seats a new one
+        entry.racers.push_back(nullptr);  // the computer: RoomRegistry::restore seats a new one
         continue;
       }
       std::shared_ptr<Player> player = players.find(r.player_id);
@@ -106,23 +75,36 @@ std::vector<std::string> restore_races(const std::vector<ActiveRaceRecord>& race
           restore_solo(*player, *active, metrics);
         }
       }
-      racers.push_back(std::move(player));
+      entry.racers.push_back(std::move(player));
     }
-    if (racers.size() == race.racers.size() && rooms.restore(race, racers)) {
-      restored.push_back(race.room);
-      // A racer already connected here (back before the race was): told now.
-      const auto room = rooms.find(race.room);
-      for (const auto& player : racers) {
-        if (!player || !room) continue;
-        std::shared_ptr<Participant> connection;
-        {
-          std::lock_guard lock(player->mutex);
-          connection = player->connection.lock();
-        }
-        if (connection) room->reconnected(*player, connection);
-      }
+    if (entry.racers.size() == race.racers.size()) {
+      loaded.push_back(std::move(entry));
     } else {
+      spdlog::error("race {} in room {}: a racer is unknown to the store", race.id, race.room);
+    }
+  }
+  return loaded;
+}
+
+std::vector<std::string> restore_races(const std::vector<LoadedRace>& races, RoomRegistry& rooms) {
+  std::vector<std::string> restored;
+  for (const auto& [race, racers] : races) {
+    if (rooms.find(race.room)) continue;  // running here already
+    if (!rooms.restore(race, racers)) {
       spdlog::error("race {} in room {} could not be restored", race.id, race.room);
+      continue;
+    }
+    restored.push_back(race.room);
+    // A racer already connected here (back before the race was): told now.
+    const auto room = rooms.find(race.room);
+    for (const auto& player : racers) {
+      if (!player || !room) continue;
+      std::shared_ptr<Participant> connection;
+      {
+        std::lock_guard lock(player->mutex);
+        connection = player->connection.lock();
+      }
+      if (connection) room->reconnected(*player, connection);
     }
   }
   return restored;

@@ -24,24 +24,22 @@ inline constexpr std::chrono::seconds kJournalInterval{1};
 boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRegistry& rooms,
                                            StoreWorker& store, Metrics& metrics);
 
-// Brings back journaled races (their players loaded from the store, with their journaled
-// solo games) so racers and spectators who return find them; a race whose room already runs
-// here is skipped. Calls the store directly: call it before serving or inside a StoreWorker
-// job. Returns the codes of the rooms that came back.
-std::vector<std::string> restore_races(const std::vector<ActiveRaceRecord>& races, Store& store,
-                                       PlayerRegistry& players, RoomRegistry& rooms,
-                                       Metrics& metrics);
+// A journaled race with its racers: their Players in record order, null for the computer.
+struct LoadedRace {
+  ActiveRaceRecord race;
+  std::vector<std::shared_ptr<Player>> racers;
+};
 
-// Brings race, as the store journaled it (at most a second old), up to what the move journal
-// holds: journaled[i] is racer i's moves there ("!" at the end: resigned), or nullopt. A
-// racer's moves are taken from the move journal only where they continue the store's.
-void merge_moves(ActiveRaceRecord& race, const std::vector<std::optional<std::string>>& journaled);
+// The racers of races, from the registry or else from the store (with their journaled solo
+// games, restored). A race with a racer the store does not know is left out (logged). Calls the
+// store directly: run it inside a StoreWorker job, or before serving.
+std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races, Store& store,
+                                   PlayerRegistry& players, Metrics& metrics);
 
-// How many of race's racers, rebuilt from its seed and their moves, are not where the move
-// journal's last check (game_check) says they were; checks[i] is racer i's, or nullopt. A
-// check of another move count (its moves were not taken) is not compared.
-std::size_t contradicted(const ActiveRaceRecord& race,
-                         const std::vector<std::optional<std::string>>& checks);
+// Runs loaded races here again (RoomRegistry::restore: every racer away with a full grace),
+// so racers and spectators who return find them; a racer already connected here is told at
+// once. Returns the codes of the rooms that came back.
+std::vector<std::string> restore_races(const std::vector<LoadedRace>& races, RoomRegistry& rooms);
 
 // Rebuilds a journaled solo game for a player loaded after a restart (no-op if the player
 // already has a game in memory or the moves do not replay).

@@ -116,6 +116,14 @@ protocol::RoomView RaceState::summary() const {
   return view;
 }
 
+std::vector<std::string> RaceState::checks() const {
+  std::vector<std::string> checks;
+  for (const auto& r : racers_) {
+    if (r.game) checks.push_back(game_check(*r.game));
+  }
+  return checks;
+}
+
 std::optional<engine::Game> RaceState::racing_game(const Player& player) const {
   if (state_ != State::racing) return std::nullopt;
   for (const auto& r : racers_) {

@@ -151,6 +151,8 @@ class RaceState {
 
   // This room as list_rooms shows it.
   protocol::RoomView summary() const;
+  // Where each racer's race game is (game_check), in joining order; empty when no race runs.
+  std::vector<std::string> checks() const;
   // A copy of player's race game while the race runs and that game is being played.
   std::optional<engine::Game> racing_game(const Player& player) const;
 

@@ -246,6 +246,11 @@ protocol::RoomView Room::summary() const {
   return state_->summary();
 }
 
+std::vector<std::string> Room::checks() const {
+  std::lock_guard lock(mutex_);
+  return state_->checks();
+}
+
 std::optional<ActiveRaceRecord> Room::journal() {
   std::lock_guard lock(mutex_);
   return state_->journal(RaceState::Clock::now());

@@ -81,6 +81,7 @@ class Room : public std::enable_shared_from_this<Room> {
   void reconnected(Player& player, const std::shared_ptr<Participant>& to);
   void disconnected(Player& player);
   protocol::RoomView summary() const;
+  std::vector<std::string> checks() const;
   std::optional<ActiveRaceRecord> journal();
   // A copy of player's race game while the race runs and that game is being played.
   std::optional<engine::Game> racing_game(const Player& player);

@@ -1,5 +1,6 @@
-// merge_moves: a race from the store's journal brought up to what the move journal holds.
-#include "server/game/journal.hpp"
+// The pure steps of an adoption: a race from the store's journal brought up to what the move
+// journal holds (merge_moves), and its rebuilt games checked against the journal (mismatches).
+#include "server/cluster/adoption.hpp"
 
 #include <gtest/gtest.h>
 
@@ -45,26 +46,21 @@ TEST(MergeMoves, AMoveJournalThatDoesNotContinueTheStoresIsIgnored) {
   EXPECT_EQ(race.racers[0].moves, "LUR");
 }
 
-TEST(Contradicted, ARebuiltGameIsComparedWithTheCheckOfItsMoveCount) {
-  ActiveRaceRecord race = race_of({"", ""});
-  race.options.mode = engine::Mode::classic;
-  race.options.size = 4;
-  race.options.target = 2048;
-  race.seed = 77;
+TEST(Mismatches, ARebuiltGameIsComparedWithTheCheckOfItsMoveCount) {
   engine::Game game({engine::Mode::classic, 4, 2048, 77}, false);
   for (const auto d : {engine::Direction::left, engine::Direction::up, engine::Direction::right}) {
     game.move(d);
   }
-  race.racers[0].moves = race.racers[1].moves = game.history();
   const std::string check = game_check(game);
-  EXPECT_EQ(contradicted(race, {check, std::nullopt}), 0u);
-  EXPECT_EQ(contradicted(race, {check, check}), 0u);
-  // The same move count, another board or score: a contradiction.
+  EXPECT_EQ(mismatches({check, check}, {check, std::nullopt}), 0u);
+  EXPECT_EQ(mismatches({check, check}, {check, check}), 0u);
+  // The same move count, another board or score: a mismatch.
   std::string wrong = check;
   wrong.back() = wrong.back() == '0' ? '1' : '0';
-  EXPECT_EQ(contradicted(race, {check, wrong}), 1u);
-  // A check of another move count is not compared (those moves were not taken).
-  EXPECT_EQ(contradicted(race, {"99:0:0000000000000000", std::nullopt}), 0u);
+  EXPECT_EQ(mismatches({check, check}, {check, wrong}), 1u);
+  // A check of another move count is not compared (those moves were not taken), nor a racer
+  // without a rebuilt game.
+  EXPECT_EQ(mismatches({check}, {"99:0:0000000000000000", wrong}), 0u);
 }
 
 }  // namespace

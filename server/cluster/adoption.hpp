@@ -1,0 +1,64 @@
+#pragma once
+// Adopting the races of an orphan — a dead node, or this node after its restart
+// (docs/architecture.md, "An adoption"): the whole path in one unit. The orphan's journaled
+// races move to this node in the store (one statement: a race moves once, never to two
+// nodes), are brought up to the move journal in Redis, are rebuilt once — the rooms that run
+// them replay each game from seed and moves — and each rebuilt game is checked against the
+// journal's last check; then this node takes over their codes and the orphan is done.
+// Runs on the main context (the store's part on the StoreWorker's thread).
+#include <boost/asio/awaitable.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "server/base/metrics.hpp"
+#include "server/game/player_registry.hpp"
+#include "server/game/room_registry.hpp"
+#include "server/store/store_worker.hpp"
+
+namespace tilerace::server {
+
+class RedisConnection;
+
+// What the move journal holds for one race, per racer in record order: the moves appended
+// ("!" at the end: resigned) and the check of where they led; nullopt where it has nothing.
+struct JournalRead {
+  std::vector<std::optional<std::string>> moves;
+  std::vector<std::optional<std::string>> checks;
+};
+
+// Brings race, as the store journaled it (at most a second old), up to the move journal: a
+// racer's moves are taken from it only where they continue the store's.
+void merge_moves(ActiveRaceRecord& race, const std::vector<std::optional<std::string>>& moves);
+
+// How many racers' rebuilt games (rebuilt[i]: game_check of racer i's) are not where the
+// journal's last check says they were. A check of another move count is not compared (those
+// moves were not taken); a racer without a check or a rebuilt game is not either.
+std::size_t mismatches(const std::vector<std::string>& rebuilt,
+                       const std::vector<std::optional<std::string>>& checks);
+
+class Adoption {
+ public:
+  Adoption(std::string node, RedisConnection& redis, StoreWorker& store, PlayerRegistry& players,
+           RoomRegistry& rooms, Metrics& metrics);
+
+  // Adopts each orphan's races (this node holds the leased claim on each). An orphan whose
+  // adoption fails stays claimed by this node until the lease runs out; the next heartbeat
+  // tries again, and a race already adopted is in no orphan's journal any more. Returns how
+  // many rooms came back.
+  boost::asio::awaitable<std::size_t> run(std::vector<std::string> orphans);
+
+ private:
+  boost::asio::awaitable<std::size_t> adopt(const std::string& orphan);
+  boost::asio::awaitable<JournalRead> read_journal(const ActiveRaceRecord& race);
+
+  std::string node_;
+  RedisConnection& redis_;
+  StoreWorker& store_;
+  PlayerRegistry& players_;
+  RoomRegistry& rooms_;
+  Metrics& metrics_;
+};
+
+}  // namespace tilerace::server
