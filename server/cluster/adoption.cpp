@@ -6,7 +6,7 @@
 
 #include "server/cluster/redis_connection.hpp"
 #include "server/cluster/scripts.hpp"
-#include "server/game/journal.hpp"
+#include "server/game/store_journal.hpp"
 
 namespace tilerace::server {
 

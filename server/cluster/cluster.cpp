@@ -165,7 +165,7 @@ asio::awaitable<void> Cluster::adopt(std::vector<std::string> orphans) {
   adopting_ = false;
 }
 
-asio::awaitable<void> Cluster::append(JournalEntry entry) {
+asio::awaitable<void> Cluster::append(MoveJournalEntry entry) {
   {
     std::lock_guard lock(mutex_);
     if (unjournaled_.count(entry.race_id) > 0) {
@@ -364,7 +364,7 @@ asio::awaitable<void> Cluster::leave() {
       settings_.node, std::to_string(std::chrono::milliseconds(settings_.restart_grace).count())};
   // Running races are journaled and come back when this node does; other rooms end now.
   std::set<std::string> racing;
-  for (const auto& race : rooms_.journal()) racing.insert(race.room);
+  for (const auto& race : rooms_.active_races()) racing.insert(race.room);
   for (auto& code : rooms_.codes()) {
     if (racing.count(code) == 0) args.push_back(std::move(code));
   }

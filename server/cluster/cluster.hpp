@@ -112,7 +112,7 @@ class Cluster final : public MoveJournal {
   // (moves:<race>:<position>, "!" at the end once resigned; a day's expiry), read back when a
   // race is adopted. A race whose append failed once (Redis away) is journaled no further:
   // its store journal, written every second, then knows more than Redis does.
-  boost::asio::awaitable<void> append(JournalEntry entry) override;
+  boost::asio::awaitable<void> append(MoveJournalEntry entry) override;
   void forget(const std::string& race_id) override;
 
  private:

@@ -16,7 +16,7 @@ class MoveJournal {
   virtual ~MoveJournal() = default;
   // Journals entry and resumes once the journal has it. Throws when it could not (the move
   // stands, unjournaled). Callable from any thread; resumes on the caller's executor.
-  virtual boost::asio::awaitable<void> append(JournalEntry entry) = 0;
+  virtual boost::asio::awaitable<void> append(MoveJournalEntry entry) = 0;
   // The race is recorded: its journal goes.
   virtual void forget(const std::string& race_id) = 0;
 };

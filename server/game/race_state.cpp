@@ -7,6 +7,7 @@
 
 #include "server/game/apply_move.hpp"
 #include "server/game/game_check.hpp"
+#include "server/game/game_record.hpp"
 #include "server/game/standings.hpp"
 #include "server/store/achievements.hpp"
 
@@ -356,7 +357,7 @@ RaceEffects RaceState::play(const Player& player, const protocol::ClientMessage&
     reply(protocol::encode_game(view, rid));
     broadcast(share(protocol::encode_race_update(code_, player.id, game, {})), &player);
     if (settings_.journal_moves)
-      fx_.journal = JournalEntry{race_id_, index, "", true, game_check(game)};
+      fx_.move_entry = MoveJournalEntry{race_id_, index, "", true, game_check(game)};
     check_end(std::nullopt, now);
     return done();
   }
@@ -376,8 +377,8 @@ RaceEffects RaceState::play(const Player& player, const protocol::ClientMessage&
   metrics_->moves_total.fetch_add(1, std::memory_order_relaxed);
   broadcast(share(protocol::encode_race_update(code_, player.id, game, outcome)), &player);
   if (settings_.journal_moves) {
-    fx_.journal =
-        JournalEntry{race_id_, index, game.history().substr(before), false, game_check(game)};
+    fx_.move_entry =
+        MoveJournalEntry{race_id_, index, game.history().substr(before), false, game_check(game)};
   }
   check_end(game.won() ? std::optional<std::size_t>(index) : std::nullopt, now);
   return done();
@@ -461,18 +462,8 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
     const engine::Game& g = *r.game;
     over.ratings.push_back({r.player->id, before[i], after[i]});
     over.replays.push_back({r.player->id, r.game_id});
-    record.games.push_back({.id = r.game_id,
-                            .player_id = r.player->id,
-                            .config = g.config(),
-                            .moves = g.history(),
-                            .score = g.score(),
-                            .max_tile = g.max_tile(),
-                            .move_count = g.moves(),
-                            .state = g.state(),
-                            .ranked = true,
-                            .started_at = race_started_at_,
-                            .ended_at = record.ended_at,
-                            .room = code_});
+    record.games.push_back(game_record(g, r.game_id, r.player->id, /*ranked=*/true,
+                                       race_started_at_, record.ended_at, code_));
     const bool won = ranking.winner == i;
     if (!with_bot) {
       record.ratings.push_back({.player_id = r.player->id,
@@ -647,7 +638,7 @@ std::optional<RaceState::Time> RaceState::next_deadline() const {
   return next;
 }
 
-std::optional<ActiveRaceRecord> RaceState::journal(Time now) {
+std::optional<ActiveRaceRecord> RaceState::active_record(Time now) {
   if (state_ != State::racing && state_ != State::finishing) return std::nullopt;
   ActiveRaceRecord record{.id = race_id_,
                           .room = code_,

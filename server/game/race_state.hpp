@@ -31,7 +31,7 @@ namespace tilerace::server {
 struct RaceSettings {
   int countdown = 3;           // seconds before a race starts; 0 starts it at once
   int grace = 60;              // seconds a disconnected racer keeps their place
-  bool journal_moves = false;  // cluster mode: play() says what each move adds to the journal
+  bool journal_moves = false;  // cluster mode: play() says what each move adds to the move journal
   // What the rules cannot compute, given to them: a fresh secret (a race's seed, its id and
   // its games' ids) and the wall clock (Unix ms, for the record). The server's draw on the
   // CSPRNG and the system clock; tests give their own.
@@ -39,10 +39,10 @@ struct RaceSettings {
   std::int64_t (*wall_clock)() = unix_ms;
 };
 
-// What one racer's move or resignation adds to the race's journal (cluster mode journals it
+// What one racer's move or resignation adds to the race's move journal (cluster mode journals it
 // in Redis before the mover is answered): the moves it appended to the game's history, or
 // that the racer resigned.
-struct JournalEntry {
+struct MoveJournalEntry {
   std::string race_id;
   std::size_t position = 0;  // the racer's, as ActiveRaceRecord::racers lists them
   std::string moves;
@@ -73,9 +73,10 @@ struct Delivery {
 // What one call on the rules produced, for the shell to carry out in this order: journal
 // (cluster mode) → record → deliver.
 struct RaceEffects {
-  std::vector<Delivery> deliveries;               // in the order they are to arrive
-  std::optional<JournalEntry> journal;            // a racer's move or resignation
-  std::optional<RaceResult> result;               // the race just ended; race_over waits for it
+  std::vector<Delivery> deliveries;  // in the order they are to arrive
+  std::optional<MoveJournalEntry>
+      move_entry;                    // a racer's move or resignation, for the move journal
+  std::optional<RaceResult> result;  // the race just ended; race_over waits for it
   std::vector<std::shared_ptr<Player>> released;  // no longer members: unlinked from the room
   // Ratings that took effect (a race recorded): each player's new Elo, for Player::rating.
   std::vector<std::pair<std::shared_ptr<Player>, int>> ratings;
@@ -146,8 +147,8 @@ class RaceState {
   // Recording failed (it will be retried): the racers are told, nothing is announced.
   RaceEffects record_failed();
 
-  // The journal entry of a running race (or of one whose result is not yet recorded).
-  std::optional<ActiveRaceRecord> journal(Time now);
+  // A running race (or one whose result is not yet recorded) as the store's journal keeps it.
+  std::optional<ActiveRaceRecord> active_record(Time now);
 
   // This room as list_rooms shows it.
   protocol::RoomView summary() const;

@@ -167,7 +167,7 @@ std::optional<asio::awaitable<void>> Room::play(Player& player,
                                                 const protocol::Rid& rid) {
   std::lock_guard lock(mutex_);
   RaceEffects fx = state_->play(player, message, rid, RaceState::Clock::now());
-  if (!fx.journal || services_.journal == nullptr) {
+  if (!fx.move_entry || services_.journal == nullptr) {
     apply_locked(std::move(fx), to.get());
     return std::nullopt;
   }
@@ -178,19 +178,19 @@ std::optional<asio::awaitable<void>> Room::play(Player& player,
     held.push_back(std::move(d.message));
     return true;
   });
-  JournalEntry entry = std::move(*fx.journal);
+  MoveJournalEntry entry = std::move(*fx.move_entry);
   const bool in_store = entry.race_id == in_store_race_;
   apply_locked(std::move(fx), nullptr);
   return journal_then_answer(shared_from_this(), std::move(entry), in_store, to, std::move(held));
 }
 
-asio::awaitable<void> Room::journal_then_answer(std::shared_ptr<Room> self, JournalEntry entry,
+asio::awaitable<void> Room::journal_then_answer(std::shared_ptr<Room> self, MoveJournalEntry entry,
                                                 bool in_store, std::shared_ptr<Participant> to,
                                                 std::vector<SharedMessage> held) {
   if (!in_store) {
     // A survivor finds a race through the store's journal: a young race (not in it yet: it
     // is written once a second) is written now, before its first moves are answered.
-    std::optional<ActiveRaceRecord> record = self->journal();
+    std::optional<ActiveRaceRecord> record = self->active_record();
     const StoreWorker::Job write = [&record](Store& s) {
       if (record) s.journal_races({*record});
     };
@@ -251,9 +251,9 @@ std::vector<std::string> Room::checks() const {
   return state_->checks();
 }
 
-std::optional<ActiveRaceRecord> Room::journal() {
+std::optional<ActiveRaceRecord> Room::active_record() {
   std::lock_guard lock(mutex_);
-  return state_->journal(RaceState::Clock::now());
+  return state_->active_record(RaceState::Clock::now());
 }
 
 void Room::stop() {

@@ -82,7 +82,8 @@ class Room : public std::enable_shared_from_this<Room> {
   void disconnected(Player& player);
   protocol::RoomView summary() const;
   std::vector<std::string> checks() const;
-  std::optional<ActiveRaceRecord> journal();
+  // The running race as the store's journal keeps it (RaceState::active_record).
+  std::optional<ActiveRaceRecord> active_record();
   // A copy of player's race game while the race runs and that game is being played.
   std::optional<engine::Game> racing_game(const Player& player);
 
@@ -104,7 +105,7 @@ class Room : public std::enable_shared_from_this<Room> {
   // Cluster mode: journals entry (writing a race the store's journal does not have yet
   // first), then gives `to` its held answer.
   static boost::asio::awaitable<void> journal_then_answer(std::shared_ptr<Room> self,
-                                                          JournalEntry entry, bool in_store,
+                                                          MoveJournalEntry entry, bool in_store,
                                                           std::shared_ptr<Participant> to,
                                                           std::vector<SharedMessage> held);
   // seats for players, read under their locks (rating, connection).

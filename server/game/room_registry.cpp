@@ -142,10 +142,10 @@ std::vector<protocol::RoomView> RoomRegistry::public_rooms() const {
   return views;
 }
 
-std::vector<ActiveRaceRecord> RoomRegistry::journal() const {
+std::vector<ActiveRaceRecord> RoomRegistry::active_races() const {
   std::vector<ActiveRaceRecord> entries;
   for (const auto& room : all()) {
-    if (auto entry = room->journal()) entries.push_back(std::move(*entry));
+    if (auto entry = room->active_record()) entries.push_back(std::move(*entry));
   }
   return entries;
 }

@@ -34,8 +34,8 @@ class RoomRegistry {
   std::shared_ptr<Room> find(std::string_view code) const;
   // Public rooms, as list_rooms and GET /api/rooms show them.
   std::vector<protocol::RoomView> public_rooms() const;
-  // Journal entries of every running race.
-  std::vector<ActiveRaceRecord> journal() const;
+  // Every running race, as the store's journal keeps it.
+  std::vector<ActiveRaceRecord> active_races() const;
   // Server shutdown: every room stops arming timers (Room::stop), and so does every room
   // created or restored from now on (a message or an adoption that raced the shutdown).
   void stop();

@@ -15,7 +15,7 @@
 #include "server/base/unix_time.hpp"
 #include "server/cluster/cluster.hpp"
 #include "server/game/bot_racer.hpp"
-#include "server/game/journal.hpp"
+#include "server/game/store_journal.hpp"
 #include "server/play/bot_fallback.hpp"
 
 namespace tilerace::server {

@@ -6,6 +6,7 @@
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/game/apply_move.hpp"
+#include "server/game/game_record.hpp"
 #include "server/store/achievements.hpp"
 
 namespace tilerace::server {
@@ -16,18 +17,7 @@ using protocol::ErrorCode;
 namespace {
 
 GameRecord record_of(const Player& player, const SoloGame& solo) {
-  const engine::Game& g = solo.game;
-  return {.id = solo.id,
-          .player_id = player.id,
-          .config = g.config(),
-          .moves = g.history(),
-          .score = g.score(),
-          .max_tile = g.max_tile(),
-          .move_count = g.moves(),
-          .state = g.state(),
-          .ranked = solo.ranked(),
-          .started_at = solo.started_at,
-          .ended_at = unix_ms()};
+  return game_record(solo.game, solo.id, player.id, solo.ranked(), solo.started_at, unix_ms());
 }
 
 protocol::GameView view_of(const SoloGame& solo) { return {solo.id, solo.game, solo.ranked()}; }

@@ -107,7 +107,7 @@ class Rules {
   std::optional<RaceResult> take_result() { return std::exchange(result_, std::nullopt); }
 
   std::optional<Time> next_deadline() const { return state_.next_deadline(); }
-  std::optional<ActiveRaceRecord> journal(Time now) { return state_.journal(now); }
+  std::optional<ActiveRaceRecord> active_record(Time now) { return state_.active_record(now); }
   protocol::RoomView summary() const { return state_.summary(); }
   bool closed() const { return state_.closed(); }
 
@@ -390,7 +390,7 @@ TEST_F(RaceFixture, AJournaledRaceIsRestoredWithItsBoardsClockAndGrace) {
   Rules race = racing();
   const json a_last = changing_move(race, a, t0 + 4s);
   const json b_last = changing_move(race, b, t0 + 5s);
-  std::optional<ActiveRaceRecord> entry = race.journal(t0 + 13s);
+  std::optional<ActiveRaceRecord> entry = race.active_record(t0 + 13s);
   ASSERT_TRUE(entry.has_value());
   EXPECT_EQ(entry->remaining_ms, 50000);
   ASSERT_EQ(entry->racers.size(), 2u);
@@ -427,7 +427,7 @@ TEST_F(RaceFixture, ARestoredRaceWhoseTimeRanOutEndsAtOnce) {
   race.tick(t0 + 63s);
   ASSERT_TRUE(race.take_result().has_value());
   // The process died before the result was recorded; the journal still has the race.
-  std::optional<ActiveRaceRecord> entry = race.journal(t0 + 63s);
+  std::optional<ActiveRaceRecord> entry = race.active_record(t0 + 63s);
   ASSERT_TRUE(entry.has_value());
   EXPECT_EQ(entry->remaining_ms, 0);
   Metrics fresh;

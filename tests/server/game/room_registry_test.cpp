@@ -92,7 +92,7 @@ TEST_F(RegistryFixture, ARestoredRaceRunsUnderItsCodeWithItsRacersAway) {
   EXPECT_FALSE(view.players[0].connected);
   EXPECT_TRUE(timer_armed());  // the graces and the time limit
   EXPECT_EQ(rooms.codes(), std::vector<std::string>{"ABCDEF"});
-  const auto journal = rooms.journal();
+  const auto journal = rooms.active_races();
   ASSERT_EQ(journal.size(), 1u);
   EXPECT_EQ(journal[0].racers[0].moves, "LR");
 }

@@ -24,7 +24,7 @@ class GatedJournal final : public MoveJournal {
   explicit GatedJournal(asio::io_context& ioc)
       : gate_(ioc, asio::steady_timer::time_point::max()) {}
 
-  asio::awaitable<void> append(JournalEntry entry) override {
+  asio::awaitable<void> append(MoveJournalEntry entry) override {
     appended.push_back(std::move(entry));
     boost::system::error_code ec;
     co_await gate_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
@@ -33,7 +33,7 @@ class GatedJournal final : public MoveJournal {
   void forget(const std::string&) override {}
   void open() { gate_.cancel(); }
 
-  std::vector<JournalEntry> appended;
+  std::vector<MoveJournalEntry> appended;
   int through = 0;
 
  private:

@@ -1,4 +1,4 @@
-#include "server/game/journal.hpp"
+#include "server/game/store_journal.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -20,7 +20,7 @@ boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRe
                      s.started_at, s.journaled});
     s.journaled = history.size();
   });
-  const std::vector<ActiveRaceRecord> races = rooms.journal();
+  const std::vector<ActiveRaceRecord> races = rooms.active_races();
   if (!games.empty() || !races.empty()) {
     try {
       const StoreWorker::Job save = [&games, &races](Store& s) {
