@@ -26,6 +26,7 @@
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
 #include "server/play/dispatcher.hpp"
+#include "server/play/local_directory.hpp"
 #include "server/store/sqlite_store.hpp"
 #include "server/store/store_worker.hpp"
 
@@ -85,8 +86,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const RaceSettings settings{.countdown = 0, .grace = 60};
   RoomRegistry rooms(RoomServices{ioc.get_executor(), &worker, &metrics, settings, {}});
   Matchmaker matchmaker;
+  LocalDirectory directory(rooms, matchmaker);
   AddressLimits limits(0, 0);
-  Dispatcher dispatcher(players, rooms, matchmaker, worker, metrics, limits);
+  Dispatcher dispatcher(players, rooms, directory, worker, metrics, limits);
   Seen seen;
 
   std::array<FuzzPlayer, 4> fleet;

@@ -30,7 +30,9 @@
 #include "server/net/server_context.hpp"
 #include "server/net/ws_session.hpp"
 #include "server/play/bot_fallback.hpp"
+#include "server/play/cluster_directory.hpp"
 #include "server/play/dispatcher.hpp"
+#include "server/play/local_directory.hpp"
 #include "server/store/store_worker.hpp"
 
 namespace tilerace::server {
@@ -208,13 +210,20 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   } else {
     metrics.cluster_nodes.store(0);
   }
-  Cluster* const cluster_ptr = cluster ? &*cluster : nullptr;
+  // Where rooms are found and strangers paired: this node, or the cluster.
+  std::unique_ptr<RoomDirectory> directory;
+  if (cluster) {
+    directory = std::make_unique<ClusterDirectory>(ioc.get_executor(), *cluster, rooms, players,
+                                                   worker, metrics);
+  } else {
+    directory = std::make_unique<LocalDirectory>(rooms, matchmaker);
+  }
   std::optional<BotFallback> fallback;
   if (options.quick_match_bot_after > 0) {
-    fallback.emplace(ioc.get_executor(), matchmaker, cluster_ptr, rooms,
+    fallback.emplace(ioc.get_executor(), *directory, rooms,
                      std::chrono::seconds(options.quick_match_bot_after));
   }
-  Dispatcher dispatcher(players, rooms, matchmaker, worker, metrics, limits, cluster_ptr,
+  Dispatcher dispatcher(players, rooms, *directory, worker, metrics, limits,
                         fallback ? &*fallback : nullptr);
   SessionSet sessions;
 
@@ -232,7 +241,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
                         rooms,
                         worker,
                         limits,
-                        cluster_ptr};
+                        *directory};
 
   // Races that were running when the server last stopped go on (the worker is idle: nothing
   // else uses the store yet). The computer opponents are players too (their games are

@@ -5,7 +5,6 @@
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
 #include "server/base/unix_time.hpp"
-#include "server/cluster/cluster.hpp"
 #include "server/net/static_files.hpp"
 #include "server/store/achievements.hpp"
 
@@ -151,7 +150,7 @@ http::message_generator answer(const Request& req, ServerContext& context) {
     // Alive either way (a balancer should not drop a node whose races go on); the body says
     // what an outage of the database or of Redis degrades.
     const bool database = context.metrics.store_available.load(std::memory_order_relaxed) == 1;
-    const bool redis = context.cluster == nullptr || context.cluster->available();
+    const bool redis = context.directory.available();
     std::string body = database && redis ? R"({"status":"ok")" : R"({"status":"degraded")";
     if (!database) body += R"(,"database":"unreachable")";
     if (!redis) body += R"(,"redis":"unreachable")";
@@ -167,17 +166,13 @@ http::message_generator answer(const Request& req, ServerContext& context) {
                          R"({"error":"websocket_upgrade_required"})");
   }
   if (path == "/api/rooms") {
-    if (context.cluster == nullptr) {
-      return json_response(req, http::status::ok,
-                           protocol::encode_rooms(context.rooms.public_rooms(), {}));
-    }
-    if (!context.cluster->available()) {
+    if (!context.directory.available()) {
       return json_response(req, http::status::service_unavailable,
                            R"({"error":"cluster_unavailable"})");
     }
     return json_response(
         req, http::status::ok,
-        protocol::encode_rooms(context.rooms.public_rooms(), context.cluster->remote_rooms(), {}));
+        protocol::encode_rooms(context.rooms.public_rooms(), context.directory.remote_rooms(), {}));
   }
   if (path == "/api" || path.starts_with("/api/")) {
     return json_response(req, http::status::not_found, R"({"error":"not_found"})");

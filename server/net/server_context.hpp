@@ -11,10 +11,9 @@
 #include "server/base/metrics.hpp"
 #include "server/game/room_registry.hpp"
 #include "server/play/dispatcher.hpp"
+#include "server/play/room_directory.hpp"
 
 namespace tilerace::server {
-
-class Cluster;
 
 // A connection as shutdown sees it, HTTP or WebSocket, from accept until its last handler.
 // Both calls may come from any thread.
@@ -62,7 +61,7 @@ struct ServerContext {
   RoomRegistry& rooms;
   StoreWorker& store;
   AddressLimits& limits;
-  Cluster* cluster;  // null on a single node
+  RoomDirectory& directory;
 };
 
 }  // namespace tilerace::server

@@ -4,7 +4,6 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 
-#include "server/cluster/cluster.hpp"
 #include "server/game/bot_racer.hpp"
 
 namespace tilerace::server {
@@ -17,13 +16,9 @@ constexpr engine::BotStrength kFallbackStrength = engine::BotStrength::medium;
 
 }  // namespace
 
-BotFallback::BotFallback(boost::asio::any_io_executor executor, Matchmaker& matchmaker,
-                         Cluster* cluster, RoomRegistry& rooms, std::chrono::seconds after)
-    : executor_(std::move(executor)),
-      matchmaker_(matchmaker),
-      cluster_(cluster),
-      rooms_(rooms),
-      after_(after) {}
+BotFallback::BotFallback(boost::asio::any_io_executor executor, RoomDirectory& directory,
+                         RoomRegistry& rooms, std::chrono::seconds after)
+    : executor_(std::move(executor)), directory_(directory), rooms_(rooms), after_(after) {}
 
 void BotFallback::queued(const std::shared_ptr<Player>& player,
                          const protocol::RoomOptions& options) {
@@ -51,9 +46,8 @@ void BotFallback::queued(const std::shared_ptr<Player>& player,
 }
 
 asio::awaitable<bool> BotFallback::take(std::shared_ptr<Player> player) {
-  if (cluster_ == nullptr) co_return matchmaker_.cancel(*player);
   try {
-    co_return co_await cluster_->unqueue(player->id);
+    co_return co_await directory_.unqueue(std::move(player));
   } catch (const std::exception& e) {  // Redis away: the player stays queued
     spdlog::debug("quick match fallback: {}", e.what());
     co_return false;
@@ -70,13 +64,11 @@ asio::awaitable<void> BotFallback::fire(std::shared_ptr<Player> player,
   }
   if (!to) co_return;
   std::string code;
-  if (cluster_ != nullptr) {
-    try {
-      code = co_await cluster_->claim_new_code();
-    } catch (const std::exception& e) {
-      spdlog::debug("quick match fallback: {}", e.what());
-      co_return;
-    }
+  try {
+    code = co_await directory_.claim_code();
+  } catch (const std::exception& e) {
+    spdlog::debug("quick match fallback: {}", e.what());
+    co_return;
   }
   options.bot = kFallbackStrength;
   const std::shared_ptr<Room> room = rooms_.create(options, std::move(code));

@@ -3,8 +3,8 @@
 // after seconds races the computer (medium) instead, in a public room like any quick match —
 // labelled as the computer by its name. One timer per waiting player on the rooms' executor;
 // a player paired, cancelled or queued again meanwhile is left alone. Taking the player out
-// of the queue is the atomic step: the Matchmaker's on one node, Redis's in cluster mode (a
-// pairing on another node and the fallback cannot both have them).
+// of the queue is the atomic step (RoomDirectory::unqueue: the Matchmaker's on one node, Redis's
+// in cluster mode), so a pairing on another node and the fallback cannot both have them.
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -15,18 +15,16 @@
 #include <mutex>
 
 #include "protocol/messages.hpp"
-#include "server/game/matchmaker.hpp"
 #include "server/game/room_registry.hpp"
+#include "server/play/room_directory.hpp"
 
 namespace tilerace::server {
 
-class Cluster;
-
 class BotFallback {
  public:
-  // after > 0. cluster: null on a single node.
-  BotFallback(boost::asio::any_io_executor executor, Matchmaker& matchmaker, Cluster* cluster,
-              RoomRegistry& rooms, std::chrono::seconds after);
+  // after > 0.
+  BotFallback(boost::asio::any_io_executor executor, RoomDirectory& directory, RoomRegistry& rooms,
+              std::chrono::seconds after);
 
   // player was just queued for a room with options: starts (or restarts) their wait. Modes and
   // sizes the computer does not play are ignored.
@@ -41,8 +39,7 @@ class BotFallback {
   boost::asio::awaitable<void> fire(std::shared_ptr<Player> player, protocol::RoomOptions options);
 
   boost::asio::any_io_executor executor_;
-  Matchmaker& matchmaker_;
-  Cluster* cluster_;
+  RoomDirectory& directory_;
   RoomRegistry& rooms_;
   std::chrono::seconds after_;
   std::mutex mutex_;  // guards the fields below

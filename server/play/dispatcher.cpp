@@ -13,7 +13,6 @@
 #include "server/base/address_limits.hpp"
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
-#include "server/cluster/cluster.hpp"
 #include "server/game/bot_racer.hpp"
 #include "server/game/store_journal.hpp"
 #include "server/play/bot_fallback.hpp"
@@ -175,9 +174,8 @@ asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello&
   }
   if (const auto room = room_of(*player)) {
     if (const auto self = c.self.lock()) room->reconnected(*player, self);
-  } else if (cluster_ != nullptr && m.token) {
-    asio::co_spawn(co_await asio::this_coro::executor, cluster_resume(c.self, player),
-                   asio::detached);
+  } else if (m.token) {
+    directory_.follow_race(c.self, player);  // their race may run on another node
   }
 }
 
@@ -215,12 +213,8 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::CreateRoom& m,
   } else if (!limits_.create_room(c.address, AddressLimits::clock::now())) {
     error(c, ErrorCode::rate_limited,
           "too many rooms created from your address: try again in a minute", rid);
-  } else if (cluster_ != nullptr) {
-    return cluster_create(c, m.options, rid);
   } else {
-    leave_queue(*c.player);
-    stop_spectating(c);
-    open_room(c, rooms_.create(m.options), m.options, rid);
+    return create_room(c, m.options, rid);
   }
   return std::nullopt;
 }
@@ -230,13 +224,11 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::JoinRoom& m,
   if (room_of(*c.player)) {
     error(c, ErrorCode::already_in_room, "leave your room first", rid);
   } else if (const auto target = rooms_.find(m.code)) {
-    leave_queue(*c.player);
+    directory_.leave_queue(*c.player);
     stop_spectating(c);
     if (const auto self = c.self.lock()) target->join(c.player, self, rid);
-  } else if (cluster_ != nullptr) {
-    return cluster_locate(c, m.code, "join_room", rid);
   } else {
-    error(c, ErrorCode::no_such_room, "no room with that code", rid);
+    return locate(c, m.code, "join_room", rid);
   }
   return std::nullopt;
 }
@@ -265,30 +257,23 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::QuickMatch& m,
                                    const protocol::Rid& rid) {
   if (room_of(*c.player)) {
     error(c, ErrorCode::already_in_room, "leave your room first", rid);
-  } else if (cluster_ != nullptr) {
-    return cluster_quick_match(c, m, rid);
   } else {
-    on_quick_match(c, m, rid);
+    return quick_match(c, m, rid);
   }
   return std::nullopt;
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::CancelMatch&,
                                    const protocol::Rid& rid) {
-  if (cluster_ != nullptr) return cluster_cancel_match(c, rid);
-  matchmaker_.cancel(*c.player);
-  c.send(protocol::encode_bare("match_cancelled", rid));
-  return std::nullopt;
+  return cancel_match(c, rid);
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::ListRooms&,
                                    const protocol::Rid& rid) {
-  if (cluster_ == nullptr) {
-    c.send(protocol::encode_rooms(rooms_.public_rooms(), rid));
-  } else if (!cluster_->available()) {
+  if (!directory_.available()) {
     send_unavailable(c, rid);
   } else {
-    c.send(protocol::encode_rooms(rooms_.public_rooms(), cluster_->remote_rooms(), rid));
+    c.send(protocol::encode_rooms(rooms_.public_rooms(), directory_.remote_rooms(), rid));
   }
   return std::nullopt;
 }
@@ -301,13 +286,11 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Spectate& m,
   }
   const auto target = rooms_.find(m.code);
   if (!target) {
-    if (cluster_ != nullptr) return cluster_locate(c, m.code, "spectate", rid);
-    error(c, ErrorCode::no_such_room, "no room with that code", rid);
-    return std::nullopt;
+    return locate(c, m.code, "spectate", rid);
   }
   const auto self = c.self.lock();
-  if (!self) return std::nullopt;  // the connection is going away
-  leave_queue(*c.player);          // spectating leaves the quick-match queue
+  if (!self) return std::nullopt;     // the connection is going away
+  directory_.leave_queue(*c.player);  // spectating leaves the quick-match queue
   stop_spectating(c);
   if (target->add_spectator(self, rid)) c.spectating = target;
   return std::nullopt;
@@ -329,24 +312,80 @@ protocol::RoomOptions Dispatcher::quick_match_room(const protocol::QuickMatch& m
   return options;
 }
 
-void Dispatcher::on_quick_match(Connection& c, const protocol::QuickMatch& m,
-                                const protocol::Rid& rid) {
+void Dispatcher::send_unavailable(Connection& c, const protocol::Rid& rid) {
+  error(c, ErrorCode::unavailable,
+        "rooms on other nodes cannot be reached right now (the cluster directory is down): "
+        "try again shortly",
+        rid);
+}
+
+asio::awaitable<void> Dispatcher::create_room(Connection& c, const protocol::RoomOptions& options,
+                                              const protocol::Rid& rid) {
+  std::string code;
+  try {
+    co_await directory_.unqueue(c.player);
+    code = co_await directory_.claim_code();
+  } catch (const std::exception& e) {
+    spdlog::debug("create_room: {}", e.what());
+    send_unavailable(c, rid);
+    co_return;
+  }
+  stop_spectating(c);
+  // Room::join answers already_in_room (and closes the room, releasing the code) if a quick
+  // match seated the player meanwhile.
+  open_room(c, rooms_.create(options, std::move(code)), options, rid);
+}
+
+asio::awaitable<void> Dispatcher::locate(Connection& c, const std::string& code,
+                                         std::string_view reason, const protocol::Rid& rid) {
+  std::optional<std::string> url;
+  try {
+    url = co_await directory_.locate(code);
+  } catch (const std::exception& e) {
+    spdlog::debug("{} {}: {}", reason, code, e.what());
+    send_unavailable(c, rid);
+    co_return;
+  }
+  if (!url) {
+    error(c, ErrorCode::no_such_room, "no room with that code", rid);
+    co_return;
+  }
+  metrics_.redirects_total.fetch_add(1, std::memory_order_relaxed);
+  c.send(protocol::encode_redirect(*url, code, reason, rid));
+}
+
+asio::awaitable<void> Dispatcher::quick_match(Connection& c, const protocol::QuickMatch& m,
+                                              const protocol::Rid& rid) {
   stop_spectating(c);
   const protocol::RoomOptions options = quick_match_room(m);
-  std::shared_ptr<Room> room;
-  const auto outcome =
-      matchmaker_.match({m.mode, m.size}, c.player, [&](const std::shared_ptr<Player>& waiting) {
-        return rooms_.create_matched(options, waiting, c.player, room);
-      });
-  switch (outcome) {
-    case Matchmaker::Outcome::queued:
+  QuickMatchResult result;
+  try {
+    result = co_await directory_.quick_match(c.player, options);
+  } catch (const std::exception& e) {
+    spdlog::debug("quick_match: {}", e.what());
+    send_unavailable(c, rid);
+    co_return;
+  }
+  switch (result.outcome) {
+    case QuickMatchResult::Outcome::queued:
       c.send(protocol::encode_bare("queued", rid));
       if (fallback_ != nullptr) fallback_->queued(c.player, options);
-      return;
-    case Matchmaker::Outcome::refused:
-      return error(c, ErrorCode::already_in_room, "leave your room first", rid);
-    case Matchmaker::Outcome::paired: return room->announce(&c.out, rid);
+      break;
+    case QuickMatchResult::Outcome::refused:
+      error(c, ErrorCode::already_in_room, "leave your room first", rid);
+      break;
+    case QuickMatchResult::Outcome::paired: result.room->announce(&c.out, rid); break;
   }
+}
+
+asio::awaitable<void> Dispatcher::cancel_match(Connection& c, const protocol::Rid& rid) {
+  try {
+    co_await directory_.unqueue(c.player);
+  } catch (const std::exception& e) {
+    // Its entry stays until a pairing pops it; that pairing finds the player absent.
+    spdlog::debug("cancel_match: {}", e.what());
+  }
+  c.send(protocol::encode_bare("match_cancelled", rid));
 }
 
 void Dispatcher::disconnected(Connection& c) {
@@ -354,7 +393,7 @@ void Dispatcher::disconnected(Connection& c) {
   if (!c.player) return;
   metrics_.players_online.fetch_sub(1, std::memory_order_relaxed);
   if (!players_.detach(*c.player, &c.out)) return;  // replaced by a newer connection
-  leave_queue(*c.player);
+  directory_.leave_queue(*c.player);
   if (const auto room = room_of(*c.player)) room->disconnected(*c.player);
 }
 

@@ -13,10 +13,10 @@
 
 #include "protocol/messages.hpp"
 #include "server/base/metrics.hpp"
-#include "server/game/matchmaker.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
 #include "server/play/connection.hpp"
+#include "server/play/room_directory.hpp"
 #include "server/play/solo_play.hpp"
 #include "server/store/store_worker.hpp"
 
@@ -24,24 +24,23 @@ namespace tilerace::server {
 
 class AddressLimits;
 class BotFallback;
-class Cluster;
 
 class Dispatcher {
  public:
   // What is left of a message's work after handle returns: nullopt when it is done.
   using Work = std::optional<boost::asio::awaitable<void>>;
 
-  // cluster: null on a single node. fallback: null when quick match never offers the computer.
-  Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, Matchmaker& matchmaker,
+  // directory: this node's (LocalDirectory) or the cluster's. fallback: null when quick match
+  // never offers the computer.
+  Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,
              StoreWorker& store, Metrics& metrics, AddressLimits& limits,
-             Cluster* cluster = nullptr, BotFallback* fallback = nullptr)
+             BotFallback* fallback = nullptr)
       : players_(players),
         rooms_(rooms),
-        matchmaker_(matchmaker),
+        directory_(directory),
         store_(store),
         metrics_(metrics),
         limits_(limits),
-        cluster_(cluster),
         fallback_(fallback),
         solo_(store, metrics) {}
 
@@ -85,12 +84,20 @@ class Dispatcher {
   // create_room's end: c's player joins the new room, then the computer when options ask.
   void open_room(Connection& c, const std::shared_ptr<Room>& room,
                  const protocol::RoomOptions& options, const protocol::Rid& rid);
-  void on_quick_match(Connection& c, const protocol::QuickMatch& m, const protocol::Rid& rid);
+  // create_room's rest: out of the quick-match queue, a code, the room.
+  boost::asio::awaitable<void> create_room(Connection& c, const protocol::RoomOptions& options,
+                                           const protocol::Rid& rid);
+  // join_room or spectate for a room this node does not have: a redirect or no_such_room.
+  boost::asio::awaitable<void> locate(Connection& c, const std::string& code,
+                                      std::string_view reason, const protocol::Rid& rid);
+  boost::asio::awaitable<void> quick_match(Connection& c, const protocol::QuickMatch& m,
+                                           const protocol::Rid& rid);
+  boost::asio::awaitable<void> cancel_match(Connection& c, const protocol::Rid& rid);
   // The room a quick match opens: public (strangers' races are there to be watched), with the
   // default target and time limit.
   static protocol::RoomOptions quick_match_room(const protocol::QuickMatch& m);
-  // Takes the player out of the quick-match queue (cluster mode: in the background).
-  void leave_queue(Player& player);
+  // The directory cannot be reached (cluster mode, Redis away).
+  void send_unavailable(Connection& c, const protocol::Rid& rid);
   void stop_spectating(Connection& c);
   boost::asio::awaitable<void> on_leaderboard(Connection& c, const protocol::LeaderboardRequest& m,
                                               const protocol::Rid& rid);
@@ -100,33 +107,12 @@ class Dispatcher {
   // The room p is a member of, or null.
   static std::shared_ptr<Room> room_of(Player& p);
 
-  // Cluster mode (dispatcher_cluster.cpp): the room messages that need the directory.
-  boost::asio::awaitable<void> cluster_create(Connection& c, const protocol::RoomOptions& options,
-                                              const protocol::Rid& rid);
-  // join_room or spectate for a room this node does not have: a redirect or no_such_room.
-  boost::asio::awaitable<void> cluster_locate(Connection& c, const std::string& code,
-                                              std::string_view reason, const protocol::Rid& rid);
-  boost::asio::awaitable<void> cluster_quick_match(Connection& c, const protocol::QuickMatch& m,
-                                                   const protocol::Rid& rid);
-  boost::asio::awaitable<void> cluster_cancel_match(Connection& c, const protocol::Rid& rid);
-  // A player back (hello with a token) who races in a room of another node — the one it ran
-  // on, or the survivor that adopted it — is sent there (redirect, reason "resume"). While
-  // the race's node is dead and its race not yet adopted, it looks again every
-  // kResumeEvery, kResumeTries times, as long as the connection is the player's and no room
-  // here took them back. Runs beside the connection (spawned), not in its handler.
-  static constexpr int kResumeTries = 30;
-  static constexpr std::chrono::milliseconds kResumeEvery{500};
-  boost::asio::awaitable<void> cluster_resume(std::weak_ptr<Participant> to,
-                                              std::shared_ptr<Player> player);
-  void send_unavailable(Connection& c, const protocol::Rid& rid);
-
   PlayerRegistry& players_;
   RoomRegistry& rooms_;
-  Matchmaker& matchmaker_;
+  RoomDirectory& directory_;
   StoreWorker& store_;
   Metrics& metrics_;
   AddressLimits& limits_;
-  Cluster* cluster_;
   BotFallback* fallback_;
   SoloPlay solo_;
 };

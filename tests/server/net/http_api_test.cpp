@@ -11,6 +11,7 @@
 
 #include "server/base/address_limits.hpp"
 #include "server/base/unix_time.hpp"
+#include "server/play/local_directory.hpp"
 #include "server/store/sqlite_store.hpp"
 
 namespace tilerace::server {
@@ -52,13 +53,14 @@ struct HttpApiFixture : ::testing::Test {
   PlayerRegistry players;
   RoomRegistry rooms{RoomServices{ioc.get_executor(), &worker, &metrics, {}, {}}};
   Matchmaker matchmaker;
+  LocalDirectory directory{rooms, matchmaker};
   AddressLimits limits{0, 0};
-  Dispatcher dispatcher{players, rooms, matchmaker, worker, metrics, limits};
+  Dispatcher dispatcher{players, rooms, directory, worker, metrics, limits};
   SessionSet sessions;
   std::filesystem::path web_root =
       std::filesystem::temp_directory_path() / ("tilerace-http-api-" + std::to_string(getpid()));
   ServerContext context{{},    web_root, metrics, dispatcher, sessions,
-                        rooms, worker,   limits,  nullptr};
+                        rooms, worker,   limits,  directory};
 
   HttpApiFixture() {
     std::filesystem::create_directories(web_root);

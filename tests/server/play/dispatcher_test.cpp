@@ -1,4 +1,5 @@
 #include "server/play/dispatcher.hpp"
+#include "server/play/local_directory.hpp"
 
 #include <gtest/gtest.h>
 #include <boost/asio/co_spawn.hpp>
@@ -81,8 +82,9 @@ struct DispatcherFixture : ::testing::Test {
   PlayerRegistry players;
   RoomRegistry rooms{RoomServices{ioc.get_executor(), &worker, &metrics, {0, 60}, {}}};
   Matchmaker matchmaker;
+  LocalDirectory directory{rooms, matchmaker};
   AddressLimits limits{0, 0};
-  Dispatcher dispatcher{players, rooms, matchmaker, worker, metrics, limits};
+  Dispatcher dispatcher{players, rooms, directory, worker, metrics, limits};
 
   ~DispatcherFixture() override {
     rooms.stop();

@@ -1,0 +1,55 @@
+#pragma once
+// Where rooms are found and strangers paired: this node alone (LocalDirectory) or every node
+// of a cluster through Redis (ClusterDirectory). The dispatcher, quick match's fallback and the
+// REST routes ask it without asking which. Callable from any thread; awaitables resume on the
+// caller's executor. What needs a cluster that cannot be reached throws.
+#include <boost/asio/awaitable.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/messages.hpp"
+#include "server/game/participant.hpp"
+#include "server/game/player.hpp"
+#include "server/game/room.hpp"
+
+namespace tilerace::server {
+
+// What quick match did for a player.
+struct QuickMatchResult {
+  enum class Outcome { queued, paired, refused } outcome = Outcome::queued;
+  std::shared_ptr<Room> room;  // paired: the room seating both, here, to be announced
+};
+
+class RoomDirectory {
+ public:
+  virtual ~RoomDirectory() = default;
+
+  // Whether the directory answers now (a single node's always does).
+  virtual bool available() const = 0;
+  // A code for a new room of this node: claimed across nodes, or empty (the registry draws
+  // one).
+  virtual boost::asio::awaitable<std::string> claim_code() = 0;
+  // Where a room this node does not host lives: another node's URL, or nullopt when none does.
+  virtual boost::asio::awaitable<std::optional<std::string>> locate(std::string code) = 0;
+  // The public rooms of the other nodes (encoded lists), as last heard.
+  virtual std::vector<std::string> remote_rooms() const = 0;
+
+  // Quick match for player in a room with options: paired with the longest waiting partner
+  // (refused when the player turned out busy), or queued.
+  virtual boost::asio::awaitable<QuickMatchResult> quick_match(std::shared_ptr<Player> player,
+                                                               protocol::RoomOptions options) = 0;
+  // Takes player out of the quick-match queue; false when they were not in it (a pairing took
+  // them, or they never were).
+  virtual boost::asio::awaitable<bool> unqueue(std::shared_ptr<Player> player) = 0;
+  // The same, done in the background (the player left the queue by doing something else).
+  virtual void leave_queue(Player& player) = 0;
+
+  // A player back with their token: if their race runs on another node, `to` is told to go
+  // there (redirect, reason resume) as soon as that is known. Runs beside the connection.
+  virtual void follow_race(std::weak_ptr<Participant> to, std::shared_ptr<Player> player) = 0;
+};
+
+}  // namespace tilerace::server
