@@ -51,4 +51,10 @@ struct Player {
   int rating;  // Elo; updated when a race result is committed
 };
 
+// The room player is a member of, or null (takes the player's lock).
+inline std::shared_ptr<Room> room_of(Player& player) {
+  std::lock_guard lock(player.mutex);
+  return player.room.lock();
+}
+
 }  // namespace tilerace::server

@@ -73,10 +73,7 @@ asio::awaitable<void> BotFallback::fire(std::shared_ptr<Player> player,
   options.bot = kFallbackStrength;
   const std::shared_ptr<Room> room = rooms_.create(options, std::move(code));
   room->join(player, to, {});
-  {
-    std::lock_guard lock(player->mutex);
-    if (player->room.lock() != room) co_return;  // joined something else meanwhile
-  }
+  if (room_of(*player) != room) co_return;  // joined something else meanwhile
   if (BotRacer::seat(room, kFallbackStrength)) room->set_ready(*player, true, *to, {});
 }
 

@@ -22,11 +22,6 @@ constexpr auto kMatchReservation = std::chrono::seconds(15);
 // Partners popped from the queue who turn out to be busy before we queue ourselves instead.
 constexpr int kPairAttempts = 32;
 
-std::shared_ptr<Room> room_of(Player& p) {
-  std::lock_guard lock(p.mutex);
-  return p.room.lock();
-}
-
 }  // namespace
 
 asio::awaitable<std::string> ClusterDirectory::claim_code() {

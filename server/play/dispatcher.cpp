@@ -59,11 +59,6 @@ void Dispatcher::open_room(Connection& c, const std::shared_ptr<Room>& room,
   }
 }
 
-std::shared_ptr<Room> Dispatcher::room_of(Player& p) {
-  std::lock_guard lock(p.mutex);
-  return p.room.lock();
-}
-
 void Dispatcher::send_error(Connection& c, const protocol::ProtocolError& error,
                             const protocol::Rid& rid) {
   metrics_.count_error(error.code);

@@ -104,8 +104,6 @@ class Dispatcher {
   boost::asio::awaitable<void> on_bot_record(Connection& c, const protocol::Rid& rid);
   void error(Connection& c, protocol::ErrorCode code, std::string_view text,
              const protocol::Rid& rid);
-  // The room p is a member of, or null.
-  static std::shared_ptr<Room> room_of(Player& p);
 
   PlayerRegistry& players_;
   RoomRegistry& rooms_;

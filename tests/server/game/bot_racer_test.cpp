@@ -36,13 +36,10 @@ struct BotRacerFixture : ::testing::Test {
     worker.join();
   }
   RoomServices services(BotPool* bots) {
-    return {ioc.get_executor(),
-            &worker,
-            &metrics,
-            RaceSettings{.countdown = 0, .grace = 60},
-            [](const std::string&) {},
-            bots,
-            /*bot_moves_per_second=*/50.0};
+    return {
+        ioc.get_executor(),           &worker, &metrics, RaceSettings{.countdown = 0, .grace = 60},
+        [](const std::string&) {},    bots,
+        /*bot_moves_per_second=*/50.0};
   }
 };
 
