@@ -15,8 +15,8 @@
 #include <memory>
 #include <string>
 
-#include "server/store/pg_store.hpp"
-#include "server/store/sqlite_store.hpp"
+#include "server/store/pg_dialect.hpp"
+#include "server/store/sqlite_dialect.hpp"
 #include "tests/pg_cluster.hpp"
 #include "tests/temp_dir.hpp"
 

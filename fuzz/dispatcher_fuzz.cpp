@@ -27,7 +27,7 @@
 #include "server/game/room_registry.hpp"
 #include "server/play/dispatcher.hpp"
 #include "server/play/local_directory.hpp"
-#include "server/store/sqlite_store.hpp"
+#include "server/store/sqlite_dialect.hpp"
 #include "server/store/store_worker.hpp"
 
 namespace {

@@ -9,8 +9,8 @@
 
 #include "server/options.hpp"
 #include "server/server.hpp"
-#include "server/store/pg_store.hpp"
-#include "server/store/sqlite_store.hpp"
+#include "server/store/pg_dialect.hpp"
+#include "server/store/sqlite_dialect.hpp"
 
 int main(int argc, char** argv) {
   // A long game's move string grows past 128 KiB. Left to itself glibc raises its mmap

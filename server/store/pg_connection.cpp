@@ -35,6 +35,13 @@ std::int64_t PgResult::int64(int row, int col) const {
   return value;
 }
 
+std::int64_t PgResult::changed() const {
+  const std::string_view t = PQcmdTuples(result_.get());
+  std::int64_t value = 0;
+  std::from_chars(t.data(), t.data() + t.size(), value);
+  return value;
+}
+
 PgConnection::PgConnection(const std::string& url) : conn_(PQconnectdb(url.c_str()), &PQfinish) {
   if (!conn_) throw std::bad_alloc();
   if (PQstatus(conn_.get()) == CONNECTION_OK) {

@@ -20,6 +20,9 @@ class PgResult {
  public:
   explicit PgResult(PGresult* result) : result_(result, &PQclear) {}
   int rows() const { return PQntuples(result_.get()); }
+  int columns() const { return PQnfields(result_.get()); }
+  // The rows a write changed (0 for other statements).
+  std::int64_t changed() const;
   bool null(int row, int col) const { return PQgetisnull(result_.get(), row, col) != 0; }
   std::string_view text(int row, int col) const {
     return {PQgetvalue(result_.get(), row, col),
@@ -81,10 +84,12 @@ class PgConnection {
   std::unique_ptr<PGconn, void (*)(PGconn*)> conn_;
 };
 
-// BEGIN now; ROLLBACK at scope end unless commit() was called.
+// begin (BEGIN and its options) now; ROLLBACK at scope end unless commit() was called.
 class PgTransaction {
  public:
-  explicit PgTransaction(PgConnection& conn) : conn_(conn) { conn_.exec("BEGIN"); }
+  explicit PgTransaction(PgConnection& conn, const char* begin = "BEGIN") : conn_(conn) {
+    conn_.exec(begin);
+  }
   ~PgTransaction();
   void commit() {
     conn_.exec("COMMIT");

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <boost/asio/io_context.hpp>
 
-#include "server/store/sqlite_store.hpp"
+#include "server/store/sqlite_dialect.hpp"
 #include "tests/server/fake_participant.hpp"
 
 namespace tilerace::server {

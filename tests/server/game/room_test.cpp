@@ -8,7 +8,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "server/game/move_journal.hpp"
-#include "server/store/sqlite_store.hpp"
+#include "server/store/sqlite_dialect.hpp"
 #include "tests/server/fake_participant.hpp"
 
 namespace tilerace::server {

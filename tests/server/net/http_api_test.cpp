@@ -12,7 +12,7 @@
 #include "server/base/address_limits.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/play/local_directory.hpp"
-#include "server/store/sqlite_store.hpp"
+#include "server/store/sqlite_dialect.hpp"
 
 namespace tilerace::server {
 namespace {

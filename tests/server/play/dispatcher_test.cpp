@@ -14,7 +14,7 @@
 
 #include "protocol/decode.hpp"
 #include "server/base/address_limits.hpp"
-#include "server/store/sqlite_store.hpp"
+#include "server/store/sqlite_dialect.hpp"
 #include "tests/server/fake_participant.hpp"
 
 namespace tilerace::server {

@@ -5,7 +5,7 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "server/store/sqlite_store.hpp"
+#include "server/store/sqlite_dialect.hpp"
 #include "tests/server/fake_participant.hpp"
 
 namespace tilerace::server {

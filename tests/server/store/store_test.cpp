@@ -9,8 +9,8 @@
 #include <set>
 #include <thread>
 
-#include "server/store/pg_store.hpp"
-#include "server/store/sqlite_store.hpp"
+#include "server/store/pg_dialect.hpp"
+#include "server/store/sqlite_dialect.hpp"
 #include "tests/eventually.hpp"
 #include "tests/pg_cluster.hpp"
 #include "tests/temp_dir.hpp"

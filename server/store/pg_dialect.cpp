@@ -1,0 +1,563 @@
+#include "server/store/pg_dialect.hpp"
+
+#include <poll.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <regex>
+
+#include "protocol/period.hpp"
+#include "server/store/rank_cache.hpp"
+
+namespace tilerace::server {
+
+namespace {
+
+constexpr const char* kChannel = "tilerace_ranks";
+// Any number, the same in every node: the lock two nodes starting at once migrate under.
+constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(2048204820482048)";
+
+// Each entry moves the schema from version i to i + 1. Never edit one that has shipped.
+// Identifiers collate as "C": the same order as SQLite's, whatever the database's locale.
+constexpr const char* kMigrations[] = {
+    R"sql(
+CREATE TABLE players (
+  id text COLLATE "C" PRIMARY KEY,
+  name text NOT NULL,
+  token_hash text NOT NULL,
+  rating integer NOT NULL DEFAULT 1500,
+  wins integer NOT NULL DEFAULT 0,
+  losses integer NOT NULL DEFAULT 0,
+  races integer NOT NULL DEFAULT 0,
+  created_at bigint NOT NULL
+);
+CREATE INDEX players_by_rating ON players (rating DESC, id) WHERE races > 0;
+CREATE TABLE games (
+  id text PRIMARY KEY,
+  player_id text NOT NULL,
+  mode text NOT NULL,
+  size integer NOT NULL,
+  target bigint NOT NULL,
+  seed text NOT NULL,
+  moves text NOT NULL,
+  score bigint NOT NULL,
+  max_tile bigint NOT NULL,
+  move_count integer NOT NULL,
+  state text NOT NULL,
+  ranked boolean NOT NULL,
+  started_at bigint NOT NULL,
+  ended_at bigint NOT NULL,
+  room text NOT NULL
+);
+CREATE INDEX games_by_player ON games (player_id, ended_at);
+CREATE TABLE races (
+  id text PRIMARY KEY,
+  room text NOT NULL,
+  reason text NOT NULL,
+  winner text NOT NULL,
+  result text NOT NULL,
+  ended_at bigint NOT NULL
+);
+-- Each player's best ranked solo result per mode and size: the score leaderboard.
+CREATE TABLE best_results (
+  player_id text COLLATE "C" NOT NULL,
+  mode text NOT NULL,
+  size integer NOT NULL,
+  score bigint NOT NULL,
+  max_tile bigint NOT NULL,
+  move_count integer NOT NULL,
+  game_id text NOT NULL,
+  ended_at bigint NOT NULL,
+  PRIMARY KEY (player_id, mode, size)
+);
+CREATE INDEX best_by_score ON best_results (mode, size, score DESC, max_tile DESC, move_count, ended_at, player_id);
+CREATE INDEX best_by_moves ON best_results (mode, size, move_count, ended_at, player_id);
+-- Solo games being played, journaled in pieces: each pass adds the moves since the last.
+CREATE TABLE active_games (
+  player_id text PRIMARY KEY,
+  game_id text NOT NULL,
+  mode text NOT NULL,
+  size integer NOT NULL,
+  target bigint NOT NULL,
+  seed text NOT NULL,
+  explicit_seed boolean NOT NULL,
+  moves text NOT NULL,
+  started_at bigint NOT NULL
+);
+CREATE TABLE active_moves (
+  player_id text NOT NULL REFERENCES active_games (player_id) ON DELETE CASCADE,
+  first integer NOT NULL,
+  moves text NOT NULL,
+  PRIMARY KEY (player_id, first)
+);
+-- Running races, journaled by the node that hosts them.
+CREATE TABLE active_races (
+  id text PRIMARY KEY,
+  node text NOT NULL,
+  room text NOT NULL,
+  mode text NOT NULL,
+  size integer NOT NULL,
+  target bigint NOT NULL,
+  seed text NOT NULL,
+  time_limit integer NOT NULL,
+  max_players integer NOT NULL,
+  is_public boolean NOT NULL,
+  max_moves_per_second integer NOT NULL,
+  host text NOT NULL,
+  started_at bigint NOT NULL,
+  remaining_ms bigint NOT NULL
+);
+CREATE INDEX active_races_by_node ON active_races (node, started_at, id);
+CREATE TABLE active_racers (
+  race_id text NOT NULL REFERENCES active_races (id) ON DELETE CASCADE,
+  position integer NOT NULL,
+  player_id text NOT NULL,
+  game_id text NOT NULL,
+  moves text NOT NULL,
+  state text NOT NULL,
+  left_race boolean NOT NULL,
+  PRIMARY KEY (race_id, position)
+);
+)sql",
+    R"sql(
+-- Each person's record against the computer, per strength.
+CREATE TABLE bot_records (
+  player_id text NOT NULL,
+  strength text NOT NULL,
+  wins integer NOT NULL,
+  losses integer NOT NULL,
+  draws integer NOT NULL,
+  PRIMARY KEY (player_id, strength)
+);
+)sql",
+    R"sql(
+-- Each player's rating after each rated race: the profile's chart.
+CREATE TABLE rating_history (
+  player_id text NOT NULL,
+  race_id text NOT NULL,
+  at bigint NOT NULL,
+  rating integer NOT NULL,
+  PRIMARY KEY (player_id, at, race_id)
+);
+)sql",
+    R"sql(
+-- Each player's best ranked solo result per mode and size in each period: all time, each UTC
+-- day and each ISO week ("all-time", "2026-11-23", "2026-W47"). Replaces best_results; the
+-- days and weeks of the games already recorded are filled in from them.
+CREATE TABLE period_results (
+  period text COLLATE "C" NOT NULL,
+  player_id text COLLATE "C" NOT NULL,
+  mode text NOT NULL,
+  size integer NOT NULL,
+  score bigint NOT NULL,
+  max_tile bigint NOT NULL,
+  move_count integer NOT NULL,
+  game_id text NOT NULL,
+  ended_at bigint NOT NULL,
+  PRIMARY KEY (period, player_id, mode, size)
+);
+CREATE INDEX period_by_score ON period_results (period, mode, size, score DESC, max_tile DESC, move_count, ended_at, player_id);
+CREATE INDEX period_by_moves ON period_results (period, mode, size, move_count, ended_at, player_id);
+INSERT INTO period_results SELECT 'all-time', player_id, mode, size, score, max_tile, move_count, game_id, ended_at FROM best_results;
+INSERT INTO period_results
+SELECT period, player_id, mode, size, score, max_tile, move_count, id, ended_at FROM (
+  SELECT to_char(to_timestamp(g.ended_at / 1000.0) AT TIME ZONE 'UTC',
+                 CASE k.kind WHEN 'day' THEN 'YYYY-MM-DD' ELSE 'IYYY-"W"IW' END) AS period,
+         g.*, row_number() OVER (
+           PARTITION BY k.kind, to_char(to_timestamp(g.ended_at / 1000.0) AT TIME ZONE 'UTC',
+                 CASE k.kind WHEN 'day' THEN 'YYYY-MM-DD' ELSE 'IYYY-"W"IW' END), g.player_id, g.mode, g.size
+           ORDER BY CASE WHEN g.mode = 'fifteen' THEN 0 ELSE -g.score END,
+                    CASE WHEN g.mode = 'fifteen' THEN 0 ELSE -g.max_tile END,
+                    g.move_count, g.ended_at, g.id) AS n
+  FROM games g, (VALUES ('day'), ('week')) AS k (kind)
+  WHERE g.ranked AND g.room = '' AND (g.mode <> 'fifteen' OR g.state = 'solved')) AS best
+WHERE n = 1;
+DROP TABLE best_results;
+)sql",
+    R"sql(
+-- Achievements granted (server/achievements.hpp), each once per player; and each player's
+-- current run of race wins against people.
+CREATE TABLE achievements (
+  player_id text COLLATE "C" NOT NULL,
+  achievement text COLLATE "C" NOT NULL,
+  game_id text NOT NULL,
+  at bigint NOT NULL,
+  PRIMARY KEY (player_id, achievement)
+);
+ALTER TABLE players ADD COLUMN streak integer NOT NULL DEFAULT 0;
+)sql",
+};
+
+// The rank change a best result or a rating makes, announced to every node in the same
+// transaction (delivered at commit): b|period|mode|size|score|max_tile|moves|player and
+// r|rating|races|player.
+#define TILERACE_NOTIFY_BEST                                                               \
+  "SELECT up.period, pg_notify('tilerace_ranks', concat_ws('|', 'b', up.period, up.mode, " \
+  "up.size, up.score, up.max_tile, up.move_count, up.player_id)) FROM up"
+#define TILERACE_BEST_ROWS                                                                    \
+  "WITH up AS (INSERT INTO period_results AS b VALUES ($1, $4, $5, $6::integer, $7::bigint, " \
+  "$8::bigint, $9::integer, $10, $11::bigint), ($2, $4, $5, $6, $7, $8, $9, $10, $11), "      \
+  "($3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (period, player_id, mode, size) DO "    \
+  "UPDATE SET score = excluded.score, max_tile = excluded.max_tile, move_count = "            \
+  "excluded.move_count, game_id = excluded.game_id, ended_at = excluded.ended_at WHERE "
+#define TILERACE_TOP                                                                           \
+  "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at FROM " \
+  "period_results b JOIN players p ON p.id = b.player_id WHERE b.period = $1 AND b.mode = $2 " \
+  "AND b.size = $3 "
+#define TILERACE_RACE_COLUMNS                                                \
+  "id, room, mode, size, target, seed, time_limit, max_players, is_public, " \
+  "max_moves_per_second, host, started_at, remaining_ms"
+
+// The text of each statement (server/store/sql.hpp says its parameters and columns).
+const char* text(Sql statement) {
+  switch (statement) {
+    case Sql::insert_player:
+      return "INSERT INTO players (id, name, token_hash, rating, wins, losses, created_at) "
+             "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING";
+    case Sql::select_player:
+      return "SELECT id, name, token_hash, created_at, rating, wins, losses FROM players "
+             "WHERE id = $1";
+    case Sql::update_rating:
+      return "WITH up AS (UPDATE players SET rating = $1, wins = wins + $2, "
+             "losses = losses + $3, races = races + 1, "
+             "streak = CASE WHEN $2 > 0 THEN streak + 1 ELSE 0 END WHERE id = $4 "
+             "RETURNING id, rating, races, streak) SELECT up.races, up.streak, "
+             "pg_notify('tilerace_ranks', concat_ws('|', 'r', up.rating, up.races, up.id)) "
+             "FROM up";
+    case Sql::rated_players: return "SELECT id, rating, races FROM players WHERE races > 0";
+    case Sql::top_rating:
+      return "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 "
+             "ORDER BY rating DESC, id LIMIT $1";
+    case Sql::rating_of:
+      return "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 AND id = $1";
+    case Sql::insert_game:
+      return "INSERT INTO games (id, player_id, mode, size, target, seed, moves, score, "
+             "max_tile, move_count, state, ranked, started_at, ended_at, room) VALUES ($1, $2, "
+             "$3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) "
+             "ON CONFLICT (id) DO NOTHING";
+    case Sql::select_game:
+      return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
+             "move_count, state, ranked, started_at, ended_at, room FROM games WHERE id = $1";
+    case Sql::count_games: return "SELECT COUNT(*) FROM games WHERE player_id = $1";
+    case Sql::recent_races:
+      return "SELECT id, mode, size, target, seed, score, max_tile, move_count, state, "
+             "ended_at, room FROM games WHERE player_id = $1 AND room <> '' "
+             "ORDER BY ended_at DESC, id LIMIT 10";
+    case Sql::insert_race:
+      return "INSERT INTO races (id, room, reason, winner, result, ended_at) "
+             "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING";
+    case Sql::insert_rating_point:
+      return "INSERT INTO rating_history VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING";
+    case Sql::rating_history:
+      return "SELECT at, rating FROM rating_history WHERE player_id = $1 ORDER BY at, race_id";
+    case Sql::upsert_bot_record:
+      return "INSERT INTO bot_records VALUES ($1, $2, $3, $4, $5) "
+             "ON CONFLICT (player_id, strength) DO UPDATE SET "
+             "wins = bot_records.wins + excluded.wins, "
+             "losses = bot_records.losses + excluded.losses, "
+             "draws = bot_records.draws + excluded.draws";
+    case Sql::select_bot_records:
+      return "SELECT strength, wins, losses, draws FROM bot_records WHERE player_id = $1";
+    case Sql::insert_achievement:
+      return "INSERT INTO achievements VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING";
+    case Sql::achievements_of:
+      return "SELECT achievement, game_id, at FROM achievements WHERE player_id = $1 "
+             "ORDER BY at, achievement";
+    case Sql::upsert_best_2048:
+      return TILERACE_BEST_ROWS
+          "excluded.score > b.score OR (excluded.score = b.score AND "
+          "(excluded.max_tile > b.max_tile OR (excluded.max_tile = b.max_tile AND "
+          "excluded.move_count < b.move_count))) RETURNING b.*) " TILERACE_NOTIFY_BEST;
+    case Sql::upsert_best_fifteen:
+      return TILERACE_BEST_ROWS
+          "excluded.move_count < b.move_count RETURNING b.*) " TILERACE_NOTIFY_BEST;
+    case Sql::all_bests:
+      return "SELECT mode, size, player_id, score, max_tile, move_count, period "
+             "FROM period_results";
+    case Sql::bests_of:
+      return "SELECT mode, size, score, max_tile, move_count, game_id, ended_at "
+             "FROM period_results WHERE period = 'all-time' AND player_id = $1 "
+             "ORDER BY mode, size";
+    case Sql::top_2048:
+      return TILERACE_TOP
+          "ORDER BY b.score DESC, b.max_tile DESC, b.move_count, b.ended_at, b.player_id "
+          "LIMIT $4";
+    case Sql::top_fifteen:
+      return TILERACE_TOP "ORDER BY b.move_count, b.ended_at, b.player_id LIMIT $4";
+    case Sql::best_of: return TILERACE_TOP "AND b.player_id = $4";
+    case Sql::upsert_active:
+      return "INSERT INTO active_games SELECT $1, $2, $3, $4::integer, $5::bigint, $6, "
+             "$7::boolean, $8, $9::bigint WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = $2) "
+             "ON CONFLICT (player_id) DO UPDATE SET game_id = excluded.game_id, "
+             "mode = excluded.mode, size = excluded.size, target = excluded.target, "
+             "seed = excluded.seed, explicit_seed = excluded.explicit_seed, "
+             "moves = excluded.moves, started_at = excluded.started_at";
+    case Sql::delete_active: return "DELETE FROM active_games WHERE game_id = $1";
+    case Sql::delete_pieces:
+      return "DELETE FROM active_moves WHERE player_id = $1 AND NOT EXISTS "
+             "(SELECT 1 FROM games WHERE id = $2)";
+    case Sql::insert_piece:
+      return "INSERT INTO active_moves SELECT $1, $2::integer, $3 WHERE EXISTS (SELECT 1 FROM "
+             "active_games WHERE player_id = $1 AND game_id = $4) "
+             "ON CONFLICT (player_id, first) DO UPDATE SET moves = excluded.moves";
+    case Sql::select_active:
+      // A journal write may commit just after the game's record (two store threads), so an
+      // entry whose game is recorded is never read back.
+      return "SELECT player_id, game_id, mode, size, target, seed, explicit_seed, moves, "
+             "started_at FROM active_games a WHERE player_id = $1 AND NOT EXISTS "
+             "(SELECT 1 FROM games g WHERE g.id = a.game_id)";
+    case Sql::select_pieces:
+      return "SELECT first, moves FROM active_moves WHERE player_id = $1 ORDER BY first";
+    case Sql::upsert_race:
+      return "INSERT INTO active_races SELECT $1, $2, $3, $4, $5::integer, $6::bigint, $7, "
+             "$8::integer, $9::integer, $10::boolean, $11::integer, $12, $13::bigint, "
+             "$14::bigint WHERE NOT EXISTS (SELECT 1 FROM races WHERE id = $1) "
+             "ON CONFLICT (id) DO UPDATE SET node = excluded.node, host = excluded.host, "
+             "remaining_ms = excluded.remaining_ms";
+    case Sql::delete_race:
+      return "DELETE FROM active_races WHERE id = $1";  // with its racers (ON DELETE CASCADE)
+    case Sql::delete_racers: return "DELETE FROM active_racers WHERE race_id = $1";
+    case Sql::insert_racer:
+      return "INSERT INTO active_racers SELECT $1, $2::integer, $3, $4, $5, $6, $7::boolean "
+             "WHERE EXISTS (SELECT 1 FROM active_races WHERE id = $1)";
+    case Sql::select_races:
+      return "SELECT " TILERACE_RACE_COLUMNS " FROM active_races WHERE node = $1";
+    case Sql::adopt_races:
+      return "UPDATE active_races SET node = $2 WHERE node = $1 RETURNING " TILERACE_RACE_COLUMNS;
+    case Sql::select_racers:
+      return "SELECT player_id, game_id, moves, state, left_race FROM active_racers "
+             "WHERE race_id = $1 ORDER BY position";
+    case Sql::race_room_of:
+      return "SELECT r.room FROM active_racers a JOIN active_races r ON r.id = a.race_id "
+             "WHERE a.player_id = $1 AND NOT a.left_race ORDER BY r.started_at DESC LIMIT 1";
+  }
+  return nullptr;
+}
+#undef TILERACE_NOTIFY_BEST
+#undef TILERACE_BEST_ROWS
+#undef TILERACE_TOP
+#undef TILERACE_RACE_COLUMNS
+
+// The name a statement is prepared under on every connection.
+std::string name_of(Sql statement) {
+  return std::string("s").append(std::to_string(static_cast<int>(statement)));
+}
+
+engine::Mode mode_of(std::string_view name) {
+  return engine::mode_from_string(name).value_or(engine::Mode::classic);
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> parts;
+  for (;;) {
+    const auto at = s.find(sep);
+    parts.push_back(s.substr(0, at));
+    if (at == std::string_view::npos) return parts;
+    s.remove_prefix(at + 1);
+  }
+}
+
+std::int64_t to_int(std::string_view s) {
+  std::int64_t v = 0;
+  std::from_chars(s.data(), s.data() + s.size(), v);
+  return v;
+}
+
+}  // namespace
+
+class PgDialect::Session final : public SqlSession {
+ public:
+  explicit Session(PgConnection& conn) : conn_(conn) {}
+
+  SqlResult run(Sql statement, std::span<const SqlValue> params) override {
+    std::vector<PgParam> texts;
+    texts.reserve(params.size());
+    for (const SqlValue& p : params) {
+      if (const auto* n = std::get_if<std::int64_t>(&p)) {
+        texts.emplace_back(std::to_string(*n));
+      } else {
+        texts.emplace_back(std::string(std::get<std::string_view>(p)));
+      }
+    }
+    const PgResult r = conn_.run(name_of(statement), texts);
+    const int columns = r.columns();
+    std::vector<SqlResult::Cell> cells;
+    cells.reserve(static_cast<std::size_t>(r.rows() * columns));
+    for (int i = 0; i < r.rows(); ++i) {
+      for (int c = 0; c < columns; ++c) cells.emplace_back(r.string(i, c));
+    }
+    return {static_cast<std::size_t>(columns), std::move(cells), r.changed()};
+  }
+
+ private:
+  PgConnection& conn_;
+};
+
+std::string redact_database_url(std::string_view url) {
+  static const std::regex password(R"(^([a-z]+://[^:/@]*:)[^@]*@)");
+  return std::regex_replace(std::string(url), password, "$1***@");
+}
+
+PgDialect::PgDialect(std::string url, std::string node)
+    : url_(std::move(url)), node_(std::move(node)) {
+  try {
+    idle_.push_back(connect());  // migrates before anything is prepared against the schema
+    open_ = 1;
+  } catch (const std::exception& e) {
+    throw std::runtime_error(redact_database_url(url_) + ": " + e.what());
+  }
+}
+
+PgDialect::~PgDialect() {
+  {
+    std::lock_guard lock(stop_mutex_);
+    stopping_ = true;
+  }
+  stop_changed_.notify_all();
+  if (listener_.joinable()) listener_.join();
+}
+
+std::unique_ptr<PgConnection> PgDialect::connect() {
+  auto conn = std::make_unique<PgConnection>(url_);
+  conn->exec("SET synchronous_commit = on");
+  migrate(*conn);
+  for (std::size_t i = 0; i < kSqlCount; ++i) {
+    conn->prepare(name_of(static_cast<Sql>(i)), text(static_cast<Sql>(i)));
+  }
+  return conn;
+}
+
+void PgDialect::migrate(PgConnection& conn) {
+  PgTransaction tx(conn);
+  conn.exec(kMigrationLock);
+  conn.exec("CREATE TABLE IF NOT EXISTS tilerace_schema (version integer NOT NULL)");
+  const PgResult current = conn.exec("SELECT version FROM tilerace_schema");
+  const int version = current.rows() > 0 ? current.integer(0, 0) : 0;
+  constexpr int kKnown = static_cast<int>(std::size(kMigrations));
+  static_assert(kKnown == kSchemaVersion);
+  if (version > kKnown) {
+    throw std::runtime_error("the database is from a newer tilerace (schema " +
+                             std::to_string(version) + ")");
+  }
+  if (version == kKnown) return;  // the transaction rolls back: nothing to do
+  for (int v = version; v < kKnown; ++v) conn.exec(kMigrations[v]);
+  conn.exec("DELETE FROM tilerace_schema");
+  conn.exec(("INSERT INTO tilerace_schema VALUES (" + std::to_string(kKnown) + ")").c_str());
+  tx.commit();
+}
+
+void PgDialect::session(SqlTx tx, const std::function<void(SqlSession&)>& work) {
+  Lease conn(*this);
+  Session session(*conn);
+  if (tx == SqlTx::none) return work(session);
+  PgTransaction transaction(
+      *conn, tx == SqlTx::snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN");
+  work(session);
+  transaction.commit();
+}
+
+std::unique_ptr<PgConnection> PgDialect::listening() {
+  auto conn = connect();
+  // Listen before reading the ranks: a change committed in between is then not missed.
+  conn->exec("LISTEN tilerace_ranks");
+  PgTransaction tx(*conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+  Session session(*conn);
+  fill_(session);
+  tx.commit();
+  return conn;
+}
+
+void PgDialect::keep_ranks(RankCache& ranks, std::function<void(SqlSession&)> fill) {
+  ranks_ = &ranks;
+  fill_ = std::move(fill);
+  try {
+    listener_ = std::thread([this, conn = listening()]() mutable { listen(std::move(conn)); });
+  } catch (const std::exception& e) {
+    throw std::runtime_error(redact_database_url(url_) + ": " + e.what());
+  }
+}
+
+void PgDialect::apply_notification(std::string_view payload) {
+  const auto f = split(payload, '|');
+  if (f.size() == 8 && f[0] == "b") {
+    const auto period = protocol::period_from_string(f[1]);
+    if (!period) return;
+    const engine::Mode mode = mode_of(f[2]);
+    ranks_->put_best({mode, static_cast<int>(to_int(f[3])), false, *period}, f[7],
+                     best_key(mode, to_int(f[4]), to_int(f[5]), to_int(f[6])));
+  } else if (f.size() == 4 && f[0] == "r") {
+    ranks_->put(kRatingBoard, f[3], rating_key(to_int(f[1])), to_int(f[2]));
+  }
+}
+
+void PgDialect::listen(std::unique_ptr<PgConnection> conn) {
+  auto backoff = std::chrono::milliseconds(100);
+  for (;;) {
+    try {
+      if (!conn) {
+        conn = listening();  // and what was announced while we were away
+        spdlog::info("database: listening for rank changes again");
+        backoff = std::chrono::milliseconds(100);
+      }
+      for (;;) {
+        {
+          std::lock_guard lock(stop_mutex_);
+          if (stopping_) return;
+        }
+        pollfd p{conn->socket(), POLLIN, 0};
+        ::poll(&p, 1, 200);
+        if (!conn->consume_input()) throw StoreUnavailable("the listening connection was lost");
+        while (const auto n = conn->next_notification()) {
+          if (n->channel == kChannel) apply_notification(n->payload);
+        }
+      }
+    } catch (const std::exception& e) {
+      spdlog::warn("database: rank changes: {}", e.what());
+      conn.reset();
+    }
+    std::unique_lock lock(stop_mutex_);
+    if (stop_changed_.wait_for(lock, backoff, [this] { return stopping_; })) return;
+    backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
+  }
+}
+
+PgDialect::Lease::Lease(PgDialect& dialect) : dialect_(dialect) {
+  {
+    std::unique_lock lock(dialect_.pool_mutex_);
+    dialect_.pool_changed_.wait(
+        lock, [this] { return !dialect_.idle_.empty() || dialect_.open_ < kPoolSize; });
+    if (!dialect_.idle_.empty()) {
+      conn_ = std::move(dialect_.idle_.back());
+      dialect_.idle_.pop_back();
+      return;
+    }
+    ++dialect_.open_;
+  }
+  try {
+    conn_ = dialect_.connect();
+  } catch (...) {
+    std::lock_guard lock(dialect_.pool_mutex_);
+    --dialect_.open_;
+    dialect_.pool_changed_.notify_one();
+    throw;
+  }
+}
+
+PgDialect::Lease::~Lease() {
+  std::lock_guard lock(dialect_.pool_mutex_);
+  if (conn_->healthy()) {
+    dialect_.idle_.push_back(std::move(conn_));
+  } else {
+    --dialect_.open_;  // dropped: the next unit connects afresh
+  }
+  dialect_.pool_changed_.notify_one();
+}
+
+void PgDialect::ping() {
+  Lease conn(*this);
+  conn->exec("SELECT 1");
+}
+
+}  // namespace tilerace::server

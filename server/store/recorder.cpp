@@ -1,0 +1,420 @@
+#include "server/store/recorder.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "server/store/achievements.hpp"
+
+namespace tilerace::server {
+
+namespace {
+
+engine::Mode mode_of(const std::string& name) {
+  return engine::mode_from_string(name).value_or(engine::Mode::classic);
+}
+
+// A game's config from four columns (mode, size, target, seed) starting at col.
+engine::GameConfig config_from(const SqlResult& r, std::size_t row, std::size_t col) {
+  return {mode_of(r.string(row, col)), r.integer(row, col + 1), r.int64(row, col + 2),
+          std::stoull(r.string(row, col + 3))};
+}
+
+// Every row of a result, each read with read.
+template <class Read>
+auto rows_of(const SqlResult& r, Read read) {
+  std::vector<decltype(read(r, 0))> rows;
+  rows.reserve(r.rows());
+  for (std::size_t i = 0; i < r.rows(); ++i) rows.push_back(read(r, i));
+  return rows;
+}
+
+// Whether game is recorded now (false: it was already).
+bool insert_game(SqlSession& sql, const GameRecord& g) {
+  const engine::GameConfig& c = g.config;
+  return sql(Sql::insert_game, g.id, g.player_id, engine::to_string(c.mode), c.size, c.target,
+             std::to_string(c.seed), g.moves, g.score, g.max_tile, g.move_count,
+             engine::to_string(g.state), g.ranked, g.started_at, g.ended_at, g.room)
+             .changed() == 1;
+}
+
+// Grants achievement for game unless its player holds it; adds it to granted if so.
+void grant(SqlSession& sql, const GameRecord& g, std::string_view achievement,
+           std::vector<Grant>& granted) {
+  if (sql(Sql::insert_achievement, g.player_id, achievement, g.id, g.ended_at).changed() == 1) {
+    granted.push_back({g.player_id, std::string(achievement), g.id, g.ended_at});
+  }
+}
+
+// The races in r (rows of select_races' columns) with their racers, oldest first.
+std::vector<ActiveRaceRecord> races_of(SqlSession& sql, const SqlResult& r) {
+  std::vector<ActiveRaceRecord> races = rows_of(r, [](const SqlResult& r, std::size_t i) {
+    const engine::GameConfig config = config_from(r, i, 2);
+    return ActiveRaceRecord{.id = r.string(i, 0),
+                            .room = r.string(i, 1),
+                            .options = {.mode = config.mode,
+                                        .size = config.size,
+                                        .target = config.target,
+                                        .time_limit = r.integer(i, 6),
+                                        .max_players = r.integer(i, 7),
+                                        .is_public = r.boolean(i, 8),
+                                        .max_moves_per_second = r.integer(i, 9)},
+                            .seed = config.seed,
+                            .host = r.string(i, 10),
+                            .started_at = r.int64(i, 11),
+                            .remaining_ms = r.int64(i, 12)};
+  });
+  for (ActiveRaceRecord& race : races) {
+    race.racers = rows_of(sql(Sql::select_racers, race.id), [](const SqlResult& r, std::size_t i) {
+      return ActiveRacerRecord{.player_id = r.string(i, 0),
+                               .game_id = r.string(i, 1),
+                               .moves = r.string(i, 2),
+                               .state = state_from_column(r.string(i, 3)),
+                               .left = r.boolean(i, 4)};
+    });
+  }
+  std::sort(races.begin(), races.end(), [](const ActiveRaceRecord& a, const ActiveRaceRecord& b) {
+    return std::pair(a.started_at, a.id) < std::pair(b.started_at, b.id);
+  });
+  return races;
+}
+
+}  // namespace
+
+template <class Work>
+auto Recorder::unit(SqlTx tx, Work work) {
+  using Result = decltype(work(std::declval<SqlSession&>()));
+  if constexpr (std::is_void_v<Result>) {
+    dialect_->session(tx, work);
+  } else {
+    std::optional<Result> result;
+    dialect_->session(tx, [&](SqlSession& sql) { result = work(sql); });
+    return std::move(*result);
+  }
+}
+
+Recorder::Recorder(std::unique_ptr<SqlDialect> dialect) : dialect_(std::move(dialect)) {
+  dialect_->keep_ranks(ranks_, [this](SqlSession& sql) { fill_ranks(sql); });
+}
+
+Recorder::~Recorder() = default;
+
+int Recorder::concurrency() const { return dialect_->concurrency(); }
+
+void Recorder::ping() { dialect_->ping(); }
+
+void Recorder::fill_ranks(SqlSession& sql) {
+  const SqlResult best = sql(Sql::all_bests);
+  for (std::size_t i = 0; i < best.rows(); ++i) {
+    const auto period = protocol::period_from_string(best.string(i, 6));
+    if (!period) continue;
+    const engine::Mode mode = mode_of(best.string(i, 0));
+    ranks_.put_best({mode, best.integer(i, 1), false, *period}, best.string(i, 2),
+                    best_key(mode, best.int64(i, 3), best.int64(i, 4), best.int64(i, 5)));
+  }
+  const SqlResult rated = sql(Sql::rated_players);
+  for (std::size_t i = 0; i < rated.rows(); ++i) {
+    ranks_.put(kRatingBoard, rated.string(i, 0), rating_key(rated.int64(i, 1)), rated.int64(i, 2));
+  }
+}
+
+void Recorder::add_player(const PlayerRecord& p) {
+  unit(SqlTx::write, [&](SqlSession& sql) {
+    sql(Sql::insert_player, p.id, p.name, p.token_hash, p.rating, p.wins, p.losses, p.created_at);
+  });
+}
+
+std::optional<PlayerRecord> Recorder::find_player(std::string_view id) {
+  return unit(SqlTx::none, [&](SqlSession& sql) -> std::optional<PlayerRecord> {
+    const SqlResult r = sql(Sql::select_player, id);
+    if (r.rows() == 0) return std::nullopt;
+    return PlayerRecord{.id = r.string(0, 0),
+                        .name = r.string(0, 1),
+                        .token_hash = r.string(0, 2),
+                        .created_at = r.int64(0, 3),
+                        .rating = r.integer(0, 4),
+                        .wins = r.integer(0, 5),
+                        .losses = r.integer(0, 6)};
+  });
+}
+
+std::vector<Grant> Recorder::record_game(const GameRecord& g) {
+  std::vector<protocol::Period> new_bests;  // the boards where g is the player's new best
+  std::vector<Grant> granted;
+  unit(SqlTx::write, [&](SqlSession& sql) {
+    const bool inserted = insert_game(sql, g);
+    if (inserted) {
+      for (const std::string_view id : earned_by(Feat{g})) grant(sql, g, id, granted);
+    }
+    if (inserted && eligible_for_board(g)) {
+      const auto [day, week] = periods_of(g.ended_at);
+      const SqlResult up = sql(
+          g.config.mode == engine::Mode::fifteen ? Sql::upsert_best_fifteen : Sql::upsert_best_2048,
+          protocol::to_string(protocol::Period{}), protocol::to_string(day),
+          protocol::to_string(week), g.player_id, engine::to_string(g.config.mode), g.config.size,
+          g.score, g.max_tile, g.move_count, g.id, g.ended_at);
+      for (std::size_t i = 0; i < up.rows(); ++i) {
+        if (auto period = protocol::period_from_string(up.string(i, 0))) {
+          new_bests.push_back(*period);
+        }
+      }
+    }
+    sql(Sql::delete_active, g.id);
+  });
+  for (const protocol::Period& period : new_bests) {
+    ranks_.put_best({g.config.mode, g.config.size, false, period}, g.player_id,
+                    best_key(g.config.mode, g.score, g.max_tile, g.move_count));
+  }
+  return granted;
+}
+
+std::optional<GameRecord> Recorder::find_game(std::string_view id) {
+  return unit(SqlTx::none, [&](SqlSession& sql) -> std::optional<GameRecord> {
+    const SqlResult r = sql(Sql::select_game, id);
+    if (r.rows() == 0) return std::nullopt;
+    return GameRecord{.id = r.string(0, 0),
+                      .player_id = r.string(0, 1),
+                      .config = config_from(r, 0, 2),
+                      .moves = r.string(0, 6),
+                      .score = r.int64(0, 7),
+                      .max_tile = r.int64(0, 8),
+                      .move_count = r.integer(0, 9),
+                      .state = state_from_column(r.string(0, 10)),
+                      .ranked = r.boolean(0, 11),
+                      .started_at = r.int64(0, 12),
+                      .ended_at = r.int64(0, 13),
+                      .room = r.string(0, 14)};
+  });
+}
+
+std::vector<Grant> Recorder::record_race(const RaceRecord& race) {
+  // Players' rows are updated in id order, so two races finishing at once cannot deadlock.
+  std::vector<const RatingUpdate*> ratings;
+  for (const RatingUpdate& u : race.ratings) ratings.push_back(&u);
+  std::sort(ratings.begin(), ratings.end(), [](const RatingUpdate* a, const RatingUpdate* b) {
+    return a->player_id < b->player_id;
+  });
+  std::vector<std::int64_t> versions;  // each racer's race count after this one, in id order
+  std::vector<Grant> granted;
+  unit(SqlTx::write, [&](SqlSession& sql) {
+    if (sql(Sql::insert_race, race.id, race.room, race.reason, race.winner, race.result,
+            race.ended_at)
+            .changed() == 0) {
+      return;  // already recorded: nothing changes
+    }
+    sql(Sql::delete_race, race.id);
+    for (const GameRecord& g : race.games) insert_game(sql, g);
+    std::vector<int> streaks(race.ratings.size());  // in race.ratings' order
+    for (const RatingUpdate* u : ratings) {
+      const SqlResult r = sql(Sql::update_rating, u->after, u->won, u->lost, u->player_id);
+      versions.push_back(r.rows() == 1 ? r.int64(0, 0) : 0);
+      if (r.rows() == 1) streaks[u - race.ratings.data()] = r.integer(0, 1);
+    }
+    for (const Earned& e : earned_in(race, streaks)) grant(sql, *e.game, e.achievement, granted);
+    for (const RatingUpdate* u : ratings) {
+      sql(Sql::insert_rating_point, u->player_id, race.id, race.ended_at, u->after);
+    }
+    for (const BotOutcome& o : race.against_bots) {
+      sql(Sql::upsert_bot_record, o.player_id, engine::to_string(o.strength), o.won, o.lost,
+          o.drawn);
+    }
+  });
+  for (std::size_t i = 0; i < versions.size(); ++i) {
+    if (versions[i] > 0) {
+      ranks_.put(kRatingBoard, ratings[i]->player_id, rating_key(ratings[i]->after), versions[i]);
+    }
+  }
+  return granted;
+}
+
+void Recorder::journal(const std::vector<ActiveGameRecord>& games) {
+  if (games.empty()) return;
+  unit(SqlTx::write, [&](SqlSession& sql) {
+    for (const ActiveGameRecord& a : games) {
+      if (a.from > 0) {
+        sql(Sql::insert_piece, a.player_id, a.from, a.moves, a.game_id);
+        continue;
+      }
+      sql(Sql::delete_pieces, a.player_id, a.game_id);
+      const engine::GameConfig& c = a.config;
+      sql(Sql::upsert_active, a.player_id, a.game_id, engine::to_string(c.mode), c.size, c.target,
+          std::to_string(c.seed), a.explicit_seed, a.moves, a.started_at);
+    }
+  });
+}
+
+std::optional<ActiveGameRecord> Recorder::find_active(std::string_view player_id) {
+  // The entry and its pieces as of one moment.
+  return unit(SqlTx::snapshot, [&](SqlSession& sql) -> std::optional<ActiveGameRecord> {
+    const SqlResult r = sql(Sql::select_active, player_id);
+    if (r.rows() == 0) return std::nullopt;
+    ActiveGameRecord a{.player_id = r.string(0, 0),
+                       .game_id = r.string(0, 1),
+                       .config = config_from(r, 0, 2),
+                       .explicit_seed = r.boolean(0, 6),
+                       .moves = r.string(0, 7),
+                       .started_at = r.int64(0, 8)};
+    const SqlResult pieces = sql(Sql::select_pieces, player_id);
+    for (std::size_t i = 0; i < pieces.rows(); ++i) {
+      // Pieces are written in order; one that does not continue the moves ends them.
+      if (pieces.int64(i, 0) != static_cast<std::int64_t>(a.moves.size())) break;
+      a.moves += pieces.string(i, 1);
+    }
+    return a;
+  });
+}
+
+void Recorder::journal_races(const std::vector<ActiveRaceRecord>& races) {
+  if (races.empty()) return;
+  unit(SqlTx::write, [&](SqlSession& sql) {
+    for (const ActiveRaceRecord& r : races) {
+      const protocol::RoomOptions& o = r.options;
+      sql(Sql::upsert_race, r.id, dialect_->node(), r.room, engine::to_string(o.mode), o.size,
+          o.target, std::to_string(r.seed), o.time_limit, o.max_players, o.is_public,
+          o.max_moves_per_second, r.host, r.started_at, r.remaining_ms);
+      sql(Sql::delete_racers, r.id);
+      for (std::size_t i = 0; i < r.racers.size(); ++i) {
+        const ActiveRacerRecord& a = r.racers[i];
+        sql(Sql::insert_racer, r.id, i, a.player_id, a.game_id, a.moves, engine::to_string(a.state),
+            a.left);
+      }
+    }
+  });
+}
+
+std::vector<ActiveRaceRecord> Recorder::active_races() {
+  // The races and their racers as of one moment.
+  return unit(SqlTx::snapshot, [&](SqlSession& sql) {
+    return races_of(sql, sql(Sql::select_races, dialect_->node()));
+  });
+}
+
+std::vector<ActiveRaceRecord> Recorder::adopt_races(std::string_view node) {
+  if (dialect_->node().empty()) return {};  // a database of our own holds no other node's
+  return unit(SqlTx::write, [&](SqlSession& sql) {
+    return races_of(sql, sql(Sql::adopt_races, node, dialect_->node()));
+  });
+}
+
+std::optional<std::string> Recorder::race_room_of(std::string_view player_id) {
+  return unit(SqlTx::none, [&](SqlSession& sql) -> std::optional<std::string> {
+    const SqlResult r = sql(Sql::race_room_of, player_id);
+    if (r.rows() == 0) return std::nullopt;
+    return r.string(0, 0);
+  });
+}
+
+Leaderboard Recorder::leaderboard(const LeaderboardQuery& query) {
+  return unit(SqlTx::none, [&](SqlSession& sql) {
+    return query.kind == LeaderboardKind::rating ? rating_board(sql, query)
+                                                 : score_board(sql, query);
+  });
+}
+
+Leaderboard Recorder::score_board(SqlSession& sql, const LeaderboardQuery& q) {
+  auto read = [](const SqlResult& r, std::size_t i) {
+    return LeaderboardEntry{.player_id = r.string(i, 0),
+                            .name = r.string(i, 1),
+                            .score = r.int64(i, 2),
+                            .max_tile = r.int64(i, 3),
+                            .moves = r.integer(i, 4),
+                            .game_id = r.string(i, 5),
+                            .at = r.int64(i, 6)};
+  };
+  const BoardId id = board_of(q);
+  const std::string_view mode = engine::to_string(q.mode);
+  const std::string period = protocol::to_string(q.period);
+  Leaderboard board;
+  board.entries = rows_of(sql(q.mode == engine::Mode::fifteen ? Sql::top_fifteen : Sql::top_2048,
+                              period, mode, q.size, q.limit),
+                          read);
+  rank_in_order(id, board.entries);
+  if (q.player_id.empty()) return board;
+  const SqlResult mine = sql(Sql::best_of, period, mode, q.size, q.player_id);
+  if (mine.rows() == 0) return board;
+  LeaderboardEntry me = read(mine, 0);
+  me.rank = ranks_.rank(id, me.player_id, entry_key(id, me));
+  board.me = std::move(me);
+  return board;
+}
+
+Leaderboard Recorder::rating_board(SqlSession& sql, const LeaderboardQuery& q) {
+  auto read = [](const SqlResult& r, std::size_t i) {
+    return LeaderboardEntry{.player_id = r.string(i, 0),
+                            .name = r.string(i, 1),
+                            .rating = r.integer(i, 2),
+                            .wins = r.integer(i, 3),
+                            .losses = r.integer(i, 4)};
+  };
+  Leaderboard board;
+  board.entries = rows_of(sql(Sql::top_rating, q.limit), read);
+  rank_in_order(kRatingBoard, board.entries);
+  if (q.player_id.empty()) return board;
+  const SqlResult mine = sql(Sql::rating_of, q.player_id);
+  if (mine.rows() == 0) return board;
+  LeaderboardEntry me = read(mine, 0);
+  me.rank = ranks_.rank(kRatingBoard, me.player_id, entry_key(kRatingBoard, me));
+  board.me = std::move(me);
+  return board;
+}
+
+std::vector<BotRecord> Recorder::bot_records(std::string_view player_id) {
+  std::vector<BotRecord> records = unit(SqlTx::none, [&](SqlSession& sql) {
+    std::vector<BotRecord> found;
+    const SqlResult r = sql(Sql::select_bot_records, player_id);
+    for (std::size_t i = 0; i < r.rows(); ++i) {
+      const auto strength = engine::bot_strength_from_string(r.string(i, 0));
+      if (!strength) continue;  // only the three names are ever written
+      found.push_back({*strength, r.integer(i, 1), r.integer(i, 2), r.integer(i, 3)});
+    }
+    return found;
+  });
+  std::sort(records.begin(), records.end(),
+            [](const BotRecord& a, const BotRecord& b) { return a.strength < b.strength; });
+  return records;
+}
+
+std::optional<Profile> Recorder::profile(std::string_view player_id) {
+  return unit(SqlTx::snapshot, [&](SqlSession& sql) -> std::optional<Profile> {
+    const SqlResult player = sql(Sql::select_player, player_id);
+    if (player.rows() == 0) return std::nullopt;
+    const std::string id(player_id);
+    Profile p{.player = {.id = player.string(0, 0),
+                         .name = player.string(0, 1),
+                         .token_hash = player.string(0, 2),
+                         .created_at = player.int64(0, 3),
+                         .rating = player.integer(0, 4),
+                         .wins = player.integer(0, 5),
+                         .losses = player.integer(0, 6)}};
+    p.games = sql(Sql::count_games, id).integer(0, 0);
+    p.bests = rows_of(sql(Sql::bests_of, id), [&](const SqlResult& r, std::size_t i) {
+      return GameRecord{.id = r.string(i, 5),
+                        .player_id = id,
+                        .config = {.mode = mode_of(r.string(i, 0)), .size = r.integer(i, 1)},
+                        .score = r.int64(i, 2),
+                        .max_tile = r.int64(i, 3),
+                        .move_count = r.integer(i, 4),
+                        .ended_at = r.int64(i, 6)};
+    });
+    p.ratings = rows_of(sql(Sql::rating_history, id), [](const SqlResult& r, std::size_t i) {
+      return std::pair<std::int64_t, int>(r.int64(i, 0), r.integer(i, 1));
+    });
+    p.races = rows_of(sql(Sql::recent_races, id), [&](const SqlResult& r, std::size_t i) {
+      return GameRecord{.id = r.string(i, 0),
+                        .player_id = id,
+                        .config = config_from(r, i, 1),
+                        .score = r.int64(i, 5),
+                        .max_tile = r.int64(i, 6),
+                        .move_count = r.integer(i, 7),
+                        .state = state_from_column(r.string(i, 8)),
+                        .ended_at = r.int64(i, 9),
+                        .room = r.string(i, 10)};
+    });
+    p.achievements = rows_of(sql(Sql::achievements_of, id), [&](const SqlResult& r, std::size_t i) {
+      return Grant{id, r.string(i, 0), r.string(i, 1), r.int64(i, 2)};
+    });
+    order_grants(p.achievements);
+    return p;
+  });
+}
+
+}  // namespace tilerace::server

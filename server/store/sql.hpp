@@ -1,0 +1,196 @@
+#pragma once
+// The seam under the Recorder (server/store/recorder.hpp): what a SQL database must offer for
+// tilerace to keep its records in it. The Recorder holds every algorithm (what is written,
+// in which order, in one transaction); a dialect supplies only the database's side: the text
+// of each statement, running it, transactions, migrations, and where the leaderboards' ranks
+// come from. Two dialects exist: SQLite (sqlite_dialect.hpp; ":memory:" serves fast tests)
+// and PostgreSQL (pg_dialect.hpp).
+//
+// Statements are named by Sql, and each dialect writes its text for every name (a switch
+// without default: a statement one dialect lacks fails to compile). Parameters are positional
+// and the same for every dialect; a dialect's text may leave one unused (SQLite's `?N`, a
+// PostgreSQL `$N`). Results come back as rows of cells, each an integer or a text.
+#include <array>
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+namespace tilerace::server {
+
+class RankCache;
+
+// Every statement the Recorder runs; its comment says the parameters and the columns
+// returned, in order. A game's config is four columns: mode, size, target, seed (decimal text).
+enum class Sql : std::uint8_t {
+  // players
+  insert_player,  // (id, name, token_hash, rating, wins, losses, created_at); ignores a known id
+  select_player,  // (id) → id, name, token_hash, created_at, rating, wins, losses
+  // (rating, won 0|1, lost 0|1, id): after a rated race → races, streak (none: no such player)
+  update_rating,
+  rated_players,  // () → id, rating, races of every player with a rated race
+  top_rating,     // (limit) → id, name, rating, wins, losses: the rating board's top
+  rating_of,      // (id) → id, name, rating, wins, losses, if they have a rated race
+  // finished games and races
+  // (id, player_id, config…4, moves, score, max_tile, move_count, state, ranked 0|1,
+  // started_at, ended_at, room); ignores a known id
+  insert_game,
+  // (id) → id, player_id, config…4, moves, score, max_tile, move_count, state, ranked,
+  // started_at, ended_at, room
+  select_game,
+  count_games,  // (player_id) → the number of their recorded games
+  recent_races,  // (player_id) → id, config…4, score, max_tile, move_count, state, ended_at, room
+  // (id, room, reason, winner, result, ended_at); ignores a known id
+  insert_race,
+  insert_rating_point,  // (player_id, race_id, at, rating)
+  rating_history,       // (player_id) → at, rating, oldest first
+  upsert_bot_record,    // (player_id, strength, won, lost, drawn): adds to their record
+  select_bot_records,   // (player_id) → strength, wins, losses, draws
+  insert_achievement,   // (player_id, achievement, game_id, at); ignores one already held
+  achievements_of,      // (player_id) → achievement, game_id, at
+  // best results (score boards)
+  // (all-time, day, week, player_id, mode, size, score, max_tile, move_count, game_id,
+  // ended_at): the result on its three boards where it beats the player's best → period
+  upsert_best_2048,
+  upsert_best_fifteen,  // the same for Fifteen (fewer moves is better)
+  all_bests,            // () → mode, size, player_id, score, max_tile, move_count, period
+  bests_of,  // (player_id) → mode, size, score, max_tile, move_count, game_id, ended_at (all time)
+  // (period, mode, size, limit) → player_id, name, score, max_tile, move_count, game_id,
+  // ended_at: the board's top
+  top_2048,
+  top_fifteen,
+  best_of,  // (period, mode, size, player_id) → the columns of top_2048, for that player
+  // the solo journal
+  // (player_id, game_id, config…4, explicit_seed 0|1, moves, started_at): the player's
+  // entry, unless that game is recorded
+  upsert_active,
+  delete_active,  // (game_id)
+  delete_pieces,  // (player_id, game_id): unless that game is recorded
+  insert_piece,   // (player_id, first, moves, game_id): if that game is the player's entry
+  select_active,  // (player_id) → player_id, game_id, config…4, explicit_seed, moves, started_at
+  select_pieces,  // (player_id) → first, moves, in order
+  // the race journal; node names this server (a dialect of its own may ignore it)
+  // (id, node, room, config…4, time_limit, max_players, public 0|1, max_moves_per_second,
+  // host, started_at, remaining_ms): unless the race is recorded
+  upsert_race,
+  delete_race,    // (id): with its racers
+  delete_racers,  // (race_id)
+  // (race_id, position, player_id, game_id, moves, state, left 0|1): if the race is journaled
+  insert_racer,
+  // (node) → id, room, config…4, time_limit, max_players, public, max_moves_per_second, host,
+  // started_at, remaining_ms: the node's journaled races
+  select_races,
+  adopt_races,    // (dead node, node): the dead node's races become node's → as select_races
+  select_racers,  // (race_id) → player_id, game_id, moves, state, left, in position order
+  race_room_of,   // (player_id) → room of the newest journaled race they race in (not left)
+};
+inline constexpr std::size_t kSqlCount = static_cast<std::size_t>(Sql::race_room_of) + 1;
+
+// A parameter: an integer or a text (viewed, not copied: valid for the call).
+using SqlValue = std::variant<std::int64_t, std::string_view>;
+
+// What a statement returned: its rows, and how many rows it changed (writes).
+class SqlResult {
+ public:
+  using Cell = std::variant<std::int64_t, std::string>;
+
+  SqlResult() = default;
+  SqlResult(std::size_t columns, std::vector<Cell> cells, std::int64_t changed)
+      : columns_(columns), cells_(std::move(cells)), changed_(changed) {}
+
+  std::size_t rows() const { return columns_ == 0 ? 0 : cells_.size() / columns_; }
+  std::int64_t changed() const { return changed_; }
+
+  std::int64_t int64(std::size_t row, std::size_t col) const {
+    const Cell& c = cell(row, col);
+    if (const auto* n = std::get_if<std::int64_t>(&c)) return *n;
+    const std::string& t = std::get<std::string>(c);
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+    if (ec != std::errc() || end != t.data() + t.size()) {
+      throw std::runtime_error("database: not an integer: " + t);
+    }
+    return value;
+  }
+  int integer(std::size_t row, std::size_t col) const { return static_cast<int>(int64(row, col)); }
+  // A text cell; an integer cell in decimal.
+  std::string string(std::size_t row, std::size_t col) const {
+    const Cell& c = cell(row, col);
+    if (const auto* n = std::get_if<std::int64_t>(&c)) return std::to_string(*n);
+    return std::get<std::string>(c);
+  }
+  // 0/1 (SQLite) or f/t (PostgreSQL).
+  bool boolean(std::size_t row, std::size_t col) const {
+    const Cell& c = cell(row, col);
+    if (const auto* n = std::get_if<std::int64_t>(&c)) return *n != 0;
+    const std::string& t = std::get<std::string>(c);
+    return t == "t" || t == "1" || t == "true";
+  }
+
+ private:
+  const Cell& cell(std::size_t row, std::size_t col) const {
+    return cells_.at(row * columns_ + col);
+  }
+
+  std::size_t columns_ = 0;
+  std::vector<Cell> cells_;
+  std::int64_t changed_ = 0;
+};
+
+// One connection for the length of one unit of work. Throws as Store's calls do.
+class SqlSession {
+ public:
+  virtual SqlResult run(Sql statement, std::span<const SqlValue> params) = 0;
+
+  // run with the arguments as parameters: integers (and bools, as 0/1) or texts.
+  template <class... Args>
+  SqlResult operator()(Sql statement, const Args&... args) {
+    const std::array<SqlValue, sizeof...(Args)> params{value(args)...};
+    return run(statement, params);
+  }
+
+ protected:
+  ~SqlSession() = default;
+
+ private:
+  template <class T>
+  static SqlValue value(const T& v) {
+    if constexpr (std::is_integral_v<T>) {
+      return static_cast<std::int64_t>(v);
+    } else {
+      return std::string_view(v);
+    }
+  }
+};
+
+// How a unit of work runs: outside a transaction (reads of one statement each), in a write
+// transaction, or in a read transaction that sees one moment throughout.
+enum class SqlTx : std::uint8_t { none, write, snapshot };
+
+class SqlDialect {
+ public:
+  virtual ~SqlDialect() = default;
+  // How many units of work may run at once (from different threads).
+  virtual int concurrency() const { return 1; }
+  // The node this server is among the servers sharing the database; empty when the database
+  // is this server's own.
+  virtual const std::string& node() const = 0;
+  // Throws StoreUnavailable when the database cannot be reached right now.
+  virtual void ping() {}
+  // Runs work on a session, inside a transaction unless tx is none: committed when work
+  // returns, rolled back when it throws (the exception goes on).
+  virtual void session(SqlTx tx, const std::function<void(SqlSession&)>& work) = 0;
+  // Fills ranks by running fill on a session; a database shared by several servers also keeps
+  // ranks current with the others' writes from then on (filling it again after losing track),
+  // until the dialect is destroyed. Called once, before any unit of work.
+  virtual void keep_ranks(RankCache& ranks, std::function<void(SqlSession&)> fill) = 0;
+};
+
+}  // namespace tilerace::server

@@ -1,0 +1,415 @@
+#include "server/store/sqlite_dialect.hpp"
+
+#include <SQLiteCpp/Transaction.h>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <string>
+
+#include "protocol/period.hpp"
+
+namespace tilerace::server {
+
+namespace {
+
+// Each entry moves the schema from version i to i + 1. Never edit one that has shipped.
+constexpr const char* kMigrations[] = {
+    R"sql(
+CREATE TABLE players (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  token_hash TEXT NOT NULL,
+  rating INTEGER NOT NULL DEFAULT 1500,
+  wins INTEGER NOT NULL DEFAULT 0,
+  losses INTEGER NOT NULL DEFAULT 0,
+  races INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX players_by_rating ON players (rating DESC, id) WHERE races > 0;
+CREATE TABLE games (
+  id TEXT PRIMARY KEY,
+  player_id TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  target INTEGER NOT NULL,
+  seed TEXT NOT NULL,
+  moves TEXT NOT NULL,
+  score INTEGER NOT NULL,
+  max_tile INTEGER NOT NULL,
+  move_count INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  ranked INTEGER NOT NULL,
+  started_at INTEGER NOT NULL,
+  ended_at INTEGER NOT NULL,
+  room TEXT NOT NULL
+);
+CREATE INDEX games_by_player ON games (player_id, ended_at);
+CREATE TABLE races (
+  id TEXT PRIMARY KEY,
+  room TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  winner TEXT NOT NULL,
+  result TEXT NOT NULL,
+  ended_at INTEGER NOT NULL
+);
+-- Each player's best ranked solo result per mode and size: the score leaderboard.
+CREATE TABLE best_results (
+  player_id TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  score INTEGER NOT NULL,
+  max_tile INTEGER NOT NULL,
+  move_count INTEGER NOT NULL,
+  game_id TEXT NOT NULL,
+  ended_at INTEGER NOT NULL,
+  PRIMARY KEY (player_id, mode, size)
+);
+CREATE INDEX best_by_score ON best_results (mode, size, score DESC, max_tile DESC, move_count, ended_at, player_id);
+CREATE INDEX best_by_moves ON best_results (mode, size, move_count, ended_at, player_id);
+CREATE TABLE active_games (
+  player_id TEXT PRIMARY KEY,
+  game_id TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  target INTEGER NOT NULL,
+  seed TEXT NOT NULL,
+  explicit_seed INTEGER NOT NULL,
+  moves TEXT NOT NULL,
+  started_at INTEGER NOT NULL
+);
+)sql",
+    R"sql(
+-- Running races, journaled once a second and at shutdown so a restart lets them go on.
+CREATE TABLE active_races (
+  id TEXT PRIMARY KEY,
+  room TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  target INTEGER NOT NULL,
+  seed TEXT NOT NULL,
+  time_limit INTEGER NOT NULL,
+  max_players INTEGER NOT NULL,
+  public INTEGER NOT NULL,
+  max_moves_per_second INTEGER NOT NULL,
+  host TEXT NOT NULL,
+  started_at INTEGER NOT NULL,
+  remaining_ms INTEGER NOT NULL
+);
+CREATE TABLE active_racers (
+  race_id TEXT NOT NULL REFERENCES active_races (id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  player_id TEXT NOT NULL,
+  game_id TEXT NOT NULL,
+  moves TEXT NOT NULL,
+  state TEXT NOT NULL,
+  left_race INTEGER NOT NULL,
+  PRIMARY KEY (race_id, position)
+);
+)sql",
+    R"sql(
+-- Solo games are journaled in pieces: each pass adds the moves played since the last one.
+CREATE TABLE active_moves (
+  player_id TEXT NOT NULL REFERENCES active_games (player_id) ON DELETE CASCADE,
+  first INTEGER NOT NULL,
+  moves TEXT NOT NULL,
+  PRIMARY KEY (player_id, first)
+) WITHOUT ROWID;
+)sql",
+    R"sql(
+-- Each person's record against the computer, per strength.
+CREATE TABLE bot_records (
+  player_id TEXT NOT NULL,
+  strength TEXT NOT NULL,
+  wins INTEGER NOT NULL,
+  losses INTEGER NOT NULL,
+  draws INTEGER NOT NULL,
+  PRIMARY KEY (player_id, strength)
+) WITHOUT ROWID;
+)sql",
+    R"sql(
+-- Each player's rating after each rated race: the profile's chart.
+CREATE TABLE rating_history (
+  player_id TEXT NOT NULL,
+  race_id TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  rating INTEGER NOT NULL,
+  PRIMARY KEY (player_id, at, race_id)
+) WITHOUT ROWID;
+)sql",
+    R"sql(
+-- Each player's best ranked solo result per mode and size in each period: all time, each UTC
+-- day and each ISO week ("all-time", "2026-11-23", "2026-W47"). Replaces best_results; the
+-- days and weeks of the games already recorded are filled in from them.
+CREATE TABLE period_results (
+  period TEXT NOT NULL,
+  player_id TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  score INTEGER NOT NULL,
+  max_tile INTEGER NOT NULL,
+  move_count INTEGER NOT NULL,
+  game_id TEXT NOT NULL,
+  ended_at INTEGER NOT NULL,
+  PRIMARY KEY (period, player_id, mode, size)
+) WITHOUT ROWID;
+CREATE INDEX period_by_score ON period_results (period, mode, size, score DESC, max_tile DESC, move_count, ended_at, player_id);
+CREATE INDEX period_by_moves ON period_results (period, mode, size, move_count, ended_at, player_id);
+INSERT INTO period_results SELECT 'all-time', player_id, mode, size, score, max_tile, move_count, game_id, ended_at FROM best_results;
+INSERT INTO period_results
+SELECT period, player_id, mode, size, score, max_tile, move_count, id, ended_at FROM (
+  SELECT CASE k.kind WHEN 'day' THEN utc_day(g.ended_at) ELSE iso_week(g.ended_at) END AS period,
+         g.*, row_number() OVER (
+           PARTITION BY k.kind, CASE k.kind WHEN 'day' THEN utc_day(g.ended_at) ELSE iso_week(g.ended_at) END, g.player_id, g.mode, g.size
+           ORDER BY CASE WHEN g.mode = 'fifteen' THEN 0 ELSE -g.score END,
+                    CASE WHEN g.mode = 'fifteen' THEN 0 ELSE -g.max_tile END,
+                    g.move_count, g.ended_at, g.id) AS n
+  FROM games g, (SELECT 'day' AS kind UNION ALL SELECT 'week') k
+  WHERE g.ranked <> 0 AND g.room = '' AND (g.mode <> 'fifteen' OR g.state = 'solved'))
+WHERE n = 1;
+DROP TABLE best_results;
+)sql",
+    R"sql(
+-- Achievements granted (server/achievements.hpp), each once per player; and each player's
+-- current run of race wins against people.
+CREATE TABLE achievements (
+  player_id TEXT NOT NULL,
+  achievement TEXT NOT NULL,
+  game_id TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (player_id, achievement)
+) WITHOUT ROWID;
+ALTER TABLE players ADD COLUMN streak INTEGER NOT NULL DEFAULT 0;
+)sql",
+};
+
+// utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix
+// millisecond instant, for SQL (the migration that fills in past periods).
+template <protocol::PeriodKind kind>
+void period_function(sqlite3_context* context, int, sqlite3_value** args) {
+  const std::string name = protocol::to_string(
+      protocol::period_containing(kind, std::max<sqlite3_int64>(0, sqlite3_value_int64(args[0]))));
+  sqlite3_result_text(context, name.c_str(), static_cast<int>(name.size()), SQLITE_TRANSIENT);
+}
+
+// The text of each statement (server/store/sql.hpp says its parameters and columns).
+const char* text(Sql statement) {
+  switch (statement) {
+    case Sql::insert_player:
+      return "INSERT OR IGNORE INTO players (id, name, token_hash, rating, wins, losses, "
+             "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    case Sql::select_player:
+      return "SELECT id, name, token_hash, created_at, rating, wins, losses FROM players "
+             "WHERE id = ?";
+    case Sql::update_rating:
+      return "UPDATE players SET rating = ?1, wins = wins + ?2, losses = losses + ?3, "
+             "races = races + 1, streak = CASE WHEN ?2 > 0 THEN streak + 1 ELSE 0 END "
+             "WHERE id = ?4 RETURNING races, streak";
+    case Sql::rated_players: return "SELECT id, rating, races FROM players WHERE races > 0";
+    case Sql::top_rating:
+      return "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 "
+             "ORDER BY rating DESC, id LIMIT ?";
+    case Sql::rating_of:
+      return "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 AND id = ?";
+    case Sql::insert_game:
+      return "INSERT OR IGNORE INTO games (id, player_id, mode, size, target, seed, moves, "
+             "score, max_tile, move_count, state, ranked, started_at, ended_at, room) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    case Sql::select_game:
+      return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
+             "move_count, state, ranked, started_at, ended_at, room FROM games WHERE id = ?";
+    case Sql::count_games: return "SELECT COUNT(*) FROM games WHERE player_id = ?";
+    case Sql::recent_races:
+      return "SELECT id, mode, size, target, seed, score, max_tile, move_count, state, "
+             "ended_at, room FROM games WHERE player_id = ? AND room <> '' "
+             "ORDER BY ended_at DESC, id LIMIT 10";
+    case Sql::insert_race:
+      return "INSERT OR IGNORE INTO races (id, room, reason, winner, result, ended_at) "
+             "VALUES (?, ?, ?, ?, ?, ?)";
+    case Sql::insert_rating_point:
+      return "INSERT OR IGNORE INTO rating_history VALUES (?, ?, ?, ?)";
+    case Sql::rating_history:
+      return "SELECT at, rating FROM rating_history WHERE player_id = ? ORDER BY at, race_id";
+    case Sql::upsert_bot_record:
+      return "INSERT INTO bot_records VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_id, strength) "
+             "DO UPDATE SET wins = bot_records.wins + excluded.wins, "
+             "losses = bot_records.losses + excluded.losses, "
+             "draws = bot_records.draws + excluded.draws";
+    case Sql::select_bot_records:
+      return "SELECT strength, wins, losses, draws FROM bot_records WHERE player_id = ?";
+    case Sql::insert_achievement: return "INSERT OR IGNORE INTO achievements VALUES (?, ?, ?, ?)";
+    case Sql::achievements_of:
+      return "SELECT achievement, game_id, at FROM achievements WHERE player_id = ? "
+             "ORDER BY at, achievement";
+    case Sql::upsert_best_2048:
+      return "INSERT INTO period_results VALUES (?1, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11), "
+             "(?2, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11), (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
+             "ON CONFLICT (period, player_id, mode, size) DO UPDATE SET score = excluded.score, "
+             "max_tile = excluded.max_tile, move_count = excluded.move_count, "
+             "game_id = excluded.game_id, ended_at = excluded.ended_at "
+             "WHERE excluded.score > score OR (excluded.score = score AND "
+             "(excluded.max_tile > max_tile OR (excluded.max_tile = max_tile AND "
+             "excluded.move_count < move_count))) RETURNING period";
+    case Sql::upsert_best_fifteen:
+      return "INSERT INTO period_results VALUES (?1, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11), "
+             "(?2, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11), (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
+             "ON CONFLICT (period, player_id, mode, size) DO UPDATE SET score = excluded.score, "
+             "max_tile = excluded.max_tile, move_count = excluded.move_count, "
+             "game_id = excluded.game_id, ended_at = excluded.ended_at "
+             "WHERE excluded.move_count < move_count RETURNING period";
+    case Sql::all_bests:
+      return "SELECT mode, size, player_id, score, max_tile, move_count, period "
+             "FROM period_results";
+    case Sql::bests_of:
+      return "SELECT mode, size, score, max_tile, move_count, game_id, ended_at "
+             "FROM period_results WHERE period = 'all-time' AND player_id = ? "
+             "ORDER BY mode, size";
+    case Sql::top_2048:
+      return "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, "
+             "b.ended_at FROM period_results b JOIN players p ON p.id = b.player_id "
+             "WHERE b.period = ? AND b.mode = ? AND b.size = ? ORDER BY b.score DESC, "
+             "b.max_tile DESC, b.move_count, b.ended_at, b.player_id LIMIT ?";
+    case Sql::top_fifteen:
+      return "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, "
+             "b.ended_at FROM period_results b JOIN players p ON p.id = b.player_id "
+             "WHERE b.period = ? AND b.mode = ? AND b.size = ? "
+             "ORDER BY b.move_count, b.ended_at, b.player_id LIMIT ?";
+    case Sql::best_of:
+      return "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, "
+             "b.ended_at FROM period_results b JOIN players p ON p.id = b.player_id "
+             "WHERE b.period = ? AND b.mode = ? AND b.size = ? AND b.player_id = ?";
+    case Sql::upsert_active:
+      return "INSERT INTO active_games SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? "
+             "WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = ?2) "
+             "ON CONFLICT (player_id) DO UPDATE SET game_id = excluded.game_id, "
+             "mode = excluded.mode, size = excluded.size, target = excluded.target, "
+             "seed = excluded.seed, explicit_seed = excluded.explicit_seed, "
+             "moves = excluded.moves, started_at = excluded.started_at";
+    case Sql::delete_active: return "DELETE FROM active_games WHERE game_id = ?";
+    case Sql::delete_pieces:
+      return "DELETE FROM active_moves WHERE player_id = ? "
+             "AND NOT EXISTS (SELECT 1 FROM games WHERE id = ?)";
+    case Sql::insert_piece:
+      return "INSERT OR REPLACE INTO active_moves SELECT ?1, ?2, ?3 "
+             "WHERE EXISTS (SELECT 1 FROM active_games WHERE player_id = ?1 AND game_id = ?4)";
+    case Sql::select_active:
+      return "SELECT player_id, game_id, mode, size, target, seed, explicit_seed, moves, "
+             "started_at FROM active_games WHERE player_id = ?";
+    case Sql::select_pieces:
+      return "SELECT first, moves FROM active_moves WHERE player_id = ? ORDER BY first";
+    case Sql::upsert_race:  // ?2, the node, is not kept: the file is this server's own
+      return "INSERT INTO active_races SELECT ?1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+             "?13, ?14 WHERE NOT EXISTS (SELECT 1 FROM races WHERE id = ?1) "
+             "ON CONFLICT (id) DO UPDATE SET host = excluded.host, "
+             "remaining_ms = excluded.remaining_ms";
+    case Sql::delete_race:
+      return "DELETE FROM active_races WHERE id = ?";  // its racers go with it (ON DELETE CASCADE)
+    case Sql::delete_racers: return "DELETE FROM active_racers WHERE race_id = ?";
+    case Sql::insert_racer:
+      return "INSERT INTO active_racers SELECT ?, ?, ?, ?, ?, ?, ? "
+             "WHERE EXISTS (SELECT 1 FROM active_races WHERE id = ?1)";
+    case Sql::select_races:  // every journaled race is this server's
+      return "SELECT id, room, mode, size, target, seed, time_limit, max_players, public, "
+             "max_moves_per_second, host, started_at, remaining_ms FROM active_races";
+    case Sql::adopt_races:
+      return nullptr;  // no other server's races are here (the Recorder never asks)
+    case Sql::select_racers:
+      return "SELECT player_id, game_id, moves, state, left_race FROM active_racers "
+             "WHERE race_id = ? ORDER BY position";
+    case Sql::race_room_of:
+      return "SELECT r.room FROM active_racers a JOIN active_races r ON r.id = a.race_id "
+             "WHERE a.player_id = ? AND NOT a.left_race ORDER BY r.started_at DESC LIMIT 1";
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+class SqliteDialect::Session final : public SqlSession {
+ public:
+  explicit Session(SqliteDialect& dialect) : dialect_(dialect) {}
+
+  SqlResult run(Sql statement, std::span<const SqlValue> params) override {
+    SQLite::Statement* s = dialect_.statements_[static_cast<std::size_t>(statement)].get();
+    if (s == nullptr) throw std::logic_error("SQLite: a statement this database lacks");
+    // Reset when done, whatever happened.
+    struct Reset {
+      SQLite::Statement& s;
+      ~Reset() {
+        s.tryReset();
+        s.clearBindings();
+      }
+    } reset{*s};
+    const int count = s->getBindParameterCount();
+    for (int i = 0; i < static_cast<int>(params.size()) && i < count; ++i) {
+      if (const auto* n = std::get_if<std::int64_t>(&params[i])) {
+        s->bind(i + 1, *n);
+      } else {
+        s->bind(i + 1, std::string(std::get<std::string_view>(params[i])));
+      }
+    }
+    const int columns = s->getColumnCount();
+    std::vector<SqlResult::Cell> cells;
+    while (s->executeStep()) {
+      for (int c = 0; c < columns; ++c) {
+        const SQLite::Column column = s->getColumn(c);
+        if (column.isInteger()) {
+          cells.emplace_back(column.getInt64());
+        } else {
+          cells.emplace_back(column.getString());
+        }
+      }
+    }
+    return {static_cast<std::size_t>(columns), std::move(cells), dialect_.db_.getChanges()};
+  }
+
+ private:
+  SqliteDialect& dialect_;
+};
+
+SqliteDialect::SqliteDialect(const std::filesystem::path& path)
+    : db_(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE) {
+  db_.exec("PRAGMA journal_mode = WAL");
+  db_.exec("PRAGMA synchronous = FULL");
+  db_.exec("PRAGMA busy_timeout = 5000");
+  db_.exec("PRAGMA foreign_keys = ON");
+  db_.createFunction("utc_day", 1, true, nullptr, period_function<protocol::PeriodKind::day>);
+  db_.createFunction("iso_week", 1, true, nullptr, period_function<protocol::PeriodKind::week>);
+  migrate();
+  for (std::size_t i = 0; i < kSqlCount; ++i) {
+    if (const char* sql = text(static_cast<Sql>(i))) {
+      statements_[i] = std::make_unique<SQLite::Statement>(db_, sql);
+    }
+  }
+}
+
+SqliteDialect::~SqliteDialect() = default;
+
+void SqliteDialect::migrate() {
+  const int version = db_.execAndGet("PRAGMA user_version").getInt();
+  constexpr int kKnown = static_cast<int>(std::size(kMigrations));
+  static_assert(kKnown == kSchemaVersion);
+  if (version > kKnown) {
+    throw std::runtime_error("the database is from a newer tilerace (schema " +
+                             std::to_string(version) + ")");
+  }
+  for (int v = version; v < kKnown; ++v) {
+    SQLite::Transaction tx(db_);
+    db_.exec(kMigrations[v]);
+    db_.exec("PRAGMA user_version = " + std::to_string(v + 1));
+    tx.commit();
+  }
+}
+
+void SqliteDialect::session(SqlTx tx, const std::function<void(SqlSession&)>& work) {
+  Session session(*this);
+  if (tx == SqlTx::none) return work(session);
+  SQLite::Transaction transaction(db_);  // rolls back unless committed
+  work(session);
+  transaction.commit();
+}
+
+void SqliteDialect::keep_ranks(RankCache&, std::function<void(SqlSession&)> fill) {
+  session(SqlTx::snapshot, fill);  // only this server writes here: the Recorder keeps it
+}
+
+}  // namespace tilerace::server
