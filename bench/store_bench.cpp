@@ -145,7 +145,7 @@ void leaderboard(benchmark::State& state, const std::string& me) {
       state.range(1) == 0 ? protocol::Period{} : *protocol::period_from_string(kWeek);
   for (auto _ : state) {
     auto board = big.store->leaderboard(
-        {engine::Mode::classic, 4, server::LeaderboardKind::score, 10, me, period});
+        {engine::Mode::classic, 4, server::BoardKind::score, 10, me, period});
     benchmark::DoNotOptimize(board);
   }
   state.counters["rows"] = kRows;

@@ -8,8 +8,8 @@
 #include "server/game/apply_move.hpp"
 #include "server/game/game_check.hpp"
 #include "server/game/game_record.hpp"
+#include "server/game/record_views.hpp"
 #include "server/game/standings.hpp"
-#include "server/store/achievements.hpp"
 
 namespace tilerace::server {
 
@@ -49,7 +49,7 @@ RaceState::Racer RaceState::racer_of(const Seat& seat) {
 std::optional<RaceState> RaceState::restore(const ActiveRaceRecord& record, std::vector<Seat> seats,
                                             RaceSettings settings, Metrics& metrics, Time now,
                                             RaceEffects& effects) {
-  RaceState race(record.room, record.options, settings, metrics);
+  RaceState race(record.room, options_of(record.options), settings, metrics);
   const engine::GameConfig config{record.options.mode, record.options.size, record.options.target,
                                   record.seed};
   for (std::size_t i = 0; i < record.racers.size(); ++i) {
@@ -642,7 +642,7 @@ std::optional<ActiveRaceRecord> RaceState::active_record(Time now) {
   if (state_ != State::racing && state_ != State::finishing) return std::nullopt;
   ActiveRaceRecord record{.id = race_id_,
                           .room = code_,
-                          .options = options_,
+                          .options = record_of(options_),
                           .seed = seed_,
                           .host = host_,
                           .started_at = race_started_at_,

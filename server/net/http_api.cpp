@@ -5,8 +5,8 @@
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
 #include "server/base/unix_time.hpp"
+#include "server/game/record_views.hpp"
 #include "server/net/static_files.hpp"
-#include "server/store/achievements.hpp"
 
 namespace tilerace::server {
 
@@ -106,13 +106,13 @@ asio::awaitable<http::message_generator> answer_from_store(const Request& req,
     }
     auto& request = std::get<protocol::LeaderboardRequest>(decoded);
     request.period = protocol::period_at(request, unix_ms());
-    const LeaderboardQuery q{request.mode,  request.size, request.kind,
-                             request.limit, "",           request.period};
+    const LeaderboardQuery q = query_of(request, {});
     Leaderboard board;
     const StoreWorker::Job load = [&](Store& s) { board = s.leaderboard(q); };
     co_await context.store.run(load);
-    co_return json_response(req, http::status::ok,
-                            protocol::encode_leaderboard(request, board.entries, std::nullopt, {}));
+    co_return json_response(
+        req, http::status::ok,
+        protocol::encode_leaderboard(request, views_of(board.entries), std::nullopt, {}));
   }
   if (path.starts_with("/api/players/")) co_return co_await profile_response(req, path, context);
   // Only finished games are in the store, so a running game's seed is never revealed.

@@ -14,6 +14,7 @@
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/game/bot_racer.hpp"
+#include "server/game/record_views.hpp"
 #include "server/game/store_journal.hpp"
 #include "server/play/bot_fallback.hpp"
 
@@ -179,11 +180,13 @@ asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,
                                                  const protocol::Rid& rid) {
   protocol::LeaderboardRequest answered = m;
   answered.period = protocol::period_at(m, unix_ms());
-  const LeaderboardQuery query{m.mode, m.size, m.kind, m.limit, c.player->id, answered.period};
+  const LeaderboardQuery query = query_of(answered, c.player->id);
   Leaderboard board;
   const StoreWorker::Job load = [&](Store& s) { board = s.leaderboard(query); };
   co_await store_.run(load);
-  c.send(protocol::encode_leaderboard(answered, board.entries, board.me, rid));
+  std::optional<protocol::LeaderboardEntry> me;
+  if (board.me) me = view_of(*board.me);
+  c.send(protocol::encode_leaderboard(answered, views_of(board.entries), me, rid));
 }
 
 asio::awaitable<void> Dispatcher::on_bot_record(Connection& c, const protocol::Rid& rid) {

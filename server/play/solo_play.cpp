@@ -7,7 +7,7 @@
 #include "server/base/unix_time.hpp"
 #include "server/game/apply_move.hpp"
 #include "server/game/game_record.hpp"
-#include "server/store/achievements.hpp"
+#include "server/game/record_views.hpp"
 
 namespace tilerace::server {
 

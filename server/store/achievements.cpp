@@ -70,20 +70,6 @@ void order_grants(std::vector<Grant>& grants) {
   });
 }
 
-std::optional<protocol::AchievementView> view_of(const Grant& grant) {
-  const Achievement* a = find_achievement(grant.achievement);
-  if (a == nullptr) return std::nullopt;
-  return protocol::AchievementView{a->id, a->title, a->description, grant.game_id, grant.at};
-}
-
-std::vector<std::string> announcements_of(const std::vector<Grant>& grants) {
-  std::vector<std::string> messages;
-  for (const Grant& g : grants) {
-    if (const auto view = view_of(g)) messages.push_back(protocol::encode_achievement(*view));
-  }
-  return messages;
-}
-
 std::vector<Earned> earned_in(const RaceRecord& race, const std::vector<int>& streaks) {
   std::vector<Earned> out;
   for (const GameRecord& g : race.games) {

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "engine/types.hpp"
-#include "protocol/encode.hpp"
 
 namespace tilerace::server {
 
@@ -57,10 +56,5 @@ namespace tilerace::server {
 
 // Puts grants in the order they were granted: by time, then as the table lists them.
 void order_grants(std::vector<Grant>& grants);
-// A held achievement as clients see it (it refers to grant); nullopt for one this server no
-// longer defines.
-std::optional<protocol::AchievementView> view_of(const Grant& grant);
-// The `achievement` message of each grant.
-std::vector<std::string> announcements_of(const std::vector<Grant>& grants);
 
 }  // namespace tilerace::server

@@ -41,11 +41,11 @@ Place first_with(RankKey key) { return {key, nullptr}; }
 
 }  // namespace
 
-RankKey entry_key(const BoardId& board, const protocol::LeaderboardEntry& e) {
+RankKey entry_key(const BoardId& board, const BoardEntry& e) {
   return board.rating ? rating_key(e.rating) : best_key(board.mode, e.score, e.max_tile, e.moves);
 }
 
-void rank_in_order(const BoardId& board, std::vector<protocol::LeaderboardEntry>& top) {
+void rank_in_order(const BoardId& board, std::vector<BoardEntry>& top) {
   for (std::size_t i = 0; i < top.size(); ++i) {
     const bool tie = i > 0 && entry_key(board, top[i - 1]) == entry_key(board, top[i]);
     top[i].rank = tie ? top[i - 1].rank : static_cast<int>(i) + 1;

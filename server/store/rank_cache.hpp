@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "engine/types.hpp"
-#include "protocol/messages.hpp"
+#include "protocol/period.hpp"
 
 namespace tilerace::server {
 
@@ -28,6 +28,23 @@ struct BoardId {
   bool rating = false;
   protocol::Period period;  // all time unless a day's or a week's board
   auto operator<=>(const BoardId&) const = default;
+};
+
+// One row of a board as the store keeps it.
+struct BoardEntry {
+  int rank = 0;  // 1 + the number of strictly better entries: ties share a rank
+  std::string player_id;
+  std::string name;
+  // score boards (fifteen: fewer moves is better)
+  std::int64_t score = 0;
+  std::int64_t max_tile = 0;
+  int moves = 0;
+  std::string game_id;
+  std::int64_t at = 0;  // Unix ms the game ended
+  // the rating board
+  int rating = 0;
+  int wins = 0;
+  int losses = 0;
 };
 
 // An entry's place: smaller is better, compared as a tuple. version orders two values of one
@@ -53,10 +70,10 @@ inline RankKey best_key(engine::Mode mode, std::int64_t score, std::int64_t max_
 inline constexpr BoardId kRatingBoard{engine::Mode::classic, 0, true, {}};
 
 // An entry's key on board: two entries tie exactly when their keys are equal.
-RankKey entry_key(const BoardId& board, const protocol::LeaderboardEntry& e);
+RankKey entry_key(const BoardId& board, const BoardEntry& e);
 // Gives each entry of a board's top, in order, its competition rank: an entry tying the one
 // before shares its rank.
-void rank_in_order(const BoardId& board, std::vector<protocol::LeaderboardEntry>& top);
+void rank_in_order(const BoardId& board, std::vector<BoardEntry>& top);
 
 class RankCache {
  public:

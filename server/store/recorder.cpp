@@ -267,7 +267,7 @@ void Recorder::journal_races(const std::vector<ActiveRaceRecord>& races) {
   if (races.empty()) return;
   unit(SqlTx::write, [&](SqlSession& sql) {
     for (const ActiveRaceRecord& r : races) {
-      const protocol::RoomOptions& o = r.options;
+      const RaceOptionsRecord& o = r.options;
       sql(Sql::upsert_race, r.id, dialect_->node(), r.room, engine::to_string(o.mode), o.size,
           o.target, std::to_string(r.seed), o.time_limit, o.max_players, o.is_public,
           o.max_moves_per_second, r.host, r.started_at, r.remaining_ms);
@@ -305,20 +305,19 @@ std::optional<std::string> Recorder::race_room_of(std::string_view player_id) {
 
 Leaderboard Recorder::leaderboard(const LeaderboardQuery& query) {
   return unit(SqlTx::none, [&](SqlSession& sql) {
-    return query.kind == LeaderboardKind::rating ? rating_board(sql, query)
-                                                 : score_board(sql, query);
+    return query.kind == BoardKind::rating ? rating_board(sql, query) : score_board(sql, query);
   });
 }
 
 Leaderboard Recorder::score_board(SqlSession& sql, const LeaderboardQuery& q) {
   auto read = [](const SqlResult& r, std::size_t i) {
-    return LeaderboardEntry{.player_id = r.string(i, 0),
-                            .name = r.string(i, 1),
-                            .score = r.int64(i, 2),
-                            .max_tile = r.int64(i, 3),
-                            .moves = r.integer(i, 4),
-                            .game_id = r.string(i, 5),
-                            .at = r.int64(i, 6)};
+    return BoardEntry{.player_id = r.string(i, 0),
+                      .name = r.string(i, 1),
+                      .score = r.int64(i, 2),
+                      .max_tile = r.int64(i, 3),
+                      .moves = r.integer(i, 4),
+                      .game_id = r.string(i, 5),
+                      .at = r.int64(i, 6)};
   };
   const BoardId id = board_of(q);
   const std::string_view mode = engine::to_string(q.mode);
@@ -331,7 +330,7 @@ Leaderboard Recorder::score_board(SqlSession& sql, const LeaderboardQuery& q) {
   if (q.player_id.empty()) return board;
   const SqlResult mine = sql(Sql::best_of, period, mode, q.size, q.player_id);
   if (mine.rows() == 0) return board;
-  LeaderboardEntry me = read(mine, 0);
+  BoardEntry me = read(mine, 0);
   me.rank = ranks_.rank(id, me.player_id, entry_key(id, me));
   board.me = std::move(me);
   return board;
@@ -339,11 +338,11 @@ Leaderboard Recorder::score_board(SqlSession& sql, const LeaderboardQuery& q) {
 
 Leaderboard Recorder::rating_board(SqlSession& sql, const LeaderboardQuery& q) {
   auto read = [](const SqlResult& r, std::size_t i) {
-    return LeaderboardEntry{.player_id = r.string(i, 0),
-                            .name = r.string(i, 1),
-                            .rating = r.integer(i, 2),
-                            .wins = r.integer(i, 3),
-                            .losses = r.integer(i, 4)};
+    return BoardEntry{.player_id = r.string(i, 0),
+                      .name = r.string(i, 1),
+                      .rating = r.integer(i, 2),
+                      .wins = r.integer(i, 3),
+                      .losses = r.integer(i, 4)};
   };
   Leaderboard board;
   board.entries = rows_of(sql(Sql::top_rating, q.limit), read);
@@ -351,7 +350,7 @@ Leaderboard Recorder::rating_board(SqlSession& sql, const LeaderboardQuery& q) {
   if (q.player_id.empty()) return board;
   const SqlResult mine = sql(Sql::rating_of, q.player_id);
   if (mine.rows() == 0) return board;
-  LeaderboardEntry me = read(mine, 0);
+  BoardEntry me = read(mine, 0);
   me.rank = ranks_.rank(kRatingBoard, me.player_id, entry_key(kRatingBoard, me));
   board.me = std::move(me);
   return board;

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "engine/types.hpp"
-#include "protocol/messages.hpp"
+#include "protocol/period.hpp"
 #include "server/store/rank_cache.hpp"
 
 namespace tilerace::server {
@@ -137,11 +137,23 @@ struct ActiveRacerRecord {
   bool left = false;  // dropped out: kept for the standings only
 };
 
+// A race's settings, as journaled (a room's options, PROTOCOL.md §5, less the computer: a
+// restored race seats whoever raced).
+struct RaceOptionsRecord {
+  engine::Mode mode = engine::Mode::classic;
+  int size = 4;
+  std::int64_t target = 2048;  // 0 for fifteen
+  int time_limit = 300;        // seconds
+  int max_players = 2;
+  bool is_public = false;
+  int max_moves_per_second = 0;  // 0: no cap
+};
+
 // A running race, as journaled: enough to rebuild it after a restart and let it go on.
 struct ActiveRaceRecord {
   std::string id;  // the race id it will be recorded under
   std::string room;
-  protocol::RoomOptions options;
+  RaceOptionsRecord options;
   std::uint64_t seed = 0;
   std::string host;
   std::int64_t started_at = 0;    // Unix milliseconds
@@ -149,13 +161,12 @@ struct ActiveRaceRecord {
   std::vector<ActiveRacerRecord> racers;
 };
 
-using protocol::LeaderboardEntry;
-using protocol::LeaderboardKind;
+enum class BoardKind : std::uint8_t { score, rating };
 
 struct LeaderboardQuery {
   engine::Mode mode = engine::Mode::classic;
   int size = 4;
-  LeaderboardKind kind = LeaderboardKind::score;
+  BoardKind kind = BoardKind::score;
   int limit = 10;
   std::string player_id;    // whose own entry to return as `me`; may be empty
   protocol::Period period;  // score boards only: the rating board is all-time
@@ -163,8 +174,7 @@ struct LeaderboardQuery {
 
 // The board a leaderboard query asks for.
 inline BoardId board_of(const LeaderboardQuery& q) {
-  return q.kind == LeaderboardKind::rating ? kRatingBoard
-                                           : BoardId{q.mode, q.size, false, q.period};
+  return q.kind == BoardKind::rating ? kRatingBoard : BoardId{q.mode, q.size, false, q.period};
 }
 
 // The periods besides all time whose score boards a result ended at ended_at (Unix ms) is on.
@@ -174,8 +184,8 @@ inline std::array<protocol::Period, 2> periods_of(std::int64_t ended_at) {
 }
 
 struct Leaderboard {
-  std::vector<LeaderboardEntry> entries;
-  std::optional<LeaderboardEntry> me;
+  std::vector<BoardEntry> entries;
+  std::optional<BoardEntry> me;
 };
 
 // Whether a finished game goes on the score leaderboard: ranked, solo, and (Fifteen) solved.

@@ -35,11 +35,9 @@ struct RegistryFixture : ::testing::Test {
 
   // A journaled race of ann and bob, a minute to go: restored, both are away with a grace.
   ActiveRaceRecord race() const {
-    protocol::RoomOptions options;
-    options.time_limit = 120;
     return {"race1",
             "ABCDEF",
-            options,
+            {.time_limit = 120},
             7,
             "ann",
             0,

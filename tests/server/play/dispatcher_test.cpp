@@ -215,7 +215,7 @@ TEST_F(DispatcherFixture, ARaceResultIsAnnouncedOnlyOnceRecordedAndRetriedUntilI
   const std::optional<json> over = wait_for(a, "race_over");
   ASSERT_TRUE(over.has_value());
   EXPECT_EQ((*over)["winner"], a_id);
-  EXPECT_EQ(store.leaderboard({engine::Mode::classic, 4, LeaderboardKind::rating, 10, "", {}})
+  EXPECT_EQ(store.leaderboard({engine::Mode::classic, 4, BoardKind::rating, 10, "", {}})
                 .entries.at(0)
                 .rating,
             1516);

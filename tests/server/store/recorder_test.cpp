@@ -102,10 +102,10 @@ class RecorderTest : public ::testing::Test {
             .ended_at = 2'000};
   }
   Leaderboard rating_board() {
-    return recorder_.leaderboard({.kind = LeaderboardKind::rating, .player_id = "amy"});
+    return recorder_.leaderboard({.kind = BoardKind::rating, .player_id = "amy"});
   }
   Leaderboard score_board() {
-    return recorder_.leaderboard({.kind = LeaderboardKind::score, .player_id = "amy"});
+    return recorder_.leaderboard({.kind = BoardKind::score, .player_id = "amy"});
   }
 
   WatchedDialect::Log log_;
@@ -165,8 +165,7 @@ TEST_F(RecorderTest, ARaceThatFailsAtAnyStatementLeavesNothingThenRecordsOnce) {
     log_.fail_at = -1;
     EXPECT_FALSE(fresh.find_game("gz").has_value());
     EXPECT_EQ(fresh.find_player("zed")->rating, kStartRating);
-    EXPECT_TRUE(
-        fresh.leaderboard({.kind = LeaderboardKind::rating, .player_id = "amy"}).entries.empty());
+    EXPECT_TRUE(fresh.leaderboard({.kind = BoardKind::rating, .player_id = "amy"}).entries.empty());
     EXPECT_EQ(fresh.active_races().size(), 1u);       // still journaled: it will be retried
     EXPECT_FALSE(fresh.record_race(race()).empty());  // the retry records it, with grants
     EXPECT_TRUE(fresh.record_race(race()).empty());   // and only once

@@ -76,17 +76,17 @@ class StoreTest : public ::testing::TestWithParam<Backend> {
   }
   Leaderboard board(const std::string& me = "", int limit = 10,
                     engine::Mode mode = engine::Mode::classic) {
-    return store_->leaderboard({mode, 4, LeaderboardKind::score, limit, me, {}});
+    return store_->leaderboard({mode, 4, BoardKind::score, limit, me, {}});
   }
   // The classic 4×4 board of the period named period, as seen by me.
   Leaderboard board_of(const std::string& period, const std::string& me = "") {
-    return store_->leaderboard({engine::Mode::classic, 4, LeaderboardKind::score, 10, me,
+    return store_->leaderboard({engine::Mode::classic, 4, BoardKind::score, 10, me,
                                 *protocol::period_from_string(period)});
   }
   // Who is on a board, in order, with their rank and score: "a#1:500 b#2:300".
   static std::string listing(const Leaderboard& b) {
     std::string out;
-    for (const LeaderboardEntry& e : b.entries) {
+    for (const BoardEntry& e : b.entries) {
       out += fmt::format("{}{}#{}:{}", out.empty() ? "" : " ", e.player_id, e.rank, e.score);
     }
     return out;
@@ -182,7 +182,7 @@ TEST_P(StoreTest, ScoreBoardKeepsEachPlayersBestAndRanksTiesTogether) {
   EXPECT_EQ(top.me->score, 100);
   EXPECT_EQ(board("c").me->rank, 2);
   EXPECT_FALSE(board("nobody").me.has_value());
-  EXPECT_TRUE(store_->leaderboard({engine::Mode::classic, 5, LeaderboardKind::score, 10, "", {}})
+  EXPECT_TRUE(store_->leaderboard({engine::Mode::classic, 5, BoardKind::score, 10, "", {}})
                   .entries.empty());
 }
 
@@ -312,7 +312,7 @@ TEST_P(StoreTest, RacesUpdateRatingsOnceAndFeedTheRatingBoard) {
   EXPECT_EQ(store_->find_player("b")->losses, 1);
   EXPECT_TRUE(store_->find_game("gb").has_value());
   const Leaderboard ratings =
-      store_->leaderboard({engine::Mode::classic, 4, LeaderboardKind::rating, 10, "b", {}});
+      store_->leaderboard({engine::Mode::classic, 4, BoardKind::rating, 10, "b", {}});
   ASSERT_EQ(ratings.entries.size(), 2u);
   EXPECT_EQ(ratings.entries[0].player_id, "a");
   EXPECT_EQ(ratings.entries[0].rating, 1516);
@@ -588,7 +588,7 @@ class SharedStoreTest : public ::testing::Test {
 // player's `me` rank on store's classic 4×4 board, once it equals expected or 5 s passed (a
 // node hears of another's results a moment after they commit).
 int rank_becomes(Store& store, const std::string& player, int expected) {
-  const LeaderboardQuery query{engine::Mode::classic, 4, LeaderboardKind::score, 10, player, {}};
+  const LeaderboardQuery query{engine::Mode::classic, 4, BoardKind::score, 10, player, {}};
   int rank = 0;
   tilerace::testing::eventually(
       [&] {
@@ -620,7 +620,7 @@ TEST_F(SharedStoreTest, EachNodeRanksWhatTheOtherRecords) {
   EXPECT_EQ(rank_becomes(b, "q", 2), 2);
   for (Store* node : {static_cast<Store*>(&a), static_cast<Store*>(&b)}) {
     const Leaderboard top =
-        node->leaderboard({engine::Mode::classic, 4, LeaderboardKind::score, 10, "", {}});
+        node->leaderboard({engine::Mode::classic, 4, BoardKind::score, 10, "", {}});
     ASSERT_EQ(top.entries.size(), 2u);
     EXPECT_EQ(top.entries[0].player_id, "p");
     EXPECT_EQ(top.entries[1].player_id, "q");
