@@ -1,6 +1,7 @@
 #pragma once
-// Solo play (PROTOCOL.md §4): new_game, and a solo game's move, slide, undo and resign. A
-// finished game is committed to the store before the message that ended it is sent; if the
+// Solo play (PROTOCOL.md §4): the shell of the solo rules (game/solo_rules.hpp). It runs them
+// under the player's lock and carries out their effects: counts, the journal's dirty mark, and
+// a finished game committed to the store before the message that ended it is sent; if the
 // store fails, that message is taken back and the game is as last acknowledged.
 #include <boost/asio/awaitable.hpp>
 
@@ -10,6 +11,7 @@
 
 #include "protocol/messages.hpp"
 #include "server/base/metrics.hpp"
+#include "server/game/solo_rules.hpp"
 #include "server/play/connection.hpp"
 #include "server/store/store_worker.hpp"
 
@@ -32,9 +34,7 @@ class SoloPlay {
   static std::string snapshot(Player& player);
 
  private:
-  boost::asio::awaitable<void> finish(Connection& c, std::vector<std::string> replies,
-                                      GameRecord finished, std::size_t recorded_moves,
-                                      protocol::Rid rid);
+  boost::asio::awaitable<void> finish(Connection& c, SoloEffects effects, protocol::Rid rid);
   // Records a finished game; false (and `internal` sent) when the store failed. The
   // `achievement` messages for what it granted are added to earned, for the caller to send
   // after its own reply.
