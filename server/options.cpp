@@ -41,6 +41,8 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("keepalive", po::value(&o.keepalive)->default_value(o.keepalive), "seconds of silence before a connection is pinged; closed after twice this")
     ("max-connections-per-ip", po::value(&o.max_connections_per_ip)->default_value(o.max_connections_per_ip), "connections open at once from one address (IPv6: one /64); 0: no limit")
     ("rooms-per-ip", po::value(&o.rooms_per_ip)->default_value(o.rooms_per_ip), "rooms one address may create per minute; 0: no limit")
+    ("tls-cert", po::value(&o.tls_cert), "PEM certificate (the chain may follow it): the port then speaks HTTPS and WSS only; reloaded on SIGHUP and when the file changes")
+    ("tls-key", po::value(&o.tls_key), "PEM private key of --tls-cert")
     ("log-level", po::value(&o.log_level)->default_value(o.log_level), "trace, debug, info, warn, error or off");
   // clang-format on
   po::variables_map vm;
@@ -117,6 +119,11 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       exit_code = 2;
       return std::nullopt;
     }
+  }
+  if (o.tls_cert.empty() != o.tls_key.empty()) {
+    std::cerr << "tilerace: --tls-cert and --tls-key go together\n";
+    exit_code = 2;
+    return std::nullopt;
   }
   if (o.node_name.empty()) {
     char host[256] = {};

@@ -32,6 +32,8 @@ struct Options {
   std::size_t max_connections_per_ip = 32;  // 0: no limit
   std::size_t rooms_per_ip = 10;            // rooms created per address per minute; 0: no limit
   std::string log_level = "info";
+  std::string tls_cert;  // PEM certificate (and chain): the port speaks HTTPS and WSS only
+  std::string tls_key;   // its PEM private key; both or neither
 };
 
 // Parses argv, then TILERACE_* environment variables for options not given on the command

@@ -25,6 +25,7 @@
 #include "server/game/matchmaker.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/store_journal.hpp"
+#include "server/net/certificate_watch.hpp"
 #include "server/net/http_session.hpp"
 #include "server/net/network_threads.hpp"
 #include "server/net/server_context.hpp"
@@ -98,7 +99,16 @@ asio::awaitable<void> accept_loop(NetworkThreads& threads, tcp::acceptor& accept
     // A game connection never needs a big window; a fixed kernel buffer keeps what a slow
     // reader can pin in the kernel small (the send queue bound does the rest).
     socket.set_option(asio::socket_base::send_buffer_size(kSocketSendBuffer), ec);
-    std::make_shared<HttpSession>(HttpStream(std::move(socket)), context, std::move(slot))->start();
+    if (context.tls != nullptr) {
+      // The handshake is the session's first step, under its deadline.
+      std::make_shared<HttpsSession>(
+          TlsStream(HttpStream(std::move(socket)), *context.tls->current()), context,
+          std::move(slot))
+          ->start();
+    } else {
+      std::make_shared<HttpSession>(HttpStream(std::move(socket)), context, std::move(slot))
+          ->start();
+    }
   }
 }
 
@@ -169,13 +179,23 @@ std::string default_public_url(const Options& options, std::uint16_t port) {
   } else if (host.find(':') != std::string::npos) {
     host = "[" + host + "]";
   }
-  return fmt::format("ws://{}:{}/ws", host, port);
+  return fmt::format("{}://{}:{}/ws", options.tls_cert.empty() ? "ws" : "wss", host, port);
 }
 
 }  // namespace
 
 // The ownership and shutdown order this function keeps is written in docs/architecture.md.
 int run_server(const Options& options, std::unique_ptr<Store> store) {
+  std::unique_ptr<TlsCertificates> tls;
+  if (!options.tls_cert.empty()) {
+    try {
+      tls = std::make_unique<TlsCertificates>(options.tls_cert, options.tls_key);
+    } catch (const std::exception& e) {
+      spdlog::error("{}", e.what());
+      return 2;
+    }
+    spdlog::info("TLS: certificate {} from {}", tls->serial(), options.tls_cert);
+  }
   NetworkThreads threads(options.threads);
   asio::io_context& ioc = threads.main();
   Metrics metrics;
@@ -241,7 +261,8 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
                         rooms,
                         worker,
                         limits,
-                        *directory};
+                        *directory,
+                        tls.get()};
 
   // Races that were running when the server last stopped go on (the worker is idle: nothing
   // else uses the store yet). The computer opponents are players too (their games are
@@ -278,8 +299,8 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   }
   // The actual port, for tests and scripts that ask for port 0.
   const std::uint16_t port = acceptor.local_endpoint().port();
-  spdlog::info("listening on http://{}:{} (web root {}, {} threads)", options.host, port,
-               web_root.string(), options.threads);
+  spdlog::info("listening on {}://{}:{} (web root {}, {} threads)", tls ? "https" : "http",
+               options.host, port, web_root.string(), options.threads);
   if (cluster) {
     cluster->set_public_url(default_public_url(options, port));
     spdlog::info("cluster: node {} at {}, redis {}:{}", options.node_name,
@@ -292,6 +313,8 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   JournalLoop journal(ioc, players, rooms, worker, metrics);
   asio::co_spawn(ioc, accept_loop(threads, acceptor, context), asio::detached);
   journal.start();
+  std::optional<CertificateWatch> certificate_watch;
+  if (tls) certificate_watch.emplace(ioc, *tls).start();
 
   asio::signal_set signals(ioc, SIGINT, SIGTERM);
   signals.async_wait([&](beast::error_code ec, int signal) {
@@ -303,6 +326,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
       // Cluster mode: out of the directory first, so nobody is sent here any more.
       if (cluster) co_await cluster->leave();
       journal.stop();
+      if (certificate_watch) certificate_watch->stop();
       rooms.stop();
       bots.stop();  // computer racers take no more turns
       if (fallback) fallback->stop();

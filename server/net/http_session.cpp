@@ -5,6 +5,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/ssl/stream_base.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
@@ -26,6 +27,7 @@ namespace {
 constexpr std::size_t kHeaderLimit = 8 * 1024;
 constexpr std::size_t kBodyLimit = 8 * 1024;
 constexpr auto kRequestTimeout = std::chrono::seconds(10);
+constexpr auto kHandshakeTimeout = std::chrono::seconds(10);
 
 void fail(beast::error_code ec, const char* what) {
   if (expected_close(ec)) return;
@@ -34,47 +36,66 @@ void fail(beast::error_code ec, const char* what) {
 
 }  // namespace
 
-HttpSession::HttpSession(HttpStream&& stream, ServerContext& context, AddressLimits::Slot slot)
+template <class Stream>
+BasicHttpSession<Stream>::BasicHttpSession(Stream&& stream, ServerContext& context,
+                                           AddressLimits::Slot slot)
     : stream_(std::move(stream)),
       executor_(stream_.get_executor()),
       context_(context),
       slot_(std::move(slot)) {}
 
-void HttpSession::start() {
+template <class Stream>
+void BasicHttpSession<Stream>::start() {
   // In the set before any handler can run (so it is never removed before it is added), and
   // owned by the coroutine's frame from its creation (add may post a shutdown onto its thread,
   // and then the coroutine starts after it, not inline).
-  auto session = run(shared_from_this());
-  context_.sessions.add(shared_from_this());
+  auto session = run(this->shared_from_this());
+  context_.sessions.add(this->shared_from_this());
   asio::co_spawn(executor_, std::move(session), asio::detached);
 }
 
-void HttpSession::abort() {
-  asio::post(executor_, [self = shared_from_this()] {
+template <class Stream>
+void BasicHttpSession<Stream>::abort() {
+  asio::post(executor_, [self = this->shared_from_this()] {
     if (self->handed_over_) return;
     beast::error_code ignored;
-    self->stream_.socket().close(ignored);
+    socket_of(self->stream_).close(ignored);
   });
 }
 
-asio::awaitable<void> HttpSession::run([[maybe_unused]] std::shared_ptr<HttpSession> self) {
+template <class Stream>
+asio::awaitable<void> BasicHttpSession<Stream>::run(
+    [[maybe_unused]] std::shared_ptr<BasicHttpSession> self) {
   struct Leave {
-    HttpSession& session;
+    BasicHttpSession& session;
     ~Leave() { session.context_.sessions.remove(&session); }
   } leave{*this};
+  constexpr bool tls = std::is_same_v<Stream, TlsStream>;
+  if constexpr (tls) {
+    beast::get_lowest_layer(stream_).expires_after(kHandshakeTimeout);
+    auto [ec] =
+        co_await stream_.async_handshake(asio::ssl::stream_base::server, as_tuple(use_awaitable));
+    if (ec) co_return fail(ec, "TLS handshake");
+  }
   beast::flat_buffer buffer;
   for (;;) {
     http::request_parser<http::string_body> parser;
     parser.header_limit(kHeaderLimit);
     parser.body_limit(kBodyLimit);
-    stream_.expires_after(kRequestTimeout);
+    beast::get_lowest_layer(stream_).expires_after(kRequestTimeout);
     auto [ec, bytes] = co_await http::async_read(stream_, buffer, parser, as_tuple(use_awaitable));
     if (ec) co_return fail(ec, "read");
     HttpRequest req = parser.release();
     if (beast::websocket::is_upgrade(req) && req.target() == "/ws") {
       handed_over_ = true;
-      std::make_shared<WsSession>(stream_.release_socket(), context_, std::move(slot_))
-          ->start(std::move(req));
+      if constexpr (tls) {
+        beast::get_lowest_layer(stream_).expires_never();  // the WebSocket keeps its own time
+        std::make_shared<TlsWsSession>(std::move(stream_), context_, std::move(slot_))
+            ->start(std::move(req));
+      } else {
+        std::make_shared<WsSession>(stream_.release_socket(), context_, std::move(slot_))
+            ->start(std::move(req));
+      }
       co_return;
     }
     context_.metrics.http_requests_total.fetch_add(1, std::memory_order_relaxed);
@@ -96,10 +117,13 @@ asio::awaitable<void> HttpSession::run([[maybe_unused]] std::shared_ptr<HttpSess
     if (wec) co_return fail(wec, "write");
     if (!keep_alive) {
       beast::error_code ignored;
-      stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+      socket_of(stream_).shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
       co_return;
     }
   }
 }
+
+template class BasicHttpSession<HttpStream>;
+template class BasicHttpSession<TlsStream>;
 
 }  // namespace tilerace::server

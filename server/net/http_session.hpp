@@ -1,20 +1,25 @@
 #pragma once
-// One plain HTTP connection: serves static files, /healthz, /metrics and /api/*, and hands a
-// WebSocket upgrade of /ws to a WsSession. Headers are limited to 8 KiB and each request
-// must arrive within 10 s. In the SessionSet from start() until it ends or hands over.
+// One HTTP connection, plain or over TLS: serves static files, /healthz, /metrics and /api/*,
+// and hands a WebSocket upgrade of /ws to a WsSession (TlsWsSession). Over TLS the handshake
+// comes first and must finish within 10 s. Headers are limited to 8 KiB and each request must
+// arrive within 10 s. In the SessionSet from start() until it ends or hands over.
 #include <boost/asio/awaitable.hpp>
 
 #include <memory>
 
 #include "server/net/network_threads.hpp"
 #include "server/net/server_context.hpp"
+#include "server/net/streams.hpp"
 
 namespace tilerace::server {
 
-class HttpSession final : public Session, public std::enable_shared_from_this<HttpSession> {
+// Stream: HttpStream (http://) or TlsStream (https://, its handshake not done yet).
+template <class Stream>
+class BasicHttpSession final : public Session,
+                               public std::enable_shared_from_this<BasicHttpSession<Stream>> {
  public:
   // slot is the connection's hold on its address's connection count, kept until it closes.
-  HttpSession(HttpStream&& stream, ServerContext& context, AddressLimits::Slot slot);
+  BasicHttpSession(Stream&& stream, ServerContext& context, AddressLimits::Slot slot);
 
   void start();
   // Either closes the socket: a request being answered is cut short.
@@ -23,13 +28,18 @@ class HttpSession final : public Session, public std::enable_shared_from_this<Ht
 
  private:
   // self keeps the session alive for as long as the coroutine exists, from its creation.
-  boost::asio::awaitable<void> run(std::shared_ptr<HttpSession> self);
+  boost::asio::awaitable<void> run(std::shared_ptr<BasicHttpSession> self);
 
-  HttpStream stream_;
+  Stream stream_;
   NetExecutor executor_;  // the stream's, kept for after a hand-over
   ServerContext& context_;
   AddressLimits::Slot slot_;
   bool handed_over_ = false;  // the stream belongs to a WsSession now
 };
+
+extern template class BasicHttpSession<HttpStream>;
+extern template class BasicHttpSession<TlsStream>;
+using HttpSession = BasicHttpSession<HttpStream>;
+using HttpsSession = BasicHttpSession<TlsStream>;
 
 }  // namespace tilerace::server

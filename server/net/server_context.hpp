@@ -15,6 +15,8 @@
 
 namespace tilerace::server {
 
+class TlsCertificates;
+
 // A connection as shutdown sees it, HTTP or WebSocket, from accept until its last handler.
 // Both calls may come from any thread.
 class Session {
@@ -62,6 +64,7 @@ struct ServerContext {
   StoreWorker& store;
   AddressLimits& limits;
   RoomDirectory& directory;
+  TlsCertificates* tls = nullptr;  // set: the port speaks HTTPS and WSS only
 };
 
 }  // namespace tilerace::server

@@ -8,6 +8,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/websocket/error.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
@@ -33,8 +34,10 @@ constexpr auto kCloseStall = std::chrono::seconds(5);
 
 }  // namespace
 
-WsSession::WsSession(TcpSocket&& socket, ServerContext& context, AddressLimits::Slot slot)
-    : ws_(std::move(socket)),
+template <class Next>
+BasicWsSession<Next>::BasicWsSession(Next&& stream, ServerContext& context,
+                                     AddressLimits::Slot slot)
+    : ws_(std::move(stream)),
       context_(context),
       hard_close_(ws_.get_executor()),
       idle_timer_(ws_.get_executor()),
@@ -45,22 +48,25 @@ WsSession::WsSession(TcpSocket&& socket, ServerContext& context, AddressLimits::
       slot_(std::move(slot)) {
   connection_.address = slot_.key();
   beast::error_code ec;
-  const auto endpoint = ws_.next_layer().remote_endpoint(ec);
+  const auto endpoint = socket_of(ws_.next_layer()).remote_endpoint(ec);
   remote_ = ec ? "?" : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
 }
 
-void WsSession::start(beast::http::request<beast::http::string_body> request) {
-  connection_.self = weak_from_this();
+template <class Next>
+void BasicWsSession<Next>::start(beast::http::request<beast::http::string_body> request) {
+  connection_.self = this->weak_from_this();
   // In the set before any handler can run (so it is never removed before it is added), and
   // owned by the coroutine's frame from its creation (add may post a shutdown onto its thread,
   // and then the coroutine starts after it, not inline).
-  auto session = run(shared_from_this(), std::move(request));
-  context_.sessions.add(shared_from_this());
+  auto session = run(this->shared_from_this(), std::move(request));
+  context_.sessions.add(this->shared_from_this());
   asio::co_spawn(ws_.get_executor(), std::move(session), asio::detached);
 }
 
-asio::awaitable<void> WsSession::run([[maybe_unused]] std::shared_ptr<WsSession> self,
-                                     beast::http::request<beast::http::string_body> request) {
+template <class Next>
+asio::awaitable<void> BasicWsSession<Next>::run(
+    [[maybe_unused]] std::shared_ptr<BasicWsSession> self,
+    beast::http::request<beast::http::string_body> request) {
   websocket::stream_base::timeout timeouts{};
   timeouts.handshake_timeout = std::chrono::seconds(10);
   // Keep-alive is ours (IdleWatch): Beast's idle timeout re-arms a timer with every read.
@@ -90,14 +96,16 @@ asio::awaitable<void> WsSession::run([[maybe_unused]] std::shared_ptr<WsSession>
   read_next();
 }
 
-void WsSession::read_next() {
+template <class Next>
+void BasicWsSession<Next>::read_next() {
   buffer_.clear();
-  ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+  ws_.async_read(buffer_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
     self->on_read(ec);
   });
 }
 
-void WsSession::on_read(beast::error_code ec) {
+template <class Next>
+void BasicWsSession<Next>::on_read(beast::error_code ec) {
   if (ec) {
     fail(ec, "read", remote_);
     return finish();
@@ -117,14 +125,16 @@ void WsSession::on_read(beast::error_code ec) {
   if (!rest) return read_next();
   // Storage is in the way: the rest runs as a coroutine, and the next message waits for it.
   asio::co_spawn(
-      ws_.get_executor(), std::move(*rest), [self = shared_from_this()](std::exception_ptr e) {
+      ws_.get_executor(), std::move(*rest),
+      [self = this->shared_from_this()](std::exception_ptr e) {
         if (e) self->internal_error(e);
         self->context_.metrics.observe_handling(std::chrono::steady_clock::now() - self->started_);
         self->read_next();
       });
 }
 
-void WsSession::finish() {
+template <class Next>
+void BasicWsSession<Next>::finish() {
   // The reader has ended (whatever ended it): the connection is gone for everyone.
   done_ = true;
   hard_close_.cancel();
@@ -136,7 +146,8 @@ void WsSession::finish() {
                closing_ ? " (close " + std::to_string(*closing_) + ")" : "");
 }
 
-std::optional<asio::awaitable<void>> WsSession::handle_text(std::string_view text) {
+template <class Next>
+std::optional<asio::awaitable<void>> BasicWsSession<Next>::handle_text(std::string_view text) {
   started_ = std::chrono::steady_clock::now();
   idle_.heard(started_);
   context_.metrics.messages_in_total.fetch_add(1, std::memory_order_relaxed);
@@ -160,7 +171,8 @@ std::optional<asio::awaitable<void>> WsSession::handle_text(std::string_view tex
   return rest;
 }
 
-void WsSession::internal_error(const std::exception_ptr& e) {
+template <class Next>
+void BasicWsSession<Next>::internal_error(const std::exception_ptr& e) {
   try {
     std::rethrow_exception(e);
   } catch (const std::exception& x) {
@@ -172,20 +184,21 @@ void WsSession::internal_error(const std::exception_ptr& e) {
                                  decoded_ ? decoded_->rid : protocol::Rid{});
 }
 
-void WsSession::write_next() {
+template <class Next>
+void BasicWsSession<Next>::write_next() {
   if (writing_ || done_) return;
   if (!queue_.empty()) {
     writing_ = true;
     // Asio tries the send at once, before this returns; the completion only tidies up.
     ws_.async_write(asio::buffer(*queue_.front()),
-                    [self = shared_from_this(), message = queue_.front()](
+                    [self = this->shared_from_this(), message = queue_.front()](
                         beast::error_code ec, std::size_t) { self->on_written(ec, message); });
     return;
   }
   if (ping_due_ && !closing_) {
     ping_due_ = false;
     writing_ = true;
-    ws_.async_ping({}, [self = shared_from_this()](beast::error_code ec) {
+    ws_.async_ping({}, [self = this->shared_from_this()](beast::error_code ec) {
       self->writing_ = false;
       if (ec) return fail(ec, "ping", self->remote_);
       self->write_next();
@@ -196,13 +209,14 @@ void WsSession::write_next() {
   close_started_ = true;
   writing_ = true;
   ws_.async_close(websocket::close_reason(*closing_),
-                  [self = shared_from_this()](beast::error_code ec) {
+                  [self = this->shared_from_this()](beast::error_code ec) {
                     self->writing_ = false;
                     if (ec) return fail(ec, "close", self->remote_);
                   });
 }
 
-void WsSession::on_written(beast::error_code ec, const SharedMessage& message) {
+template <class Next>
+void BasicWsSession<Next>::on_written(beast::error_code ec, const SharedMessage& message) {
   writing_ = false;
   if (ec) return fail(ec, "write", remote_);  // the reader sees the end too
   context_.metrics.messages_out_total.fetch_add(1, std::memory_order_relaxed);
@@ -213,9 +227,10 @@ void WsSession::on_written(beast::error_code ec, const SharedMessage& message) {
   write_next();
 }
 
-void WsSession::watch_idle(std::chrono::steady_clock::time_point at) {
+template <class Next>
+void BasicWsSession<Next>::watch_idle(std::chrono::steady_clock::time_point at) {
   idle_timer_.expires_at(at);
-  idle_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+  idle_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
     if (ec || self->done_) return;
     const IdleWatch::Next next = self->idle_.check(std::chrono::steady_clock::now());
     switch (next.action) {
@@ -224,7 +239,7 @@ void WsSession::watch_idle(std::chrono::steady_clock::time_point at) {
         spdlog::info("{} silent for {} s: closing", self->remote_,
                      2 * self->context_.edge.keepalive);
         beast::error_code ignored;
-        self->ws_.next_layer().close(ignored);
+        socket_of(self->ws_.next_layer()).close(ignored);
         return;
       }
       case IdleWatch::Action::ping:
@@ -238,7 +253,8 @@ void WsSession::watch_idle(std::chrono::steady_clock::time_point at) {
   });
 }
 
-void WsSession::enqueue(SharedMessage message) {
+template <class Next>
+void BasicWsSession<Next>::enqueue(SharedMessage message) {
   if (closing_ || done_) return;
   if (queue_.size() >= kMaxQueuedMessages || queued_bytes_ + message->size() > kMaxQueuedBytes) {
     context_.metrics.send_queue_overflows_total.fetch_add(1, std::memory_order_relaxed);
@@ -254,52 +270,63 @@ void WsSession::enqueue(SharedMessage message) {
   write_next();
 }
 
-void WsSession::begin_close(std::uint16_t code) {
+template <class Next>
+void BasicWsSession<Next>::begin_close(std::uint16_t code) {
   if (closing_ || done_) return;
   closing_ = code;
   write_next();
   // A peer that neither reads nor answers the close is cut off.
   hard_close_.expires_after(kCloseStall);
-  hard_close_.async_wait([self = shared_from_this()](beast::error_code ec) {
+  hard_close_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
     if (ec || self->done_) return;
     beast::error_code ignored;
-    self->ws_.next_layer().close(ignored);
+    socket_of(self->ws_.next_layer()).close(ignored);
   });
 }
 
-void WsSession::deliver(SharedMessage message) {
+template <class Next>
+void BasicWsSession<Next>::deliver(SharedMessage message) {
   // Inline only when nothing delivered earlier is still on its way: order is kept.
   if (posted_.load(std::memory_order_acquire) == 0 && ws_.get_executor().running_in_this_thread()) {
     return enqueue(std::move(message));
   }
   posted_.fetch_add(1, std::memory_order_acq_rel);
-  asio::post(ws_.get_executor(), [self = shared_from_this(), m = std::move(message)]() mutable {
-    self->posted_.fetch_sub(1, std::memory_order_acq_rel);
-    self->enqueue(std::move(m));
-  });
+  asio::post(ws_.get_executor(),
+             [self = this->shared_from_this(), m = std::move(message)]() mutable {
+               self->posted_.fetch_sub(1, std::memory_order_acq_rel);
+               self->enqueue(std::move(m));
+             });
 }
 
-void WsSession::close(std::uint16_t code) {
-  asio::post(ws_.get_executor(), [self = shared_from_this(), code] { self->begin_close(code); });
+template <class Next>
+void BasicWsSession<Next>::close(std::uint16_t code) {
+  asio::post(ws_.get_executor(),
+             [self = this->shared_from_this(), code] { self->begin_close(code); });
 }
 
-void WsSession::say_goodbye() {
+template <class Next>
+void BasicWsSession<Next>::say_goodbye() {
   enqueue(std::make_shared<const std::string>(protocol::encode_shutdown()));
   begin_close(websocket::close_code::going_away);
 }
 
-void WsSession::shutdown() {
-  asio::post(ws_.get_executor(), [self = shared_from_this()] {
+template <class Next>
+void BasicWsSession<Next>::shutdown() {
+  asio::post(ws_.get_executor(), [self = this->shared_from_this()] {
     self->shutting_down_ = true;
     if (self->open_) self->say_goodbye();
   });
 }
 
-void WsSession::abort() {
-  asio::post(ws_.get_executor(), [self = shared_from_this()] {
+template <class Next>
+void BasicWsSession<Next>::abort() {
+  asio::post(ws_.get_executor(), [self = this->shared_from_this()] {
     beast::error_code ignored;
-    self->ws_.next_layer().close(ignored);
+    socket_of(self->ws_.next_layer()).close(ignored);
   });
 }
+
+template class BasicWsSession<TcpSocket>;
+template class BasicWsSession<TlsStream>;
 
 }  // namespace tilerace::server

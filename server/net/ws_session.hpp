@@ -1,12 +1,12 @@
 #pragma once
-// One WebSocket connection: reads text frames (size- and rate-limited), hands each to the
-// dispatcher, and writes queued messages with exactly one write in flight. A peer that lets
-// more than kMaxQueuedMessages or kMaxQueuedBytes pile up is closed with 1013.
-// All member functions but deliver/close/shutdown/abort run on the session's thread. The
-// session is in the SessionSet from start() until its last handler; it owns its Connection,
-// which holds only a weak handle back to it. A message
-// delivered on that thread with nothing posted ahead of it is queued, and its write begun,
-// at once: a player's own reply goes out without a trip through the scheduler's queue.
+// One WebSocket connection, plain or over TLS: reads text frames (size- and rate-limited), hands
+// each to the dispatcher, and writes queued messages with exactly one write in flight. A peer that
+// lets more than kMaxQueuedMessages or kMaxQueuedBytes pile up is closed with 1013. All member
+// functions but deliver/close/shutdown/abort run on the session's thread. The session is in the
+// SessionSet from start() until its last handler; it owns its Connection, which holds only a weak
+// handle back to it. A message delivered on that thread with nothing posted ahead of it is queued,
+// and its write begun, at once: a player's own reply goes out without a trip through the
+// scheduler's queue.
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/message.hpp>
@@ -24,18 +24,21 @@
 #include "server/net/network_threads.hpp"
 #include "server/net/rate_limiter.hpp"
 #include "server/net/server_context.hpp"
+#include "server/net/streams.hpp"
 #include "server/play/dispatcher.hpp"
 
 namespace tilerace::server {
 
-class WsSession final : public Participant,
-                        public Session,
-                        public std::enable_shared_from_this<WsSession> {
+// Next is the stream under the WebSocket: TcpSocket (ws://) or TlsStream (wss://).
+template <class Next>
+class BasicWsSession final : public Participant,
+                             public Session,
+                             public std::enable_shared_from_this<BasicWsSession<Next>> {
  public:
   static constexpr std::size_t kMaxQueuedMessages = 64;
   static constexpr std::size_t kMaxQueuedBytes = 256 * 1024;
 
-  WsSession(TcpSocket&& socket, ServerContext& context, AddressLimits::Slot slot);
+  BasicWsSession(Next&& stream, ServerContext& context, AddressLimits::Slot slot);
 
   // Completes the upgrade for request and runs the session until the connection closes.
   void start(boost::beast::http::request<boost::beast::http::string_body> request);
@@ -50,7 +53,7 @@ class WsSession final : public Participant,
  private:
   // self keeps the session alive for as long as the coroutine exists, from its creation.
   boost::asio::awaitable<void> run(
-      std::shared_ptr<WsSession> self,
+      std::shared_ptr<BasicWsSession> self,
       boost::beast::http::request<boost::beast::http::string_body> request);
   // The reader: one message at a time, as a chain of completion handlers (no coroutine per
   // message); a message whose handling needs storage continues as a coroutine, and the next
@@ -72,9 +75,8 @@ class WsSession final : public Participant,
   void watch_idle(std::chrono::steady_clock::time_point at);
   void say_goodbye();
 
-  // Over the plain socket: Beast's own timeouts (handshake, close) and IdleWatch, no timer
-  // per operation.
-  boost::beast::websocket::stream<TcpSocket> ws_;
+  // Beast's own timeouts (handshake, close) and IdleWatch, no timer per operation.
+  boost::beast::websocket::stream<Next> ws_;
   ServerContext& context_;
   std::string remote_;
   boost::beast::flat_buffer buffer_;
@@ -97,5 +99,10 @@ class WsSession final : public Participant,
   AddressLimits::Slot slot_;
   Connection connection_{*this};
 };
+
+extern template class BasicWsSession<TcpSocket>;
+extern template class BasicWsSession<TlsStream>;
+using WsSession = BasicWsSession<TcpSocket>;
+using TlsWsSession = BasicWsSession<TlsStream>;
 
 }  // namespace tilerace::server

@@ -66,12 +66,15 @@ ServerProcess::ServerProcess(std::vector<std::string> extra_args, std::filesyste
       changed_.notify_all();
     }
   });
-  const std::string marker = "listening on http://127.0.0.1:";
-  if (!wait_for_log(marker, 10s)) {
+  // "listening on http://127.0.0.1:PORT (web root …" (https with --tls-cert).
+  const std::string marker = "listening on ", host = "://127.0.0.1:";
+  if (!wait_for_log(" (web root ", 10s)) {
     throw std::runtime_error("server did not start:\n" + log());
   }
   const std::string text = log();
-  port_ = static_cast<std::uint16_t>(std::stoi(text.substr(text.find(marker) + marker.size())));
+  const auto at = text.find(host, text.find(marker));
+  if (at == std::string::npos) throw std::runtime_error("server listens elsewhere:\n" + text);
+  port_ = static_cast<std::uint16_t>(std::stoi(text.substr(at + host.size())));
 }
 
 ServerProcess::~ServerProcess() {
