@@ -11,7 +11,7 @@ packages=(
   libboost1.81-dev libboost-program-options1.81-dev
   nlohmann-json3-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libsqlite3-dev libsqlitecpp-dev sqlite3 libhiredis-dev redis-server libssl-dev
+  libsqlite3-dev libsqlitecpp-dev sqlite3 libhiredis-dev redis-server libssl-dev openssl
   libpq-dev postgresql-15 postgresql-common
   python3 curl jq
 )
