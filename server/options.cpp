@@ -2,6 +2,9 @@
 
 #include <boost/program_options.hpp>
 
+#include "server/net/security_headers.hpp"
+#include "server/net/trusted_proxies.hpp"
+
 #include <unistd.h>
 
 #include <charconv>
@@ -11,6 +14,25 @@
 namespace tilerace::server {
 
 namespace po = boost::program_options;
+
+namespace {
+
+// The values given for a list option (repeated, or separated by commas or spaces), in order.
+std::vector<std::string> items_of(const po::variables_map& vm, const char* name) {
+  std::vector<std::string> items;
+  if (!vm.count(name)) return items;
+  for (const std::string& value : vm[name].as<std::vector<std::string>>()) {
+    std::string_view rest = value;
+    while (!rest.empty()) {
+      const auto end = rest.find_first_of(", ");
+      if (end != 0) items.emplace_back(rest.substr(0, end));
+      rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    }
+  }
+  return items;
+}
+
+}  // namespace
 
 std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   Options o;
@@ -43,6 +65,9 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("rooms-per-ip", po::value(&o.rooms_per_ip)->default_value(o.rooms_per_ip), "rooms one address may create per minute; 0: no limit")
     ("tls-cert", po::value(&o.tls_cert), "PEM certificate (the chain may follow it): the port then speaks HTTPS and WSS only; reloaded on SIGHUP and when the file changes")
     ("tls-key", po::value(&o.tls_key), "PEM private key of --tls-cert")
+    ("redirect-http-port", po::value(&o.redirect_http_port), "with --tls-cert: also listen for plain HTTP on this port and answer every request with a 308 to https")
+    ("trusted-proxy", po::value<std::vector<std::string>>()->multitoken()->composing(), "address or CIDR of a proxy of ours (several: repeat, or separate by commas): only from these peers does the client's address come from Forwarded or X-Forwarded-For, for limits, logs and metrics")
+    ("allowed-origin", po::value<std::vector<std::string>>()->multitoken()->composing(), "another origin of this site (https://host[:port]; several: repeat, or separate by commas): its pages may open WebSockets here and be connected to from here. The site's own origin always may")
     ("log-level", po::value(&o.log_level)->default_value(o.log_level), "trace, debug, info, warn, error or off");
   // clang-format on
   po::variables_map vm;
@@ -119,6 +144,31 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
       exit_code = 2;
       return std::nullopt;
     }
+  }
+  for (const std::string& item : items_of(vm, "allowed-origin")) {
+    const std::string origin = normal_origin(item);
+    if (origin.empty()) {
+      std::cerr << "tilerace: --allowed-origin " << item
+                << " is not an origin such as https://play.example.com\n";
+      exit_code = 2;
+      return std::nullopt;
+    }
+    o.allowed_origins.push_back(origin);
+  }
+  o.trusted_proxies = items_of(vm, "trusted-proxy");
+  {
+    std::string bad;
+    if (!TrustedProxies::parse(o.trusted_proxies, bad)) {
+      std::cerr << "tilerace: --trusted-proxy " << bad
+                << " is not an address or a network such as 10.0.0.0/8\n";
+      exit_code = 2;
+      return std::nullopt;
+    }
+  }
+  if (o.redirect_http_port != 0 && o.tls_cert.empty()) {
+    std::cerr << "tilerace: --redirect-http-port redirects to https: it needs --tls-cert\n";
+    exit_code = 2;
+    return std::nullopt;
   }
   if (o.tls_cert.empty() != o.tls_key.empty()) {
     std::cerr << "tilerace: --tls-cert and --tls-key go together\n";

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tilerace::server {
 
@@ -34,6 +35,13 @@ struct Options {
   std::string log_level = "info";
   std::string tls_cert;  // PEM certificate (and chain): the port speaks HTTPS and WSS only
   std::string tls_key;   // its PEM private key; both or neither
+  std::uint16_t redirect_http_port = 0;  // with TLS: plain HTTP here answers 308 to https; 0: off
+  // Other origins of this site ("https://host[:port]", lower case): their pages may open
+  // WebSockets here, and pages from here may connect to them.
+  std::vector<std::string> allowed_origins;
+  // Our own proxies ("10.0.0.0/8", "::1"): only from them, the client's address comes from
+  // Forwarded / X-Forwarded-For.
+  std::vector<std::string> trusted_proxies;
 };
 
 // Parses argv, then TILERACE_* environment variables for options not given on the command

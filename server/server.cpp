@@ -27,6 +27,7 @@
 #include "server/game/store_journal.hpp"
 #include "server/net/certificate_watch.hpp"
 #include "server/net/http_session.hpp"
+#include "server/net/https_redirect.hpp"
 #include "server/net/network_threads.hpp"
 #include "server/net/server_context.hpp"
 #include "server/net/ws_session.hpp"
@@ -54,6 +55,8 @@ constexpr int kSocketSendBuffer = 64 * 1024;
 asio::awaitable<void> refuse_busy(TcpSocket socket) {
   static constexpr std::string_view kResponse =
       "HTTP/1.1 429 Too Many Requests\r\nServer: tilerace\r\nConnection: close\r\n"
+      "X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n"
+      "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\n"
       "Content-Type: text/plain\r\nContent-Length: 39\r\n\r\n"
       "too many connections from your address\n";
   HttpStream stream(std::move(socket));
@@ -88,8 +91,11 @@ asio::awaitable<void> accept_loop(NetworkThreads& threads, tcp::acceptor& accept
     }
     const auto peer = socket.remote_endpoint(ec);
     if (ec) continue;  // already gone
-    bool admitted = false;
-    AddressLimits::Slot slot = context.limits.connect(peer.address(), admitted);
+    // A proxy of ours carries many clients: each is counted once its request names it.
+    bool admitted = true;
+    AddressLimits::Slot slot = context.proxies.trusts(peer.address())
+                                   ? AddressLimits::Slot()
+                                   : context.limits.connect(peer.address(), admitted);
     if (!admitted) {
       context.metrics.connections_refused_total.fetch_add(1, std::memory_order_relaxed);
       asio::co_spawn(socket.get_executor(), refuse_busy(std::move(socket)), asio::detached);
@@ -196,6 +202,8 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     }
     spdlog::info("TLS: certificate {} from {}", tls->serial(), options.tls_cert);
   }
+  std::string unused;
+  const TrustedProxies proxies = *TrustedProxies::parse(options.trusted_proxies, unused);
   NetworkThreads threads(options.threads);
   asio::io_context& ioc = threads.main();
   Metrics metrics;
@@ -262,7 +270,9 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
                         worker,
                         limits,
                         *directory,
-                        tls.get()};
+                        tls.get(),
+                        {tls != nullptr, options.allowed_origins},
+                        proxies};
 
   // Races that were running when the server last stopped go on (the worker is idle: nothing
   // else uses the store yet). The computer opponents are players too (their games are
@@ -299,6 +309,25 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   }
   // The actual port, for tests and scripts that ask for port 0.
   const std::uint16_t port = acceptor.local_endpoint().port();
+  tcp::acceptor redirect(ioc);
+  if (options.redirect_http_port != 0) {
+    try {
+      const tcp::endpoint endpoint(asio::ip::make_address(options.host),
+                                   options.redirect_http_port);
+      redirect.open(endpoint.protocol());
+      redirect.set_option(asio::socket_base::reuse_address(true));
+      redirect.bind(endpoint);
+      redirect.listen(asio::socket_base::max_listen_connections);
+    } catch (const std::exception& e) {
+      spdlog::error("cannot listen on {}:{}: {}", options.host, options.redirect_http_port,
+                    e.what());
+      rooms.stop();
+      return 2;
+    }
+    spdlog::info("redirecting http://{}:{} to https", options.host,
+                 redirect.local_endpoint().port());
+    asio::co_spawn(ioc, redirect_to_https(redirect, port, context), asio::detached);
+  }
   spdlog::info("listening on {}://{}:{} (web root {}, {} threads)", tls ? "https" : "http",
                options.host, port, web_root.string(), options.threads);
   if (cluster) {
@@ -322,6 +351,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     spdlog::info("signal {}: shutting down", signal);
     beast::error_code ignored;
     acceptor.close(ignored);
+    redirect.close(ignored);
     const auto shutdown = [&]() -> asio::awaitable<void> {
       // Cluster mode: out of the directory first, so nobody is sent here any more.
       if (cluster) co_await cluster->leave();

@@ -18,10 +18,12 @@ namespace {
 
 using Request = HttpRequest;
 
-http::message_generator text_response(const Request& req, http::status status,
-                                      std::string_view content_type, std::string body) {
+http::message_generator text_response(const Request& req, const ServerContext& context,
+                                      http::status status, std::string_view content_type,
+                                      std::string body) {
   http::response<http::string_body> res{status, req.version()};
   res.set(http::field::server, "tilerace");
+  context.headers.apply(res, req[http::field::host]);
   res.set(http::field::content_type, content_type);
   res.set(http::field::cache_control, "no-store");
   res.keep_alive(req.keep_alive());
@@ -31,8 +33,9 @@ http::message_generator text_response(const Request& req, http::status status,
   return res;
 }
 
-http::message_generator json_response(const Request& req, http::status status, std::string body) {
-  return text_response(req, status, "application/json", std::move(body));
+http::message_generator json_response(const Request& req, const ServerContext& context,
+                                      http::status status, std::string body) {
+  return text_response(req, context, status, "application/json", std::move(body));
 }
 
 // GET /api/players/<id>: the player's profile (404 for no such player).
@@ -44,7 +47,8 @@ asio::awaitable<http::message_generator> profile_response(const Request& req, st
     const StoreWorker::Job load = [&](Store& s) { p = s.profile(id); };
     co_await context.store.run(load);
   }
-  if (!p) co_return json_response(req, http::status::not_found, R"({"error":"not_found"})");
+  if (!p)
+    co_return json_response(req, context, http::status::not_found, R"({"error":"not_found"})");
   const auto result = [](const GameRecord& g) {
     return protocol::ProfileView::Result{.game_id = g.id,
                                          .room = g.room,
@@ -68,7 +72,7 @@ asio::awaitable<http::message_generator> profile_response(const Request& req, st
   for (const Grant& g : p->achievements) {
     if (auto a = view_of(g)) view.achievements.push_back(*a);
   }
-  co_return json_response(req, http::status::ok, protocol::encode_profile(view));
+  co_return json_response(req, context, http::status::ok, protocol::encode_profile(view));
 }
 
 // The path of a request's target, and its query (after '?', or empty).
@@ -91,8 +95,35 @@ bool needs_store(const Request& req) {
           path.starts_with("/api/players/"));
 }
 
-http::message_generator store_unavailable(const Request& req) {
-  return json_response(req, http::status::service_unavailable, R"({"error":"store_unavailable"})");
+http::message_generator store_unavailable(const Request& req, const ServerContext& context) {
+  return json_response(req, context, http::status::service_unavailable,
+                       R"({"error":"store_unavailable"})");
+}
+
+namespace {
+
+// A refused WebSocket upgrade: status with body, and the connection closed.
+http::message_generator refusal(const Request& req, const ServerContext& context,
+                                http::status status, std::string_view body) {
+  http::response<http::string_body> res{status, req.version()};
+  res.set(http::field::server, "tilerace");
+  context.headers.apply(res, req[http::field::host]);
+  res.set(http::field::content_type, "application/json");
+  res.keep_alive(false);
+  res.body() = body;
+  res.prepare_payload();
+  return res;
+}
+
+}  // namespace
+
+http::message_generator too_many_connections(const Request& req, const ServerContext& context) {
+  return refusal(req, context, http::status::too_many_requests,
+                 R"({"error":"too_many_connections"})");
+}
+
+http::message_generator forbidden_origin(const Request& req, const ServerContext& context) {
+  return refusal(req, context, http::status::forbidden, R"({"error":"origin_not_allowed"})");
 }
 
 asio::awaitable<http::message_generator> answer_from_store(const Request& req,
@@ -102,7 +133,8 @@ asio::awaitable<http::message_generator> answer_from_store(const Request& req,
   if (path == "/api/leaderboard") {
     auto decoded = protocol::decode_leaderboard_query(query);
     if (const auto* error = std::get_if<protocol::ProtocolError>(&decoded)) {
-      co_return json_response(req, http::status::bad_request, protocol::encode_error(*error, {}));
+      co_return json_response(req, context, http::status::bad_request,
+                              protocol::encode_error(*error, {}));
     }
     auto& request = std::get<protocol::LeaderboardRequest>(decoded);
     request.period = protocol::period_at(request, unix_ms());
@@ -111,7 +143,7 @@ asio::awaitable<http::message_generator> answer_from_store(const Request& req,
     const StoreWorker::Job load = [&](Store& s) { board = s.leaderboard(q); };
     co_await context.store.run(load);
     co_return json_response(
-        req, http::status::ok,
+        req, context, http::status::ok,
         protocol::encode_leaderboard(request, views_of(board.entries), std::nullopt, {}));
   }
   if (path.starts_with("/api/players/")) co_return co_await profile_response(req, path, context);
@@ -126,9 +158,10 @@ asio::awaitable<http::message_generator> answer_from_store(const Request& req,
     };
     co_await context.store.run(load);
   }
-  if (!game) co_return json_response(req, http::status::not_found, R"({"error":"not_found"})");
+  if (!game)
+    co_return json_response(req, context, http::status::not_found, R"({"error":"not_found"})");
   co_return json_response(
-      req, http::status::ok,
+      req, context, http::status::ok,
       protocol::encode_replay({game->id,
                                game->config,
                                game->moves,
@@ -143,7 +176,7 @@ http::message_generator answer(const Request& req, ServerContext& context) {
   const std::string_view target = req.target();
   const std::string_view path = path_of(req);
   if (req.method() != http::verb::get && req.method() != http::verb::head) {
-    return json_response(req, http::status::method_not_allowed,
+    return json_response(req, context, http::status::method_not_allowed,
                          R"({"error":"method_not_allowed"})");
   }
   if (path == "/healthz") {
@@ -155,37 +188,40 @@ http::message_generator answer(const Request& req, ServerContext& context) {
     if (!database) body += R"(,"database":"unreachable")";
     if (!redis) body += R"(,"redis":"unreachable")";
     body += "}";
-    return json_response(req, http::status::ok, body);
+    return json_response(req, context, http::status::ok, body);
   }
   if (path == "/metrics") {
-    return text_response(req, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
+    return text_response(req, context, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
                          context.metrics.render());
   }
   if (path == "/ws") {
-    return json_response(req, http::status::upgrade_required,
+    return json_response(req, context, http::status::upgrade_required,
                          R"({"error":"websocket_upgrade_required"})");
   }
   if (path == "/api/rooms") {
     if (!context.directory.available()) {
-      return json_response(req, http::status::service_unavailable,
+      return json_response(req, context, http::status::service_unavailable,
                            R"({"error":"cluster_unavailable"})");
     }
     return json_response(
-        req, http::status::ok,
+        req, context, http::status::ok,
         protocol::encode_rooms(context.rooms.public_rooms(), context.directory.remote_rooms(), {}));
   }
   if (path == "/api" || path.starts_with("/api/")) {
-    return json_response(req, http::status::not_found, R"({"error":"not_found"})");
+    return json_response(req, context, http::status::not_found, R"({"error":"not_found"})");
   }
   const auto file = resolve_static(context.web_root, target);
-  if (!file) return text_response(req, http::status::not_found, "text/plain", "not found\n");
+  if (!file)
+    return text_response(req, context, http::status::not_found, "text/plain", "not found\n");
   http::file_body::value_type body;
   beast::error_code ec;
   body.open(file->c_str(), beast::file_mode::scan, ec);
-  if (ec) return text_response(req, http::status::not_found, "text/plain", "not found\n");
+  if (ec) return text_response(req, context, http::status::not_found, "text/plain", "not found\n");
   const auto size = body.size();
   if (req.method() == http::verb::head) {
     http::response<http::empty_body> res{http::status::ok, req.version()};
+    res.set(http::field::server, "tilerace");
+    context.headers.apply(res, req[http::field::host]);
     res.set(http::field::content_type, content_type(*file));
     res.content_length(size);
     res.keep_alive(req.keep_alive());
@@ -194,6 +230,7 @@ http::message_generator answer(const Request& req, ServerContext& context) {
   http::response<http::file_body> res{std::piecewise_construct, std::make_tuple(std::move(body)),
                                       std::make_tuple(http::status::ok, req.version())};
   res.set(http::field::server, "tilerace");
+  context.headers.apply(res, req[http::field::host]);
   res.set(http::field::content_type, content_type(*file));
   res.set(http::field::cache_control, "no-cache");
   res.content_length(size);

@@ -21,6 +21,13 @@ boost::beast::http::message_generator answer(const HttpRequest& req, ServerConte
 boost::asio::awaitable<boost::beast::http::message_generator> answer_from_store(
     const HttpRequest& req, ServerContext& context);
 // 503: the store cannot be reached.
-boost::beast::http::message_generator store_unavailable(const HttpRequest& req);
+boost::beast::http::message_generator store_unavailable(const HttpRequest& req,
+                                                        const ServerContext& context);
+// 429 to a WebSocket upgrade from a client (behind a proxy of ours) with too many open.
+boost::beast::http::message_generator too_many_connections(const HttpRequest& req,
+                                                           const ServerContext& context);
+// 403 to a WebSocket upgrade from a page of another site.
+boost::beast::http::message_generator forbidden_origin(const HttpRequest& req,
+                                                       const ServerContext& context);
 
 }  // namespace tilerace::server

@@ -42,7 +42,10 @@ BasicHttpSession<Stream>::BasicHttpSession(Stream&& stream, ServerContext& conte
     : stream_(std::move(stream)),
       executor_(stream_.get_executor()),
       context_(context),
-      slot_(std::move(slot)) {}
+      slot_(std::move(slot)) {
+  beast::error_code ignored;
+  peer_ = socket_of(stream_).remote_endpoint(ignored);
+}
 
 template <class Stream>
 void BasicHttpSession<Stream>::start() {
@@ -86,14 +89,42 @@ asio::awaitable<void> BasicHttpSession<Stream>::run(
     auto [ec, bytes] = co_await http::async_read(stream_, buffer, parser, as_tuple(use_awaitable));
     if (ec) co_return fail(ec, "read");
     HttpRequest req = parser.release();
+    if (beast::websocket::is_upgrade(req) && req.target() == "/ws" &&
+        !context_.headers.origin_allowed(req[http::field::origin], req[http::field::host])) {
+      context_.metrics.http_requests_total.fetch_add(1, std::memory_order_relaxed);
+      spdlog::info("refused a WebSocket from the page of another site: {}",
+                   std::string_view(req[http::field::origin]).substr(0, 100));
+      co_await beast::async_write(stream_, forbidden_origin(req, context_),
+                                  as_tuple(use_awaitable));
+      co_return;
+    }
     if (beast::websocket::is_upgrade(req) && req.target() == "/ws") {
+      // Through a proxy of ours the client is the one its headers name, counted now.
+      const bool proxied = context_.proxies.trusts(peer_.address());
+      std::optional<AddressLimits::Slot> counted;
+      std::string remote = peer_.address().to_string() + ":" + std::to_string(peer_.port());
+      if (proxied) {
+        const asio::ip::address client = context_.proxies.client(req, peer_.address());
+        bool admitted = false;
+        counted.emplace(context_.limits.connect(client, admitted));
+        if (!admitted) {
+          context_.metrics.connections_refused_total.fetch_add(1, std::memory_order_relaxed);
+          co_await beast::async_write(stream_, too_many_connections(req, context_),
+                                      as_tuple(use_awaitable));
+          co_return;
+        }
+        remote = client.to_string() + " via " + remote;
+      }
+      AddressLimits::Slot slot(counted ? std::move(*counted) : std::move(slot_));
       handed_over_ = true;
       if constexpr (tls) {
         beast::get_lowest_layer(stream_).expires_never();  // the WebSocket keeps its own time
-        std::make_shared<TlsWsSession>(std::move(stream_), context_, std::move(slot_))
+        std::make_shared<TlsWsSession>(std::move(stream_), context_, std::move(slot),
+                                       std::move(remote))
             ->start(std::move(req));
       } else {
-        std::make_shared<WsSession>(stream_.release_socket(), context_, std::move(slot_))
+        std::make_shared<WsSession>(stream_.release_socket(), context_, std::move(slot),
+                                    std::move(remote))
             ->start(std::move(req));
       }
       co_return;
@@ -106,7 +137,7 @@ asio::awaitable<void> BasicHttpSession<Stream>::run(
         response.emplace(co_await answer_from_store(req, context_));
       } catch (const std::exception& e) {
         spdlog::error("http {}: {}", req.target(), e.what());
-        response.emplace(store_unavailable(req));
+        response.emplace(store_unavailable(req, context_));
       }
     } else {
       response.emplace(answer(req, context_));

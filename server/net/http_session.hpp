@@ -33,7 +33,8 @@ class BasicHttpSession final : public Session,
   Stream stream_;
   NetExecutor executor_;  // the stream's, kept for after a hand-over
   ServerContext& context_;
-  AddressLimits::Slot slot_;
+  AddressLimits::Slot slot_;  // empty for a proxy of ours: its clients are counted one by one
+  boost::asio::ip::tcp::endpoint peer_;
   bool handed_over_ = false;  // the stream belongs to a WsSession now
 };
 

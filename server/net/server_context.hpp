@@ -10,6 +10,8 @@
 #include "server/base/address_limits.hpp"
 #include "server/base/metrics.hpp"
 #include "server/game/room_registry.hpp"
+#include "server/net/security_headers.hpp"
+#include "server/net/trusted_proxies.hpp"
 #include "server/play/dispatcher.hpp"
 #include "server/play/room_directory.hpp"
 
@@ -65,6 +67,8 @@ struct ServerContext {
   AddressLimits& limits;
   RoomDirectory& directory;
   TlsCertificates* tls = nullptr;  // set: the port speaks HTTPS and WSS only
+  SecurityHeaders headers;         // on every HTTP answer; who may open a WebSocket
+  TrustedProxies proxies;          // whose forwarding headers name the client
 };
 
 }  // namespace tilerace::server

@@ -36,9 +36,10 @@ constexpr auto kCloseStall = std::chrono::seconds(5);
 
 template <class Next>
 BasicWsSession<Next>::BasicWsSession(Next&& stream, ServerContext& context,
-                                     AddressLimits::Slot slot)
+                                     AddressLimits::Slot slot, std::string remote)
     : ws_(std::move(stream)),
       context_(context),
+      remote_(std::move(remote)),
       hard_close_(ws_.get_executor()),
       idle_timer_(ws_.get_executor()),
       // Silent for --keepalive (15 s): pinged; for twice that: closed (PROTOCOL.md §8).
@@ -47,9 +48,6 @@ BasicWsSession<Next>::BasicWsSession(Next&& stream, ServerContext& context,
       limiter_(context.edge.rate, RateLimiter::clock::now()),
       slot_(std::move(slot)) {
   connection_.address = slot_.key();
-  beast::error_code ec;
-  const auto endpoint = socket_of(ws_.next_layer()).remote_endpoint(ec);
-  remote_ = ec ? "?" : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
 }
 
 template <class Next>

@@ -38,7 +38,9 @@ class BasicWsSession final : public Participant,
   static constexpr std::size_t kMaxQueuedMessages = 64;
   static constexpr std::size_t kMaxQueuedBytes = 256 * 1024;
 
-  BasicWsSession(Next&& stream, ServerContext& context, AddressLimits::Slot slot);
+  // slot counts the client's connection; remote names the client in logs.
+  BasicWsSession(Next&& stream, ServerContext& context, AddressLimits::Slot slot,
+                 std::string remote);
 
   // Completes the upgrade for request and runs the session until the connection closes.
   void start(boost::beast::http::request<boost::beast::http::string_body> request);

@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "protocol/period.hpp"
+#include "server/base/split.hpp"
 #include "server/store/rank_cache.hpp"
 
 namespace tilerace::server {
@@ -347,16 +348,6 @@ std::string name_of(Sql statement) {
 
 engine::Mode mode_of(std::string_view name) {
   return engine::mode_from_string(name).value_or(engine::Mode::classic);
-}
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> parts;
-  for (;;) {
-    const auto at = s.find(sep);
-    parts.push_back(s.substr(0, at));
-    if (at == std::string_view::npos) return parts;
-    s.remove_prefix(at + 1);
-  }
 }
 
 std::int64_t to_int(std::string_view s) {

@@ -16,6 +16,7 @@ const binary = process.env.TILERACE_BINARY ?? join(root, 'build', 'tilerace');
 export async function startServer(args = []) {
   const data = mkdtempSync(join(tmpdir(), 'tilerace-browser-'));
   let child = null;
+  let scheme = 'http';  // https when args hold --tls-cert
   const launch = (port) => new Promise((resolve, reject) => {
     child = spawn(binary, ['--host', '127.0.0.1', '--port', String(port), '--data', data,
       '--web-root', join(root, 'web-client'), '--countdown', '1', ...args],
@@ -24,8 +25,8 @@ export async function startServer(args = []) {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 10000);
     const onData = (chunk) => {
       log += chunk;
-      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log);
-      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+      const m = /listening on (https?):\/\/127\.0\.0\.1:(\d+)/.exec(log);
+      if (m) { clearTimeout(timer); scheme = m[1]; resolve(Number(m[2])); }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -39,7 +40,7 @@ export async function startServer(args = []) {
   };
   const port = await launch(0);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${scheme}://127.0.0.1:${port}`,
     async restart() {
       const code = await halt();
       await launch(port);

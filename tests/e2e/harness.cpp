@@ -143,8 +143,13 @@ bool ServerProcess::wait_for_metric(std::string_view sample, double value,
   return testing::eventually([&] { return metric(sample) == value; }, deadline);
 }
 
-WsClient::WsClient(std::uint16_t port, std::optional<int> receive_buffer, const std::string& target)
+WsClient::WsClient(std::uint16_t port, std::optional<int> receive_buffer, const std::string& target,
+                   std::vector<std::pair<std::string, std::string>> headers)
     : ws_(ioc_) {
+  ws_.set_option(beast::websocket::stream_base::decorator(
+      [headers = std::move(headers)](beast::websocket::request_type& req) {
+        for (const auto& [name, value] : headers) req.set(name, value);
+      }));
   auto& socket = beast::get_lowest_layer(ws_).socket();
   socket.open(tcp::v4());
   if (receive_buffer) socket.set_option(asio::socket_base::receive_buffer_size(*receive_buffer));

@@ -64,10 +64,12 @@ class ServerProcess {
 
 class WsClient {
  public:
-  // Connects to ws://127.0.0.1:port/ws (or another target path). receive_buffer shrinks the
-  // socket's kernel buffer (for clients that stop reading).
+  // Connects to ws://127.0.0.1:port/ws (or another target path), with headers added to the
+  // upgrade request. receive_buffer shrinks the socket's kernel buffer (for clients that stop
+  // reading).
   explicit WsClient(std::uint16_t port, std::optional<int> receive_buffer = std::nullopt,
-                    const std::string& target = "/ws");
+                    const std::string& target = "/ws",
+                    std::vector<std::pair<std::string, std::string>> headers = {});
 
   void send(const json& message);
   void send_text(std::string_view text);

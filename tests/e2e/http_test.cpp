@@ -1,5 +1,8 @@
 // Plain HTTP on the game port: health, metrics, static files and their confinement.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
 
 #include <fstream>
 
@@ -76,6 +79,44 @@ TEST(Http, PathsOutsideTheWebRootAre404) {
     EXPECT_EQ(r.status, 404) << target;
     EXPECT_EQ(r.body.find("root:"), std::string::npos) << target;
   }
+}
+
+}  // namespace
+}  // namespace tilerace::e2e
+
+namespace tilerace::e2e {
+namespace {
+
+// A WebSocket upgrade carrying Origin (as every browser's does): the site's own pages and the
+// origins listed by --allowed-origin may connect; a page of any other site gets 403.
+TEST(Http, AWebSocketFromAnotherSitesPageIsRefused) {
+  ServerProcess server({"--allowed-origin", "https://node2.example.com"});
+  const auto upgrade = [&](const std::string& origin) {
+    std::vector<std::pair<std::string, std::string>> headers = {
+        {"Upgrade", "websocket"},
+        {"Connection", "Upgrade"},
+        {"Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="},
+        {"Sec-WebSocket-Version", "13"}};
+    if (!origin.empty()) headers.emplace_back("Origin", origin);
+    return http_request(server.port(), "/ws", "GET", headers).status;
+  };
+  EXPECT_EQ(upgrade("https://evil.example"), 403);
+  EXPECT_EQ(upgrade("null"), 403);
+  EXPECT_EQ(upgrade("http://127.0.0.1"), 101);  // the page's own site (Host 127.0.0.1)
+  EXPECT_EQ(upgrade("https://node2.example.com"), 101);
+  EXPECT_EQ(upgrade(""), 101);  // not a browser
+  EXPECT_TRUE(server.wait_for_log("refused a WebSocket from the page of another site"));
+  WsClient player(server.port());  // and nobody else noticed
+  EXPECT_EQ(player.hello("olga")["type"], "welcome");
+}
+
+TEST(Http, AnOriginThatIsNoOriginIsAStartUpError) {
+  const int status = std::system((std::string("timeout 20 ") + TILERACE_BINARY +
+                                  " --host 127.0.0.1 --port 0 --allowed-origin "
+                                  "https://x.example/path >/dev/null 2>&1")
+                                     .c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
 }
 
 }  // namespace

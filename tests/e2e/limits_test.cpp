@@ -208,6 +208,35 @@ TEST(Limits, ConnectionsPerAddressAreCappedWith429AndFreedOnClose) {
   EXPECT_EQ(counted, refused);
 }
 
+// Behind a proxy of ours (--trusted-proxy) every player comes from the proxy's address: the
+// per-address limit counts the client each request's X-Forwarded-For names instead. From any
+// other peer the header changes nothing.
+TEST(Limits, BehindATrustedProxyEachClientIsCountedByTheAddressItForwards) {
+  ServerProcess server({"--trusted-proxy", "127.0.0.1", "--max-connections-per-ip", "2"});
+  const auto from = [](const char* client) {
+    return std::vector<std::pair<std::string, std::string>>{{"X-Forwarded-For", client}};
+  };
+  WsClient a(server.port(), std::nullopt, "/ws", from("203.0.113.9"));
+  WsClient b(server.port(), std::nullopt, "/ws", from("203.0.113.9"));
+  EXPECT_EQ(a.hello("ann")["type"], "welcome");
+  EXPECT_EQ(b.hello("bea")["type"], "welcome");
+  EXPECT_THROW(WsClient third(server.port(), std::nullopt, "/ws", from("203.0.113.9")),
+               std::exception);
+  WsClient other(server.port(), std::nullopt, "/ws", from("203.0.113.10"));
+  EXPECT_EQ(other.hello("cid")["type"], "welcome");
+  EXPECT_TRUE(server.wait_for_log("203.0.113.10 via 127.0.0.1:"));
+  EXPECT_TRUE(server.wait_for_metric("tilerace_connections_refused_total", 1));
+  EXPECT_EQ(a.request({{"type", "ping"}})["type"], "pong");  // the others play on
+
+  ServerProcess untrusting({"--max-connections-per-ip", "2"});
+  WsClient c(untrusting.port(), std::nullopt, "/ws", from("203.0.113.1"));
+  WsClient d(untrusting.port(), std::nullopt, "/ws", from("203.0.113.2"));
+  EXPECT_THROW(WsClient e(untrusting.port(), std::nullopt, "/ws", from("203.0.113.3")),
+               std::exception);
+  EXPECT_EQ(d.hello("dan")["type"], "welcome");  // logged as connected before it was welcomed
+  EXPECT_EQ(untrusting.log().find("203.0.113"), std::string::npos);
+}
+
 TEST(Limits, RoomsCreatedPerAddressPerMinuteAreCapped) {
   ServerProcess server({"--rooms-per-ip", "2"});
   WsClient a(server.port());

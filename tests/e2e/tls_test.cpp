@@ -19,6 +19,7 @@
 #include <fstream>
 
 #include "tests/e2e/harness.hpp"
+#include "tests/free_port.hpp"
 
 namespace tilerace::e2e {
 namespace {
@@ -206,6 +207,21 @@ TEST_F(Tls, ReplacedFilesAreNoticedWithoutASignal) {
   ASSERT_TRUE(server.wait_for_log("certificate 2002 in place", 10s));
   WssClient client(server.port(), pki_);
   EXPECT_EQ(client.serial(), "2002");
+}
+
+TEST_F(Tls, PlainHttpOnTheRedirectPortIsSentToTheSamePageOverHttps) {
+  const std::uint16_t plain = tilerace::testing::free_port();
+  std::vector<std::string> args = pki_.server_args();
+  args.insert(args.end(), {"--redirect-http-port", std::to_string(plain)});
+  ServerProcess server(args);
+  ASSERT_TRUE(server.wait_for_log("redirecting http://"));
+  const auto [out, status] = shell(
+      "curl -s -m 5 -o /dev/null -w '%{http_code} %{redirect_url}' "
+      "'http://127.0.0.1:" +
+      std::to_string(plain) + "/?room=ABCDEF'");
+  EXPECT_EQ(out, "308 https://127.0.0.1:" + std::to_string(server.port()) + "/?room=ABCDEF");
+  WssClient client(server.port(), pki_);  // and the game port still speaks TLS
+  EXPECT_EQ(client.request({{"type", "hello"}, {"name", "rex"}})["type"], "welcome");
 }
 
 // The binary with pki_'s server pair; its output and exit status (it must stop by itself).

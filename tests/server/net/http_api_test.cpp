@@ -11,6 +11,7 @@
 
 #include "server/base/address_limits.hpp"
 #include "server/base/unix_time.hpp"
+#include "server/net/https_redirect.hpp"
 #include "server/play/local_directory.hpp"
 #include "server/store/sqlite_dialect.hpp"
 
@@ -138,7 +139,73 @@ TEST_F(HttpApiFixture, TheStoreRoutesAnswerFromTheStore) {
   const Answer bad = ask(get("/api/leaderboard?size=99"));
   EXPECT_EQ(bad.status, 400);
   EXPECT_EQ(json::parse(bad.body)["code"], "bad_field");
-  EXPECT_EQ(read(store_unavailable(get("/api/players/p1"))).status, 503);
+  EXPECT_EQ(read(store_unavailable(get("/api/players/p1"), context)).status, 503);
+}
+
+// Every kind of answer — a file, its HEAD, the API, a 404, an error, a refusal — carries the
+// headers that tell browsers how the page may be used.
+TEST_F(HttpApiFixture, EveryAnswerCarriesTheSecurityHeaders) {
+  const auto with_host = [](HttpRequest req) {
+    req.set(http::field::host, "play.example.com:8080");
+    return req;
+  };
+  for (const Answer& a :
+       {ask(with_host(get("/"))), ask(with_host(get("/", http::verb::head))),
+        ask(with_host(get("/healthz"))), ask(with_host(get("/nothing-here"))),
+        ask(with_host(get("/api/nope"))), ask(with_host(get("/healthz", http::verb::post))),
+        ask(with_host(get("/api/replays/none"))),
+        read(store_unavailable(with_host(get("/api/players/p1")), context)),
+        read(forbidden_origin(with_host(get("/ws")), context))}) {
+    SCOPED_TRACE(a.head.substr(0, a.head.find('\r')));
+    EXPECT_NE(a.head.find("X-Content-Type-Options: nosniff"), std::string::npos);
+    EXPECT_NE(a.head.find("Referrer-Policy: no-referrer"), std::string::npos);
+    EXPECT_NE(a.head.find("Content-Security-Policy: default-src 'self'; connect-src 'self' "
+                          "ws://play.example.com:* wss://play.example.com:*;"),
+              std::string::npos)
+        << a.head;
+    EXPECT_NE(a.head.find("frame-ancestors 'none'"), std::string::npos);
+    EXPECT_EQ(a.head.find("Strict-Transport-Security"), std::string::npos);  // not over TLS
+  }
+  EXPECT_EQ(read(forbidden_origin(get("/ws"), context)).status, 403);
+  context.headers = {true, {"https://node2.example.com"}};
+  const Answer tls = ask(with_host(get("/")));
+  EXPECT_NE(tls.head.find("Strict-Transport-Security: max-age=31536000"), std::string::npos);
+  EXPECT_NE(tls.head.find(" https://node2.example.com wss://node2.example.com;"), std::string::npos)
+      << tls.head;
+  // A Host that could break out of the header is left out of it.
+  HttpRequest odd = get("/");
+  odd.set(http::field::host, "evil.example; script-src *");
+  EXPECT_EQ(ask(odd).head.find("evil"), std::string::npos);
+}
+
+TEST(HttpsRedirect, TheSamePageOnTheTlsPortOrNothingForAHostThatIsNone) {
+  EXPECT_EQ(https_location("play.example.com", "/?room=ABC", 443),
+            "https://play.example.com/?room=ABC");
+  EXPECT_EQ(https_location("play.example.com:80", "/x", 8443), "https://play.example.com:8443/x");
+  EXPECT_EQ(https_location("[::1]:80", "/", 443), "https://[::1]/");
+  EXPECT_EQ(https_location("", "/", 443), "");
+  EXPECT_EQ(https_location("evil.example/x?", "/", 443), "");
+  EXPECT_EQ(https_location("a.example", "http://b.example/", 443), "");  // absolute targets
+}
+
+TEST(SecurityHeaders, OnlyTheSitesOwnOriginsMayOpenASocket) {
+  const SecurityHeaders headers{false, {"https://node2.example.com"}};
+  EXPECT_TRUE(headers.origin_allowed("", "play.example.com"));  // not a browser
+  EXPECT_TRUE(headers.origin_allowed("https://play.example.com", "play.example.com"));
+  EXPECT_TRUE(headers.origin_allowed("http://PLAY.example.com", "play.example.com"));
+  EXPECT_TRUE(headers.origin_allowed("https://node2.example.com", "play.example.com"));
+  EXPECT_FALSE(headers.origin_allowed("https://evil.example", "play.example.com"));
+  EXPECT_FALSE(headers.origin_allowed("https://play.example.com.evil.example", "play.example.com"));
+  EXPECT_FALSE(headers.origin_allowed("null", "play.example.com"));
+  // The same host on another port (a cluster's other node on this machine) is the same site.
+  EXPECT_TRUE(headers.origin_allowed("https://play.example.com:444", "play.example.com"));
+  EXPECT_TRUE(headers.origin_allowed("http://127.0.0.1:8081", "127.0.0.1:8080"));
+  EXPECT_TRUE(headers.origin_allowed("http://[::1]:8081", "[::1]:8080"));
+  EXPECT_FALSE(headers.origin_allowed("http://[::2]:8081", "[::1]:8080"));
+  EXPECT_FALSE(headers.origin_allowed("http://127.0.0.2:8080", "127.0.0.1:8080"));
+  EXPECT_EQ(normal_origin("HTTPS://Node2.Example.com:8443"), "https://node2.example.com:8443");
+  EXPECT_EQ(normal_origin("https://x.example/"), "");
+  EXPECT_EQ(normal_origin("ftp://x.example"), "");
 }
 
 }  // namespace
