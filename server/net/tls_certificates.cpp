@@ -48,7 +48,7 @@ std::string read_file(const std::filesystem::path& path, const char* what) {
 }  // namespace
 
 TlsCertificates::TlsCertificates(std::filesystem::path cert, std::filesystem::path key)
-    : cert_(std::move(cert)), key_(std::move(key)), loaded_(load()) {}
+    : cert_(std::move(cert)), key_(std::move(key)), loaded_(load(stamp())) {}
 
 std::string TlsCertificates::stamp() const {
   std::string out;
@@ -61,8 +61,7 @@ std::string TlsCertificates::stamp() const {
   return out;
 }
 
-TlsCertificates::Loaded TlsCertificates::load() const {
-  const std::string stamp_before = stamp();
+TlsCertificates::Loaded TlsCertificates::load(std::string stamp_before) const {
   const std::string cert_pem = read_file(cert_, "certificate");
   const std::string key_pem = read_file(key_, "key");
   auto context = std::make_shared<ssl::context>(ssl::context::tls_server);
@@ -112,8 +111,11 @@ std::string TlsCertificates::serial() const {
 }
 
 bool TlsCertificates::reload() {
+  // Stamped before reading: files still being replaced while they are read (a certificate
+  // written, its key not yet) change the stamp again, and the next poll reads them again.
+  const std::string before = stamp();
   try {
-    Loaded fresh = load();
+    Loaded fresh = load(before);
     std::lock_guard lock(mutex_);
     spdlog::info("TLS: certificate {} in place (was {})", fresh.serial, loaded_.serial);
     loaded_ = std::move(fresh);
@@ -122,7 +124,7 @@ bool TlsCertificates::reload() {
     ERR_clear_error();  // what OpenSSL queued about the bad pair must not reach a handshake
     spdlog::error("TLS: keeping the current certificate: {}", e.what());
     std::lock_guard lock(mutex_);
-    loaded_.stamp = stamp();  // do not retry the same bad files on every poll
+    loaded_.stamp = before;  // the same bad files are not read again on every poll
     return false;
   }
 }

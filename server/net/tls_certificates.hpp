@@ -36,7 +36,8 @@ class TlsCertificates {
     std::string serial;
     std::string stamp;  // the files' sizes and modification times when read
   };
-  Loaded load() const;
+  // Reads the pair; stamp_before is stamp() from before reading it.
+  Loaded load(std::string stamp_before) const;
   std::string stamp() const;
 
   const std::filesystem::path cert_, key_;
