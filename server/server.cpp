@@ -261,18 +261,19 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     spdlog::error("--web-root {}: {}", options.web_root, fs_error.message());
     return 2;
   }
-  ServerContext context{{options.max_message, options.rate, options.keepalive},
-                        web_root,
-                        metrics,
-                        dispatcher,
-                        sessions,
-                        rooms,
-                        worker,
-                        limits,
-                        *directory,
-                        tls.get(),
-                        {tls != nullptr, options.allowed_origins},
-                        proxies};
+  ServerContext context{
+      {options.max_message, options.rate, options.keepalive},
+      web_root,
+      metrics,
+      dispatcher,
+      sessions,
+      rooms,
+      worker,
+      limits,
+      *directory,
+      tls.get(),
+      {tls != nullptr, options.allowed_origins, [&directory] { return directory->node_urls(); }},
+      proxies};
 
   // Races that were running when the server last stopped go on (the worker is idle: nothing
   // else uses the store yet). The computer opponents are players too (their games are

@@ -127,15 +127,18 @@ asio::awaitable<void> Cluster::beat() {
   if (std::exchange(outage_reported_, false)) spdlog::info("cluster: redis answers again");
   std::vector<std::string> remote;
   std::vector<std::string> dead;
-  if (reply.elements.size() == 2) {
+  std::vector<std::string> urls;
+  if (reply.elements.size() == 3) {
     for (const auto& e : reply.elements[0].elements) remote.push_back(e.str);
     for (const auto& e : reply.elements[1].elements) dead.push_back(e.str);
+    for (const auto& e : reply.elements[2].elements) urls.push_back(e.str);
   }
   metrics_.cluster_nodes.store(static_cast<std::int64_t>(remote.size() + 1),
                                std::memory_order_relaxed);
   {
     std::lock_guard lock(mutex_);
     remote_rooms_ = std::move(remote);
+    node_urls_ = std::move(urls);
   }
   for (const std::string& node : dead) {
     const std::vector<std::string> reap_args{node};
@@ -290,6 +293,11 @@ void Cluster::release(const std::string& code) {
         }
       },
       asio::detached);
+}
+
+std::vector<std::string> Cluster::node_urls() const {
+  std::lock_guard lock(mutex_);
+  return node_urls_;
 }
 
 std::vector<std::string> Cluster::remote_rooms() const {

@@ -91,6 +91,8 @@ class Cluster final : public MoveJournal {
   // The public rooms of the other live nodes as of the last heartbeat: one encoded list each
   // (protocol::encode_room_list).
   std::vector<std::string> remote_rooms() const;
+  // Where clients reach the other live nodes (their public URLs), as of the last heartbeat.
+  std::vector<std::string> node_urls() const;
   // This node's rooms changed: the listing is published again soon.
   void rooms_changed();
 
@@ -148,6 +150,7 @@ class Cluster final : public MoveJournal {
 
   mutable std::mutex mutex_;  // guards what follows
   std::vector<std::string> remote_rooms_;
+  std::vector<std::string> node_urls_;
   std::map<std::string, std::string> queued_;  // player → queue key, for this node's players
   std::set<std::string> unjournaled_;          // races an append failed for
 };

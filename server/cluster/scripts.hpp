@@ -24,24 +24,27 @@ namespace redis_scripts {
 // paired room; channel control:<n>.
 
 // ARGV: node, url, lease ms, rooms, 1 on this process's first beat. Refreshes this node;
-// returns {lists of the other live nodes, names of nodes whose lease is gone}. A first beat
+// returns {lists of the other live nodes, names of nodes whose lease is gone, the other live
+// nodes' URLs}. A first beat
 // makes this node's earlier races (if any) orphans, to be adopted like a dead node's.
 inline constexpr std::string_view kBeat = R"lua(
 redis.call('SET', 'tilerace:node:' .. ARGV[1], ARGV[2], 'PX', ARGV[3])
 redis.call('SET', 'tilerace:rooms:' .. ARGV[1], ARGV[4], 'PX', ARGV[3])
 redis.call('SADD', 'tilerace:nodes', ARGV[1])
 if ARGV[5] == '1' then redis.call('SADD', 'tilerace:orphans', ARGV[1]) end
-local live, dead = {}, {}
+local live, dead, urls = {}, {}, {}
 for _, n in ipairs(redis.call('SMEMBERS', 'tilerace:nodes')) do
   if n ~= ARGV[1] then
-    if redis.call('EXISTS', 'tilerace:node:' .. n) == 1 then
+    local url = redis.call('GET', 'tilerace:node:' .. n)
+    if url then
       table.insert(live, redis.call('GET', 'tilerace:rooms:' .. n) or '[]')
+      table.insert(urls, url)
     elseif redis.call('EXISTS', 'tilerace:leaving:' .. n) == 0 then
       table.insert(dead, n)
     end
   end
 end
-return {live, dead}
+return {live, dead, urls}
 )lua";
 
 // ARGV: node. Takes a dead node out of the directory (its listing; its codes stay until its

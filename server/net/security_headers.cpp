@@ -43,13 +43,35 @@ std::string normal_origin(std::string_view origin) {
   return {};
 }
 
+std::string origin_of_socket_url(std::string_view url) {
+  for (const auto& [socket, page] : {std::pair{"ws://", "http://"}, {"wss://", "https://"}}) {
+    if (!url.starts_with(socket)) continue;
+    const std::string_view rest = url.substr(std::string_view(socket).size());
+    return normal_origin(std::string(page) + std::string(rest.substr(0, rest.find('/'))));
+  }
+  return {};
+}
+
+std::vector<std::string> SecurityHeaders::origins() const {
+  std::vector<std::string> out = allowed;
+  if (node_urls) {
+    for (const std::string& url : node_urls()) {
+      std::string origin = origin_of_socket_url(url);
+      if (!origin.empty() && std::find(out.begin(), out.end(), origin) == out.end()) {
+        out.push_back(std::move(origin));
+      }
+    }
+  }
+  return out;
+}
+
 void SecurityHeaders::apply(http::fields& h, std::string_view host) const {
   std::string connect = "'self'";
   if (plain_host(host)) {
     const std::string own = without_port(lower(host));
     connect += " ws://" + own + ":* wss://" + own + ":*";
   }
-  for (const std::string& origin : allowed) {
+  for (const std::string& origin : origins()) {
     const auto at = origin.find("://");
     const bool secure = origin.starts_with("https");
     connect += " " + origin + (secure ? " wss" : " ws") + origin.substr(at);
@@ -72,7 +94,8 @@ bool SecurityHeaders::origin_allowed(std::string_view origin, std::string_view h
   for (std::string_view scheme : {"http://", "https://"}) {
     if (o.starts_with(scheme) && without_port(o.substr(scheme.size())) == own) return true;
   }
-  return std::find(allowed.begin(), allowed.end(), o) != allowed.end();
+  const std::vector<std::string> others = origins();
+  return std::find(others.begin(), others.end(), o) != others.end();
 }
 
 }  // namespace tilerace::server

@@ -32,6 +32,7 @@ class ClusterDirectory final : public RoomDirectory {
   boost::asio::awaitable<std::string> claim_code() override;
   boost::asio::awaitable<std::optional<std::string>> locate(std::string code) override;
   std::vector<std::string> remote_rooms() const override { return cluster_.remote_rooms(); }
+  std::vector<std::string> node_urls() const override { return cluster_.node_urls(); }
   boost::asio::awaitable<QuickMatchResult> quick_match(std::shared_ptr<Player> player,
                                                        protocol::RoomOptions options) override;
   boost::asio::awaitable<bool> unqueue(std::shared_ptr<Player> player) override;

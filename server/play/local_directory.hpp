@@ -15,6 +15,7 @@ class LocalDirectory final : public RoomDirectory {
   boost::asio::awaitable<std::string> claim_code() override;
   boost::asio::awaitable<std::optional<std::string>> locate(std::string code) override;
   std::vector<std::string> remote_rooms() const override { return {}; }
+  std::vector<std::string> node_urls() const override { return {}; }
   boost::asio::awaitable<QuickMatchResult> quick_match(std::shared_ptr<Player> player,
                                                        protocol::RoomOptions options) override;
   boost::asio::awaitable<bool> unqueue(std::shared_ptr<Player> player) override;

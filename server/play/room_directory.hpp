@@ -36,6 +36,8 @@ class RoomDirectory {
   virtual boost::asio::awaitable<std::optional<std::string>> locate(std::string code) = 0;
   // The public rooms of the other nodes (encoded lists), as last heard.
   virtual std::vector<std::string> remote_rooms() const = 0;
+  // The public URLs of the other nodes, as last heard (none for a single node).
+  virtual std::vector<std::string> node_urls() const = 0;
 
   // Quick match for player in a room with options: paired with the longest waiting partner
   // (refused when the player turned out busy), or queued.

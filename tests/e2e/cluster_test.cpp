@@ -94,6 +94,26 @@ TEST_F(Cluster, TokensAndLeaderboardsAreTheSameOnEveryNode) {
             board["entries"]);
 }
 
+// Nodes on different hosts: a page served by one opens its socket on another (an invite link
+// redirected there). Each node allows the origins of the others' public URLs, as heard in the
+// directory, and no one else's.
+TEST_F(Cluster, EachNodeLetsThePagesOfTheOtherNodesOpenSockets) {
+  auto a = node("a");
+  auto b = node("b", {"--public-url", "ws://127.0.0.2:4444/ws"});
+  const auto upgrade = [&](const std::string& origin) {
+    return http_request(a->port(), "/ws", "GET",
+                        {{"Upgrade", "websocket"},
+                         {"Connection", "Upgrade"},
+                         {"Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="},
+                         {"Sec-WebSocket-Version", "13"},
+                         {"Origin", origin}})
+        .status;
+  };
+  EXPECT_TRUE(testing::eventually([&] { return upgrade("http://127.0.0.2:4444") == 101; }, 10s));
+  EXPECT_EQ(upgrade("http://127.0.0.3:4444"), 403);
+  EXPECT_EQ(upgrade("https://evil.example"), 403);
+}
+
 TEST_F(Cluster, ARoomOnOneNodeIsListedJoinedAndSpectatedThroughAnother) {
   const auto a = node("a");
   const auto b = node("b");

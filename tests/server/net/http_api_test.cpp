@@ -203,6 +203,24 @@ TEST(SecurityHeaders, OnlyTheSitesOwnOriginsMayOpenASocket) {
   EXPECT_TRUE(headers.origin_allowed("http://[::1]:8081", "[::1]:8080"));
   EXPECT_FALSE(headers.origin_allowed("http://[::2]:8081", "[::1]:8080"));
   EXPECT_FALSE(headers.origin_allowed("http://127.0.0.2:8080", "127.0.0.1:8080"));
+  // Cluster mode: the other nodes' public URLs, as the directory last heard them.
+  SecurityHeaders cluster{false, {}, [] {
+                            return std::vector<std::string>{"wss://node3.example.com/ws",
+                                                            "/node/2/ws", "ws://10.0.0.7:8081/ws"};
+                          }};
+  EXPECT_TRUE(cluster.origin_allowed("https://node3.example.com", "play.example.com"));
+  EXPECT_TRUE(cluster.origin_allowed("http://10.0.0.7:8081", "play.example.com"));
+  EXPECT_FALSE(cluster.origin_allowed("https://node4.example.com", "play.example.com"));
+  boost::beast::http::fields fields;
+  cluster.apply(fields, "play.example.com");
+  EXPECT_NE(std::string(fields["Content-Security-Policy"])
+                .find(" https://node3.example.com wss://node3.example.com http://10.0.0.7:8081 "
+                      "ws://10.0.0.7:8081;"),
+            std::string::npos)
+      << fields["Content-Security-Policy"];
+  EXPECT_EQ(origin_of_socket_url("wss://Node3.example.com:8443/ws"),
+            "https://node3.example.com:8443");
+  EXPECT_EQ(origin_of_socket_url("/node/2/ws"), "");
   EXPECT_EQ(normal_origin("HTTPS://Node2.Example.com:8443"), "https://node2.example.com:8443");
   EXPECT_EQ(normal_origin("https://x.example/"), "");
   EXPECT_EQ(normal_origin("ftp://x.example"), "");
