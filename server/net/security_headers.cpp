@@ -76,10 +76,9 @@ void SecurityHeaders::apply(http::fields& h, std::string_view host) const {
     const bool secure = origin.starts_with("https");
     connect += " " + origin + (secure ? " wss" : " ws") + origin.substr(at);
   }
-  h.set("Content-Security-Policy",
-        "default-src 'self'; connect-src " + connect +
-            "; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
-            "frame-ancestors 'none'");
+  h.set("Content-Security-Policy", "default-src 'self'; connect-src " + connect +
+                                       "; object-src 'none'; base-uri 'none'; form-action 'self'; "
+                                       "frame-ancestors 'none'");
   h.set("X-Content-Type-Options", "nosniff");
   h.set("Referrer-Policy", "no-referrer");
   if (tls) h.set(http::field::strict_transport_security, "max-age=31536000");
