@@ -73,8 +73,7 @@ asio::awaitable<void> BasicHttpSession<Stream>::run(
     BasicHttpSession& session;
     ~Leave() { session.context_.sessions.remove(&session); }
   } leave{*this};
-  constexpr bool tls = std::is_same_v<Stream, TlsStream>;
-  if constexpr (tls) {
+  if constexpr (std::is_same_v<Stream, TlsStream>) {
     beast::get_lowest_layer(stream_).expires_after(kHandshakeTimeout);
     auto [ec] =
         co_await stream_.async_handshake(asio::ssl::stream_base::server, as_tuple(use_awaitable));
@@ -89,45 +88,8 @@ asio::awaitable<void> BasicHttpSession<Stream>::run(
     auto [ec, bytes] = co_await http::async_read(stream_, buffer, parser, as_tuple(use_awaitable));
     if (ec) co_return fail(ec, "read");
     HttpRequest req = parser.release();
-    if (beast::websocket::is_upgrade(req) && req.target() == "/ws" &&
-        !context_.headers.origin_allowed(req[http::field::origin], req[http::field::host])) {
-      context_.metrics.http_requests_total.fetch_add(1, std::memory_order_relaxed);
-      spdlog::info("refused a WebSocket from the page of another site: {}",
-                   std::string_view(req[http::field::origin]).substr(0, 100));
-      co_await beast::async_write(stream_, forbidden_origin(req, context_),
-                                  as_tuple(use_awaitable));
-      co_return;
-    }
     if (beast::websocket::is_upgrade(req) && req.target() == "/ws") {
-      // Through a proxy of ours the client is the one its headers name, counted now.
-      const bool proxied = context_.proxies.trusts(peer_.address());
-      std::optional<AddressLimits::Slot> counted;
-      std::string remote = peer_.address().to_string() + ":" + std::to_string(peer_.port());
-      if (proxied) {
-        const asio::ip::address client = context_.proxies.client(req, peer_.address());
-        bool admitted = false;
-        counted.emplace(context_.limits.connect(client, admitted));
-        if (!admitted) {
-          context_.metrics.connections_refused_total.fetch_add(1, std::memory_order_relaxed);
-          co_await beast::async_write(stream_, too_many_connections(req, context_),
-                                      as_tuple(use_awaitable));
-          co_return;
-        }
-        remote = client.to_string() + " via " + remote;
-      }
-      AddressLimits::Slot slot(counted ? std::move(*counted) : std::move(slot_));
-      handed_over_ = true;
-      if constexpr (tls) {
-        beast::get_lowest_layer(stream_).expires_never();  // the WebSocket keeps its own time
-        std::make_shared<TlsWsSession>(std::move(stream_), context_, std::move(slot),
-                                       std::move(remote))
-            ->start(std::move(req));
-      } else {
-        std::make_shared<WsSession>(stream_.release_socket(), context_, std::move(slot),
-                                    std::move(remote))
-            ->start(std::move(req));
-      }
-      co_return;
+      co_return co_await upgrade(std::move(req));
     }
     context_.metrics.http_requests_total.fetch_add(1, std::memory_order_relaxed);
     // No co_await inside ?: here: GCC 12 miscompiles it (the response came out empty).
@@ -151,6 +113,43 @@ asio::awaitable<void> BasicHttpSession<Stream>::run(
       socket_of(stream_).shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
       co_return;
     }
+  }
+}
+
+template <class Stream>
+asio::awaitable<void> BasicHttpSession<Stream>::upgrade(HttpRequest req) {
+  if (!context_.headers.origin_allowed(req[http::field::origin], req[http::field::host])) {
+    context_.metrics.http_requests_total.fetch_add(1, std::memory_order_relaxed);
+    spdlog::info("refused a WebSocket from the page of another site: {}",
+                 std::string_view(req[http::field::origin]).substr(0, 100));
+    co_await beast::async_write(stream_, forbidden_origin(req, context_), as_tuple(use_awaitable));
+    co_return;
+  }
+  // Through a proxy of ours the client is the one its headers name, counted now.
+  std::optional<AddressLimits::Slot> counted;
+  std::string remote = peer_.address().to_string() + ":" + std::to_string(peer_.port());
+  if (context_.proxies.trusts(peer_.address())) {
+    const asio::ip::address client = context_.proxies.client(req, peer_.address());
+    bool admitted = false;
+    counted.emplace(context_.limits.connect(client, admitted));
+    if (!admitted) {
+      context_.metrics.connections_refused_total.fetch_add(1, std::memory_order_relaxed);
+      co_await beast::async_write(stream_, too_many_connections(req, context_),
+                                  as_tuple(use_awaitable));
+      co_return;
+    }
+    remote = client.to_string() + " via " + remote;
+  }
+  AddressLimits::Slot slot(counted ? std::move(*counted) : std::move(slot_));
+  handed_over_ = true;
+  if constexpr (std::is_same_v<Stream, TlsStream>) {
+    beast::get_lowest_layer(stream_).expires_never();  // the WebSocket keeps its own time
+    std::make_shared<TlsWsSession>(std::move(stream_), context_, std::move(slot), std::move(remote))
+        ->start(std::move(req));
+  } else {
+    std::make_shared<WsSession>(stream_.release_socket(), context_, std::move(slot),
+                                std::move(remote))
+        ->start(std::move(req));
   }
 }
 

@@ -4,6 +4,8 @@
 // comes first and must finish within 10 s. Headers are limited to 8 KiB and each request must
 // arrive within 10 s. In the SessionSet from start() until it ends or hands over.
 #include <boost/asio/awaitable.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
 
 #include <memory>
 
@@ -29,6 +31,10 @@ class BasicHttpSession final : public Session,
  private:
   // self keeps the session alive for as long as the coroutine exists, from its creation.
   boost::asio::awaitable<void> run(std::shared_ptr<BasicHttpSession> self);
+  // A WebSocket upgrade of /ws: refused (a foreign Origin; a proxied client over its limit),
+  // or the stream handed to a WsSession.
+  boost::asio::awaitable<void> upgrade(
+      boost::beast::http::request<boost::beast::http::string_body> req);
 
   Stream stream_;
   NetExecutor executor_;  // the stream's, kept for after a hand-over
