@@ -3,7 +3,9 @@
 # one network thread, the load generator on CPU 1; 1,000 players as fast as replies come,
 #   solo    tilerace, the Beast echo floor (tilerace-echo), and the Node.js peer;
 #   race    two racers and one spectator per room: tilerace and the Node.js peer;
-#   solo    tilerace with 10,000 players (what a move costs as players grow).
+#   solo    tilerace with 10,000 players (what a move costs as players grow);
+#   TLS     solo and race over wss:// (an ECDSA P-256 certificate, as Let's Encrypt and Caddy
+#           issue), and full TLS handshakes, each on a new connection closed at once.
 # The Node.js peer (../shared/peers/node-ws, a yardstick only: run from where it is) is measured
 # when it is present. Prints moves/s, server CPU µs per move (from /proc), p50/p99 and ratios;
 # JSON reports land in $OUT/one-core-*.json.
@@ -43,11 +45,12 @@ start_peer() {
   port=$(wait_for_port "$workdir/peer.log" 'listening on [^:]+:\K[0-9]+')
 }
 
-# measure NAME SCENARIO PLAYERS: one loadgen run on CPU 1 against the running server.
+# measure NAME SCENARIO PLAYERS [loadgen flags…]: one loadgen run on CPU 1 against the
+# running server.
 measure() {
   taskset -c 1 "$BUILD/tilerace-loadgen" --port "$port" --server-pid "$server_pid" \
     --scenario "$2" --players "$3" --duration "$DURATION" --json "$OUT/one-core-$1.json" \
-    | sed 's/^/    /'
+    "${@:4}" | sed 's/^/    /'
 }
 
 echo "== one core: tilerace, solo and race, $PLAYERS players =="
@@ -60,6 +63,20 @@ stop_server
 echo "== one core: tilerace, solo, $MANY players =="
 SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}"
 measure tilerace-solo-many solo "$MANY"
+stop_server
+echo "== one core: tilerace over TLS, solo and race, $PLAYERS players; full handshakes =="
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+  -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+  -keyout "$workdir/tls.key" -out "$workdir/tls.pem" 2> /dev/null
+tls_flags=(--tls-cert "$workdir/tls.pem" --tls-key "$workdir/tls.key")
+SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}" "${tls_flags[@]}"
+measure tilerace-tls-solo solo "$PLAYERS" --tls
+stop_server
+SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}" "${tls_flags[@]}"
+measure tilerace-tls-race race "$PLAYERS" --tls
+stop_server
+SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}" "${tls_flags[@]}"
+measure tilerace-tls-handshake handshake 64
 stop_server
 echo "== one core: the echo floor (tilerace-echo), $PLAYERS connections =="
 SERVER_WRAP="taskset -c 0" start_echo 1
@@ -97,12 +114,19 @@ row "echo floor (round trips)" echo
 row "tilerace race" tilerace-race
 row "Node.js peer race" peer-race
 row "tilerace solo, $MANY players" tilerace-solo-many
+row "tilerace solo over TLS" tilerace-tls-solo
+row "tilerace race over TLS" tilerace-tls-race
 cpu=.server.cpu_us_per_reply
 echo "  moves/s against the Node.js peer (target >= 2): solo $(ratio tilerace-solo peer-solo)," \
   "race $(ratio tilerace-race peer-race); its CPU µs per move over ours:" \
   "solo $(ratio peer-solo tilerace-solo $cpu), race $(ratio peer-race tilerace-race $cpu)"
 echo "  solo moves/s against the echo floor's round trips (target >= 0.9):" \
   "$(ratio tilerace-solo echo); echo µs over ours: $(ratio echo tilerace-solo $cpu)"
+echo "  CPU µs per move over TLS against without (target <= 1.15 on the race path):" \
+  "solo $(ratio tilerace-tls-solo tilerace-solo $cpu), race $(ratio tilerace-tls-race tilerace-race $cpu)"
+echo "  full TLS handshakes: $(field tilerace-tls-handshake "$cpu | round") µs of server CPU each," \
+  "$(field tilerace-tls-handshake "1e6 / $cpu | round") per second per core" \
+  "($(field tilerace-tls-handshake '.replies_per_s | round')/s measured, the client's core the limit)"
 echo "  solo moves/s, $MANY players against $PLAYERS (target >= 0.85):" \
   "$(ratio tilerace-solo-many tilerace-solo)"
 echo "  server RSS per active player at $MANY players (target <= 14 KiB):" \

@@ -8,6 +8,8 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 #include <boost/beast/websocket/stream.hpp>
 #include <nlohmann/json.hpp>
 
@@ -15,6 +17,7 @@
 #include <charconv>
 #include <deque>
 #include <random>
+#include <variant>
 
 #include "engine/bitboard.hpp"
 #include "engine/bot.hpp"
@@ -28,7 +31,10 @@ using asio::as_tuple;
 using asio::use_awaitable;
 using json = nlohmann::json;
 
-enum class Role { racer, spectator, solo, idle, echo };
+enum class Role { racer, spectator, solo, idle, echo, handshake };
+
+using PlainWs = websocket::stream<beast::tcp_stream>;
+using TlsWs = websocket::stream<beast::ssl_stream<beast::tcp_stream>>;
 
 // One race room: its code once the first racer has created it, and its racers for fan-out.
 struct Room {
@@ -105,9 +111,11 @@ class Client : public std::enable_shared_from_this<Client> {
         index_(index),
         port_(std::move(port)),
         ioc_(ioc),
-        ws_(ioc),
+        ws_(std::in_place_type<PlainWs>, ioc),
         wake_(ioc),
-        rng_(static_cast<unsigned>(index * 7919 + static_cast<std::size_t>(role))) {}
+        rng_(static_cast<unsigned>(index * 7919 + static_cast<std::size_t>(role))) {
+    if (auto* context = fleet.tls_context()) ws_.emplace<TlsWs>(ioc, *context);
+  }
 
   // Connects, says hello (not for echo), then plays its role until closed.
   asio::awaitable<void> run();
@@ -119,7 +127,12 @@ class Client : public std::enable_shared_from_this<Client> {
  private:
   static constexpr std::size_t kRing = 64;
 
+  // Connects and upgrades (a handshake client: only the TLS handshake). False on any failure.
   asio::awaitable<bool> connect();
+  // Role::handshake: a new connection and full handshake after another until stopped.
+  asio::awaitable<void> handshake_loop();
+  // Says hello (not for echo) and reads until the connection ends.
+  asio::awaitable<void> play();
   asio::awaitable<void> write_loop();
   void handle(std::string_view text);
   void handle_setup(std::string_view type, std::string_view text);
@@ -133,14 +146,20 @@ class Client : public std::enable_shared_from_this<Client> {
 
   // A redirect: a new client with this one's player carries on at the node it names.
   void follow(const json& redirect);
+  // f(the WebSocket stream, plain or over TLS).
+  template <typename F>
+  decltype(auto) with_ws(F&& f) {
+    return std::visit(std::forward<F>(f), ws_);
+  }
 
   Fleet& fleet_;
   Role role_;
   Room* room_;
   std::size_t index_;
   std::string port_;
+  asio::ip::tcp::resolver::results_type endpoints_;  // resolved on the first connect
   asio::io_context& ioc_;
-  websocket::stream<beast::tcp_stream> ws_;
+  std::variant<PlainWs, TlsWs> ws_;
   beast::flat_buffer buffer_;
   std::deque<std::string> outbox_;
   asio::steady_timer wake_;  // the writer sleeps on it
@@ -161,17 +180,29 @@ class Client : public std::enable_shared_from_this<Client> {
 
 asio::awaitable<bool> Client::connect() {
   const FleetConfig& cfg = fleet_.config();
-  asio::ip::tcp::resolver resolver(ws_.get_executor());
-  auto [rec, endpoints] = co_await resolver.async_resolve(cfg.host, port_, as_tuple(use_awaitable));
-  if (rec) co_return false;
-  beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
-  auto [cec, ep] =
-      co_await beast::get_lowest_layer(ws_).async_connect(endpoints, as_tuple(use_awaitable));
+  if (endpoints_.empty()) {
+    asio::ip::tcp::resolver resolver(ioc_);
+    auto [rec, endpoints] =
+        co_await resolver.async_resolve(cfg.host, port_, as_tuple(use_awaitable));
+    if (rec) co_return false;
+    endpoints_ = std::move(endpoints);
+  }
+  auto& tcp = with_ws([](auto& ws) -> beast::tcp_stream& { return beast::get_lowest_layer(ws); });
+  tcp.expires_after(std::chrono::seconds(30));
+  auto [cec, ep] = co_await tcp.async_connect(endpoints_, as_tuple(use_awaitable));
   if (cec) co_return false;
-  beast::get_lowest_layer(ws_).socket().set_option(asio::ip::tcp::no_delay(true));
-  beast::get_lowest_layer(ws_).expires_never();
-  ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
-  auto [hec] = co_await ws_.async_handshake(cfg.host, "/ws", as_tuple(use_awaitable));
+  tcp.socket().set_option(asio::ip::tcp::no_delay(true));
+  if (auto* tls = std::get_if<TlsWs>(&ws_)) {
+    auto [tec] = co_await tls->next_layer().async_handshake(asio::ssl::stream_base::client,
+                                                            as_tuple(use_awaitable));
+    if (tec) co_return false;
+  }
+  tcp.expires_never();
+  if (role_ == Role::handshake) co_return true;
+  auto [hec] = co_await with_ws([&](auto& ws) {
+    ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+    return ws.async_handshake(cfg.host, "/ws", as_tuple(use_awaitable));
+  });
   co_return !hec;
 }
 
@@ -185,7 +216,39 @@ asio::awaitable<void> Client::run() {
     co_return;
   }
   open_ = true;
-  asio::co_spawn(ws_.get_executor(), write_loop(), asio::detached);
+  if (role_ == Role::handshake) {
+    settle();
+    co_await handshake_loop();
+  } else {
+    co_await play();
+  }
+  open_ = false;
+  if (!stopping_) ++fleet_.stats().errors["closed"];
+  if (!settled_ && !handed_over_) fleet_.on_failed();
+  stopping_ = true;
+  wake_.cancel();
+  fleet_.on_closed();
+}
+
+asio::awaitable<void> Client::handshake_loop() {
+  Stats& stats = fleet_.stats();
+  while (!stopping_) {
+    auto& tls = ws_.emplace<TlsWs>(ioc_, *fleet_.tls_context());  // closes the last connection
+    const auto started = Clock::now();
+    if (!co_await connect()) {
+      ++stats.errors["handshake"];
+      co_return;
+    }
+    if (stats.measuring) {
+      ++stats.replies;
+      stats.reply_latency.add(Clock::now() - started);
+    }
+    beast::get_lowest_layer(tls).close();
+  }
+}
+
+asio::awaitable<void> Client::play() {
+  asio::co_spawn(ioc_, write_loop(), asio::detached);
   if (role_ == Role::echo) {
     settle();
     playing_ = index_ != SIZE_MAX;  // listeners (index SIZE_MAX) only hold a connection
@@ -197,17 +260,12 @@ asio::awaitable<void> Client::run() {
   }
   for (;;) {
     buffer_.clear();
-    auto [ec, bytes] = co_await ws_.async_read(buffer_, as_tuple(use_awaitable));
+    auto [ec, bytes] =
+        co_await with_ws([&](auto& ws) { return ws.async_read(buffer_, as_tuple(use_awaitable)); });
     if (ec) break;
     const auto data = buffer_.cdata();
     handle({static_cast<const char*>(data.data()), data.size()});
   }
-  open_ = false;
-  if (!stopping_) ++fleet_.stats().errors["closed"];
-  if (!settled_ && !handed_over_) fleet_.on_failed();
-  stopping_ = true;
-  wake_.cancel();
-  fleet_.on_closed();
 }
 
 void Client::stop() {
@@ -263,7 +321,8 @@ asio::awaitable<void> Client::write_loop() {
     if (!outbox_.empty()) {
       const std::string text = std::move(outbox_.front());
       outbox_.pop_front();
-      auto [ec, n] = co_await ws_.async_write(asio::buffer(text), as_tuple(use_awaitable));
+      auto [ec, n] = co_await with_ws(
+          [&](auto& ws) { return ws.async_write(asio::buffer(text), as_tuple(use_awaitable)); });
       if (ec) co_return;
       continue;
     }
@@ -275,8 +334,9 @@ asio::awaitable<void> Client::write_loop() {
       sent_ring_[(moves_ + 1) % kRing] = now;
       // Paced: keep to the schedule, but never send a burst to catch up.
       next_move_at_ = std::max(next_move_at_ + interval, now);
-      auto [ec, n] =
-          co_await ws_.async_write(asio::buffer(move, std::strlen(move)), as_tuple(use_awaitable));
+      auto [ec, n] = co_await with_ws([&](auto& ws) {
+        return ws.async_write(asio::buffer(move, std::strlen(move)), as_tuple(use_awaitable));
+      });
       if (ec) co_return;
       continue;
     }
@@ -284,7 +344,9 @@ asio::awaitable<void> Client::write_loop() {
     co_await wake_.async_wait(as_tuple(use_awaitable));
   }
   if (!open_) co_return;
-  auto [ec] = co_await ws_.async_close(websocket::close_code::normal, as_tuple(use_awaitable));
+  auto [ec] = co_await with_ws([](auto& ws) {
+    return ws.async_close(websocket::close_code::normal, as_tuple(use_awaitable));
+  });
   (void)ec;  // the reader sees the end either way
 }
 
@@ -358,7 +420,7 @@ void Client::handle(std::string_view text) {
 
 void Client::send_with_code(const char* type) {
   asio::co_spawn(
-      ws_.get_executor(),
+      ioc_,
       [self = shared_from_this(), type]() -> asio::awaitable<void> {
         if (self->room_->code.empty()) {
           co_await self->room_->code_known.async_wait(as_tuple(use_awaitable));
@@ -397,7 +459,8 @@ void Client::handle_setup(std::string_view type, std::string_view text) {
         send(R"({"type":"new_game","mode":"classic","size":)" + std::to_string(cfg.size) + "}");
         break;
       case Role::idle: settle(); break;
-      case Role::echo: break;
+      case Role::echo:
+      case Role::handshake: break;  // never say hello
     }
     return;
   }
@@ -466,6 +529,10 @@ void Client::follow(const json& redirect) {
 
 Fleet::Fleet(asio::io_context& ioc, FleetConfig config, Stats& stats)
     : ioc_(ioc), config_(std::move(config)), stats_(stats), changed_(ioc) {
+  if (config_.tls) {
+    tls_.emplace(asio::ssl::context::tls_client);
+    tls_->set_verify_mode(asio::ssl::verify_none);  // a benchmark: the cost is the server's
+  }
   std::string_view rest = config_.port;
   while (!rest.empty()) {
     const auto comma = rest.find(',');
@@ -525,6 +592,15 @@ void Fleet::launch_idle(std::size_t players) {
   std::vector<std::shared_ptr<Client>> batch;
   for (std::size_t i = 0; i < players; ++i) {
     batch.push_back(std::make_shared<Client>(*this, ioc_, Role::idle, nullptr, i, port_for(i, 0)));
+  }
+  asio::co_spawn(ioc_, start_all(std::move(batch)), asio::detached);
+}
+
+void Fleet::launch_handshakes(std::size_t clients) {
+  std::vector<std::shared_ptr<Client>> batch;
+  for (std::size_t i = 0; i < clients; ++i) {
+    batch.push_back(
+        std::make_shared<Client>(*this, ioc_, Role::handshake, nullptr, i, port_for(i, 0)));
   }
   asio::co_spawn(ioc_, start_all(std::move(batch)), asio::detached);
 }

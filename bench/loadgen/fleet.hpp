@@ -1,13 +1,16 @@
 #pragma once
 // The simulated clients of one load-generator run and their scripts: racers (in rooms of
-// `racers_per_room` with `spectators` each), solo players, idle players, and echo clients.
+// `racers_per_room` with `spectators` each), solo players, idle players, echo clients, and
+// clients that only make TLS handshakes. Every one speaks TLS when the config says so.
 // Threading: everything runs on one single-threaded io_context; nothing here locks.
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +34,7 @@ struct FleetConfig {
   int size = 4;
   bool public_rooms = false;         // listed by list_rooms (the soak's spectator finds them)
   std::size_t max_connecting = 256;  // handshakes in progress at once
+  bool tls = false;                  // wss://, without verifying the server's certificate
 };
 
 class Client;
@@ -46,6 +50,9 @@ class Fleet {
   void launch_solo(std::size_t players);
   void launch_idle(std::size_t players);
   void launch_echo(std::size_t senders, std::size_t listeners);
+  // Clients that each make full TLS handshakes one after another (no session resumption), each
+  // on a new connection closed at once; every handshake counts as a reply. Needs config.tls.
+  void launch_handshakes(std::size_t clients);
 
   // Waits until every launched client is settled (playing, spectating or idle as asked) or
   // failed, or the deadline passes. Returns how many settled.
@@ -65,6 +72,8 @@ class Fleet {
   // The port the client of room r (r: room number, k: its k-th connection) connects to.
   const std::string& port_for(std::size_t r, std::size_t k) const;
   const FleetConfig& config() const { return config_; }
+  // The clients' TLS context, or nullptr without TLS.
+  boost::asio::ssl::context* tls_context() { return tls_ ? &*tls_ : nullptr; }
   Stats& stats() { return stats_; }
   bool stopping() const { return stopping_; }
 
@@ -74,6 +83,7 @@ class Fleet {
 
   boost::asio::io_context& ioc_;
   FleetConfig config_;
+  std::optional<boost::asio::ssl::context> tls_;
   Stats& stats_;
   std::vector<std::shared_ptr<Client>> clients_;
   std::vector<std::unique_ptr<Room>> rooms_;

@@ -52,6 +52,8 @@ asio::awaitable<void> run(asio::io_context& ioc, Result& result) {
     fleet.launch_solo(a.players);
   } else if (a.scenario == "idle") {
     fleet.launch_idle(a.players);
+  } else if (a.scenario == "handshake") {
+    fleet.launch_handshakes(a.players);
   } else {  // echo: the same connections as a race run; racers send, spectators listen
     fleet.launch_echo(a.players, a.players / a.fleet.racers_per_room * a.fleet.spectators);
   }
@@ -154,12 +156,18 @@ void print_text(const json& j) {
                       : std::string("as fast as replies come"));
   if (scenario != "idle") {
     fmt::print("  {:<22} {:.0f}/s  ({} in the window)\n",
-               scenario == "echo" ? "round-trips" : "moves", j["replies_per_s"].get<double>(),
+               scenario == "echo"        ? "round-trips"
+               : scenario == "handshake" ? "handshakes"
+                                         : "moves",
+               j["replies_per_s"].get<double>(),
                j["replies"].get<std::uint64_t>());
     fmt::print("  {:<22} {:.0f}/s  ({:.1f} MB/s)\n", "messages received",
                j["messages_in_per_s"].get<double>(), j["bytes_in_per_s"].get<double>() / 1e6);
   }
-  print_latency(scenario == "echo" ? "round-trip latency" : "move -> moved", j["reply_latency"]);
+  const char* reply = scenario == "echo"        ? "round-trip latency"
+                      : scenario == "handshake" ? "connect + handshake"
+                                                : "move -> moved";
+  print_latency(reply, j["reply_latency"]);
   print_latency("race_update fan-out", j["fanout_latency"]);
   if (j["redirect_latency"]["count"].get<std::size_t>() > 0) {
     print_latency("redirect to room", j["redirect_latency"]);
@@ -203,9 +211,10 @@ int main(int argc, char** argv) {
       "host", po::value(&a.fleet.host)->default_value(a.fleet.host), "server address")(
       "port", po::value(&a.fleet.port)->default_value(a.fleet.port),
       "server port; several, comma-separated: a cluster's nodes (rooms spread across them)")(
-      "scenario", po::value(&a.scenario)->default_value(a.scenario), "race | solo | idle | echo")(
+      "scenario", po::value(&a.scenario)->default_value(a.scenario), "race | solo | idle | echo | handshake (full TLS handshakes, implies --tls)")(
       "players", po::value(&a.players)->default_value(a.players),
-      "simulated players (echo: sending connections)")(
+      "simulated players (echo: sending connections; handshake: clients)")(
+      "tls", po::bool_switch(&a.fleet.tls), "wss:// (the certificate is not verified)")(
       "racers-per-room",
       po::value(&a.fleet.racers_per_room)->default_value(a.fleet.racers_per_room),
       "racers in each race (2-8)")(
@@ -240,7 +249,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   const bool known =
-      a.scenario == "race" || a.scenario == "solo" || a.scenario == "idle" || a.scenario == "echo";
+      a.scenario == "race" || a.scenario == "solo" || a.scenario == "idle" || a.scenario == "echo" ||
+      a.scenario == "handshake";
+  if (a.scenario == "handshake") a.fleet.tls = true;
   if (!known || (strategy != "corner" && strategy != "random" && strategy != "bot") ||
       (strategy == "bot" && a.fleet.size != 4) || a.fleet.racers_per_room < 2 ||
       a.fleet.racers_per_room > 8 || a.duration <= 0) {

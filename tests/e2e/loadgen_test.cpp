@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <stdio.h>
 
+#include <cstdlib>
+
 #include "tests/e2e/harness.hpp"
 #include "tests/pg_cluster.hpp"
 #include "tests/redis_process.hpp"
@@ -66,6 +68,32 @@ TEST(Loadgen, RacesSpreadOverTwoNodesFollowRedirects) {
   EXPECT_GT(r["fanout_latency"]["count"].get<int>(), 0);
   EXPECT_TRUE(r["errors"].empty()) << r["errors"];
   EXPECT_EQ(a->metric("tilerace_redirects_total") + b->metric("tilerace_redirects_total"), 8);
+}
+
+// wss:// races and bare TLS handshakes against a server with a throwaway certificate.
+TEST(Loadgen, RacesAndHandshakesOverTls) {
+  TempDir dir;
+  const std::string cert = (dir.path() / "tls.pem").string();
+  const std::string key = (dir.path() / "tls.key").string();
+  ASSERT_EQ(std::system(("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 "
+                         "-nodes -days 1 -subj /CN=127.0.0.1 -keyout " +
+                         key + " -out " + cert + " 2>/dev/null")
+                            .c_str()),
+            0);
+  ServerProcess server(
+      {"--countdown", "0", "--rate", "100000", "--tls-cert", cert, "--tls-key", key});
+  const std::string port = "--port " + std::to_string(server.port());
+  const json race = run_loadgen(
+      port + " --tls --scenario race --players 8 --spectators 1 --duration 2 --rate 200");
+  ASSERT_TRUE(race.is_object());
+  EXPECT_EQ(race["settled"], 12);
+  EXPECT_GT(race["fanout_latency"]["count"].get<int>(), 0);
+  EXPECT_TRUE(race["errors"].empty()) << race["errors"];
+  const json handshakes = run_loadgen(port + " --scenario handshake --players 2 --duration 1");
+  ASSERT_TRUE(handshakes.is_object());
+  EXPECT_EQ(handshakes["settled"], 2);
+  EXPECT_GT(handshakes["replies"].get<int>(), 0);
+  EXPECT_TRUE(handshakes["errors"].empty()) << handshakes["errors"];
 }
 
 TEST(Loadgen, SoloAndIdleScenariosSettle) {
