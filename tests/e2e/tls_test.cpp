@@ -3,22 +3,19 @@
 // them against that CA, certificate rotation under a live connection, start-up refusals, and
 // bad input at the TLS edge.
 #include <gtest/gtest.h>
-#include <openssl/bn.h>
 #include <openssl/ssl.h>
 #include <signal.h>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ssl.hpp>
-#include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
-#include <boost/beast/websocket.hpp>
-#include <boost/beast/websocket/ssl.hpp>
 #include <cstdio>
 #include <fstream>
 
 #include "tests/e2e/harness.hpp"
+#include "tests/e2e/wss_client.hpp"
 #include "tests/free_port.hpp"
 
 namespace tilerace::e2e {
@@ -77,63 +74,10 @@ class Pki {
   TempDir dir_;
 };
 
-// A client context that trusts only the test CA.
-ssl::context client_context(const Pki& pki) {
-  ssl::context context(ssl::context::tls_client);
-  context.load_verify_file(pki.path("ca.pem"));
-  context.set_verify_mode(ssl::verify_peer);
-  return context;
-}
-
-// A WebSocket client over TLS that verifies the server as 127.0.0.1 against the test CA.
-class WssClient {
- public:
-  WssClient(std::uint16_t port, const Pki& pki)
-      : context_(client_context(pki)), ws_(ioc_, context_) {
-    auto& stream = ws_.next_layer();
-    SSL_set1_host(stream.native_handle(), "127.0.0.1");
-    beast::get_lowest_layer(ws_).expires_after(10s);
-    beast::get_lowest_layer(ws_).connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
-    stream.handshake(ssl::stream_base::client);
-    ws_.handshake("127.0.0.1:" + std::to_string(port), "/ws");
-    beast::get_lowest_layer(ws_).expires_never();
-  }
-  // The serial number (hex) of the certificate the server showed.
-  std::string serial() {
-    X509* cert = SSL_get1_peer_certificate(ws_.next_layer().native_handle());
-    std::string out;
-    if (BIGNUM* bn = ASN1_INTEGER_to_BN(X509_get0_serialNumber(cert), nullptr)) {
-      char* hex = BN_bn2hex(bn);
-      out = hex;
-      OPENSSL_free(hex);
-      BN_free(bn);
-    }
-    X509_free(cert);
-    return out;
-  }
-  json request(const json& message) {
-    ws_.text(true);
-    ws_.write(asio::buffer(message.dump()));
-    return next();
-  }
-  json next() {
-    beast::get_lowest_layer(ws_).expires_after(5s);
-    buffer_.clear();
-    ws_.read(buffer_);
-    return json::parse(beast::buffers_to_string(buffer_.data()));
-  }
-
- private:
-  asio::io_context ioc_;
-  ssl::context context_;
-  beast::websocket::stream<beast::ssl_stream<beast::tcp_stream>> ws_;
-  beast::flat_buffer buffer_;
-};
-
 // GET target over HTTPS; the status.
 int https_get(std::uint16_t port, const Pki& pki, const std::string& target) {
   asio::io_context ioc;
-  ssl::context context = client_context(pki);
+  ssl::context context = client_context(pki.path("ca.pem"));
   beast::ssl_stream<beast::tcp_stream> stream(ioc, context);
   SSL_set1_host(stream.native_handle(), "127.0.0.1");
   beast::get_lowest_layer(stream).expires_after(10s);
@@ -170,7 +114,7 @@ class Tls : public ::testing::Test {
 TEST_F(Tls, ASoloGameAndTheApiWorkOverHttpsAndWss) {
   ServerProcess server(pki_.server_args());
   EXPECT_TRUE(server.wait_for_log("listening on https://127.0.0.1:"));
-  WssClient client(server.port(), pki_);
+  WssClient client(server.port(), pki_.path("ca.pem"));
   EXPECT_EQ(client.serial(), "1001");
   EXPECT_EQ(client.request({{"type", "hello"}, {"name", "tina"}})["type"], "welcome");
   play_a_move(client);
@@ -181,14 +125,14 @@ TEST_F(Tls, ARotatedCertificateServesNewHandshakesWhileOpenConnectionsGoOn) {
   pki_.leaf("two", "2002");
   pki_.leaf("other", "3003");
   ServerProcess server(pki_.server_args());
-  WssClient before(server.port(), pki_);
+  WssClient before(server.port(), pki_.path("ca.pem"));
   EXPECT_EQ(before.request({{"type", "hello"}, {"name", "rita"}})["type"], "welcome");
   EXPECT_EQ(before.request({{"type", "new_game"}})["type"], "game");
 
   pki_.install("two");
   ASSERT_EQ(::kill(server.pid(), SIGHUP), 0);
   ASSERT_TRUE(server.wait_for_log("certificate 2002 in place"));
-  WssClient after(server.port(), pki_);
+  WssClient after(server.port(), pki_.path("ca.pem"));
   EXPECT_EQ(after.serial(), "2002");
   play_a_move(before);  // the connection opened before the rotation carries on
 
@@ -196,7 +140,7 @@ TEST_F(Tls, ARotatedCertificateServesNewHandshakesWhileOpenConnectionsGoOn) {
   pki_.install("one", "other");
   ASSERT_EQ(::kill(server.pid(), SIGHUP), 0);
   ASSERT_TRUE(server.wait_for_log("keeping the current certificate"));
-  WssClient later(server.port(), pki_);
+  WssClient later(server.port(), pki_.path("ca.pem"));
   EXPECT_EQ(later.serial(), "2002");
 }
 
@@ -205,7 +149,7 @@ TEST_F(Tls, ReplacedFilesAreNoticedWithoutASignal) {
   ServerProcess server(pki_.server_args());
   pki_.install("two");
   ASSERT_TRUE(server.wait_for_log("certificate 2002 in place", 10s));
-  WssClient client(server.port(), pki_);
+  WssClient client(server.port(), pki_.path("ca.pem"));
   EXPECT_EQ(client.serial(), "2002");
 }
 
@@ -220,7 +164,7 @@ TEST_F(Tls, PlainHttpOnTheRedirectPortIsSentToTheSamePageOverHttps) {
       "'http://127.0.0.1:" +
       std::to_string(plain) + "/?room=ABCDEF'");
   EXPECT_EQ(out, "308 https://127.0.0.1:" + std::to_string(server.port()) + "/?room=ABCDEF");
-  WssClient client(server.port(), pki_);  // and the game port still speaks TLS
+  WssClient client(server.port(), pki_.path("ca.pem"));  // and the game port still speaks TLS
   EXPECT_EQ(client.request({{"type", "hello"}, {"name", "rex"}})["type"], "welcome");
 }
 
@@ -253,7 +197,7 @@ TEST_F(Tls, AMismatchedExpiredOrMissingPairIsAClearErrorAtStartUp) {
 
 TEST_F(Tls, PlainHttpGarbageOldProtocolsAndStalledHandshakesDisturbNobody) {
   ServerProcess server(pki_.server_args());
-  WssClient player(server.port(), pki_);
+  WssClient player(server.port(), pki_.path("ca.pem"));
   EXPECT_EQ(player.request({{"type", "hello"}, {"name", "pia"}})["type"], "welcome");
 
   // Plain HTTP to the TLS port: no HTTP answer, the connection ends.
