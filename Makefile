@@ -39,7 +39,7 @@ screenshots: build web-deps
 
 # Engine micro-benchmarks, the bitboard beside nneonneo/2048-ai's and the computer opponent's
 # games (bench-bot, about 6 minutes), storage, then the load scenarios against fresh servers
-# on 127.0.0.1 (bench/run-scenarios.sh, about 4 minutes; bench/one-core.sh, about 3 minutes).
+# on 127.0.0.1 (bench/run-scenarios.sh, about 4 minutes; bench/one-core.sh, about 5 minutes).
 # Figures: docs/performance.md.
 bench: build
 	./$(BUILD)/engine_bench

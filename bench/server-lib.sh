@@ -25,7 +25,7 @@ start_tilerace() {
   ${SERVER_WRAP:-} "$BUILD/tilerace" --host 127.0.0.1 --port 0 --data "$workdir/data" --web-root web-client "$@" \
     > "$workdir/server.log" 2>&1 &
   server_pid=$!
-  port=$(wait_for_port "$workdir/server.log" 'listening on http://[^:]+:\K[0-9]+')
+  port=$(wait_for_port "$workdir/server.log" 'listening on https?://[^:]+:\K[0-9]+')
 }
 
 # start_echo [threads]
