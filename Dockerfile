@@ -19,6 +19,7 @@ FROM debian:bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       libboost-program-options1.81.0 libspdlog1.10 libfmt9 libsqlite3-0 libpq5 libhiredis0.14 libssl3 \
+      libsodium23 libicu72 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin tilerace \
  && mkdir -p /data && chown tilerace:tilerace /data

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "protocol/names.hpp"
+
 namespace tilerace::protocol {
 
 namespace {
@@ -118,27 +120,10 @@ const std::string& required_string(const json& object, std::string_view key) {
   return *s;
 }
 
-bool is_control(char32_t cp) noexcept { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
-
-// Trims ASCII white space; requires 1–20 characters and no control characters.
+// Trims ASCII white space; the rest must be a name (protocol/names.hpp).
 std::string parse_name(const std::string& raw) {
-  const auto first = raw.find_first_not_of(" \t\r\n");
-  const auto last = raw.find_last_not_of(" \t\r\n");
-  std::string name = first == std::string::npos ? "" : raw.substr(first, last - first + 1);
-  const int chars = count_chars(name);
-  if (chars < 1 || chars > kMaxNameChars) {
-    reject_field("name", "name must be 1 to 20 characters");
-  }
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    const auto c = static_cast<unsigned char>(name[i]);
-    // U+0080–U+009F are encoded as 0xC2 0x80–0x9F.
-    const bool c1 = c == 0xC2 && i + 1 < name.size() &&
-                    static_cast<unsigned char>(name[i + 1]) <= 0x9F &&
-                    static_cast<unsigned char>(name[i + 1]) >= 0x80;
-    if ((c < 0x80 && is_control(c)) || c1) {
-      reject_field("name", "name must not contain control characters");
-    }
-  }
+  std::string name = trim_name(raw);
+  if (const auto problem = name_problem(name)) reject_field("name", *problem);
   return name;
 }
 

@@ -12,7 +12,7 @@ packages=(
   nlohmann-json3-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev libsqlitecpp-dev sqlite3 libhiredis-dev redis-server libssl-dev openssl
-  libpq-dev postgresql-15 postgresql-common
+  libpq-dev postgresql-15 postgresql-common libsodium-dev libicu-dev
   python3 curl jq
 )
 [ "${1:-}" = "--profile" ] && packages+=(linux-perf)
