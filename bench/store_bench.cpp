@@ -56,7 +56,10 @@ std::unique_ptr<server::Store> empty_store(std::int64_t backend, const TempDir& 
 void BM_RecordGame(benchmark::State& state) {
   TempDir dir;
   auto store = empty_store(state.range(0), dir);
-  for (int p = 0; p < 1000; ++p) store->add_player({fmt::format("p{}", p), "name", "h", 0});
+  for (int p = 0; p < 1000; ++p) {
+    const std::string id = fmt::format("p{}", p);
+    store->add_player({id, id, id, 0}, std::nullopt);
+  }
   std::int64_t i = 0;
   for (auto _ : state) store->record_game(finished(i++));
   state.SetItemsProcessed(state.iterations());

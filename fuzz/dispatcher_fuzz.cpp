@@ -88,7 +88,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Matchmaker matchmaker;
   LocalDirectory directory(rooms, matchmaker);
   AddressLimits limits(0, 0);
-  Dispatcher dispatcher(players, rooms, directory, worker, metrics, limits);
+  static PasswordHasher hasher(1, PasswordHasher::kCheap);
+  SignInLimits sign_in_limits;
+  static const protocol::NameBlocklist blocklist({"blocked"});
+  Dispatcher dispatcher(players, rooms, directory, worker, metrics, limits,
+                        {hasher, sign_in_limits, blocklist});
   Seen seen;
 
   std::array<FuzzPlayer, 4> fleet;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "protocol/names.hpp"
+#include "protocol/passwords.hpp"
 
 namespace tilerace::protocol {
 
@@ -250,6 +251,53 @@ std::string parse_code(const json& object) {
   return code;
 }
 
+std::string parse_device(const json& object) {
+  const std::string* device = optional_string(object, "device");
+  if (device == nullptr) return "";
+  std::string label = trim_name(*device);
+  if (count_chars(label) > kMaxDeviceChars || (!label.empty() && name_problem(label))) {
+    reject_field("device", "device must be up to 40 visible characters");
+  }
+  return label;
+}
+
+// A password as sent, at most kMaxPasswordChars (a longer one is refused unread).
+std::string parse_password(const json& object, std::string_view key) {
+  const std::string& password = required_string(object, key);
+  if (count_chars(password) > kMaxPasswordChars) {
+    reject_field(key, std::string(key) + " must be at most 128 characters");
+  }
+  return password;
+}
+
+// A password being set: 8–128 characters, not one of the most common.
+std::string parse_new_password(const json& object, std::string_view key) {
+  std::string password = parse_password(object, key);
+  if (const auto problem = password_problem(password)) reject_field(key, *problem);
+  return password;
+}
+
+Hello parse_hello(const json& object) {
+  Hello h;
+  if (const std::string* name = optional_string(object, "name")) h.name = parse_name(*name);
+  if (const std::string* token = optional_string(object, "token")) {
+    if (token->size() > kMaxTokenBytes) reject_field("token", "token is too long");
+    h.token = *token;
+  }
+  if (const std::string* code = optional_string(object, "link_code")) {
+    std::string upper = *code;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (upper.size() != kLinkCodeLength ||
+        upper.find_first_not_of(kRoomCodeAlphabet) != std::string::npos) {
+      reject_field("link_code",
+                   "link_code must be 8 characters from ABCDEFGHJKLMNPQRSTUVWXYZ23456789");
+    }
+    h.link_code = std::move(upper);
+  }
+  h.device = parse_device(object);
+  return h;
+}
+
 Slide parse_slide(const json& object) {
   const json* cell = find(object, "cell");
   const auto bad = [] { reject_field("cell", "cell must be [row, col] with integers 0 to 7"); };
@@ -284,14 +332,20 @@ Rid parse_rid(const json& object) {
 
 ClientMessage parse_message(const json& object) {
   const std::string& type = required_string(object, "type");
-  if (type == "hello") {
-    Hello h{parse_name(required_string(object, "name")), std::nullopt};
-    if (const std::string* token = optional_string(object, "token")) {
-      if (token->size() > kMaxTokenBytes) reject_field("token", "token is too long");
-      h.token = *token;
-    }
-    return h;
+  if (type == "hello") return parse_hello(object);
+  if (type == "register") return Register{parse_new_password(object, "password")};
+  if (type == "login") {
+    return Login{std::string(required_string(object, "name")),
+                 parse_password(object, "password"), parse_device(object)};
   }
+  if (type == "sessions") return SessionsRequest{};
+  if (type == "logout") return Logout{};
+  if (type == "logout_all") return LogoutAll{};
+  if (type == "change_password") {
+    return ChangePassword{parse_password(object, "old_password"),
+                          parse_new_password(object, "password")};
+  }
+  if (type == "link_code") return LinkCodeRequest{};
   if (type == "ping") return Ping{};
   if (type == "new_game") return parse_new_game(object);
   if (type == "move") return Move{*parse_dir(object), parse_at_move(object)};

@@ -120,12 +120,45 @@ json room_json(const RoomView& room) {
 }  // namespace
 
 std::string encode_welcome(PlayerInfo player, std::string_view token, bool resumed,
-                           const Rid& rid) {
+                           bool registered, const Rid& rid) {
   json j{{"type", "welcome"},
          {"player", {{"id", player.id}, {"name", player.name}}},
          {"token", token},
          {"resumed", resumed},
+         {"registered", registered},
          {"protocol", 1}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
+std::string encode_registered(PlayerInfo player, const Rid& rid) {
+  json j{{"type", "registered"}, {"player", {{"id", player.id}, {"name", player.name}}}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
+std::string encode_sessions(const std::vector<SessionView>& sessions, const Rid& rid) {
+  json list = json::array();
+  for (const SessionView& s : sessions) {
+    list.push_back({{"id", s.id},
+                    {"created_at", s.created_at},
+                    {"last_seen", s.last_seen},
+                    {"device", s.device},
+                    {"current", s.current}});
+  }
+  json j{{"type", "sessions"}, {"sessions", std::move(list)}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
+std::string encode_logged_out(const Rid& rid) {
+  json j{{"type", "logged_out"}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
+std::string encode_link_code(std::string_view code, std::int64_t expires_at, const Rid& rid) {
+  json j{{"type", "link_code"}, {"code", code}, {"expires_at", expires_at}};
   put_rid(j, rid);
   return dump(j);
 }
@@ -161,6 +194,7 @@ std::string encode_moved(const GameView& view, std::optional<engine::Direction> 
 std::string encode_error(const ProtocolError& error, const Rid& rid) {
   json j{{"type", "error"}, {"code", to_string(error.code)}, {"message", error.message}};
   if (!error.field.empty()) j["field"] = error.field;
+  if (error.retry_after_ms > 0) j["retry_after_ms"] = error.retry_after_ms;
   put_rid(j, rid);
   return dump(j);
 }

@@ -24,7 +24,21 @@ struct GameView {
   bool ranked;
 };
 
-std::string encode_welcome(PlayerInfo player, std::string_view token, bool resumed, const Rid& rid);
+// registered: the player has an account (a password); ours, additive.
+std::string encode_welcome(PlayerInfo player, std::string_view token, bool resumed,
+                           bool registered, const Rid& rid);
+// Accounts (our addition; docs/protocol.md, "Accounts").
+struct SessionView {
+  std::string id;  // a short name for the session (never the token)
+  std::int64_t created_at = 0;
+  std::int64_t last_seen = 0;
+  std::string device;
+  bool current = false;  // the session of the connection asking
+};
+std::string encode_registered(PlayerInfo player, const Rid& rid);
+std::string encode_sessions(const std::vector<SessionView>& sessions, const Rid& rid);
+std::string encode_logged_out(const Rid& rid);
+std::string encode_link_code(std::string_view code, std::int64_t expires_at, const Rid& rid);
 std::string encode_pong(const Rid& rid);
 std::string encode_game(const GameView& game, const Rid& rid);
 std::string encode_moved(const GameView& game, std::optional<engine::Direction> dir,

@@ -33,6 +33,8 @@ enum class ErrorCode : std::uint8_t {
   rate_limited,
   internal,
   unavailable,  // our addition: what needs the cluster directory (Redis) cannot be done now
+  name_taken,       // our addition (accounts): another player has this name
+  bad_credentials,  // our addition (accounts): no such name, or the wrong password
 };
 std::string_view to_string(ErrorCode code) noexcept;
 
@@ -40,9 +42,30 @@ std::string_view to_string(ErrorCode code) noexcept;
 using Rid = std::variant<std::monostate, std::string, std::int64_t>;
 
 struct Hello {
-  std::string name;  // trimmed, 1–20 characters, no control characters
+  // A new guest's name (protocol/names.hpp); without one (and without token or link code) the
+  // server makes one up. Ignored with a token or a link code.
+  std::optional<std::string> name;
   std::optional<std::string> token;
+  std::optional<std::string> link_code;  // kLinkCodeLength characters of kRoomCodeAlphabet
+  std::string device;                    // the client's label for this device; may be empty
 };
+// Accounts (our addition; docs/protocol.md, "Accounts").
+struct Register {
+  std::string password;  // checked (protocol/passwords.hpp)
+};
+struct Login {
+  std::string name;
+  std::string password;  // at most kMaxPasswordChars; not checked for strength
+  std::string device;
+};
+struct SessionsRequest {};
+struct Logout {};
+struct LogoutAll {};
+struct ChangePassword {
+  std::string old_password;
+  std::string password;  // checked (protocol/passwords.hpp)
+};
+struct LinkCodeRequest {};
 struct Ping {};
 struct NewGame {
   engine::GameConfig config;  // seed filled only when explicit
@@ -134,7 +157,8 @@ struct LeaderboardEntry {
 using ClientMessage =
     std::variant<Hello, Ping, NewGame, Move, Slide, Undo, Resign, CreateRoom, JoinRoom, LeaveRoom,
                  Ready, QuickMatch, CancelMatch, ListRooms, Spectate, StopSpectating,
-                 LeaderboardRequest, BotRecordRequest, SendEmote>;
+                 LeaderboardRequest, BotRecordRequest, SendEmote, Register, Login,
+                 SessionsRequest, Logout, LogoutAll, ChangePassword, LinkCodeRequest>;
 
 // A player's record against the computer of one strength (bot_record).
 struct BotRecordView {
@@ -148,6 +172,7 @@ struct ProtocolError {
   ErrorCode code = ErrorCode::internal;
   std::string message;  // for people; clients switch on code
   std::string field;    // set with bad_field
+  std::int64_t retry_after_ms = 0;  // rate_limited sign-ins: when to try again; 0: not said
 };
 
 struct Decoded {
@@ -163,6 +188,10 @@ inline constexpr int kMaxDepth = 8;  // nesting levels of arrays and objects
 inline constexpr int kMaxNameChars = 20;
 inline constexpr int kMaxRidChars = 64;
 inline constexpr std::size_t kMaxTokenBytes = 128;
+inline constexpr int kMaxDeviceChars = 40;
+inline constexpr int kMinPasswordChars = 8;
+inline constexpr int kMaxPasswordChars = 128;
+inline constexpr std::size_t kLinkCodeLength = 8;
 inline constexpr std::string_view kRoomCodeAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 inline constexpr std::size_t kRoomCodeLength = 6;
 inline constexpr int kMinTimeLimit = 30;

@@ -13,10 +13,12 @@
 #include <unistd.h>
 
 #include <array>
+#include <fstream>
 #include <optional>
 #include <thread>
 #include <vector>
 
+#include "protocol/names.hpp"
 #include "server/base/metrics.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/cluster/cluster.hpp"
@@ -202,6 +204,18 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     }
     spdlog::info("TLS: certificate {} from {}", tls->serial(), options.tls_cert);
   }
+  protocol::NameBlocklist blocklist;
+  if (!options.name_blocklist.empty()) {
+    std::ifstream file(options.name_blocklist);
+    if (!file) {
+      spdlog::error("--name-blocklist {}: cannot read it", options.name_blocklist);
+      return 2;
+    }
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(file, line);) lines.push_back(std::move(line));
+    blocklist = protocol::NameBlocklist(lines);
+    spdlog::info("names: {} blocked terms from {}", blocklist.size(), options.name_blocklist);
+  }
   std::string unused;
   const TrustedProxies proxies = *TrustedProxies::parse(options.trusted_proxies, unused);
   NetworkThreads threads(options.threads);
@@ -251,8 +265,10 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     fallback.emplace(ioc.get_executor(), *directory, rooms,
                      std::chrono::seconds(options.quick_match_bot_after));
   }
+  PasswordHasher hasher(std::max(1, options.password_threads));
+  SignInLimits sign_in_limits;
   Dispatcher dispatcher(players, rooms, *directory, worker, metrics, limits,
-                        fallback ? &*fallback : nullptr);
+                        {hasher, sign_in_limits, blocklist}, fallback ? &*fallback : nullptr);
   SessionSet sessions;
 
   std::error_code fs_error;
@@ -281,7 +297,8 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   try {
     for (const auto s :
          {engine::BotStrength::easy, engine::BotStrength::medium, engine::BotStrength::hard}) {
-      store->add_player({bot_player_id(s), bot_player_name(s), "", unix_ms()});
+      const std::string name = bot_player_name(s);
+      store->add_player({bot_player_id(s), name, protocol::name_key(name), unix_ms()}, std::nullopt);
     }
     // In cluster mode this node's earlier races come back through adoption instead (after its
     // first heartbeat: Cluster), so that a survivor adopting them at the same moment and this

@@ -1,5 +1,7 @@
 #include "bench/loadgen/fleet.hpp"
 
+#include <fmt/core.h>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/connect.hpp>
@@ -256,7 +258,7 @@ asio::awaitable<void> Client::play() {
   } else if (!token_.empty()) {
     send(json{{"type", "hello"}, {"name", "load"}, {"token", token_}}.dump());
   } else {
-    send(R"({"type":"hello","name":"load)" + std::to_string(index_ % 100000) + "\"}");
+    send(R"({"type":"hello","name":")" + fleet_.new_name() + "\"}");
   }
   for (;;) {
     buffer_.clear();
@@ -528,7 +530,11 @@ void Client::follow(const json& redirect) {
 // ---- Fleet ---------------------------------------------------------------------------------
 
 Fleet::Fleet(asio::io_context& ioc, FleetConfig config, Stats& stats)
-    : ioc_(ioc), config_(std::move(config)), stats_(stats), changed_(ioc) {
+    : ioc_(ioc),
+      config_(std::move(config)),
+      stats_(stats),
+      name_prefix_(fmt::format("ld{:04x}-", std::random_device{}() & 0xFFFF)),
+      changed_(ioc) {
   if (config_.tls) {
     tls_.emplace(asio::ssl::context::tls_client);
     tls_->set_verify_mode(asio::ssl::verify_none);  // a benchmark: the cost is the server's
@@ -540,6 +546,10 @@ Fleet::Fleet(asio::io_context& ioc, FleetConfig config, Stats& stats)
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
   }
   if (ports_.empty()) ports_.push_back(config_.port);
+}
+
+std::string Fleet::new_name() {
+  return name_prefix_ + std::to_string(++names_);
 }
 
 const std::string& Fleet::port_for(std::size_t r, std::size_t k) const {

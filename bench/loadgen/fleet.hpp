@@ -72,6 +72,9 @@ class Fleet {
   // The port the client of room r (r: room number, k: its k-th connection) connects to.
   const std::string& port_for(std::size_t r, std::size_t k) const;
   const FleetConfig& config() const { return config_; }
+  // A player name no other client of this run (nor, but by chance, of another run) has: names
+  // are unique on the server.
+  std::string new_name();
   // The clients' TLS context, or nullptr without TLS.
   boost::asio::ssl::context* tls_context() { return tls_ ? &*tls_ : nullptr; }
   Stats& stats() { return stats_; }
@@ -85,6 +88,8 @@ class Fleet {
   FleetConfig config_;
   std::optional<boost::asio::ssl::context> tls_;
   Stats& stats_;
+  std::string name_prefix_;  // random per run
+  std::size_t names_ = 0;
   std::vector<std::shared_ptr<Client>> clients_;
   std::vector<std::unique_ptr<Room>> rooms_;
   std::vector<std::string> ports_;

@@ -68,6 +68,15 @@ std::string Metrics::render() const {
          "Cluster mode: racers of adopted races whose rebuilt game differs from its journal's "
          "check.",
          adoption_mismatches_total);
+  family("tilerace_registrations_total", "counter", "Guests who claimed their name with a password.",
+         registrations_total);
+  family("tilerace_logins_total", "counter", "Sign-ins with a password or a link code.",
+         logins_total);
+  family("tilerace_login_failures_total", "counter",
+         "Sign-ins refused for a wrong name, password or link code.", login_failures_total);
+  family("tilerace_login_limited_total", "counter",
+         "Sign-ins refused (rate_limited) for too many attempts from an address or on a name.",
+         login_limited_total);
 
   out +=
       "# HELP tilerace_errors_total Error messages sent, by code.\n"

@@ -39,6 +39,10 @@ class Metrics {
   std::atomic<std::uint64_t> redirects_total{0};          // redirects sent to other nodes
   std::atomic<std::uint64_t> unjournaled_moves_total{0};  // cluster: race moves Redis missed
   std::atomic<std::uint64_t> adoption_mismatches_total{0};  // adopted games off their check
+  std::atomic<std::uint64_t> registrations_total{0};        // guests who set a password
+  std::atomic<std::uint64_t> logins_total{0};               // sign-ins by password or link code
+  std::atomic<std::uint64_t> login_failures_total{0};       // wrong name, password or code
+  std::atomic<std::uint64_t> login_limited_total{0};        // sign-ins refused as too many
 
   void count_error(protocol::ErrorCode code) noexcept;
   void observe_handling(std::chrono::nanoseconds took) noexcept;
@@ -47,7 +51,7 @@ class Metrics {
 
  private:
   std::array<std::atomic<std::uint64_t>,
-             static_cast<std::size_t>(protocol::ErrorCode::unavailable) + 1>
+             static_cast<std::size_t>(protocol::ErrorCode::bad_credentials) + 1>
       errors_{};
   std::array<std::atomic<std::uint64_t>, kBuckets.size() + 1> buckets_{};
   std::atomic<std::uint64_t> handling_count_{0};

@@ -23,12 +23,6 @@ std::string hash_now(const std::string& password, PasswordHasher::Cost cost) {
   return out;
 }
 
-// Wipes a password copy once it is no longer needed.
-struct Wipe {
-  std::string& text;
-  ~Wipe() { sodium_memzero(text.data(), text.size()); }
-};
-
 }  // namespace
 
 PasswordHasher::PasswordHasher(int threads, Cost cost)
@@ -39,17 +33,16 @@ PasswordHasher::PasswordHasher(int threads, Cost cost)
 
 PasswordHasher::~PasswordHasher() { pool_.join(); }
 
-asio::awaitable<std::string> PasswordHasher::hash(std::string password) {
+asio::awaitable<std::string> PasswordHasher::hash(const std::string& password) {
   const auto task = [this, &password]() -> asio::awaitable<std::string> {
-    const Wipe wipe{password};
     co_return hash_now(password, cost_);
   };
   co_return co_await asio::co_spawn(pool_.get_executor(), task, asio::use_awaitable);
 }
 
-asio::awaitable<bool> PasswordHasher::verify(std::string password, std::string stored) {
+asio::awaitable<bool> PasswordHasher::verify(const std::string& password,
+                                             const std::string& stored) {
   const auto task = [this, &password, &stored]() -> asio::awaitable<bool> {
-    const Wipe wipe{password};
     const bool known = !stored.empty();
     const std::string& against = known ? stored : decoy_;
     const bool match =

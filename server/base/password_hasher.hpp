@@ -29,13 +29,15 @@ class PasswordHasher {
   PasswordHasher& operator=(const PasswordHasher&) = delete;
 
   // The PHC string of password, computed on a worker; the caller resumes on its own executor.
-  // Throws std::runtime_error if libsodium cannot (out of memory).
-  boost::asio::awaitable<std::string> hash(std::string password);
+  // Throws std::runtime_error if libsodium cannot (out of memory). The arguments must outlive
+  // the await: callers pass named strings, never temporaries (GCC 12 destroys a temporary
+  // that lives across a co_await twice).
+  boost::asio::awaitable<std::string> hash(const std::string& password);
   // Whether password matches stored (a PHC string from hash()), computed on a worker. A stored
   // string that is no hash of ours is no match. With stored empty (no such account) the same
   // work is done against a hash of nothing anybody knows, so an unknown name and a wrong
   // password cost the same time.
-  boost::asio::awaitable<bool> verify(std::string password, std::string stored);
+  boost::asio::awaitable<bool> verify(const std::string& password, const std::string& stored);
 
   // Finishes the hashes under way and stops the threads.
   void join() { pool_.join(); }

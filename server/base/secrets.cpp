@@ -1,6 +1,5 @@
 #include "server/base/secrets.hpp"
 
-#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
@@ -60,12 +59,22 @@ std::string_view token_player(std::string_view token) noexcept {
   return token.substr(0, dot);
 }
 
-bool token_matches(std::string_view token, std::string_view stored_hash) {
+std::string token_hash(std::string_view token) {
   const auto dot = token.find('.');
-  if (dot == std::string_view::npos) return false;
-  const std::string hash = sha256_hex(token.substr(dot + 1));
-  return hash.size() == stored_hash.size() &&
-         CRYPTO_memcmp(hash.data(), stored_hash.data(), hash.size()) == 0;
+  if (dot == 0 || dot == std::string_view::npos || dot + 1 == token.size()) return "";
+  return sha256_hex(token.substr(dot + 1));
+}
+
+std::string random_code(std::size_t length, std::string_view alphabet) {
+  std::string code;
+  code.reserve(length);
+  // Rejection sampling: an unbiased choice among the alphabet's letters.
+  const auto limit = static_cast<std::uint64_t>(-1) - static_cast<std::uint64_t>(-1) % alphabet.size();
+  while (code.size() < length) {
+    const std::uint64_t r = random_u64();
+    if (r < limit) code.push_back(alphabet[r % alphabet.size()]);
+  }
+  return code;
 }
 
 }  // namespace tilerace::server

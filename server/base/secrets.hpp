@@ -1,6 +1,6 @@
 #pragma once
 // Random identifiers and secrets from OpenSSL's CSPRNG, and token hashing. A token is
-// "<player-id>.<secret>"; only SHA-256(secret) is ever stored.
+// "<player-id>.<secret>"; only SHA-256(secret) is ever stored, as its session's key.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,7 +21,10 @@ IssuedToken issue_token(std::string_view player_id);
 // The player id a token claims, or empty if the token is not of the token shape.
 std::string_view token_player(std::string_view token) noexcept;
 
-// Constant-time check of token's secret against a stored hash.
-bool token_matches(std::string_view token, std::string_view stored_hash);
+// The hash a token's session is stored under (SHA-256 of its secret, hex), or empty if the
+// token is not of the token shape.
+std::string token_hash(std::string_view token);
+// A random code of length characters from alphabet (link codes).
+std::string random_code(std::size_t length, std::string_view alphabet);
 
 }  // namespace tilerace::server

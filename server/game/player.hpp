@@ -1,5 +1,6 @@
 #pragma once
 // A player known to this server: identity, their current solo game, their connection.
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -26,20 +27,20 @@ struct SoloGame {
 class Room;
 
 struct Player {
-  Player(std::string id_, std::string name_, std::string token_hash_, int rating_,
+  Player(std::string id_, std::string name_, int rating_,
          std::optional<engine::BotStrength> bot_ = std::nullopt)
       : id(std::move(id_)),
         name(std::move(name_)),
-        token_hash(std::move(token_hash_)),
         bot(bot_),
         rating(rating_) {}
 
   const std::string id;
   const std::string name;
-  const std::string token_hash;
   // Set for the computer opponent (server/bot_racer.hpp): always ready, never host, and a
   // race with one changes nobody's rating.
   const std::optional<engine::BotStrength> bot;
+  // Whether they have an account (a password): set at load and by register.
+  std::atomic<bool> registered{false};
 
   std::mutex mutex;              // guards the fields below
   std::optional<SoloGame> solo;  // the current game, until new_game replaces it

@@ -5,8 +5,10 @@ namespace tilerace::server {
 std::shared_ptr<Player> PlayerRegistry::adopt(const PlayerRecord& record) {
   std::lock_guard lock(mutex_);
   auto& slot = players_[record.id];
-  if (!slot)
-    slot = std::make_shared<Player>(record.id, record.name, record.token_hash, record.rating);
+  if (!slot) {
+    slot = std::make_shared<Player>(record.id, record.name, record.rating);
+    slot->registered = record.registered_at > 0;
+  }
   return slot;
 }
 

@@ -1,25 +1,13 @@
 #include "server/game/room_registry.hpp"
 
-#include <openssl/rand.h>
-
 #include <stdexcept>
 
+#include "server/base/secrets.hpp"
 #include "server/game/bot_racer.hpp"
 
 namespace tilerace::server {
 
 namespace {
-
-std::string random_code() {
-  std::array<unsigned char, protocol::kRoomCodeLength> bytes{};
-  if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) {
-    throw std::runtime_error("RAND_bytes failed");
-  }
-  std::string code;
-  // 256 is a multiple of the alphabet's 32 letters, so every letter is equally likely.
-  for (unsigned char b : bytes) code.push_back(protocol::kRoomCodeAlphabet[b % 32]);
-  return code;
-}
 
 // Free for quick match: connected and in no room. Requires the player's lock.
 bool free_locked(const Player& p) { return !p.connection.expired() && p.room.expired(); }
@@ -33,7 +21,7 @@ RoomRegistry::RoomRegistry(RoomServices services) : services_(std::move(services
 std::string RoomRegistry::unused_code_locked() const {
   std::string code;
   do {
-    code = random_code();
+    code = random_code(protocol::kRoomCodeLength, protocol::kRoomCodeAlphabet);
   } while (rooms_.count(code) != 0);
   return code;
 }

@@ -14,7 +14,8 @@ struct Connection {
   explicit Connection(Participant& out_) : out(out_) {}
   Participant& out;
   std::weak_ptr<Participant> self;
-  std::shared_ptr<Player> player;  // set by a successful hello
+  std::shared_ptr<Player> player;  // set by a successful hello or login
+  std::string session;             // then: the hash of this device's token (its session)
   std::shared_ptr<Room> spectating;
   std::string address;  // the peer's address as AddressLimits counts it
 

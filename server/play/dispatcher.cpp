@@ -32,7 +32,8 @@ Dispatcher::Work Dispatcher::handle(Connection& c, const protocol::Decoded& deco
   }
   const protocol::ClientMessage& message = decoded.message();
   const protocol::Rid& rid = decoded.rid;
-  if (!c.player && !std::holds_alternative<protocol::Hello>(message)) {
+  if (!c.player && !std::holds_alternative<protocol::Hello>(message) &&
+      !std::holds_alternative<protocol::Login>(message)) {
     error(c, ErrorCode::not_hello, "say hello first", rid);
     return std::nullopt;
   }
@@ -125,54 +126,67 @@ Dispatcher::Work Dispatcher::play(Connection& c, const protocol::ClientMessage& 
 
 asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello& m,
                                            const protocol::Rid& rid) {
-  std::shared_ptr<Player> player;
-  std::string token;
-  if (m.token) {
-    const std::string id(token_player(*m.token));
-    if (!id.empty()) {
-      player = players_.find(id);
-      if (!player) {
-        // Not in memory since this process started: load the player and the solo game the
-        // journal kept for them.
-        std::optional<PlayerRecord> record;
-        std::optional<ActiveGameRecord> active;
-        const StoreWorker::Job load = [&](Store& s) {
-          record = s.find_player(id);
-          if (record) active = s.find_active(id);
-        };
-        co_await store_.run(load);
-        if (record) {
-          player = players_.adopt(*record);
-          if (active) restore_solo(*player, *active, metrics_);
-        }
-      }
-    }
-    if (!player || !token_matches(*m.token, player->token_hash)) {
-      send_error(c, {ErrorCode::bad_token, "unknown or wrong token", "token"}, rid);
-      co_return;
-    }
-    token = *m.token;
-  } else {
-    PlayerRecord record{random_hex(8), m.name, "", unix_ms()};
-    IssuedToken issued = issue_token(record.id);
-    record.token_hash = std::move(issued.hash);
-    const StoreWorker::Job save = [&record](Store& s) { s.add_player(record); };
-    co_await store_.run(save);
-    player = players_.adopt(record);
-    token = std::move(issued.token);
-  }
+  if (auto in = co_await accounts_.hello(c, m, rid)) signed_in(c, std::move(*in), rid);
+}
+
+asio::awaitable<void> Dispatcher::on_login(Connection& c, const protocol::Login& m,
+                                           const protocol::Rid& rid) {
+  if (auto in = co_await accounts_.login(c, m, rid)) signed_in(c, std::move(*in), rid);
+}
+
+void Dispatcher::signed_in(Connection& c, Accounts::SignedIn in, const protocol::Rid& rid) {
+  const std::shared_ptr<Player>& player = in.player;
   c.player = player;
+  c.session = std::move(in.session);
   metrics_.players_online.fetch_add(1, std::memory_order_relaxed);
   players_.attach(*player, c.self.lock());
-  c.send(protocol::encode_welcome({player->id, player->name}, token, m.token.has_value(), rid));
+  c.send(protocol::encode_welcome({player->id, player->name}, in.token, in.resumed,
+                                  player->registered, rid));
   if (std::string snapshot = SoloPlay::snapshot(*player); !snapshot.empty()) {
     c.send(std::move(snapshot));
   }
   if (const auto room = room_of(*player)) {
     if (const auto self = c.self.lock()) room->reconnected(*player, self);
-  } else if (m.token) {
+  } else if (in.resumed) {
     directory_.follow_race(c.self, player);  // their race may run on another node
   }
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Login& m,
+                                   const protocol::Rid& rid) {
+  if (!c.player) return on_login(c, m, rid);
+  error(c, ErrorCode::already_hello, "you are signed in already", rid);
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Register& m,
+                                   const protocol::Rid& rid) {
+  return accounts_.register_player(c, m, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::SessionsRequest&,
+                                   const protocol::Rid& rid) {
+  return accounts_.sessions(c, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Logout&,
+                                   const protocol::Rid& rid) {
+  return accounts_.logout(c, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::LogoutAll&,
+                                   const protocol::Rid& rid) {
+  return accounts_.logout_all(c, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::ChangePassword& m,
+                                   const protocol::Rid& rid) {
+  return accounts_.change_password(c, m, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::LinkCodeRequest&,
+                                   const protocol::Rid& rid) {
+  return accounts_.link_code(c, rid);
 }
 
 asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,

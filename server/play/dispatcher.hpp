@@ -15,6 +15,7 @@
 #include "server/base/metrics.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
+#include "server/play/accounts.hpp"
 #include "server/play/connection.hpp"
 #include "server/play/room_directory.hpp"
 #include "server/play/solo_play.hpp"
@@ -32,9 +33,16 @@ class Dispatcher {
 
   // directory: this node's (LocalDirectory) or the cluster's. fallback: null when quick match
   // never offers the computer.
+  // What signing in needs: passwords, attempt limits, the operator's name block list.
+  struct AccountServices {
+    PasswordHasher& hasher;
+    SignInLimits& limits;
+    const protocol::NameBlocklist& blocklist;
+  };
+
   Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,
              StoreWorker& store, Metrics& metrics, AddressLimits& limits,
-             BotFallback* fallback = nullptr)
+             AccountServices accounts, BotFallback* fallback = nullptr)
       : players_(players),
         rooms_(rooms),
         directory_(directory),
@@ -42,7 +50,9 @@ class Dispatcher {
         metrics_(metrics),
         limits_(limits),
         fallback_(fallback),
-        solo_(store, metrics) {}
+        solo_(store, metrics),
+        accounts_(players, store, accounts.hasher, accounts.limits, accounts.blocklist,
+                  metrics) {}
 
   // Handles one decoded message (or decode error) from connection. What needs no storage or
   // Redis is done before this returns (most messages: moves, rooms, pings), and nullopt comes
@@ -76,11 +86,22 @@ class Dispatcher {
   Work route(Connection& c, const protocol::LeaderboardRequest& m, const protocol::Rid& rid);
   Work route(Connection& c, const protocol::BotRecordRequest& m, const protocol::Rid& rid);
   Work route(Connection& c, const protocol::SendEmote& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::Login& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::Register& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::SessionsRequest& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::Logout& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::LogoutAll& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::ChangePassword& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::LinkCodeRequest& m, const protocol::Rid& rid);
   // move, slide, undo or resign: the player's race when they race, else their solo game.
   Work play(Connection& c, const protocol::ClientMessage& m, const protocol::Rid& rid);
 
   boost::asio::awaitable<void> on_hello(Connection& c, const protocol::Hello& m,
                                         const protocol::Rid& rid);
+  boost::asio::awaitable<void> on_login(Connection& c, const protocol::Login& m,
+                                        const protocol::Rid& rid);
+  // The end of a hello or login that signed c in: welcome, then where the player was.
+  void signed_in(Connection& c, Accounts::SignedIn in, const protocol::Rid& rid);
   // create_room's end: c's player joins the new room, then the computer when options ask.
   void open_room(Connection& c, const std::shared_ptr<Room>& room,
                  const protocol::RoomOptions& options, const protocol::Rid& rid);
@@ -113,6 +134,7 @@ class Dispatcher {
   AddressLimits& limits_;
   BotFallback* fallback_;
   SoloPlay solo_;
+  Accounts accounts_;
 };
 
 }  // namespace tilerace::server

@@ -189,6 +189,38 @@ CREATE TABLE achievements (
 );
 ALTER TABLE players ADD COLUMN streak integer NOT NULL DEFAULT 0;
 )sql",
+    R"sql(
+-- Accounts. A session per signed-in device (a player's one token moves here); a password
+-- for players who registered; names unique by their key (NFKC_Casefold, protocol/names.hpp:
+-- the recorder fills it in at open, as SQL cannot), the names players had before, and
+-- single-use link codes.
+CREATE TABLE sessions (
+  token_hash text COLLATE "C" PRIMARY KEY,
+  player_id text COLLATE "C" NOT NULL,
+  created_at bigint NOT NULL,
+  last_seen bigint NOT NULL,
+  label text NOT NULL DEFAULT ''
+);
+CREATE INDEX sessions_by_player ON sessions (player_id);
+INSERT INTO sessions SELECT token_hash, id, created_at, created_at, '' FROM players;
+ALTER TABLE players DROP COLUMN token_hash;
+ALTER TABLE players ADD COLUMN name_key text COLLATE "C";
+ALTER TABLE players ADD COLUMN password_hash text NOT NULL DEFAULT '';
+ALTER TABLE players ADD COLUMN registered_at bigint NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN renamed_at bigint NOT NULL DEFAULT 0;
+CREATE UNIQUE INDEX players_by_name_key ON players (name_key);
+CREATE TABLE old_names (
+  player_id text COLLATE "C" NOT NULL,
+  name text NOT NULL,
+  until bigint NOT NULL
+);
+CREATE INDEX old_names_by_player ON old_names (player_id);
+CREATE TABLE link_codes (
+  code text COLLATE "C" PRIMARY KEY,
+  player_id text COLLATE "C" NOT NULL,
+  expires_at bigint NOT NULL
+);
+)sql",
 };
 
 // The rank change a best result or a rating makes, announced to every node in the same
@@ -215,11 +247,35 @@ ALTER TABLE players ADD COLUMN streak integer NOT NULL DEFAULT 0;
 const char* text(Sql statement) {
   switch (statement) {
     case Sql::insert_player:
-      return "INSERT INTO players (id, name, token_hash, rating, wins, losses, created_at) "
-             "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING";
+      return "INSERT INTO players (id, name, name_key, rating, wins, losses, created_at) "
+             "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING";
     case Sql::select_player:
-      return "SELECT id, name, token_hash, created_at, rating, wins, losses FROM players "
-             "WHERE id = $1";
+      return "SELECT id, name, created_at, rating, wins, losses, registered_at, renamed_at "
+             "FROM players WHERE id = $1";
+    case Sql::player_by_key: return "SELECT id, password_hash FROM players WHERE name_key = $1";
+    case Sql::unkeyed_players:
+      return "SELECT id, name FROM players WHERE name_key IS NULL ORDER BY created_at, id";
+    case Sql::set_name:
+      return "UPDATE players SET name = $2, name_key = $3, renamed_at = $4 WHERE id = $1";
+    case Sql::set_password:
+      return "UPDATE players SET password_hash = $2, registered_at = $3 WHERE id = $1";
+    case Sql::insert_old_name:
+      return "INSERT INTO old_names (player_id, name, until) VALUES ($1, $2, $3)";
+    case Sql::insert_session:
+      return "INSERT INTO sessions (token_hash, player_id, created_at, last_seen, label) "
+             "VALUES ($1, $2, $3, $3, $4)";
+    case Sql::session_player: return "SELECT player_id FROM sessions WHERE token_hash = $1";
+    case Sql::touch_session: return "UPDATE sessions SET last_seen = $2 WHERE token_hash = $1";
+    case Sql::sessions_of:
+      return "SELECT token_hash, created_at, last_seen, label FROM sessions WHERE player_id = $1 "
+             "ORDER BY created_at, token_hash";
+    case Sql::delete_session: return "DELETE FROM sessions WHERE token_hash = $1";
+    case Sql::delete_other_sessions:
+      return "DELETE FROM sessions WHERE player_id = $1 AND token_hash <> $2 RETURNING token_hash";
+    case Sql::insert_link_code:
+      return "INSERT INTO link_codes (code, player_id, expires_at) VALUES ($1, $2, $3)";
+    case Sql::take_link_code:
+      return "DELETE FROM link_codes WHERE code = $1 RETURNING player_id, expires_at";
     case Sql::update_rating:
       return "WITH up AS (UPDATE players SET rating = $1, wins = wins + $2, "
              "losses = losses + $3, races = races + 1, "

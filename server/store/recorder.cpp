@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "protocol/names.hpp"
+#include "server/base/unix_time.hpp"
 #include "server/store/achievements.hpp"
 
 namespace tilerace::server {
@@ -17,6 +19,30 @@ engine::Mode mode_of(const std::string& name) {
 engine::GameConfig config_from(const SqlResult& r, std::size_t row, std::size_t col) {
   return {mode_of(r.string(row, col)), r.integer(row, col + 1), r.int64(row, col + 2),
           std::stoull(r.string(row, col + 3))};
+}
+
+// The player in the first row of a select_player result.
+PlayerRecord player_of(const SqlResult& r) {
+  return PlayerRecord{.id = r.string(0, 0),
+                      .name = r.string(0, 1),
+                      .created_at = r.int64(0, 2),
+                      .rating = r.integer(0, 3),
+                      .wins = r.integer(0, 4),
+                      .losses = r.integer(0, 5),
+                      .registered_at = r.int64(0, 6),
+                      .renamed_at = r.int64(0, 7)};
+}
+
+// name with "-n" after it, shortened first so that the whole stays a name's length.
+std::string with_suffix(const std::string& name, int n) {
+  const std::string suffix = std::string("-").append(std::to_string(n));
+  const auto room = static_cast<int>(protocol::kMaxNameChars - suffix.size());
+  std::size_t end = 0;
+  for (int chars = 0; end < name.size(); ++end) {
+    const bool starts = (static_cast<unsigned char>(name[end]) & 0xC0) != 0x80;
+    if (starts && ++chars > room) break;
+  }
+  return name.substr(0, end).append(suffix);
 }
 
 // Every row of a result, each read with read.
@@ -93,7 +119,27 @@ auto Recorder::unit(SqlTx tx, Work work) {
 }
 
 Recorder::Recorder(std::unique_ptr<SqlDialect> dialect) : dialect_(std::move(dialect)) {
+  unit(SqlTx::write, [this](SqlSession& sql) { key_names(sql); });
   dialect_->keep_ranks(ranks_, [this](SqlSession& sql) { fill_ranks(sql); });
+}
+
+void Recorder::key_names(SqlSession& sql) {
+  const SqlResult unkeyed = sql(Sql::unkeyed_players);
+  for (std::size_t i = 0; i < unkeyed.rows(); ++i) {
+    const std::string id = unkeyed.string(i, 0);
+    const std::string old = unkeyed.string(i, 1);
+    // A name from before the rules of protocol/names.hpp that breaks them is replaced.
+    const std::string base =
+        protocol::name_problem(old) ? std::string("player-").append(id.substr(0, 6)) : old;
+    for (int n = 1;; ++n) {
+      const std::string name = n == 1 ? base : with_suffix(base, n);
+      const std::string key = protocol::name_key(name);
+      if (sql(Sql::player_by_key, key).rows() > 0) continue;
+      sql(Sql::set_name, id, name, key, 0);
+      if (name != old) sql(Sql::insert_old_name, id, old, unix_ms());
+      break;
+    }
+  }
 }
 
 Recorder::~Recorder() = default;
@@ -117,9 +163,19 @@ void Recorder::fill_ranks(SqlSession& sql) {
   }
 }
 
-void Recorder::add_player(const PlayerRecord& p) {
-  unit(SqlTx::write, [&](SqlSession& sql) {
-    sql(Sql::insert_player, p.id, p.name, p.token_hash, p.rating, p.wins, p.losses, p.created_at);
+bool Recorder::add_player(const PlayerRecord& p, const std::optional<SessionRecord>& session) {
+  return unit(SqlTx::write, [&](SqlSession& sql) {
+    if (sql(Sql::insert_player, p.id, p.name, p.name_key, p.rating, p.wins, p.losses,
+            p.created_at)
+            .changed() == 0) {
+      // Either this very call again (done already, session and all) or the name is taken.
+      const SqlResult holder = sql(Sql::player_by_key, p.name_key);
+      return holder.rows() == 1 && holder.string(0, 0) == p.id;
+    }
+    if (session) {
+      sql(Sql::insert_session, session->token_hash, p.id, session->created_at, session->label);
+    }
+    return true;
   });
 }
 
@@ -127,13 +183,88 @@ std::optional<PlayerRecord> Recorder::find_player(std::string_view id) {
   return unit(SqlTx::none, [&](SqlSession& sql) -> std::optional<PlayerRecord> {
     const SqlResult r = sql(Sql::select_player, id);
     if (r.rows() == 0) return std::nullopt;
-    return PlayerRecord{.id = r.string(0, 0),
-                        .name = r.string(0, 1),
-                        .token_hash = r.string(0, 2),
-                        .created_at = r.int64(0, 3),
-                        .rating = r.integer(0, 4),
-                        .wins = r.integer(0, 5),
-                        .losses = r.integer(0, 6)};
+    return player_of(r);
+  });
+}
+
+std::optional<std::string> Recorder::session_player(std::string_view token_hash,
+                                                    std::int64_t now) {
+  return unit(SqlTx::write, [&](SqlSession& sql) -> std::optional<std::string> {
+    const SqlResult r = sql(Sql::session_player, token_hash);
+    if (r.rows() == 0) return std::nullopt;
+    sql(Sql::touch_session, token_hash, now);
+    return r.string(0, 0);
+  });
+}
+
+void Recorder::add_session(const SessionRecord& s) {
+  unit(SqlTx::write, [&](SqlSession& sql) {
+    sql(Sql::insert_session, s.token_hash, s.player_id, s.created_at, s.label);
+  });
+}
+
+std::vector<SessionRecord> Recorder::sessions(std::string_view player_id) {
+  return unit(SqlTx::none, [&](SqlSession& sql) {
+    return rows_of(sql(Sql::sessions_of, player_id), [&](const SqlResult& r, std::size_t i) {
+      return SessionRecord{.token_hash = r.string(i, 0),
+                           .player_id = std::string(player_id),
+                           .created_at = r.int64(i, 1),
+                           .last_seen = r.int64(i, 2),
+                           .label = r.string(i, 3)};
+    });
+  });
+}
+
+void Recorder::end_session(std::string_view token_hash) {
+  unit(SqlTx::write, [&](SqlSession& sql) { sql(Sql::delete_session, token_hash); });
+}
+
+std::vector<std::string> Recorder::end_other_sessions(std::string_view player_id,
+                                                      std::string_view keep) {
+  return unit(SqlTx::write, [&](SqlSession& sql) {
+    return rows_of(sql(Sql::delete_other_sessions, player_id, keep),
+                   [](const SqlResult& r, std::size_t i) { return r.string(i, 0); });
+  });
+}
+
+std::optional<Credentials> Recorder::credentials(std::string_view name_key) {
+  return unit(SqlTx::none, [&](SqlSession& sql) -> std::optional<Credentials> {
+    const SqlResult r = sql(Sql::player_by_key, name_key);
+    if (r.rows() == 0) return std::nullopt;
+    return Credentials{r.string(0, 0), r.string(0, 1)};
+  });
+}
+
+void Recorder::set_password(std::string_view player_id, std::string_view password_hash,
+                            std::int64_t at) {
+  unit(SqlTx::write,
+       [&](SqlSession& sql) { sql(Sql::set_password, player_id, password_hash, at); });
+}
+
+bool Recorder::rename(std::string_view player_id, std::string_view name, std::string_view key,
+                      std::int64_t at) {
+  return unit(SqlTx::write, [&](SqlSession& sql) {
+    const SqlResult holder = sql(Sql::player_by_key, key);
+    if (holder.rows() > 0 && holder.string(0, 0) != player_id) return false;
+    const SqlResult player = sql(Sql::select_player, player_id);
+    if (player.rows() == 0) return false;
+    sql(Sql::insert_old_name, player_id, player.string(0, 1), at);
+    sql(Sql::set_name, player_id, name, key, at);
+    return true;
+  });
+}
+
+void Recorder::add_link_code(std::string_view code, std::string_view player_id,
+                             std::int64_t expires_at) {
+  unit(SqlTx::write,
+       [&](SqlSession& sql) { sql(Sql::insert_link_code, code, player_id, expires_at); });
+}
+
+std::optional<std::string> Recorder::take_link_code(std::string_view code, std::int64_t now) {
+  return unit(SqlTx::write, [&](SqlSession& sql) -> std::optional<std::string> {
+    const SqlResult r = sql(Sql::take_link_code, code);
+    if (r.rows() == 0 || r.int64(0, 1) <= now) return std::nullopt;
+    return r.string(0, 0);
   });
 }
 
@@ -377,13 +508,7 @@ std::optional<Profile> Recorder::profile(std::string_view player_id) {
     const SqlResult player = sql(Sql::select_player, player_id);
     if (player.rows() == 0) return std::nullopt;
     const std::string id(player_id);
-    Profile p{.player = {.id = player.string(0, 0),
-                         .name = player.string(0, 1),
-                         .token_hash = player.string(0, 2),
-                         .created_at = player.int64(0, 3),
-                         .rating = player.integer(0, 4),
-                         .wins = player.integer(0, 5),
-                         .losses = player.integer(0, 6)}};
+    Profile p{.player = player_of(player)};
     p.games = sql(Sql::count_games, id).integer(0, 0);
     p.bests = rows_of(sql(Sql::bests_of, id), [&](const SqlResult& r, std::size_t i) {
       return GameRecord{.id = r.string(i, 5),

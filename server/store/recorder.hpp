@@ -18,14 +18,31 @@ namespace tilerace::server {
 
 class Recorder : public Store {
  public:
-  // Fills the rank cache through dialect, which is open and migrated.
+  // Keys the names of older players and fills the rank cache through dialect, which is open
+  // and migrated.
   explicit Recorder(std::unique_ptr<SqlDialect> dialect);
   ~Recorder() override;
 
   int concurrency() const override;
   void ping() override;
-  void add_player(const PlayerRecord& player) override;
+  bool add_player(const PlayerRecord& player,
+                  const std::optional<SessionRecord>& session) override;
   std::optional<PlayerRecord> find_player(std::string_view id) override;
+  std::optional<std::string> session_player(std::string_view token_hash,
+                                            std::int64_t now) override;
+  void add_session(const SessionRecord& session) override;
+  std::vector<SessionRecord> sessions(std::string_view player_id) override;
+  void end_session(std::string_view token_hash) override;
+  std::vector<std::string> end_other_sessions(std::string_view player_id,
+                                              std::string_view keep) override;
+  std::optional<Credentials> credentials(std::string_view name_key) override;
+  void set_password(std::string_view player_id, std::string_view password_hash,
+                    std::int64_t at) override;
+  bool rename(std::string_view player_id, std::string_view name, std::string_view key,
+              std::int64_t at) override;
+  void add_link_code(std::string_view code, std::string_view player_id,
+                     std::int64_t expires_at) override;
+  std::optional<std::string> take_link_code(std::string_view code, std::int64_t now) override;
   std::vector<Grant> record_game(const GameRecord& game) override;
   std::optional<GameRecord> find_game(std::string_view id) override;
   std::vector<Grant> record_race(const RaceRecord& race) override;
@@ -45,6 +62,10 @@ class Recorder : public Store {
   auto unit(SqlTx tx, Work work);
 
   void fill_ranks(SqlSession& sql);
+  // Gives every player without a name key one (players from before accounts): the oldest
+  // holder of a key keeps the name, later ones become "name-2", "name-3"… (docs/operations.md,
+  // "Unique names").
+  void key_names(SqlSession& sql);
   Leaderboard score_board(SqlSession& sql, const LeaderboardQuery& query);
   Leaderboard rating_board(SqlSession& sql, const LeaderboardQuery& query);
 

@@ -31,8 +31,26 @@ class RankCache;
 // returned, in order. A game's config is four columns: mode, size, target, seed (decimal text).
 enum class Sql : std::uint8_t {
   // players
-  insert_player,  // (id, name, token_hash, rating, wins, losses, created_at); ignores a known id
-  select_player,  // (id) → id, name, token_hash, created_at, rating, wins, losses
+  // (id, name, name_key, rating, wins, losses, created_at); ignores a known id or name_key
+  insert_player,
+  // (id) → id, name, created_at, rating, wins, losses, registered_at (0: a guest), renamed_at
+  select_player,
+  player_by_key,    // (name_key) → id, password_hash ('' for a guest)
+  unkeyed_players,  // () → id, name of players without a name_key, oldest first
+  set_name,         // (id, name, name_key, renamed_at); fails on another player's name_key
+  set_password,     // (id, password_hash, registered_at)
+  insert_old_name,  // (player_id, name, until)
+  // sessions (one per signed-in device) and link codes
+  insert_session,   // (token_hash, player_id, created_at, label)
+  session_player,   // (token_hash) → player_id
+  touch_session,    // (token_hash, last_seen)
+  sessions_of,      // (player_id) → token_hash, created_at, last_seen, label, oldest first
+  delete_session,   // (token_hash)
+  // (player_id, token_hash) → token_hash of each session of player_id but the one given,
+  // deleted
+  delete_other_sessions,
+  insert_link_code,  // (code, player_id, expires_at)
+  take_link_code,    // (code) → player_id, expires_at of the code, deleted
   // (rating, won 0|1, lost 0|1, id): after a rated race → races, streak (none: no such player)
   update_rating,
   rated_players,  // () → id, rating, races of every player with a rated race

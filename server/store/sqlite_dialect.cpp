@@ -180,6 +180,38 @@ CREATE TABLE achievements (
 ) WITHOUT ROWID;
 ALTER TABLE players ADD COLUMN streak INTEGER NOT NULL DEFAULT 0;
 )sql",
+    R"sql(
+-- Accounts. A session per signed-in device (a player's one token moves here); a password
+-- for players who registered; names unique by their key (NFKC_Casefold, protocol/names.hpp:
+-- the recorder fills it in at open, as SQL cannot), the names players had before, and
+-- single-use link codes.
+CREATE TABLE sessions (
+  token_hash TEXT PRIMARY KEY,
+  player_id TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  last_seen INTEGER NOT NULL,
+  label TEXT NOT NULL DEFAULT ''
+) WITHOUT ROWID;
+CREATE INDEX sessions_by_player ON sessions (player_id);
+INSERT INTO sessions SELECT token_hash, id, created_at, created_at, '' FROM players;
+ALTER TABLE players DROP COLUMN token_hash;
+ALTER TABLE players ADD COLUMN name_key TEXT;
+ALTER TABLE players ADD COLUMN password_hash TEXT NOT NULL DEFAULT '';
+ALTER TABLE players ADD COLUMN registered_at INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN renamed_at INTEGER NOT NULL DEFAULT 0;
+CREATE UNIQUE INDEX players_by_name_key ON players (name_key);
+CREATE TABLE old_names (
+  player_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  until INTEGER NOT NULL
+);
+CREATE INDEX old_names_by_player ON old_names (player_id);
+CREATE TABLE link_codes (
+  code TEXT PRIMARY KEY,
+  player_id TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql",
 };
 
 // utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix
@@ -195,11 +227,35 @@ void period_function(sqlite3_context* context, int, sqlite3_value** args) {
 const char* text(Sql statement) {
   switch (statement) {
     case Sql::insert_player:
-      return "INSERT OR IGNORE INTO players (id, name, token_hash, rating, wins, losses, "
+      return "INSERT OR IGNORE INTO players (id, name, name_key, rating, wins, losses, "
              "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
     case Sql::select_player:
-      return "SELECT id, name, token_hash, created_at, rating, wins, losses FROM players "
-             "WHERE id = ?";
+      return "SELECT id, name, created_at, rating, wins, losses, registered_at, renamed_at "
+             "FROM players WHERE id = ?";
+    case Sql::player_by_key: return "SELECT id, password_hash FROM players WHERE name_key = ?";
+    case Sql::unkeyed_players:
+      return "SELECT id, name FROM players WHERE name_key IS NULL ORDER BY created_at, id";
+    case Sql::set_name:
+      return "UPDATE players SET name = ?2, name_key = ?3, renamed_at = ?4 WHERE id = ?1";
+    case Sql::set_password:
+      return "UPDATE players SET password_hash = ?2, registered_at = ?3 WHERE id = ?1";
+    case Sql::insert_old_name:
+      return "INSERT INTO old_names (player_id, name, until) VALUES (?, ?, ?)";
+    case Sql::insert_session:
+      return "INSERT INTO sessions (token_hash, player_id, created_at, last_seen, label) "
+             "VALUES (?1, ?2, ?3, ?3, ?4)";
+    case Sql::session_player: return "SELECT player_id FROM sessions WHERE token_hash = ?";
+    case Sql::touch_session: return "UPDATE sessions SET last_seen = ?2 WHERE token_hash = ?1";
+    case Sql::sessions_of:
+      return "SELECT token_hash, created_at, last_seen, label FROM sessions WHERE player_id = ? "
+             "ORDER BY created_at, token_hash";
+    case Sql::delete_session: return "DELETE FROM sessions WHERE token_hash = ?";
+    case Sql::delete_other_sessions:
+      return "DELETE FROM sessions WHERE player_id = ?1 AND token_hash <> ?2 RETURNING token_hash";
+    case Sql::insert_link_code:
+      return "INSERT INTO link_codes (code, player_id, expires_at) VALUES (?, ?, ?)";
+    case Sql::take_link_code:
+      return "DELETE FROM link_codes WHERE code = ? RETURNING player_id, expires_at";
     case Sql::update_rating:
       return "UPDATE players SET rating = ?1, wins = wins + ?2, losses = losses + ?3, "
              "races = races + 1, streak = CASE WHEN ?2 > 0 THEN streak + 1 ELSE 0 END "

@@ -34,11 +34,28 @@ inline constexpr int kStartRating = 1500;
 struct PlayerRecord {
   std::string id;
   std::string name;
-  std::string token_hash;       // SHA-256 of the token's secret, hex
+  std::string name_key;         // protocol::name_key(name): unique among players
   std::int64_t created_at = 0;  // Unix milliseconds
   int rating = kStartRating;
   int wins = 0;
   int losses = 0;
+  std::int64_t registered_at = 0;  // when they set a password; 0: a guest
+  std::int64_t renamed_at = 0;     // their last rename; 0: never
+};
+
+// One signed-in device of a player: what its token proves.
+struct SessionRecord {
+  std::string token_hash;  // SHA-256 of the token's secret, hex (server/base/secrets.hpp)
+  std::string player_id;
+  std::int64_t created_at = 0;
+  std::int64_t last_seen = 0;
+  std::string label;  // the device, as the client described it
+};
+
+// What signing in with a name checks.
+struct Credentials {
+  std::string player_id;
+  std::string password_hash;  // '' for a guest, who cannot sign in with a password
 };
 
 struct GameRecord {
@@ -215,8 +232,38 @@ class Store {
   virtual int concurrency() const { return 1; }
   // Throws StoreUnavailable when the database cannot be reached right now.
   virtual void ping() {}
-  virtual void add_player(const PlayerRecord& player) = 0;
+  // Adds player with their first session (none for the computer opponents), at once. False,
+  // and nothing written, when another player holds the name's key; adding the same player
+  // again changes nothing (true).
+  virtual bool add_player(const PlayerRecord& player,
+                          const std::optional<SessionRecord>& session) = 0;
   virtual std::optional<PlayerRecord> find_player(std::string_view id) = 0;
+
+  // Accounts (docs/protocol.md, "Accounts"). The player a session's token hash signs in,
+  // marking the session seen at now; nullopt for no such session.
+  virtual std::optional<std::string> session_player(std::string_view token_hash,
+                                                    std::int64_t now) = 0;
+  virtual void add_session(const SessionRecord& session) = 0;
+  // player_id's sessions, oldest first.
+  virtual std::vector<SessionRecord> sessions(std::string_view player_id) = 0;
+  virtual void end_session(std::string_view token_hash) = 0;
+  // Ends every session of player_id except keep; the token hashes of those ended.
+  virtual std::vector<std::string> end_other_sessions(std::string_view player_id,
+                                                      std::string_view keep) = 0;
+  // Who holds the name with this key, and their password hash.
+  virtual std::optional<Credentials> credentials(std::string_view name_key) = 0;
+  // Sets player_id's password hash (registering them, or a new password) at at.
+  virtual void set_password(std::string_view player_id, std::string_view password_hash,
+                            std::int64_t at) = 0;
+  // Renames player_id at at, keeping their old name for moderation. False, and nothing
+  // written, when another player holds the key.
+  virtual bool rename(std::string_view player_id, std::string_view name, std::string_view key,
+                      std::int64_t at) = 0;
+  virtual void add_link_code(std::string_view code, std::string_view player_id,
+                             std::int64_t expires_at) = 0;
+  // The player a link code signs in, once: the code is spent whether or not it is still valid
+  // at now. nullopt for an unknown, spent or expired code.
+  virtual std::optional<std::string> take_link_code(std::string_view code, std::int64_t now) = 0;
   // Records a finished game (and drops its journal entry); the same id again changes nothing.
   // Returns the achievements it granted (in the same transaction): none for a repeat.
   virtual std::vector<Grant> record_game(const GameRecord& game) = 0;

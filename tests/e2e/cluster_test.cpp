@@ -333,13 +333,13 @@ TEST_F(Cluster, WhenANodeDiesASurvivorAdoptsItsRacesAndTheyFinish) {
     EXPECT_EQ(am["board"], bm["board"]);
     // A spectator finds it too (redirected if need be) and sees the end.
     WsClient spectator(b->port());
-    spectator.hello("watcher again");
+    spectator.hello("watcher-" + d.code);
     json spectated = spectator.request({{"type", "spectate"}, {"code", d.code}});
     std::unique_ptr<WsClient> moved_spectator;
     WsClient* watching = &spectator;
     if (spectated["type"] == "redirect") {
       moved_spectator = std::make_unique<WsClient>(port_of(spectated["url"]));
-      moved_spectator->hello("watcher again");
+      moved_spectator->hello("watcher2-" + d.code);
       watching = moved_spectator.get();
       spectated = watching->request({{"type", "spectate"}, {"code", d.code}});
     }

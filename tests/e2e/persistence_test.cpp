@@ -152,7 +152,7 @@ TEST_P(Persistence, KillNineDuringFiftyGamesLosesNoAcknowledgedResultOrToken) {
     std::vector<std::string> game_ids;
     for (int i = 0; i < kPlayers; ++i) {
       clients.push_back(std::make_unique<WsClient>(server.port()));
-      tokens.push_back(clients.back()->hello("p")["token"]);
+      tokens.push_back(clients.back()->hello(std::string("p").append(std::to_string(i)))["token"]);
       game_ids.push_back(
           clients.back()->request({{"type", "new_game"}, {"size", 3}})["game"]["id"]);
     }

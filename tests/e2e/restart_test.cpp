@@ -178,7 +178,7 @@ TEST_P(Restart, ARaceNobodyComesBackToEndsByTheUsualRules) {
   // both dropped at once: the first forfeits, the one left wins by forfeit; it is recorded.
   ServerProcess server(args({"--grace", "1"}), TILERACE_WEB_ROOT, data.path());
   WsClient spectator(server.port());
-  spectator.hello("watcher");
+  spectator.hello("watcher-2");
   spectator.send({{"type", "spectate"}, {"code", paused.code}});
   EXPECT_EQ(spectator.until("room")["room"]["state"], "racing");
   const json over = spectator.until("race_over", 5s);
@@ -206,13 +206,13 @@ TEST(Shutdown, RacersDroppingWhileSigtermArrivesNeverCrashTheServer) {
     std::vector<std::unique_ptr<Racer>> racers;
     std::vector<std::unique_ptr<WsClient>> spectators;
     for (int room = 0; room < 3; ++room) {
-      auto a = std::make_unique<Racer>(server.port(), "a");
-      auto b = std::make_unique<Racer>(server.port(), "b");
+      auto a = std::make_unique<Racer>(server.port(), std::string("a").append(std::to_string(room)));
+      auto b = std::make_unique<Racer>(server.port(), std::string("b").append(std::to_string(room)));
       const json r = create_room(*a, {{"public", true}});
       b->ws.request({{"type", "join_room"}, {"code", r["code"]}});
       start_race({a.get(), b.get()});
       auto s = std::make_unique<WsClient>(server.port());
-      s->hello("s");
+      s->hello(std::string("s").append(std::to_string(room)));
       s->send({{"type", "spectate"}, {"code", r["code"]}});
       // Moves in flight, unread, when the racers drop.
       for (int i = 0; i < 5; ++i) {

@@ -22,6 +22,50 @@ TEST(Decode, Hello) {
   EXPECT_EQ(as<Hello>(t).token, "abc.def");
   const Decoded u = decode_client(R"({"type":"hello","name":"Zoë 🙂"})");
   EXPECT_EQ(as<Hello>(u).name, "Zoë 🙂");
+  // No name: the server makes one up. A link code is upper-cased; a device label is kept.
+  EXPECT_FALSE(as<Hello>(decode_client(R"({"type":"hello"})")).name);
+  const Hello linked =
+      as<Hello>(decode_client(R"({"type":"hello","link_code":"abcd2345","device":" Phone "})"));
+  EXPECT_EQ(linked.link_code, "ABCD2345");
+  EXPECT_EQ(linked.device, "Phone");
+}
+
+TEST(Decode, AccountMessages) {
+  EXPECT_EQ(as<Register>(decode_client(R"({"type":"register","password":"a fine secret"})"))
+                .password,
+            "a fine secret");
+  const Login login = as<Login>(
+      decode_client(R"({"type":"login","name":"ann","password":"x","device":"Laptop"})"));
+  EXPECT_EQ(login.name, "ann");
+  EXPECT_EQ(login.password, "x");  // an old password is not judged again
+  EXPECT_EQ(login.device, "Laptop");
+  const ChangePassword change = as<ChangePassword>(decode_client(
+      R"({"type":"change_password","old_password":"old one","password":"new and long"})"));
+  EXPECT_EQ(change.old_password, "old one");
+  EXPECT_EQ(change.password, "new and long");
+  for (const char* type : {"sessions", "logout", "logout_all", "link_code"}) {
+    EXPECT_TRUE(decode_client(std::string(R"({"type":")") + type + "\"}").ok()) << type;
+  }
+}
+
+TEST(Decode, WeakLongAndMalformedAccountFieldsAreRefused) {
+  const auto field_error = [](const std::string& text) {
+    const Decoded d = decode_client(text);
+    return d.ok() ? std::string("accepted") : d.error().field + ": " + d.error().message;
+  };
+  EXPECT_EQ(field_error(R"({"type":"register","password":"seven77"})"),
+            "password: password must be 8 to 128 characters");
+  EXPECT_EQ(field_error(R"({"type":"register","password":")" + std::string(129, 'x') + "\"}"),
+            "password: password must be at most 128 characters");
+  EXPECT_EQ(field_error(R"({"type":"register","password":"Password1"})"),
+            "password: this password is one of the most common: pick another");
+  EXPECT_EQ(field_error(R"({"type":"register","password":")" + std::string(128, 'x') + "\"}"),
+            "accepted");
+  EXPECT_EQ(field_error(R"({"type":"hello","link_code":"ABC"})"),
+            "link_code: link_code must be 8 characters from ABCDEFGHJKLMNPQRSTUVWXYZ23456789");
+  EXPECT_EQ(field_error(R"({"type":"hello","name":"ad​min"})").substr(0, 42),
+            "name: name must not contain invisible char");
+  EXPECT_EQ(field_error(R"({"type":"login","name":"a"})"), "password: password is required");
 }
 
 TEST(Decode, EmotesAndTheComputerOption) {
@@ -200,7 +244,7 @@ TEST(Decode, MalformedInputsGetTheirExactError) {
       {R"({"type":"ping","rid":9223372036854775808})", ErrorCode::bad_field, "rid"},
       {R"({"type":"ping","rid":")" + std::string(65, 'r') + "\"}", ErrorCode::bad_field, "rid"},
       // hello.
-      {R"({"type":"hello"})", ErrorCode::bad_field, "name"},
+      {R"({"type":"hello","name":5})", ErrorCode::bad_field, "name"},
       {R"({"type":"hello","name":""})", ErrorCode::bad_field, "name"},
       {R"({"type":"hello","name":"   "})", ErrorCode::bad_field, "name"},
       {R"({"type":"hello","name":"abcdefghijklmnopqrstu"})", ErrorCode::bad_field, "name"},

@@ -10,13 +10,34 @@ namespace {
 using json = nlohmann::json;
 
 TEST(Encode, WelcomeCarriesIdentityTokenAndRid) {
-  const json j = json::parse(encode_welcome({"p1", "alice"}, "p1.secret", true, std::string("r")));
+  const json j =
+      json::parse(encode_welcome({"p1", "alice"}, "p1.secret", true, false, std::string("r")));
   EXPECT_EQ(j["type"], "welcome");
   EXPECT_EQ(j["player"], (json{{"id", "p1"}, {"name", "alice"}}));
   EXPECT_EQ(j["token"], "p1.secret");
   EXPECT_EQ(j["resumed"], true);
+  EXPECT_EQ(j["registered"], false);
   EXPECT_EQ(j["protocol"], 1);
   EXPECT_EQ(j["rid"], "r");
+}
+
+TEST(Encode, AccountMessagesNeverCarryTokens) {
+  const json sessions = json::parse(encode_sessions(
+      {{"0123456789abcdef", 1000, 2000, "Firefox on Linux", true}, {"fedcba", 5, 6, "", false}},
+      {}));
+  EXPECT_EQ(sessions["type"], "sessions");
+  ASSERT_EQ(sessions["sessions"].size(), 2u);
+  EXPECT_EQ(sessions["sessions"][0],
+            (json{{"id", "0123456789abcdef"}, {"created_at", 1000}, {"last_seen", 2000},
+                  {"device", "Firefox on Linux"}, {"current", true}}));
+  const json code = json::parse(encode_link_code("ABCD2345", 99, std::string("x")));
+  EXPECT_EQ(code, (json{{"type", "link_code"}, {"code", "ABCD2345"}, {"expires_at", 99},
+                        {"rid", "x"}}));
+  EXPECT_EQ(json::parse(encode_registered({"p", "ann"}, {}))["player"]["name"], "ann");
+  EXPECT_EQ(json::parse(encode_logged_out({}))["type"], "logged_out");
+  ProtocolError limited{ErrorCode::rate_limited, "wait", ""};
+  limited.retry_after_ms = 1500;
+  EXPECT_EQ(json::parse(encode_error(limited, {}))["retry_after_ms"], 1500);
 }
 
 TEST(Encode, GameSnapshotHasEveryField) {
@@ -120,7 +141,7 @@ TEST(Encode, ErrorNamesCodeFieldAndRid) {
 TEST(Encode, InvalidUtf8FromAClientNeverThrows) {
   const std::string bad = "bad\xff name";
   std::string text;
-  ASSERT_NO_THROW(text = encode_welcome({"p", bad}, "t", false, {}));
+  ASSERT_NO_THROW(text = encode_welcome({"p", bad}, "t", false, false, {}));
   EXPECT_TRUE(json::accept(text));
 }
 

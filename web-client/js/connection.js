@@ -55,6 +55,11 @@ export class Connection extends EventTarget {
         this.storage.token = null;  // forgotten by the server: start afresh
         this.send({ type: 'hello', name: this.name });
       }
+      // A name that is taken or refused: back to the name screen, where the notice says why.
+      if (msg.type === 'error' && !this.token &&
+          (msg.code === 'name_taken' || (msg.code === 'bad_field' && msg.field === 'name'))) {
+        this.storage.name = null;
+      }
       this.dispatchEvent(new CustomEvent('message', { detail: msg }));
     };
     socket.onclose = (event) => {

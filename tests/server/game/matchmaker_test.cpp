@@ -11,7 +11,7 @@ using Outcome = Matchmaker::Outcome;
 const Matchmaker::Key kClassic4{engine::Mode::classic, 4};
 
 std::shared_ptr<Player> player(const std::string& id) {
-  return std::make_shared<Player>(id, id, "", 1500);
+  return std::make_shared<Player>(id, id, 1500);
 }
 
 TEST(Matchmaker, PairsWithTheLongestWaitingPlayerOfTheSameKey) {

@@ -42,7 +42,7 @@ class GatedJournal final : public MoveJournal {
 
 struct Member {
   explicit Member(std::string id)
-      : player(std::make_shared<Player>(id, id, "", kStartRating)),
+      : player(std::make_shared<Player>(id, id, kStartRating)),
         out(std::make_shared<FakeParticipant>()) {
     player->connection = out;
   }

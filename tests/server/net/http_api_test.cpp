@@ -56,7 +56,11 @@ struct HttpApiFixture : ::testing::Test {
   Matchmaker matchmaker;
   LocalDirectory directory{rooms, matchmaker};
   AddressLimits limits{0, 0};
-  Dispatcher dispatcher{players, rooms, directory, worker, metrics, limits};
+  PasswordHasher hasher{1, PasswordHasher::kCheap};
+  SignInLimits sign_in_limits;
+  protocol::NameBlocklist blocklist;
+  Dispatcher dispatcher{players, rooms,   directory, worker,
+                        metrics, limits, {hasher, sign_in_limits, blocklist}};
   SessionSet sessions;
   std::filesystem::path web_root =
       std::filesystem::temp_directory_path() / ("tilerace-http-api-" + std::to_string(getpid()));
@@ -128,7 +132,8 @@ TEST_F(HttpApiFixture, TheStoreRoutesAnswerFromTheStore) {
   EXPECT_EQ(json::parse(ask(get("/api/rooms")).body),
             json::parse(R"({"type":"rooms","rooms":[]})"));
 
-  store.add_player({.id = "p1", .name = "ann", .token_hash = "", .created_at = unix_ms()});
+  store.add_player({.id = "p1", .name = "ann", .name_key = "ann", .created_at = unix_ms()},
+                   std::nullopt);
   const Answer profile = ask(get("/api/players/p1"));
   EXPECT_EQ(profile.status, 200);
   EXPECT_EQ(json::parse(profile.body)["name"], "ann");

@@ -27,33 +27,20 @@ using testing::FakeParticipant;
 
 // An in-memory SQLite store whose writes of results fail while `failing` is set, as a full
 // disk or a lost database would.
-class FlakyStore final : public Store {
+class FlakyStore final : public Recorder {
  public:
+  FlakyStore() : Recorder(std::make_unique<SqliteDialect>(":memory:")) {}
   std::atomic<bool> failing = false;
   std::atomic<int> unreachable = 0;  // the next writes of results that find the database gone
 
-  void add_player(const PlayerRecord& p) override { real_.add_player(p); }
-  std::optional<PlayerRecord> find_player(std::string_view id) override {
-    return real_.find_player(id);
-  }
   std::vector<Grant> record_game(const GameRecord& g) override {
     check();
-    return real_.record_game(g);
+    return Recorder::record_game(g);
   }
-  std::optional<GameRecord> find_game(std::string_view id) override { return real_.find_game(id); }
   std::vector<Grant> record_race(const RaceRecord& r) override {
     check();
-    return real_.record_race(r);
+    return Recorder::record_race(r);
   }
-  void journal(const std::vector<ActiveGameRecord>& g) override { real_.journal(g); }
-  std::optional<ActiveGameRecord> find_active(std::string_view id) override {
-    return real_.find_active(id);
-  }
-  void journal_races(const std::vector<ActiveRaceRecord>& r) override { real_.journal_races(r); }
-  std::vector<ActiveRaceRecord> active_races() override { return real_.active_races(); }
-  Leaderboard leaderboard(const LeaderboardQuery& q) override { return real_.leaderboard(q); }
-  std::vector<BotRecord> bot_records(std::string_view id) override { return real_.bot_records(id); }
-  std::optional<Profile> profile(std::string_view id) override { return real_.profile(id); }
 
  private:
   void check() {
@@ -63,7 +50,6 @@ class FlakyStore final : public Store {
       throw StoreUnavailable("connection refused");
     }
   }
-  SqliteStore real_{":memory:"};
 };
 
 struct Client {
@@ -84,7 +70,11 @@ struct DispatcherFixture : ::testing::Test {
   Matchmaker matchmaker;
   LocalDirectory directory{rooms, matchmaker};
   AddressLimits limits{0, 0};
-  Dispatcher dispatcher{players, rooms, directory, worker, metrics, limits};
+  PasswordHasher hasher{1, PasswordHasher::kCheap};
+  SignInLimits sign_in_limits;
+  protocol::NameBlocklist blocklist;
+  Dispatcher dispatcher{players, rooms,   directory, worker,
+                        metrics, limits, {hasher, sign_in_limits, blocklist}};
 
   ~DispatcherFixture() override {
     rooms.stop();
@@ -255,6 +245,13 @@ const std::array<json, std::variant_size_v<protocol::ClientMessage>> kOneOfEach 
     json{{"type", "leaderboard"}, {"mode", "classic"}, {"size", 4}},
     json{{"type", "bot_record"}},
     json{{"type", "emote"}, {"emote", "gg"}},
+    json{{"type", "register"}, {"password", "a fine secret"}},
+    json{{"type", "login"}, {"name", "ann"}, {"password", "a fine secret"}},
+    json{{"type", "sessions"}},
+    json{{"type", "logout"}},
+    json{{"type", "logout_all"}},
+    json{{"type", "change_password"}, {"old_password", "a fine secret"}, {"password", "another one"}},
+    json{{"type", "link_code"}},
 };
 
 // Every type has a route (the visit would not compile otherwise), and every route answers:

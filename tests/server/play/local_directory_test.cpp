@@ -30,7 +30,7 @@ struct LocalDirectoryFixture : ::testing::Test {
     worker.join();
   }
   std::shared_ptr<Player> player(const std::string& id) {
-    auto p = std::make_shared<Player>(id, id, "", kStartRating);
+    auto p = std::make_shared<Player>(id, id, kStartRating);
     p->connection = out;
     return p;
   }

@@ -72,7 +72,7 @@ class RecorderTest : public ::testing::Test {
  protected:
   RecorderTest() : recorder_(std::make_unique<WatchedDialect>(log_)) {
     for (const char* id : {"zed", "amy"}) {
-      recorder_.add_player({.id = id, .name = id, .token_hash = "h", .created_at = 1});
+      recorder_.add_player({.id = id, .name = id, .name_key = id, .created_at = 1}, std::nullopt);
     }
     log_.clear();
   }
@@ -156,7 +156,7 @@ TEST_F(RecorderTest, ARaceThatFailsAtAnyStatementLeavesNothingThenRecordsOnce) {
     SCOPED_TRACE("failing at statement " + std::to_string(n));
     Recorder fresh(std::make_unique<WatchedDialect>(log_));
     for (const char* id : {"zed", "amy"}) {
-      fresh.add_player({.id = id, .name = id, .token_hash = "h", .created_at = 1});
+      fresh.add_player({.id = id, .name = id, .name_key = id, .created_at = 1}, std::nullopt);
     }
     fresh.journal_races({{.id = "race-1", .room = "ROOM"}});
     log_.clear();

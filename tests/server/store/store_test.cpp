@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "protocol/names.hpp"
 #include "server/store/pg_dialect.hpp"
 #include "server/store/sqlite_dialect.hpp"
 #include "tests/eventually.hpp"
@@ -54,8 +55,15 @@ class StoreTest : public ::testing::TestWithParam<Backend> {
     }
   }
 
+  // A player row as the schema before accounts wrote it (kBeforeAccounts applied).
+  void add_bare(const std::string& id, const std::string& name, std::int64_t created_at) {
+    execute(fmt::format(
+        "INSERT INTO players (id, name, token_hash, created_at) VALUES ('{}', '{}', 'hash-{}', {})",
+        id, name, id, created_at));
+  }
   void add(const std::string& id, const std::string& name) {
-    store_->add_player({id, name, "hash-" + id, 1000});
+    store_->add_player({id, name, protocol::name_key(name), 1000},
+                       SessionRecord{"hash-" + id, id, 1000, 1000, "test"});
   }
   static GameRecord game(const std::string& id, const std::string& player, std::int64_t score,
                          std::int64_t max_tile, int moves, std::int64_t ended_at,
@@ -99,12 +107,14 @@ class StoreTest : public ::testing::TestWithParam<Backend> {
 
 TEST_P(StoreTest, PlayersRoundTripAndSurviveReopening) {
   add("p1", "ann");
-  store_->add_player({"p1", "someone else", "other", 0});  // same id again: ignored
+  // The same id again: ignored.
+  EXPECT_FALSE(store_->add_player({"p1", "someone else", "someone else", 0}, std::nullopt));
   auto p = store_->find_player("p1");
   ASSERT_TRUE(p.has_value());
   EXPECT_EQ(p->name, "ann");
-  EXPECT_EQ(p->token_hash, "hash-p1");
   EXPECT_EQ(p->rating, 1500);
+  EXPECT_EQ(p->registered_at, 0);
+  EXPECT_EQ(store_->session_player("hash-p1", 2000), "p1");
   EXPECT_FALSE(store_->find_player("p2").has_value());
   store_.reset();
   store_ = open();
@@ -262,6 +272,41 @@ TEST_P(StoreTest, IsoWeeksOneAndFiftyThreeHoldTheDaysAroundNewYear) {
   EXPECT_EQ(board_of("2026-W53", "a").me->rank, 2);
 }
 
+// Back to the schema before accounts: each player's one token hash in players, no sessions,
+// no name keys.
+const std::string kBeforeAccounts =
+    "DROP TABLE sessions; DROP TABLE old_names; DROP TABLE link_codes; "
+    "DROP INDEX players_by_name_key; ALTER TABLE players DROP COLUMN name_key; "
+    "ALTER TABLE players DROP COLUMN password_hash; "
+    "ALTER TABLE players DROP COLUMN registered_at; ALTER TABLE players DROP COLUMN renamed_at; "
+    "ALTER TABLE players ADD COLUMN token_hash TEXT NOT NULL DEFAULT ''; "
+    "UPDATE players SET token_hash = 'hash-' || id;";
+
+TEST_P(StoreTest, UpgradingGivesEachPlayerASessionAndEveryNameItsOwnKey) {
+  add("p1", "ann");
+  add("p2", "bob");
+  add("p3", "cid");
+  store_.reset();
+  // Before accounts names could repeat and break today's rules; tokens lived in players.
+  execute(kBeforeAccounts);
+  execute(
+      "UPDATE players SET name = 'ann', created_at = 2000 WHERE id = 'p2';"
+      "UPDATE players SET name = 'ANN', created_at = 3000 WHERE id = 'p3';");
+  add_bare("p4", "\u202Eevil", 4000);  // a bidi override: no longer a name
+  execute(postgres() ? "UPDATE tilerace_schema SET version = 5" : "PRAGMA user_version = 7");
+  store_ = open();
+  EXPECT_EQ(store_->find_player("p1")->name, "ann");  // the oldest keeps the name
+  EXPECT_EQ(store_->find_player("p2")->name, "ann-2");
+  EXPECT_EQ(store_->find_player("p3")->name, "ANN-3");
+  EXPECT_EQ(store_->find_player("p4")->name, "player-p4");
+  EXPECT_EQ(store_->credentials("ann-3")->player_id, "p3");
+  for (const char* id : {"p1", "p2", "p3"}) {
+    EXPECT_EQ(store_->session_player(std::string("hash-") + id, 5000), id);
+  }
+  // A later guest cannot take a name in any case or width.
+  EXPECT_FALSE(store_->add_player({"p5", "Ann", protocol::name_key("Ann"), 6000}, std::nullopt));
+}
+
 TEST_P(StoreTest, UpgradingFillsInTheDaysAndWeeksOfResultsAlreadyRecorded) {
   using namespace std::chrono;
   add("a", "ann");
@@ -279,7 +324,8 @@ TEST_P(StoreTest, UpgradingFillsInTheDaysAndWeeksOfResultsAlreadyRecorded) {
   execute(
       "CREATE TABLE best_results AS SELECT player_id, mode, size, score, max_tile, move_count, "
       "game_id, ended_at FROM period_results WHERE period = 'all-time'; DROP TABLE "
-      "period_results; DROP TABLE achievements; ALTER TABLE players DROP COLUMN streak;");
+      "period_results; DROP TABLE achievements; ALTER TABLE players DROP COLUMN streak;" +
+      kBeforeAccounts);
   execute(postgres() ? "UPDATE tilerace_schema SET version = 3" : "PRAGMA user_version = 5");
   store_ = open();
   EXPECT_EQ(listing(board_of("all-time")), "a#1:600 b#2:300");
@@ -601,8 +647,8 @@ int rank_becomes(Store& store, const std::string& player, int expected) {
 
 TEST_F(SharedStoreTest, EachNodeRanksWhatTheOtherRecords) {
   PgStore a(url_, "node-a"), b(url_, "node-b");
-  a.add_player({"p", "ann", "h", 1});
-  b.add_player({"q", "bob", "h", 2});
+  a.add_player({"p", "ann", "ann", 1}, std::nullopt);
+  b.add_player({"q", "bob", "bob", 2}, std::nullopt);
   GameRecord g;
   g.config = {engine::Mode::classic, 4, 2048, 1};
   g.max_tile = 128;

@@ -1,0 +1,256 @@
+#include "server/play/accounts.hpp"
+
+#include <array>
+
+#include "protocol/encode.hpp"
+#include "server/base/secrets.hpp"
+#include "server/base/unix_time.hpp"
+#include "server/game/store_journal.hpp"
+
+namespace tilerace::server {
+
+namespace asio = boost::asio;
+using protocol::ErrorCode;
+
+namespace {
+
+constexpr std::array<std::string_view, 16> kAdjectives{
+    "brave", "calm",  "clever", "eager", "gentle", "happy", "jolly",  "kind",
+    "lucky", "merry", "nimble", "proud", "quick",  "sunny", "swift",  "witty"};
+constexpr std::array<std::string_view, 16> kAnimals{
+    "otter", "panda", "falcon", "fox",   "koala", "lynx",  "moose", "owl",
+    "puffin", "raven", "seal",  "tiger", "whale", "wolf",  "yak",   "zebra"};
+
+// "brave-otter-42": what a player who asks for no name is called.
+std::string made_up_name() {
+  const std::uint64_t r = random_u64();
+  return std::string(kAdjectives[r % 16]) + "-" + std::string(kAnimals[(r >> 8) % 16]) + "-" +
+         std::to_string(10 + (r >> 16) % 90);
+}
+
+}  // namespace
+
+void Accounts::send_error(Connection& c, ErrorCode code, std::string message,
+                          const protocol::Rid& rid, std::string field) {
+  metrics_.count_error(code);
+  c.send(protocol::encode_error({code, std::move(message), std::move(field)}, rid));
+}
+
+bool Accounts::limited(Connection& c, std::string_view name, const protocol::Rid& rid) {
+  const std::int64_t wait = limits_.admit(c.address, name);
+  if (wait == 0) return false;
+  metrics_.login_limited_total.fetch_add(1, std::memory_order_relaxed);
+  metrics_.count_error(ErrorCode::rate_limited);
+  protocol::ProtocolError error{ErrorCode::rate_limited, "too many sign-in attempts: wait a little",
+                                ""};
+  error.retry_after_ms = wait;
+  c.send(protocol::encode_error(error, rid));
+  return true;
+}
+
+asio::awaitable<std::shared_ptr<Player>> Accounts::load(const std::string& id) {
+  if (auto player = players_.find(id)) co_return player;
+  // Not in memory since this process started: the player and the solo game the journal kept.
+  std::optional<PlayerRecord> record;
+  std::optional<ActiveGameRecord> active;
+  const StoreWorker::Job job = [&](Store& s) {
+    record = s.find_player(id);
+    if (record) active = s.find_active(id);
+  };
+  co_await store_.run(job);
+  if (!record) co_return nullptr;
+  if (auto player = players_.find(id)) co_return player;  // loaded meanwhile by another hello
+  auto player = players_.adopt(*record);
+  if (active) restore_solo(*player, *active, metrics_);
+  co_return player;
+}
+
+asio::awaitable<Accounts::SignedIn> Accounts::new_session(const std::string& player_id,
+                                                          const std::string& device) {
+  IssuedToken issued = issue_token(player_id);
+  const SessionRecord session{issued.hash, player_id, unix_ms(), unix_ms(), device};
+  const StoreWorker::Job save = [&](Store& s) { s.add_session(session); };
+  co_await store_.run(save);
+  std::shared_ptr<Player> player = co_await load(player_id);
+  co_return SignedIn{std::move(player), std::move(issued.token), session.token_hash, true};
+}
+
+asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::hello(Connection& c,
+                                                                   const protocol::Hello& m,
+                                                                   const protocol::Rid& rid) {
+  if (m.token) co_return co_await resume(c, *m.token, rid);
+  if (m.link_code) {
+    if (limited(c, "", rid)) co_return std::nullopt;
+    std::optional<std::string> player_id;
+    const std::string& code = *m.link_code;
+    const StoreWorker::Job take = [&](Store& s) { player_id = s.take_link_code(code, unix_ms()); };
+    co_await store_.run(take);
+    if (!player_id) {
+      metrics_.login_failures_total.fetch_add(1, std::memory_order_relaxed);
+      send_error(c, ErrorCode::bad_credentials, "unknown, used or expired link code", rid,
+                 "link_code");
+      co_return std::nullopt;
+    }
+    metrics_.logins_total.fetch_add(1, std::memory_order_relaxed);
+    co_return co_await new_session(*player_id, m.device);
+  }
+  co_return co_await new_guest(c, m, rid);
+}
+
+asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::resume(Connection& c,
+                                                                    const std::string& token,
+                                                                    const protocol::Rid& rid) {
+  const std::string id(token_player(token));
+  const std::string hash = token_hash(token);
+  std::optional<std::string> owner;
+  if (!hash.empty()) {
+    const StoreWorker::Job find = [&](Store& s) { owner = s.session_player(hash, unix_ms()); };
+    co_await store_.run(find);
+  }
+  std::shared_ptr<Player> player;
+  if (owner && *owner == id) player = co_await load(id);
+  if (!player) {
+    send_error(c, ErrorCode::bad_token, "unknown or wrong token", rid, "token");
+    co_return std::nullopt;
+  }
+  co_return SignedIn{std::move(player), token, hash, true};
+}
+
+asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::new_guest(Connection& c,
+                                                                       const protocol::Hello& m,
+                                                                       const protocol::Rid& rid) {
+  // A made-up name may be taken too: a few tries, then the player is asked for one.
+  for (int attempt = 0; attempt < (m.name ? 1 : 5); ++attempt) {
+    const std::string name = m.name ? *m.name : made_up_name();
+    PlayerRecord record{random_hex(8), name, protocol::name_key(name), unix_ms()};
+    if (blocklist_.blocks(record.name_key)) {
+      send_error(c, ErrorCode::bad_field, "this name is not allowed here: pick another", rid,
+                 "name");
+      co_return std::nullopt;
+    }
+    IssuedToken issued = issue_token(record.id);
+    const SessionRecord session{issued.hash, record.id, record.created_at, record.created_at,
+                                m.device};
+    bool added = false;
+    const StoreWorker::Job save = [&](Store& s) { added = s.add_player(record, session); };
+    co_await store_.run(save);
+    if (added) {
+      co_return SignedIn{players_.adopt(record), std::move(issued.token), session.token_hash,
+                         false};
+    }
+  }
+  send_error(c, ErrorCode::name_taken, "this name is taken: pick another", rid, "name");
+  co_return std::nullopt;
+}
+
+asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::login(Connection& c,
+                                                                   const protocol::Login& m,
+                                                                   const protocol::Rid& rid) {
+  // A name that is no name cannot be anyone's: the same answer as a wrong password.
+  const std::string trimmed = protocol::trim_name(m.name);
+  const std::string key = protocol::name_problem(trimmed) ? "" : protocol::name_key(trimmed);
+  if (limited(c, key, rid)) co_return std::nullopt;
+  std::optional<Credentials> credentials;
+  if (!key.empty()) {
+    const StoreWorker::Job find = [&](Store& s) { credentials = s.credentials(key); };
+    co_await store_.run(find);
+  }
+  // Unknown names and guests are checked against no hash, at the same cost as a real one.
+  const std::string stored = credentials ? credentials->password_hash : std::string();
+  const bool match = co_await hasher_.verify(m.password, stored);
+  if (!match) {
+    limits_.failed(key);
+    metrics_.login_failures_total.fetch_add(1, std::memory_order_relaxed);
+    send_error(c, ErrorCode::bad_credentials, "wrong name or password", rid);
+    co_return std::nullopt;
+  }
+  metrics_.logins_total.fetch_add(1, std::memory_order_relaxed);
+  co_return co_await new_session(credentials->player_id, m.device);
+}
+
+asio::awaitable<void> Accounts::register_player(Connection& c, const protocol::Register& m,
+                                                const protocol::Rid& rid) {
+  Player& player = *c.player;
+  if (player.registered) {
+    send_error(c, ErrorCode::not_allowed, "you have an account already", rid);
+    co_return;
+  }
+  const std::string hash = co_await hasher_.hash(m.password);
+  const std::int64_t now = unix_ms();
+  const StoreWorker::Job save = [&](Store& s) { s.set_password(player.id, hash, now); };
+  co_await store_.run(save);
+  player.registered = true;
+  metrics_.registrations_total.fetch_add(1, std::memory_order_relaxed);
+  c.send(protocol::encode_registered({player.id, player.name}, rid));
+}
+
+asio::awaitable<void> Accounts::sessions(Connection& c, const protocol::Rid& rid) {
+  std::vector<SessionRecord> records;
+  const std::string& id = c.player->id;
+  const StoreWorker::Job load = [&](Store& s) { records = s.sessions(id); };
+  co_await store_.run(load);
+  std::vector<protocol::SessionView> views;
+  for (const SessionRecord& r : records) {
+    views.push_back({r.token_hash.substr(0, 16), r.created_at, r.last_seen, r.label,
+                     r.token_hash == c.session});
+  }
+  c.send(protocol::encode_sessions(views, rid));
+}
+
+asio::awaitable<void> Accounts::logout(Connection& c, const protocol::Rid& rid) {
+  const std::string& session = c.session;
+  const StoreWorker::Job end = [&](Store& s) { s.end_session(session); };
+  co_await store_.run(end);
+  c.send(protocol::encode_logged_out(rid));
+  c.out.close(1000);
+}
+
+asio::awaitable<void> Accounts::logout_all(Connection& c, const protocol::Rid& rid) {
+  const std::string& id = c.player->id;
+  const std::string& keep = c.session;
+  const StoreWorker::Job end = [&](Store& s) { s.end_other_sessions(id, keep); };
+  co_await store_.run(end);
+  co_await sessions(c, rid);
+}
+
+asio::awaitable<void> Accounts::change_password(Connection& c, const protocol::ChangePassword& m,
+                                                const protocol::Rid& rid) {
+  Player& player = *c.player;
+  if (!player.registered) {
+    send_error(c, ErrorCode::not_allowed, "register first: you have no password yet", rid);
+    co_return;
+  }
+  const std::string key = protocol::name_key(player.name);
+  if (limited(c, key, rid)) co_return;
+  std::optional<Credentials> credentials;
+  const StoreWorker::Job find = [&](Store& s) { credentials = s.credentials(key); };
+  co_await store_.run(find);
+  const std::string stored = credentials ? credentials->password_hash : std::string();
+  const bool match = co_await hasher_.verify(m.old_password, stored);
+  if (!match) {
+    limits_.failed(key);
+    metrics_.login_failures_total.fetch_add(1, std::memory_order_relaxed);
+    send_error(c, ErrorCode::bad_credentials, "wrong password", rid, "old_password");
+    co_return;
+  }
+  const std::string hash = co_await hasher_.hash(m.password);
+  const std::int64_t now = unix_ms();
+  const std::string& keep = c.session;
+  const StoreWorker::Job save = [&](Store& s) {
+    s.set_password(player.id, hash, now);
+    s.end_other_sessions(player.id, keep);
+  };
+  co_await store_.run(save);
+  co_await sessions(c, rid);
+}
+
+asio::awaitable<void> Accounts::link_code(Connection& c, const protocol::Rid& rid) {
+  const std::string code = random_code(protocol::kLinkCodeLength, protocol::kRoomCodeAlphabet);
+  const std::int64_t expires_at = unix_ms() + kLinkCodeMs;
+  const std::string& id = c.player->id;
+  const StoreWorker::Job save = [&](Store& s) { s.add_link_code(code, id, expires_at); };
+  co_await store_.run(save);
+  c.send(protocol::encode_link_code(code, expires_at, rid));
+}
+
+}  // namespace tilerace::server

@@ -1,0 +1,91 @@
+#pragma once
+// Who a connection is, and the account messages (docs/protocol.md, "Accounts"): hello as a new
+// guest, with a session's token or with a link code; login with a name and password; and, once
+// signed in, register, sessions, logout, logout_all, change_password and link_code.
+//
+// A player has any number of sessions (one per signed-in device; the token is the session's
+// secret, the store keeps its hash) but one connection at a time on a node (PlayerRegistry):
+// signing in on a second device replaces the first device's connection, which stays signed in.
+// Passwords are hashed on the PasswordHasher's threads; sign-in attempts are counted by
+// SignInLimits before any hashing. No password, token or link code is ever logged.
+#include <boost/asio/awaitable.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "protocol/messages.hpp"
+#include "protocol/names.hpp"
+#include "server/base/metrics.hpp"
+#include "server/base/password_hasher.hpp"
+#include "server/game/player_registry.hpp"
+#include "server/play/connection.hpp"
+#include "server/play/sign_in_limits.hpp"
+#include "server/store/store_worker.hpp"
+
+namespace tilerace::server {
+
+class Accounts {
+ public:
+  static constexpr std::int64_t kLinkCodeMs = 5 * 60 * 1000;  // a link code's life
+
+  Accounts(PlayerRegistry& players, StoreWorker& store, PasswordHasher& hasher,
+           SignInLimits& limits, const protocol::NameBlocklist& blocklist, Metrics& metrics)
+      : players_(players),
+        store_(store),
+        hasher_(hasher),
+        limits_(limits),
+        blocklist_(blocklist),
+        metrics_(metrics) {}
+
+  // A player signed in on a connection, and the token that connection's device keeps.
+  struct SignedIn {
+    std::shared_ptr<Player> player;
+    std::string token;
+    std::string session;  // the token's hash
+    bool resumed = false;  // an existing player came back
+  };
+  // The player hello names: the owner of the token's session, the player a link code was made
+  // for (a new session), or a new guest (named as asked, or a made-up name). nullopt when it
+  // was refused; the error has been sent to c.
+  boost::asio::awaitable<std::optional<SignedIn>> hello(Connection& c, const protocol::Hello& m,
+                                                        const protocol::Rid& rid);
+  // login: the player whose name and password these are, with a new session.
+  boost::asio::awaitable<std::optional<SignedIn>> login(Connection& c, const protocol::Login& m,
+                                                        const protocol::Rid& rid);
+
+  // The messages of a signed-in connection (c.player and c.session set).
+  boost::asio::awaitable<void> register_player(Connection& c, const protocol::Register& m,
+                                               const protocol::Rid& rid);
+  boost::asio::awaitable<void> sessions(Connection& c, const protocol::Rid& rid);
+  boost::asio::awaitable<void> logout(Connection& c, const protocol::Rid& rid);
+  boost::asio::awaitable<void> logout_all(Connection& c, const protocol::Rid& rid);
+  boost::asio::awaitable<void> change_password(Connection& c, const protocol::ChangePassword& m,
+                                               const protocol::Rid& rid);
+  boost::asio::awaitable<void> link_code(Connection& c, const protocol::Rid& rid);
+
+ private:
+  boost::asio::awaitable<std::optional<SignedIn>> resume(Connection& c, const std::string& token,
+                                                         const protocol::Rid& rid);
+  boost::asio::awaitable<std::optional<SignedIn>> new_guest(Connection& c,
+                                                            const protocol::Hello& m,
+                                                            const protocol::Rid& rid);
+  // A new session for player_id on device; the player loaded if need be.
+  boost::asio::awaitable<SignedIn> new_session(const std::string& player_id,
+                                               const std::string& device);
+  // The player with this id, from memory or loaded with their journaled solo game.
+  boost::asio::awaitable<std::shared_ptr<Player>> load(const std::string& id);
+  // rate_limited when the limits refuse an attempt from c on name (a key, or empty); sent.
+  bool limited(Connection& c, std::string_view name, const protocol::Rid& rid);
+  void send_error(Connection& c, protocol::ErrorCode code, std::string message,
+                  const protocol::Rid& rid, std::string field = "");
+
+  PlayerRegistry& players_;
+  StoreWorker& store_;
+  PasswordHasher& hasher_;
+  SignInLimits& limits_;
+  const protocol::NameBlocklist& blocklist_;
+  Metrics& metrics_;
+};
+
+}  // namespace tilerace::server

@@ -1,0 +1,263 @@
+// Accounts over the real binary: claiming a name with a password, signing in elsewhere, the
+// sessions of a player, link codes, attempt limits, names that are refused, a session made on
+// one node used on another, and logs that never hold a secret.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "tests/e2e/harness.hpp"
+#include "tests/pg_cluster.hpp"
+#include "tests/redis_process.hpp"
+
+namespace tilerace::e2e {
+namespace {
+
+constexpr const char* kPassword = "correct horse battery";
+
+// Every secret a test handled; none may appear in a server's log.
+struct Secrets {
+  std::vector<std::string> seen{kPassword};
+  void add(const json& message) {
+    for (const char* key : {"token", "code"}) {
+      if (message.contains(key) && message[key].is_string()) seen.push_back(message[key]);
+    }
+  }
+  void expect_absent_from(const ServerProcess& server) const {
+    const std::string log = server.log();
+    for (const std::string& secret : seen) {
+      EXPECT_EQ(log.find(secret), std::string::npos) << "the log holds a secret: " << secret;
+    }
+  }
+};
+
+// A guest named name on a new connection, who then registers with kPassword.
+json registered(WsClient& ws, const std::string& name, Secrets& secrets) {
+  const json welcome = ws.hello(name);
+  secrets.add(welcome);
+  EXPECT_EQ(welcome["registered"], false);
+  const json reply = ws.request({{"type", "register"}, {"password", kPassword}});
+  EXPECT_EQ(reply["type"], "registered") << reply.dump();
+  return welcome;
+}
+
+json login(WsClient& ws, const std::string& name, const std::string& password,
+           const std::string& device = "") {
+  json m{{"type", "login"}, {"name", name}, {"password", password}};
+  if (!device.empty()) m["device"] = device;
+  return ws.request(m);
+}
+
+TEST(Accounts, ARegisteredPlayerSignsInOnAnotherDeviceAsThemselves) {
+  ServerProcess server;
+  Secrets secrets;
+  WsClient phone(server.port());
+  const json first = registered(phone, "Alice", secrets);
+  // A game played on the first device: the second device signs in to the same player.
+  EXPECT_EQ(phone.request({{"type", "new_game"}, {"size", 4}})["type"], "game");
+  WsClient laptop(server.port());
+  const json welcome = login(laptop, "  ALICE ", kPassword, "Laptop");  // any case, trimmed
+  secrets.add(welcome);
+  ASSERT_EQ(welcome["type"], "welcome") << welcome.dump();
+  EXPECT_EQ(welcome["player"], first["player"]);
+  EXPECT_EQ(welcome["registered"], true);
+  EXPECT_NE(welcome["token"], first["token"]);  // a session of its own
+  EXPECT_EQ(laptop.expect("game")["game"]["state"], "playing");  // the game came along
+  EXPECT_EQ(phone.wait_closed(), 4000);  // one connection at a time: the laptop's now
+  const auto profile = http_request(server.port(), "/api/players/" +
+                                                       first["player"]["id"].get<std::string>());
+  EXPECT_EQ(profile.status, 200);
+  // Both devices stay signed in: each lists the other.
+  const json sessions = laptop.request({{"type", "sessions"}});
+  ASSERT_EQ(sessions["sessions"].size(), 2u) << sessions.dump();
+  EXPECT_EQ(sessions["sessions"][1]["device"], "Laptop");
+  EXPECT_EQ(sessions["sessions"][1]["current"], true);
+  EXPECT_EQ(sessions["sessions"][0]["current"], false);
+  WsClient phone_again(server.port());
+  EXPECT_EQ(phone_again.request({{"type", "hello"}, {"token", first["token"]}})["type"],
+            "welcome");
+  secrets.expect_absent_from(server);
+}
+
+TEST(Accounts, SignOutHereOrEverywhereElse) {
+  ServerProcess server;
+  Secrets secrets;
+  WsClient a(server.port());
+  const json guest = registered(a, "bruno", secrets);
+  WsClient b(server.port());
+  const json second = login(b, "bruno", kPassword);
+  secrets.add(second);
+  ASSERT_EQ(second["type"], "welcome");
+  // logout_all ends every session but this one: the first device's token no longer works.
+  const json left = b.request({{"type", "logout_all"}});
+  ASSERT_EQ(left["type"], "sessions");
+  EXPECT_EQ(left["sessions"].size(), 1u);
+  WsClient a_again(server.port());
+  EXPECT_EQ(a_again.request({{"type", "hello"}, {"token", guest["token"]}})["code"], "bad_token");
+  // logout ends this session and this connection.
+  EXPECT_EQ(b.request({{"type", "logout"}})["type"], "logged_out");
+  EXPECT_EQ(b.wait_closed(), 1000);
+  WsClient b_again(server.port());
+  EXPECT_EQ(b_again.request({{"type", "hello"}, {"token", second["token"]}})["code"], "bad_token");
+  // The password still signs in.
+  WsClient c(server.port());
+  EXPECT_EQ(login(c, "bruno", kPassword)["type"], "welcome");
+  secrets.expect_absent_from(server);
+}
+
+TEST(Accounts, ChangingThePasswordEndsTheOtherSessions) {
+  ServerProcess server;
+  Secrets secrets;
+  WsClient a(server.port());
+  const json guest = registered(a, "chen", secrets);
+  const json wrong = a.request(
+      {{"type", "change_password"}, {"old_password", "not it at all"}, {"password", "new secret!"}});
+  EXPECT_EQ(wrong["code"], "bad_credentials");
+  WsClient b(server.port());
+  secrets.add(login(b, "chen", kPassword));
+  EXPECT_EQ(a.wait_closed(), 4000);
+  const json changed = b.request(
+      {{"type", "change_password"}, {"old_password", kPassword}, {"password", "new secret!"}});
+  EXPECT_EQ(changed["type"], "sessions");
+  EXPECT_EQ(changed["sessions"].size(), 1u);
+  WsClient c(server.port());
+  EXPECT_EQ(login(c, "chen", kPassword)["code"], "bad_credentials");
+  EXPECT_EQ(login(c, "chen", "new secret!")["type"], "welcome");
+  secrets.expect_absent_from(server);
+}
+
+TEST(Accounts, ALinkCodeSignsInOneOtherDeviceOnce) {
+  ServerProcess server;
+  Secrets secrets;
+  WsClient a(server.port());
+  const json guest = a.hello("dora");  // guests may link devices too
+  secrets.add(guest);
+  const json code = a.request({{"type", "link_code"}});
+  ASSERT_EQ(code["type"], "link_code");
+  secrets.add(code);
+  EXPECT_EQ(code["code"].get<std::string>().size(), 8u);
+  WsClient b(server.port());
+  const json linked = b.request({{"type", "hello"}, {"link_code", code["code"]}});
+  secrets.add(linked);
+  ASSERT_EQ(linked["type"], "welcome") << linked.dump();
+  EXPECT_EQ(linked["player"], guest["player"]);
+  WsClient c(server.port());
+  const json again = c.request({{"type", "hello"}, {"link_code", code["code"]}});
+  EXPECT_EQ(again["code"], "bad_credentials");
+  EXPECT_EQ(again["field"], "link_code");
+  secrets.expect_absent_from(server);
+}
+
+TEST(Accounts, WrongNamesAndPasswordsLookTheSameAndAreLimited) {
+  ServerProcess server;
+  Secrets secrets;
+  WsClient a(server.port());
+  registered(a, "emil", secrets);
+  WsClient b(server.port());
+  const json unknown = login(b, "nobody-here", kPassword);
+  const json wrong = login(b, "emil", "wrong password");
+  const json guest = login(b, "emil-guest", "whatever it is");
+  EXPECT_EQ(unknown["code"], "bad_credentials");
+  EXPECT_EQ(wrong["code"], "bad_credentials");
+  EXPECT_EQ(unknown["message"], wrong["message"]);
+  EXPECT_EQ(guest["message"], wrong["message"]);
+  // Ten failures on one name in 15 minutes: the next attempt is refused unchecked, even with
+  // the right password, and says when to try again.
+  for (int i = 1; i < 10; ++i) EXPECT_EQ(login(b, "emil", "wrong password")["code"], "bad_credentials");
+  const json limited = login(b, "emil", kPassword);
+  EXPECT_EQ(limited["code"], "rate_limited") << limited.dump();
+  EXPECT_GT(limited["retry_after_ms"].get<std::int64_t>(), 0);
+  EXPECT_EQ(server.metric("tilerace_login_limited_total"), 1);
+  EXPECT_EQ(server.metric("tilerace_login_failures_total"), 12);
+  // A flood from one address is cut off too, whatever names it tries.
+  WsClient flood(server.port());
+  int refused = 0;
+  for (int i = 0; i < 30; ++i) {
+    refused += login(flood, "someone" + std::to_string(i), "guess guess")["code"] == "rate_limited";
+  }
+  EXPECT_GE(refused, 10);  // 20 attempts a minute from one address, counted since the test began
+  secrets.expect_absent_from(server);
+}
+
+TEST(Accounts, NamesAreUniqueVisibleAndAllowed) {
+  TempDir dir;
+  const auto blocklist = dir.path() / "blocked.txt";
+  std::ofstream(blocklist) << "# words we do not want\nbadword\n";
+  ServerProcess server({"--name-blocklist", blocklist.string()});
+  WsClient a(server.port());
+  EXPECT_EQ(a.hello("Frida")["type"], "welcome");
+  WsClient b(server.port());
+  for (const char* taken : {"frida", "FRIDA", "\xEF\xBC\xA6rida"}) {  // Ｆrida, fullwidth
+    const json reply = b.request({{"type", "hello"}, {"name", taken}});
+    EXPECT_EQ(reply["code"], "name_taken") << taken;
+  }
+  const auto refused = [&](const std::string& name) {
+    const json reply = b.request({{"type", "hello"}, {"name", name}});
+    EXPECT_EQ(reply["code"], "bad_field") << name;
+    EXPECT_EQ(reply["field"], "name") << name;
+    return reply["message"].get<std::string>();
+  };
+  EXPECT_NE(refused("evil\xE2\x80\xAEgpj.exe").find("invisible"), std::string::npos);
+  EXPECT_NE(refused("ad\xE2\x80\x8Bmin").find("invisible"), std::string::npos);
+  EXPECT_NE(refused("B4D.W0RD").find("not allowed"), std::string::npos);
+  EXPECT_NE(refused(std::string(21, 'x')).find("1 to 20"), std::string::npos);
+  EXPECT_NE(refused("!?!?").find("letter or a digit"), std::string::npos);
+  // No name at all: one is made up.
+  const json made_up = b.request({{"type", "hello"}});
+  ASSERT_EQ(made_up["type"], "welcome");
+  EXPECT_NE(made_up["player"]["name"].get<std::string>().find('-'), std::string::npos);
+}
+
+TEST(Accounts, WeakAndOversizedPasswordsAreRefused) {
+  ServerProcess server;
+  WsClient a(server.port());
+  a.hello("greta");
+  for (const std::string& password : {std::string("seven77"), std::string(129, 'p'),
+                                      std::string("Password123")}) {
+    const json reply = a.request({{"type", "register"}, {"password", password}});
+    EXPECT_EQ(reply["code"], "bad_field") << password;
+    EXPECT_EQ(reply["field"], "password");
+  }
+  // A megabyte is cut off at the message limit: the server closes the connection (1009) as
+  // soon as the frame's header announces it. The client may not even see the close frame (the
+  // reset that follows can drop it, or fail its write), so the server's word is the check.
+  try {
+    a.send({{"type", "register"}, {"password", std::string(1 << 20, 'p')}});
+  } catch (const boost::system::system_error&) {
+  }
+  EXPECT_TRUE(server.wait_for_log("The WebSocket message exceeded the locally configured limit"));
+  a.wait_closed();
+  EXPECT_TRUE(a.closed());
+  WsClient b(server.port());
+  EXPECT_EQ(b.hello("greta-2")["type"], "welcome");
+}
+
+TEST(Accounts, ASessionMadeOnOneNodeWorksOnAnother) {
+  const std::string url = tilerace::testing::PgCluster::shared().create_database();
+  tilerace::testing::RedisProcess redis;
+  auto node = [&](const std::string& name) {
+    return std::make_unique<ServerProcess>(std::vector<std::string>{
+        "--database", url, "--node-name", name, "--redis",
+        "redis://127.0.0.1:" + std::to_string(redis.port())});
+  };
+  const auto a = node("a");
+  const auto b = node("b");
+  Secrets secrets;
+  WsClient on_a(a->port());
+  const json welcome = registered(on_a, "hugo", secrets);
+  WsClient on_b(b->port());
+  const json resumed = on_b.request({{"type", "hello"}, {"token", welcome["token"]}});
+  EXPECT_EQ(resumed["type"], "welcome") << resumed.dump();
+  EXPECT_EQ(resumed["player"], welcome["player"]);
+  EXPECT_EQ(resumed["registered"], true);
+  WsClient again_on_b(b->port());
+  const json signed_in = login(again_on_b, "hugo", kPassword);
+  secrets.add(signed_in);
+  EXPECT_EQ(signed_in["player"], welcome["player"]);
+  WsClient other(b->port());
+  EXPECT_EQ(other.request({{"type", "hello"}, {"name", "HUGO"}})["code"], "name_taken");
+  secrets.expect_absent_from(*a);
+  secrets.expect_absent_from(*b);
+}
+
+}  // namespace
+}  // namespace tilerace::e2e
