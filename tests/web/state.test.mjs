@@ -8,7 +8,7 @@ const G = (id, board) => ({ id, mode: 'classic', size: board.length, target: 204
 test('welcome, game and moved update the solo game and ask for an animation', () => {
   const s = initialState();
   applyMessage(s, { type: 'welcome', player: { id: 'p1', name: 'ann' }, token: 't', resumed: false, protocol: 1 });
-  assert.deepEqual(s.me, { id: 'p1', name: 'ann' });
+  assert.deepEqual(s.me, { id: 'p1', name: 'ann', registered: false });
   applyMessage(s, { type: 'game', game: G('g1', [[2, 2], [0, 0]]) });
   const fx = applyMessage(s, { type: 'moved', game: 'g1', changed: true, gained: 4, score: 4, moves: 1, board: [[4, 0], [0, 2]],
     max_tile: 4, state: 'playing', won: false, motions: [], spawned: [] });
@@ -130,4 +130,20 @@ test('the view follows what the server starts, and the best answer goes to the b
   applyMessage(s, { type: 'leaderboard', rid: 'best', mode: 'classic', size: 4, kind: 'score', entries: [], me: { score: 512, moves: 90 } });
   assert.deepEqual(s.best, { mode: 'classic', size: 4, score: 512, moves: 90 });
   assert.equal(s.leaderboard, null);
+});
+
+test('account messages: registered, a link code, the sessions, and signing out', () => {
+  const s = initialState();
+  applyMessage(s, { type: 'welcome', player: { id: 'p', name: 'ann' }, token: 't', registered: false });
+  assert.equal(s.me.registered, false);
+  applyMessage(s, { type: 'registered', player: { id: 'p', name: 'ann' } });
+  assert.equal(s.me.registered, true);
+  assert.equal(s.notice.kind, 'info');
+  applyMessage(s, { type: 'link_code', code: 'ABCD2345', expires_at: 99 });
+  assert.deepEqual(s.account.linkCode, { code: 'ABCD2345', expires_at: 99 });
+  applyMessage(s, { type: 'sessions', sessions: [{ id: 'x', current: true }] });
+  assert.equal(s.account.sessions.length, 1);
+  applyMessage(s, { type: 'logged_out' });
+  assert.equal(s.me, null);
+  assert.deepEqual(s.account, { linkCode: null, sessions: null });
 });

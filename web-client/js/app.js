@@ -14,6 +14,7 @@ import { ConfirmView, OverlayView, overlayFor } from './overlay_view.js';
 import { renderLeaderboard } from './leaderboard_view.js';
 import { ReplayView } from './replay_view.js';
 import { renderProfile } from './profile_view.js';
+import { renderAccount } from './account_view.js';
 import { Sound } from './sound.js';
 
 const $ = (id) => document.getElementById(id);
@@ -77,11 +78,14 @@ function newGame() { controller.newGame(lobby.settings()); }
 
 function render() {
   const { view } = state;
-  $('name-screen').hidden = !!connection.name;
-  $('lobby').hidden = !connection.name || view !== 'lobby';
+  $('name-screen').hidden = connection.ready;
+  $('lobby').hidden = !connection.ready || view !== 'lobby';
   $('play').hidden = view !== 'play';
   $('replay').hidden = view !== 'replay';
   $('profile').hidden = view !== 'profile';
+  const mine = view === 'profile' && state.me && profileId === state.me.id;
+  renderAccount({ card: $('account'), register: $('register-form'), registered: $('registered-note'),
+    linkCode: $('link-code'), sessions: $('sessions') }, mine ? state.me : null, state.account, location.origin);
   $('me').textContent = state.me ? state.me.name : '';
   $('me').hidden = !state.me;
   lobby.renderBotRecord(state.botRecord);
@@ -188,8 +192,11 @@ function showEmote(player, emote) {
   say(`${mine ? 'You' : name}: ${EMOTE_WORDS[emote] ?? emote}`);
 }
 
+let profileId = null;  // whose profile is shown
 async function openProfile(id) {
   try {
+    profileId = id;
+    if (state.me && id === state.me.id) controller.listSessions();
     renderProfile({ name: $('profile-name'), stats: $('profile-stats'), chart: $('rating-chart'),
       bests: $('profile-bests'), races: $('profile-races'), achievements: $('profile-achievements') },
     await fetchProfile(id), openReplay);
@@ -215,6 +222,26 @@ $('name-form').addEventListener('submit', (e) => {
   connection.open($('name-input').value.trim());
   render();
 });
+$('sign-in-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  connection.signIn($('sign-in-name').value.trim(), $('sign-in-password').value);
+  $('sign-in-password').value = '';
+  render();
+});
+$('link-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  connection.link($('link-input').value.trim().toUpperCase());
+  $('link-input').value = '';
+  render();
+});
+$('register-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  controller.register($('register-password').value);
+  $('register-password').value = '';
+});
+$('link-device').addEventListener('click', () => controller.linkDevice());
+$('sign-out-others').addEventListener('click', () => controller.signOutOthers());
+$('sign-out').addEventListener('click', () => controller.signOut());
 $('new-game').addEventListener('click', () => { newGame(); show('play'); });
 $('create-room').addEventListener('click', () => controller.createRoom(lobby.settings()));
 $('race-bot').addEventListener('click', () => controller.raceComputer(Number($('target').value), $('bot-strength').value));
@@ -281,5 +308,13 @@ bindInput($('board'), {
 document.addEventListener('animationend', (e) => { if (e.target.id === 'gain') e.target.textContent = ''; });
 setInterval(() => { if (state.race && !state.results) race.renderClock(state.race); }, 500);
 
-if (connection.name) connection.connect();
+// ?link=CODE from another device signs this one in as that player (once: the code is spent,
+// so it leaves the address), unless someone already plays here.
+const linkCode = params.get('link');
+if (linkCode) {
+  params.delete('link');
+  history.replaceState(null, '', `${location.pathname}${params.size ? `?${params}` : ''}`);
+}
+if (linkCode && !connection.name) connection.link(linkCode.toUpperCase());
+else if (connection.name) connection.connect();
 render();

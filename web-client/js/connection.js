@@ -15,6 +15,16 @@ export function socketUrl(url, base) {
   return resolved.href;
 }
 
+// How this device names itself in the sessions list: "Firefox on Linux" and the like.
+export function deviceLabel(agent = globalThis.navigator?.userAgent ?? '') {
+  const browser = /Edg\//.test(agent) ? 'Edge' : /Firefox\//.test(agent) ? 'Firefox'
+    : /Chrom(e|ium)\//.test(agent) ? 'Chrome' : /Safari\//.test(agent) ? 'Safari' : 'A browser';
+  const system = /Android/.test(agent) ? 'Android' : /iPhone|iPad/.test(agent) ? 'iOS'
+    : /Windows/.test(agent) ? 'Windows' : /Mac OS/.test(agent) ? 'macOS'
+    : /Linux/.test(agent) ? 'Linux' : '';
+  return system ? `${browser} on ${system}` : browser;
+}
+
 export class Connection extends EventTarget {
   // storage: a ClientStorage (storage.js), where the name and token are kept.
   constructor(url, storage) {
@@ -33,8 +43,29 @@ export class Connection extends EventTarget {
   // Starts (or restarts) the connection as `name` (a new name is a new player).
   open(name) {
     this.storage.name = name;
+    this.first = null;
     this.connect();
   }
+
+  // Signs in with an account's name and password instead (never kept), or with a link code
+  // from another device; the welcome brings the token and the name to keep.
+  signIn(name, password) {
+    this.storage.forget();
+    this.first = { type: 'login', name, password, device: deviceLabel() };
+    this.connect();
+  }
+  link(code) {
+    this.storage.forget();
+    this.first = { type: 'hello', link_code: code, device: deviceLabel() };
+    this.connect();
+  }
+  // Signed out (logout): the name and token are forgotten; the name screen comes back.
+  forget() {
+    this.storage.forget();
+    this.first = null;
+  }
+  // Whether the page has someone to connect as.
+  get ready() { return !!this.name || !!this.first; }
 
   connect() {
     if (this.socket) this.socket.onclose = null, this.socket.close();
@@ -44,13 +75,21 @@ export class Connection extends EventTarget {
     socket.onopen = () => {
       this.attempt = 0;
       this.setStatus('open');
-      const hello = { type: 'hello', name: this.name };
+      const hello = { type: 'hello', name: this.name, device: deviceLabel() };
       if (this.token) hello.token = this.token;
-      this.send(hello);
+      this.send(this.token || !this.first ? hello : this.first);
     };
     socket.onmessage = (event) => {
       const msg = JSON.parse(event.data);
-      if (msg.type === 'welcome') this.storage.token = msg.token;
+      if (msg.type === 'welcome') {
+        this.storage.signedIn(msg.player.name, msg.token);
+        this.first = null;  // the password is not kept, even here
+      }
+      if (msg.type === 'logged_out') this.forget();
+      if (msg.type === 'error' && this.first && !this.token &&
+          (msg.code === 'bad_credentials' || msg.code === 'rate_limited')) {
+        this.first = null;  // back to the name screen, where the notice says why
+      }
       if (msg.type === 'error' && msg.code === 'bad_token') {
         this.storage.token = null;  // forgotten by the server: start afresh
         this.send({ type: 'hello', name: this.name });
@@ -65,6 +104,7 @@ export class Connection extends EventTarget {
     socket.onclose = (event) => {
       this.setStatus(event.code === 4000 ? 'replaced' : 'closed');
       if (event.code === 4000) return;  // another tab took over: do not fight it
+      if (!this.ready) return;          // signed out: nobody to reconnect as
       if (this.url !== this.home && this.attempt >= NODE_ATTEMPTS) this.url = this.home;
       const delay = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)];
       setTimeout(() => this.connect(), delay);

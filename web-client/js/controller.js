@@ -97,4 +97,10 @@ export class Controller {
   move(dir) { if (myGame(this.state)) this.send({ type: 'move', dir }); }
   slide(row, col) { this.send({ type: 'slide', cell: [row, col] }); }
   emote(name) { this.send({ type: 'emote', emote: name }); }
+  // Accounts.
+  register(password) { this.send({ type: 'register', password }); }
+  linkDevice() { this.send({ type: 'link_code' }); }
+  listSessions() { this.send({ type: 'sessions' }); }
+  signOutOthers() { this.send({ type: 'logout_all' }); }
+  signOut() { this.send({ type: 'logout' }); }
 }

@@ -19,6 +19,7 @@ export function initialState() {
     botRecord: null,   // {easy|medium|hard: {wins, losses, draws}}
     muteEmotes: false, // this viewer hides everyone's emotes
     notice: null,      // {kind: 'error' | 'info' | 'invite' | 'achievement', text}
+    account: { linkCode: null, sessions: null },  // my link code {code, expires_at}, my sessions
   };
 }
 
@@ -27,7 +28,7 @@ function game(g) { return { ...g }; }
 // Answers that mean the player's last request went through: an error notice about an earlier
 // one has had its day.
 const SUCCESSES = new Set(['game', 'moved', 'room', 'rooms', 'queued', 'match_cancelled', 'leaderboard',
-  'race_start', 'left', 'stopped']);
+  'race_start', 'left', 'stopped', 'registered', 'link_code', 'sessions']);
 
 // Returns a list of effects: {kind: 'animate', target: 'solo' | playerId, before, message},
 // {kind: 'emote', player, emote} (not when muted) or {kind: 'render'}.
@@ -41,7 +42,8 @@ export function applyMessage(state, msg, now = Date.now()) {
       !(msg.type === 'game' && msg.game.id === state.solo?.id)) state.notice = null;
   switch (msg.type) {
     case 'welcome':
-      state.me = msg.player;
+      state.me = { ...msg.player, registered: !!msg.registered };
+      state.account = { linkCode: null, sessions: null };
       state.notice = null;
       state.queued = false;  // a new connection is in no queue
       break;
@@ -128,6 +130,19 @@ export function applyMessage(state, msg, now = Date.now()) {
       break;
     case 'achievement':
       state.notice = { kind: 'achievement', text: `Achievement unlocked: ${msg.achievement.title} (${msg.achievement.description})` };
+      break;
+    case 'registered':
+      if (state.me) state.me.registered = true;
+      state.notice = { kind: 'info', text: 'Your name is yours: sign in with it on any device.' };
+      break;
+    case 'link_code':
+      state.account.linkCode = { code: msg.code, expires_at: msg.expires_at };
+      break;
+    case 'sessions':
+      state.account.sessions = msg.sessions;
+      break;
+    case 'logged_out':
+      Object.assign(state, initialState());
       break;
     case 'shutdown':
       state.notice = { kind: 'info', text: 'The server is restarting: reconnecting…' };

@@ -20,6 +20,17 @@ export class ClientStorage {
     this.store.removeItem(KEYS.token);
   }
 
+  // Who the welcome says we are: the name and token to keep, together.
+  signedIn(name, token) {
+    this.store.setItem(KEYS.name, name);
+    this.store.setItem(KEYS.token, token);
+  }
+  // Signed out: nothing kept of the player.
+  forget() {
+    this.store.removeItem(KEYS.name);
+    this.store.removeItem(KEYS.token);
+  }
+
   get token() { return this.store.getItem(KEYS.token); }
   // null forgets it.
   set token(token) {
