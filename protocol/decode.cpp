@@ -346,6 +346,7 @@ ClientMessage parse_message(const json& object) {
                           parse_new_password(object, "password")};
   }
   if (type == "link_code") return LinkCodeRequest{};
+  if (type == "rename") return Rename{parse_name(required_string(object, "name"))};
   if (type == "ping") return Ping{};
   if (type == "new_game") return parse_new_game(object);
   if (type == "move") return Move{*parse_dir(object), parse_at_move(object)};

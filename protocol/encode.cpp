@@ -137,6 +137,12 @@ std::string encode_registered(PlayerInfo player, const Rid& rid) {
   return dump(j);
 }
 
+std::string encode_renamed(PlayerInfo player, const Rid& rid) {
+  json j{{"type", "renamed"}, {"player", {{"id", player.id}, {"name", player.name}}}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
 std::string encode_sessions(const std::vector<SessionView>& sessions, const Rid& rid) {
   json list = json::array();
   for (const SessionView& s : sessions) {

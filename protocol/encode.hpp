@@ -36,6 +36,7 @@ struct SessionView {
   bool current = false;  // the session of the connection asking
 };
 std::string encode_registered(PlayerInfo player, const Rid& rid);
+std::string encode_renamed(PlayerInfo player, const Rid& rid);
 std::string encode_sessions(const std::vector<SessionView>& sessions, const Rid& rid);
 std::string encode_logged_out(const Rid& rid);
 std::string encode_link_code(std::string_view code, std::int64_t expires_at, const Rid& rid);

@@ -66,6 +66,9 @@ struct ChangePassword {
   std::string password;  // checked (protocol/passwords.hpp)
 };
 struct LinkCodeRequest {};
+struct Rename {
+  std::string name;  // checked as hello's (protocol/names.hpp)
+};
 struct Ping {};
 struct NewGame {
   engine::GameConfig config;  // seed filled only when explicit
@@ -158,7 +161,7 @@ using ClientMessage =
     std::variant<Hello, Ping, NewGame, Move, Slide, Undo, Resign, CreateRoom, JoinRoom, LeaveRoom,
                  Ready, QuickMatch, CancelMatch, ListRooms, Spectate, StopSpectating,
                  LeaderboardRequest, BotRecordRequest, SendEmote, Register, Login,
-                 SessionsRequest, Logout, LogoutAll, ChangePassword, LinkCodeRequest>;
+                 SessionsRequest, Logout, LogoutAll, ChangePassword, LinkCodeRequest, Rename>;
 
 // A player's record against the computer of one strength (bot_record).
 struct BotRecordView {

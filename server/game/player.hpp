@@ -30,12 +30,21 @@ struct Player {
   Player(std::string id_, std::string name_, int rating_,
          std::optional<engine::BotStrength> bot_ = std::nullopt)
       : id(std::move(id_)),
-        name(std::move(name_)),
         bot(bot_),
-        rating(rating_) {}
+        rating(rating_),
+        name_(std::move(name_)) {}
 
   const std::string id;
-  const std::string name;
+  // The name shown; a rename (or a rename on another node, seen at sign-in) changes it.
+  // Safe from any thread.
+  std::string name() const {
+    std::lock_guard lock(name_mutex_);
+    return name_;
+  }
+  void set_name(std::string name) {
+    std::lock_guard lock(name_mutex_);
+    name_ = std::move(name);
+  }
   // Set for the computer opponent (server/bot_racer.hpp): always ready, never host, and a
   // race with one changes nobody's rating.
   const std::optional<engine::BotStrength> bot;
@@ -50,6 +59,9 @@ struct Player {
   // and a room holds its players, so a strong link back would be a cycle.
   std::weak_ptr<Room> room;
   int rating;  // Elo; updated when a race result is committed
+ private:
+  mutable std::mutex name_mutex_;
+  std::string name_;
 };
 
 // The room player is a member of, or null (takes the player's lock).

@@ -112,7 +112,7 @@ protocol::RoomView RaceState::summary() const {
   for (const auto& r : racers_) {
     if (r.left) continue;
     view.players.push_back(
-        {r.player->id, r.player->name, r.ready, r.connected, r.game ? r.game->score() : 0});
+        {r.player->id, r.player->name(), r.ready, r.connected, r.game ? r.game->score() : 0});
   }
   return view;
 }
@@ -455,7 +455,7 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
     const Racer& r = racers_[i];
     const engine::Game& g = *r.game;
     over.standings.push_back(
-        {r.player->id, r.player->name, g.score(), g.max_tile(), g.moves(), g.state()});
+        {r.player->id, r.player->name(), g.score(), g.max_tile(), g.moves(), g.state()});
   }
   for (std::size_t i = 0; i < racers_.size(); ++i) {
     const Racer& r = racers_[i];

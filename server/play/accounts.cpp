@@ -102,17 +102,18 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::resume(Connection& 
                                                                     const protocol::Rid& rid) {
   const std::string id(token_player(token));
   const std::string hash = token_hash(token);
-  std::optional<std::string> owner;
+  std::optional<SessionOwner> owner;
   if (!hash.empty()) {
     const StoreWorker::Job find = [&](Store& s) { owner = s.session_player(hash, unix_ms()); };
     co_await store_.run(find);
   }
   std::shared_ptr<Player> player;
-  if (owner && *owner == id) player = co_await load(id);
+  if (owner && owner->player_id == id) player = co_await load(id);
   if (!player) {
     send_error(c, ErrorCode::bad_token, "unknown or wrong token", rid, "token");
     co_return std::nullopt;
   }
+  player->set_name(owner->name);  // renamed on another node meanwhile, perhaps
   co_return SignedIn{std::move(player), token, hash, true};
 }
 
@@ -181,7 +182,7 @@ asio::awaitable<void> Accounts::register_player(Connection& c, const protocol::R
   co_await store_.run(save);
   player.registered = true;
   metrics_.registrations_total.fetch_add(1, std::memory_order_relaxed);
-  c.send(protocol::encode_registered({player.id, player.name}, rid));
+  c.send(protocol::encode_registered({player.id, player.name()}, rid));
 }
 
 asio::awaitable<void> Accounts::sessions(Connection& c, const protocol::Rid& rid) {
@@ -220,7 +221,7 @@ asio::awaitable<void> Accounts::change_password(Connection& c, const protocol::C
     send_error(c, ErrorCode::not_allowed, "register first: you have no password yet", rid);
     co_return;
   }
-  const std::string key = protocol::name_key(player.name);
+  const std::string key = protocol::name_key(player.name());
   if (limited(c, key, rid)) co_return;
   std::optional<Credentials> credentials;
   const StoreWorker::Job find = [&](Store& s) { credentials = s.credentials(key); };
@@ -251,6 +252,48 @@ asio::awaitable<void> Accounts::link_code(Connection& c, const protocol::Rid& ri
   const StoreWorker::Job save = [&](Store& s) { s.add_link_code(code, id, expires_at); };
   co_await store_.run(save);
   c.send(protocol::encode_link_code(code, expires_at, rid));
+}
+
+asio::awaitable<void> Accounts::rename(Connection& c, const protocol::Rename& m,
+                                       const protocol::Rid& rid) {
+  Player& player = *c.player;
+  if (!player.registered) {
+    send_error(c, ErrorCode::not_allowed,
+               "guests cannot rename: register first, or play under another name", rid);
+    co_return;
+  }
+  const std::string key = protocol::name_key(m.name);
+  if (blocklist_.blocks(key)) {
+    send_error(c, ErrorCode::bad_field, "this name is not allowed here: pick another", rid,
+               "name");
+    co_return;
+  }
+  const std::int64_t now = unix_ms();
+  std::optional<PlayerRecord> record;
+  bool renamed = false;
+  const std::string& id = player.id;
+  const std::string& name = m.name;
+  const StoreWorker::Job save = [&](Store& s) {
+    record = s.find_player(id);
+    if (record && (record->renamed_at == 0 || now - record->renamed_at >= kRenameEveryMs)) {
+      renamed = s.rename(id, name, key, now);
+    }
+  };
+  co_await store_.run(save);
+  if (!record) co_return;  // not in the store: nothing to rename
+  if (record->renamed_at != 0 && now - record->renamed_at < kRenameEveryMs) {
+    const std::int64_t days =
+        (record->renamed_at + kRenameEveryMs - now + 86'400'000 - 1) / 86'400'000;
+    send_error(c, ErrorCode::not_allowed,
+               "one rename every 30 days: the next in " + std::to_string(days) + " days", rid);
+    co_return;
+  }
+  if (!renamed) {
+    send_error(c, ErrorCode::name_taken, "this name is taken: pick another", rid, "name");
+    co_return;
+  }
+  player.set_name(m.name);
+  c.send(protocol::encode_renamed({player.id, m.name}, rid));
 }
 
 }  // namespace tilerace::server

@@ -28,6 +28,7 @@ namespace tilerace::server {
 class Accounts {
  public:
   static constexpr std::int64_t kLinkCodeMs = 5 * 60 * 1000;  // a link code's life
+  static constexpr std::int64_t kRenameEveryMs = 30LL * 24 * 3600 * 1000;
 
   Accounts(PlayerRegistry& players, StoreWorker& store, PasswordHasher& hasher,
            SignInLimits& limits, const protocol::NameBlocklist& blocklist, Metrics& metrics)
@@ -63,6 +64,9 @@ class Accounts {
   boost::asio::awaitable<void> change_password(Connection& c, const protocol::ChangePassword& m,
                                                const protocol::Rid& rid);
   boost::asio::awaitable<void> link_code(Connection& c, const protocol::Rid& rid);
+  // A registered player's new name, at most once every kRenameEveryMs; the old one is kept.
+  boost::asio::awaitable<void> rename(Connection& c, const protocol::Rename& m,
+                                      const protocol::Rid& rid);
 
  private:
   boost::asio::awaitable<std::optional<SignedIn>> resume(Connection& c, const std::string& token,

@@ -140,7 +140,7 @@ void Dispatcher::signed_in(Connection& c, Accounts::SignedIn in, const protocol:
   c.session = std::move(in.session);
   metrics_.players_online.fetch_add(1, std::memory_order_relaxed);
   players_.attach(*player, c.self.lock());
-  c.send(protocol::encode_welcome({player->id, player->name}, in.token, in.resumed,
+  c.send(protocol::encode_welcome({player->id, player->name()}, in.token, in.resumed,
                                   player->registered, rid));
   if (std::string snapshot = SoloPlay::snapshot(*player); !snapshot.empty()) {
     c.send(std::move(snapshot));
@@ -187,6 +187,11 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::ChangePassword
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::LinkCodeRequest&,
                                    const protocol::Rid& rid) {
   return accounts_.link_code(c, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Rename& m,
+                                   const protocol::Rid& rid) {
+  return accounts_.rename(c, m, rid);
 }
 
 asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,

@@ -93,6 +93,7 @@ class Dispatcher {
   Work route(Connection& c, const protocol::LogoutAll& m, const protocol::Rid& rid);
   Work route(Connection& c, const protocol::ChangePassword& m, const protocol::Rid& rid);
   Work route(Connection& c, const protocol::LinkCodeRequest& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::Rename& m, const protocol::Rid& rid);
   // move, slide, undo or resign: the player's race when they race, else their solo game.
   Work play(Connection& c, const protocol::ClientMessage& m, const protocol::Rid& rid);
 

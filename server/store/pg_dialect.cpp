@@ -264,7 +264,9 @@ const char* text(Sql statement) {
     case Sql::insert_session:
       return "INSERT INTO sessions (token_hash, player_id, created_at, last_seen, label) "
              "VALUES ($1, $2, $3, $3, $4)";
-    case Sql::session_player: return "SELECT player_id FROM sessions WHERE token_hash = $1";
+    case Sql::session_player:
+      return "SELECT s.player_id, p.name FROM sessions s JOIN players p ON p.id = s.player_id "
+             "WHERE s.token_hash = $1";
     case Sql::touch_session: return "UPDATE sessions SET last_seen = $2 WHERE token_hash = $1";
     case Sql::sessions_of:
       return "SELECT token_hash, created_at, last_seen, label FROM sessions WHERE player_id = $1 "

@@ -187,13 +187,13 @@ std::optional<PlayerRecord> Recorder::find_player(std::string_view id) {
   });
 }
 
-std::optional<std::string> Recorder::session_player(std::string_view token_hash,
-                                                    std::int64_t now) {
-  return unit(SqlTx::write, [&](SqlSession& sql) -> std::optional<std::string> {
+std::optional<SessionOwner> Recorder::session_player(std::string_view token_hash,
+                                                     std::int64_t now) {
+  return unit(SqlTx::write, [&](SqlSession& sql) -> std::optional<SessionOwner> {
     const SqlResult r = sql(Sql::session_player, token_hash);
     if (r.rows() == 0) return std::nullopt;
     sql(Sql::touch_session, token_hash, now);
-    return r.string(0, 0);
+    return SessionOwner{r.string(0, 0), r.string(0, 1)};
   });
 }
 

@@ -28,8 +28,8 @@ class Recorder : public Store {
   bool add_player(const PlayerRecord& player,
                   const std::optional<SessionRecord>& session) override;
   std::optional<PlayerRecord> find_player(std::string_view id) override;
-  std::optional<std::string> session_player(std::string_view token_hash,
-                                            std::int64_t now) override;
+  std::optional<SessionOwner> session_player(std::string_view token_hash,
+                                             std::int64_t now) override;
   void add_session(const SessionRecord& session) override;
   std::vector<SessionRecord> sessions(std::string_view player_id) override;
   void end_session(std::string_view token_hash) override;

@@ -42,7 +42,7 @@ enum class Sql : std::uint8_t {
   insert_old_name,  // (player_id, name, until)
   // sessions (one per signed-in device) and link codes
   insert_session,   // (token_hash, player_id, created_at, label)
-  session_player,   // (token_hash) → player_id
+  session_player,   // (token_hash) → player_id, the player's name
   touch_session,    // (token_hash, last_seen)
   sessions_of,      // (player_id) → token_hash, created_at, last_seen, label, oldest first
   delete_session,   // (token_hash)

@@ -52,6 +52,13 @@ struct SessionRecord {
   std::string label;  // the device, as the client described it
 };
 
+// Who a session signs in.
+struct SessionOwner {
+  std::string player_id;
+  std::string name;
+  bool operator==(const SessionOwner&) const = default;
+};
+
 // What signing in with a name checks.
 struct Credentials {
   std::string player_id;
@@ -239,10 +246,10 @@ class Store {
                           const std::optional<SessionRecord>& session) = 0;
   virtual std::optional<PlayerRecord> find_player(std::string_view id) = 0;
 
-  // Accounts (docs/protocol.md, "Accounts"). The player a session's token hash signs in,
-  // marking the session seen at now; nullopt for no such session.
-  virtual std::optional<std::string> session_player(std::string_view token_hash,
-                                                    std::int64_t now) = 0;
+  // Accounts (docs/protocol.md, "Accounts"). The player a session's token hash signs in
+  // (their id and current name), marking the session seen at now; nullopt for no such session.
+  virtual std::optional<SessionOwner> session_player(std::string_view token_hash,
+                                                     std::int64_t now) = 0;
   virtual void add_session(const SessionRecord& session) = 0;
   // player_id's sessions, oldest first.
   virtual std::vector<SessionRecord> sessions(std::string_view player_id) = 0;

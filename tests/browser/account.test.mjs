@@ -52,6 +52,10 @@ test('claim a name, sign in from a second browser, link a third with a code', as
   for (const page of [b, c]) {
     assert.equal(await page.locator('#profile-name').textContent(), 'Ada Lovelace');
   }
+  // A new name, once: every signed-in page of the player shows it after its next welcome.
+  await c.fill('#rename-input', 'Countess Ada');
+  await c.click('#rename-form button');
+  await c.locator('#me').filter({ hasText: 'Countess Ada' }).waitFor();
   // Sign out the others: this device alone stays.
   await c.click('#sign-out-others');
   await c.locator('#sessions li').nth(1).waitFor({ state: 'detached' });

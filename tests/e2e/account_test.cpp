@@ -207,6 +207,29 @@ TEST(Accounts, NamesAreUniqueVisibleAndAllowed) {
   EXPECT_NE(made_up["player"]["name"].get<std::string>().find('-'), std::string::npos);
 }
 
+TEST(Accounts, ARegisteredPlayerMayRenameOnceAMonth) {
+  ServerProcess server;
+  Secrets secrets;
+  WsClient guest(server.port());
+  guest.hello("ivy-guest");
+  EXPECT_EQ(guest.request({{"type", "rename"}, {"name", "ivy-new"}})["code"], "not_allowed");
+  WsClient a(server.port());
+  const json welcome = registered(a, "ivy", secrets);
+  EXPECT_EQ(a.request({{"type", "rename"}, {"name", "IVY-GUEST"}})["code"], "name_taken");
+  const json renamed = a.request({{"type", "rename"}, {"name", "Ivy Rose"}});
+  ASSERT_EQ(renamed["type"], "renamed") << renamed.dump();
+  EXPECT_EQ(renamed["player"]["name"], "Ivy Rose");
+  const json again = a.request({{"type", "rename"}, {"name", "Ivy Again"}});
+  EXPECT_EQ(again["code"], "not_allowed");
+  EXPECT_NE(again["message"].get<std::string>().find("30 days"), std::string::npos);
+  // The new name signs in; the old one is free for others.
+  WsClient b(server.port());
+  EXPECT_EQ(login(b, "ivy rose", kPassword)["player"]["name"], "Ivy Rose");
+  WsClient c(server.port());
+  EXPECT_EQ(c.hello("ivy")["type"], "welcome");
+  secrets.expect_absent_from(server);
+}
+
 TEST(Accounts, WeakAndOversizedPasswordsAreRefused) {
   ServerProcess server;
   WsClient a(server.port());

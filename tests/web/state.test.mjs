@@ -147,3 +147,11 @@ test('account messages: registered, a link code, the sessions, and signing out',
   assert.equal(s.me, null);
   assert.deepEqual(s.account, { linkCode: null, sessions: null });
 });
+
+test('renamed changes my name and says so', () => {
+  const s = initialState();
+  applyMessage(s, { type: 'welcome', player: { id: 'p', name: 'ann' }, token: 't', registered: true });
+  applyMessage(s, { type: 'renamed', player: { id: 'p', name: 'Annie' } });
+  assert.equal(s.me.name, 'Annie');
+  assert.match(s.notice.text, /Annie/);
+});

@@ -18,13 +18,14 @@ export function linkCodeText(code, origin, now = Date.now()) {
     `(within ${minutes} min, once).`;
 }
 
-// el: {card, register, registered, linkCode, sessions}; me: {registered}; account:
+// el: {card, register, registered, rename, linkCode, sessions}; me: {registered}; account:
 // {linkCode, sessions} from the state.
 export function renderAccount(el, me, account, origin) {
   el.card.hidden = !me;
   if (!me) return;
   el.register.hidden = !!me.registered;
   el.registered.hidden = !me.registered;
+  el.rename.hidden = !me.registered;
   el.linkCode.hidden = !account.linkCode;
   el.linkCode.textContent = account.linkCode ? linkCodeText(account.linkCode, origin) : '';
   el.sessions.replaceChildren(...(account.sessions ?? []).map((s) => {

@@ -85,7 +85,8 @@ function render() {
   $('profile').hidden = view !== 'profile';
   const mine = view === 'profile' && state.me && profileId === state.me.id;
   renderAccount({ card: $('account'), register: $('register-form'), registered: $('registered-note'),
-    linkCode: $('link-code'), sessions: $('sessions') }, mine ? state.me : null, state.account, location.origin);
+    rename: $('rename-form'), linkCode: $('link-code'), sessions: $('sessions') },
+  mine ? state.me : null, state.account, location.origin);
   $('me').textContent = state.me ? state.me.name : '';
   $('me').hidden = !state.me;
   lobby.renderBotRecord(state.botRecord);
@@ -238,6 +239,11 @@ $('register-form').addEventListener('submit', (e) => {
   e.preventDefault();
   controller.register($('register-password').value);
   $('register-password').value = '';
+});
+$('rename-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  controller.rename($('rename-input').value.trim());
+  $('rename-input').value = '';
 });
 $('link-device').addEventListener('click', () => controller.linkDevice());
 $('sign-out-others').addEventListener('click', () => controller.signOutOthers());

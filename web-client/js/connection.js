@@ -86,6 +86,7 @@ export class Connection extends EventTarget {
         this.first = null;  // the password is not kept, even here
       }
       if (msg.type === 'logged_out') this.forget();
+      if (msg.type === 'renamed') this.storage.signedIn(msg.player.name, this.token);
       if (msg.type === 'error' && this.first && !this.token &&
           (msg.code === 'bad_credentials' || msg.code === 'rate_limited')) {
         this.first = null;  // back to the name screen, where the notice says why

@@ -99,6 +99,7 @@ export class Controller {
   emote(name) { this.send({ type: 'emote', emote: name }); }
   // Accounts.
   register(password) { this.send({ type: 'register', password }); }
+  rename(name) { this.send({ type: 'rename', name }); }
   linkDevice() { this.send({ type: 'link_code' }); }
   listSessions() { this.send({ type: 'sessions' }); }
   signOutOthers() { this.send({ type: 'logout_all' }); }

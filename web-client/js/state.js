@@ -28,7 +28,7 @@ function game(g) { return { ...g }; }
 // Answers that mean the player's last request went through: an error notice about an earlier
 // one has had its day.
 const SUCCESSES = new Set(['game', 'moved', 'room', 'rooms', 'queued', 'match_cancelled', 'leaderboard',
-  'race_start', 'left', 'stopped', 'registered', 'link_code', 'sessions']);
+  'race_start', 'left', 'stopped', 'registered', 'renamed', 'link_code', 'sessions']);
 
 // Returns a list of effects: {kind: 'animate', target: 'solo' | playerId, before, message},
 // {kind: 'emote', player, emote} (not when muted) or {kind: 'render'}.
@@ -134,6 +134,10 @@ export function applyMessage(state, msg, now = Date.now()) {
     case 'registered':
       if (state.me) state.me.registered = true;
       state.notice = { kind: 'info', text: 'Your name is yours: sign in with it on any device.' };
+      break;
+    case 'renamed':
+      if (state.me) state.me.name = msg.player.name;
+      state.notice = { kind: 'info', text: `You are ${msg.player.name} now.` };
       break;
     case 'link_code':
       state.account.linkCode = { code: msg.code, expires_at: msg.expires_at };

@@ -16,7 +16,7 @@ TEST(PlayerRegistry, AdoptReturnsOnePlayerPerId) {
   const auto a = registry.adopt({"p1", "ann", "h", 0});
   const auto b = registry.adopt({"p1", "other", "h2", 0});
   EXPECT_EQ(a, b);
-  EXPECT_EQ(a->name, "ann");
+  EXPECT_EQ(a->name(), "ann");
   EXPECT_EQ(registry.find("p1"), a);
   EXPECT_EQ(registry.find("p2"), nullptr);
 }

@@ -252,6 +252,7 @@ const std::array<json, std::variant_size_v<protocol::ClientMessage>> kOneOfEach 
     json{{"type", "logout_all"}},
     json{{"type", "change_password"}, {"old_password", "a fine secret"}, {"password", "another one"}},
     json{{"type", "link_code"}},
+    json{{"type", "rename"}, {"name", "anne"}},
 };
 
 // Every type has a route (the visit would not compile otherwise), and every route answers:

@@ -114,7 +114,7 @@ TEST_P(StoreTest, PlayersRoundTripAndSurviveReopening) {
   EXPECT_EQ(p->name, "ann");
   EXPECT_EQ(p->rating, 1500);
   EXPECT_EQ(p->registered_at, 0);
-  EXPECT_EQ(store_->session_player("hash-p1", 2000), "p1");
+  EXPECT_EQ(store_->session_player("hash-p1", 2000), (SessionOwner{"p1", "ann"}));
   EXPECT_FALSE(store_->find_player("p2").has_value());
   store_.reset();
   store_ = open();
@@ -282,6 +282,45 @@ const std::string kBeforeAccounts =
     "ALTER TABLE players ADD COLUMN token_hash TEXT NOT NULL DEFAULT ''; "
     "UPDATE players SET token_hash = 'hash-' || id;";
 
+TEST_P(StoreTest, SessionsPasswordsLinkCodesAndRenames) {
+  add("p1", "ann");  // with session hash-p1
+  add("p2", "bob");
+  // More devices; each session is seen when used.
+  store_->add_session({"phone", "p1", 2000, 2000, "Phone"});
+  EXPECT_EQ(store_->session_player("phone", 2500), (SessionOwner{"p1", "ann"}));
+  std::vector<SessionRecord> sessions = store_->sessions("p1");
+  ASSERT_EQ(sessions.size(), 2u);
+  EXPECT_EQ(sessions[0].token_hash, "hash-p1");
+  EXPECT_EQ(sessions[1].label, "Phone");
+  EXPECT_EQ(sessions[1].last_seen, 2500);
+  EXPECT_EQ(store_->end_other_sessions("p1", "phone"), std::vector<std::string>{"hash-p1"});
+  EXPECT_FALSE(store_->session_player("hash-p1", 3000));
+  store_->end_session("phone");
+  EXPECT_TRUE(store_->sessions("p1").empty());
+  EXPECT_EQ(store_->session_player("hash-p2", 3000)->player_id, "p2");  // others untouched
+  // A password: a guest has none until they register.
+  EXPECT_EQ(store_->credentials("ann")->password_hash, "");
+  EXPECT_FALSE(store_->credentials("nobody"));
+  store_->set_password("p1", "$argon2id$x", 4000);
+  EXPECT_EQ(store_->credentials("ann")->password_hash, "$argon2id$x");
+  EXPECT_EQ(store_->find_player("p1")->registered_at, 4000);
+  // Link codes: once, and only before they expire (the clock is the caller's).
+  store_->add_link_code("CODE2345", "p1", 10000);
+  store_->add_link_code("LATE2345", "p2", 10000);
+  EXPECT_EQ(store_->take_link_code("CODE2345", 9999), "p1");
+  EXPECT_FALSE(store_->take_link_code("CODE2345", 9999));  // spent
+  EXPECT_FALSE(store_->take_link_code("LATE2345", 10000));  // expired
+  EXPECT_FALSE(store_->take_link_code("LATE2345", 5000));   // and spent by the late try
+  // Renames: the new name's key must be free; the old name is kept.
+  EXPECT_FALSE(store_->rename("p1", "Bob", protocol::name_key("Bob"), 5000));
+  EXPECT_TRUE(store_->rename("p1", "Annie", protocol::name_key("Annie"), 5000));
+  EXPECT_TRUE(store_->rename("p2", "ann", protocol::name_key("ann"), 6000));  // freed
+  EXPECT_EQ(store_->find_player("p1")->name, "Annie");
+  EXPECT_EQ(store_->find_player("p1")->renamed_at, 5000);
+  EXPECT_EQ(store_->credentials("annie")->player_id, "p1");
+  EXPECT_EQ(store_->credentials("ann")->player_id, "p2");
+}
+
 TEST_P(StoreTest, UpgradingGivesEachPlayerASessionAndEveryNameItsOwnKey) {
   add("p1", "ann");
   add("p2", "bob");
@@ -301,7 +340,7 @@ TEST_P(StoreTest, UpgradingGivesEachPlayerASessionAndEveryNameItsOwnKey) {
   EXPECT_EQ(store_->find_player("p4")->name, "player-p4");
   EXPECT_EQ(store_->credentials("ann-3")->player_id, "p3");
   for (const char* id : {"p1", "p2", "p3"}) {
-    EXPECT_EQ(store_->session_player(std::string("hash-") + id, 5000), id);
+    EXPECT_EQ(store_->session_player(std::string("hash-") + id, 5000)->player_id, id);
   }
   // A later guest cannot take a name in any case or width.
   EXPECT_FALSE(store_->add_player({"p5", "Ann", protocol::name_key("Ann"), 6000}, std::nullopt));
