@@ -1,6 +1,7 @@
 // Accounts over the real binary: claiming a name with a password, signing in elsewhere, the
-// sessions of a player, link codes, attempt limits, names that are refused, a session made on
-// one node used on another, and logs that never hold a secret.
+// sessions of a player, link codes, attempt limits, names that are refused, and a session made
+// on one node used on another. (That no log holds a password, token or link code is checked
+// for every e2e test, by the harness.)
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -14,26 +15,9 @@ namespace {
 
 constexpr const char* kPassword = "correct horse battery";
 
-// Every secret a test handled; none may appear in a server's log.
-struct Secrets {
-  std::vector<std::string> seen{kPassword};
-  void add(const json& message) {
-    for (const char* key : {"token", "code"}) {
-      if (message.contains(key) && message[key].is_string()) seen.push_back(message[key]);
-    }
-  }
-  void expect_absent_from(const ServerProcess& server) const {
-    const std::string log = server.log();
-    for (const std::string& secret : seen) {
-      EXPECT_EQ(log.find(secret), std::string::npos) << "the log holds a secret: " << secret;
-    }
-  }
-};
-
 // A guest named name on a new connection, who then registers with kPassword.
-json registered(WsClient& ws, const std::string& name, Secrets& secrets) {
+json registered(WsClient& ws, const std::string& name) {
   const json welcome = ws.hello(name);
-  secrets.add(welcome);
   EXPECT_EQ(welcome["registered"], false);
   const json reply = ws.request({{"type", "register"}, {"password", kPassword}});
   EXPECT_EQ(reply["type"], "registered") << reply.dump();
@@ -49,14 +33,12 @@ json login(WsClient& ws, const std::string& name, const std::string& password,
 
 TEST(Accounts, ARegisteredPlayerSignsInOnAnotherDeviceAsThemselves) {
   ServerProcess server;
-  Secrets secrets;
   WsClient phone(server.port());
-  const json first = registered(phone, "Alice", secrets);
+  const json first = registered(phone, "Alice");
   // A game played on the first device: the second device signs in to the same player.
   EXPECT_EQ(phone.request({{"type", "new_game"}, {"size", 4}})["type"], "game");
   WsClient laptop(server.port());
   const json welcome = login(laptop, "  ALICE ", kPassword, "Laptop");  // any case, trimmed
-  secrets.add(welcome);
   ASSERT_EQ(welcome["type"], "welcome") << welcome.dump();
   EXPECT_EQ(welcome["player"], first["player"]);
   EXPECT_EQ(welcome["registered"], true);
@@ -75,17 +57,14 @@ TEST(Accounts, ARegisteredPlayerSignsInOnAnotherDeviceAsThemselves) {
   WsClient phone_again(server.port());
   EXPECT_EQ(phone_again.request({{"type", "hello"}, {"token", first["token"]}})["type"],
             "welcome");
-  secrets.expect_absent_from(server);
 }
 
 TEST(Accounts, SignOutHereOrEverywhereElse) {
   ServerProcess server;
-  Secrets secrets;
   WsClient a(server.port());
-  const json guest = registered(a, "bruno", secrets);
+  const json guest = registered(a, "bruno");
   WsClient b(server.port());
   const json second = login(b, "bruno", kPassword);
-  secrets.add(second);
   ASSERT_EQ(second["type"], "welcome");
   // logout_all ends every session but this one: the first device's token no longer works.
   const json left = b.request({{"type", "logout_all"}});
@@ -101,19 +80,17 @@ TEST(Accounts, SignOutHereOrEverywhereElse) {
   // The password still signs in.
   WsClient c(server.port());
   EXPECT_EQ(login(c, "bruno", kPassword)["type"], "welcome");
-  secrets.expect_absent_from(server);
 }
 
 TEST(Accounts, ChangingThePasswordEndsTheOtherSessions) {
   ServerProcess server;
-  Secrets secrets;
   WsClient a(server.port());
-  const json guest = registered(a, "chen", secrets);
+  const json guest = registered(a, "chen");
   const json wrong = a.request(
       {{"type", "change_password"}, {"old_password", "not it at all"}, {"password", "new secret!"}});
   EXPECT_EQ(wrong["code"], "bad_credentials");
   WsClient b(server.port());
-  secrets.add(login(b, "chen", kPassword));
+  EXPECT_EQ(login(b, "chen", kPassword)["type"], "welcome");
   EXPECT_EQ(a.wait_closed(), 4000);
   const json changed = b.request(
       {{"type", "change_password"}, {"old_password", kPassword}, {"password", "new secret!"}});
@@ -122,36 +99,29 @@ TEST(Accounts, ChangingThePasswordEndsTheOtherSessions) {
   WsClient c(server.port());
   EXPECT_EQ(login(c, "chen", kPassword)["code"], "bad_credentials");
   EXPECT_EQ(login(c, "chen", "new secret!")["type"], "welcome");
-  secrets.expect_absent_from(server);
 }
 
 TEST(Accounts, ALinkCodeSignsInOneOtherDeviceOnce) {
   ServerProcess server;
-  Secrets secrets;
   WsClient a(server.port());
   const json guest = a.hello("dora");  // guests may link devices too
-  secrets.add(guest);
   const json code = a.request({{"type", "link_code"}});
   ASSERT_EQ(code["type"], "link_code");
-  secrets.add(code);
   EXPECT_EQ(code["code"].get<std::string>().size(), 8u);
   WsClient b(server.port());
   const json linked = b.request({{"type", "hello"}, {"link_code", code["code"]}});
-  secrets.add(linked);
   ASSERT_EQ(linked["type"], "welcome") << linked.dump();
   EXPECT_EQ(linked["player"], guest["player"]);
   WsClient c(server.port());
   const json again = c.request({{"type", "hello"}, {"link_code", code["code"]}});
   EXPECT_EQ(again["code"], "bad_credentials");
   EXPECT_EQ(again["field"], "link_code");
-  secrets.expect_absent_from(server);
 }
 
 TEST(Accounts, WrongNamesAndPasswordsLookTheSameAndAreLimited) {
   ServerProcess server;
-  Secrets secrets;
   WsClient a(server.port());
-  registered(a, "emil", secrets);
+  registered(a, "emil");
   WsClient b(server.port());
   const json unknown = login(b, "nobody-here", kPassword);
   const json wrong = login(b, "emil", "wrong password");
@@ -175,7 +145,6 @@ TEST(Accounts, WrongNamesAndPasswordsLookTheSameAndAreLimited) {
     refused += login(flood, "someone" + std::to_string(i), "guess guess")["code"] == "rate_limited";
   }
   EXPECT_GE(refused, 10);  // 20 attempts a minute from one address, counted since the test began
-  secrets.expect_absent_from(server);
 }
 
 TEST(Accounts, NamesAreUniqueVisibleAndAllowed) {
@@ -209,12 +178,11 @@ TEST(Accounts, NamesAreUniqueVisibleAndAllowed) {
 
 TEST(Accounts, ARegisteredPlayerMayRenameOnceAMonth) {
   ServerProcess server;
-  Secrets secrets;
   WsClient guest(server.port());
   guest.hello("ivy-guest");
   EXPECT_EQ(guest.request({{"type", "rename"}, {"name", "ivy-new"}})["code"], "not_allowed");
   WsClient a(server.port());
-  const json welcome = registered(a, "ivy", secrets);
+  const json welcome = registered(a, "ivy");
   EXPECT_EQ(a.request({{"type", "rename"}, {"name", "IVY-GUEST"}})["code"], "name_taken");
   const json renamed = a.request({{"type", "rename"}, {"name", "Ivy Rose"}});
   ASSERT_EQ(renamed["type"], "renamed") << renamed.dump();
@@ -227,7 +195,6 @@ TEST(Accounts, ARegisteredPlayerMayRenameOnceAMonth) {
   EXPECT_EQ(login(b, "ivy rose", kPassword)["player"]["name"], "Ivy Rose");
   WsClient c(server.port());
   EXPECT_EQ(c.hello("ivy")["type"], "welcome");
-  secrets.expect_absent_from(server);
 }
 
 TEST(Accounts, WeakAndOversizedPasswordsAreRefused) {
@@ -264,9 +231,8 @@ TEST(Accounts, ASessionMadeOnOneNodeWorksOnAnother) {
   };
   const auto a = node("a");
   const auto b = node("b");
-  Secrets secrets;
   WsClient on_a(a->port());
-  const json welcome = registered(on_a, "hugo", secrets);
+  const json welcome = registered(on_a, "hugo");
   WsClient on_b(b->port());
   const json resumed = on_b.request({{"type", "hello"}, {"token", welcome["token"]}});
   EXPECT_EQ(resumed["type"], "welcome") << resumed.dump();
@@ -274,12 +240,9 @@ TEST(Accounts, ASessionMadeOnOneNodeWorksOnAnother) {
   EXPECT_EQ(resumed["registered"], true);
   WsClient again_on_b(b->port());
   const json signed_in = login(again_on_b, "hugo", kPassword);
-  secrets.add(signed_in);
   EXPECT_EQ(signed_in["player"], welcome["player"]);
   WsClient other(b->port());
   EXPECT_EQ(other.request({{"type", "hello"}, {"name", "HUGO"}})["code"], "name_taken");
-  secrets.expect_absent_from(*a);
-  secrets.expect_absent_from(*b);
 }
 
 }  // namespace

@@ -11,10 +11,42 @@
 #include <boost/beast/http.hpp>
 
 #include <cstring>
+#include <mutex>
 #include <iostream>
 #include <sstream>
 
 namespace tilerace::e2e {
+
+namespace {
+
+// Every secret the clients of this process handled: passwords sent, tokens and link codes
+// received. No server log may hold one (checked as each ServerProcess ends).
+std::mutex secrets_mutex;
+std::vector<std::string> secrets;
+
+void remember_secret(const std::string& secret) {
+  if (secret.size() < 8) return;  // too short to tell apart from ordinary log text
+  std::lock_guard lock(secrets_mutex);
+  secrets.push_back(secret);
+}
+
+void remember_secrets_of(const json& message, bool sent) {
+  if (!message.is_object()) return;
+  const auto text = [&](const char* key) -> std::string {
+    const auto it = message.find(key);
+    return it != message.end() && it->is_string() ? it->get<std::string>() : "";
+  };
+  if (sent) {
+    remember_secret(text("password"));
+    remember_secret(text("old_password"));
+  } else if (text("type") == "welcome") {
+    remember_secret(text("token"));
+  } else if (text("type") == "link_code") {
+    remember_secret(text("code"));
+  }
+}
+
+}  // namespace
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -93,6 +125,13 @@ ServerProcess::~ServerProcess() {
   }
   if (reader_.joinable()) reader_.join();
   if (out_fd_ >= 0) ::close(out_fd_);
+  const std::string written = log();
+  std::lock_guard lock(secrets_mutex);
+  for (const std::string& secret : secrets) {
+    if (written.find(secret) != std::string::npos) {
+      ADD_FAILURE() << "the server's log holds a secret (a password, token or link code)";
+    }
+  }
 }
 
 std::optional<int> ServerProcess::stop(int signal, std::chrono::milliseconds deadline) {
@@ -157,7 +196,10 @@ WsClient::WsClient(std::uint16_t port, std::optional<int> receive_buffer, const 
   ws_.handshake("127.0.0.1:" + std::to_string(port), target);
 }
 
-void WsClient::send(const json& message) { send_text(message.dump()); }
+void WsClient::send(const json& message) {
+  remember_secrets_of(message, true);
+  send_text(message.dump());
+}
 
 void WsClient::send_text(std::string_view text) {
   ws_.text(true);
@@ -183,7 +225,9 @@ std::optional<json> WsClient::next(std::chrono::milliseconds deadline) {
     if (ec == websocket::error::closed) close_code_ = ws_.reason().code;
     return std::nullopt;
   }
-  return json::parse(beast::buffers_to_string(buffer_.cdata()));
+  json message = json::parse(beast::buffers_to_string(buffer_.cdata()));
+  remember_secrets_of(message, false);
+  return message;
 }
 
 json WsClient::expect(std::string_view type, std::chrono::milliseconds deadline) {
