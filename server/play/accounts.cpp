@@ -144,12 +144,9 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::new_guest(Connectio
   co_return std::nullopt;
 }
 
-asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::login(Connection& c,
-                                                                   const protocol::Login& m,
-                                                                   const protocol::Rid& rid) {
-  // A name that is no name cannot be anyone's: the same answer as a wrong password.
-  const std::string trimmed = protocol::trim_name(m.name);
-  const std::string key = protocol::name_problem(trimmed) ? "" : protocol::name_key(trimmed);
+asio::awaitable<std::optional<std::string>> Accounts::check_password(
+    Connection& c, const std::string& key, const std::string& password,
+    const protocol::ProtocolError& wrong, const protocol::Rid& rid) {
   if (limited(c, key, rid)) co_return std::nullopt;
   std::optional<Credentials> credentials;
   if (!key.empty()) {
@@ -158,15 +155,27 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::login(Connection& c
   }
   // Unknown names and guests are checked against no hash, at the same cost as a real one.
   const std::string stored = credentials ? credentials->password_hash : std::string();
-  const bool match = co_await hasher_.verify(m.password, stored);
-  if (!match) {
+  if (!co_await hasher_.verify(password, stored)) {
     limits_.failed(key);
     metrics_.login_failures_total.fetch_add(1, std::memory_order_relaxed);
-    send_error(c, ErrorCode::bad_credentials, "wrong name or password", rid);
+    metrics_.count_error(wrong.code);
+    c.send(protocol::encode_error(wrong, rid));
     co_return std::nullopt;
   }
+  co_return credentials->player_id;
+}
+
+asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::login(Connection& c,
+                                                                   const protocol::Login& m,
+                                                                   const protocol::Rid& rid) {
+  // A name that is no name cannot be anyone's: the same answer as a wrong password.
+  const std::string trimmed = protocol::trim_name(m.name);
+  const std::string key = protocol::name_problem(trimmed) ? "" : protocol::name_key(trimmed);
+  const protocol::ProtocolError wrong{ErrorCode::bad_credentials, "wrong name or password", ""};
+  const auto player_id = co_await check_password(c, key, m.password, wrong, rid);
+  if (!player_id) co_return std::nullopt;
   metrics_.logins_total.fetch_add(1, std::memory_order_relaxed);
-  co_return co_await new_session(credentials->player_id, m.device);
+  co_return co_await new_session(*player_id, m.device);
 }
 
 asio::awaitable<void> Accounts::register_player(Connection& c, const protocol::Register& m,
@@ -222,18 +231,9 @@ asio::awaitable<void> Accounts::change_password(Connection& c, const protocol::C
     co_return;
   }
   const std::string key = protocol::name_key(player.name());
-  if (limited(c, key, rid)) co_return;
-  std::optional<Credentials> credentials;
-  const StoreWorker::Job find = [&](Store& s) { credentials = s.credentials(key); };
-  co_await store_.run(find);
-  const std::string stored = credentials ? credentials->password_hash : std::string();
-  const bool match = co_await hasher_.verify(m.old_password, stored);
-  if (!match) {
-    limits_.failed(key);
-    metrics_.login_failures_total.fetch_add(1, std::memory_order_relaxed);
-    send_error(c, ErrorCode::bad_credentials, "wrong password", rid, "old_password");
-    co_return;
-  }
+  const protocol::ProtocolError wrong{ErrorCode::bad_credentials, "wrong password",
+                                      "old_password"};
+  if (!co_await check_password(c, key, m.old_password, wrong, rid)) co_return;
   const std::string hash = co_await hasher_.hash(m.password);
   const std::int64_t now = unix_ms();
   const std::string& keep = c.session;

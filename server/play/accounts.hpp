@@ -79,6 +79,12 @@ class Accounts {
                                                const std::string& device);
   // The player with this id, from memory or loaded with their journaled solo game.
   boost::asio::awaitable<std::shared_ptr<Player>> load(const std::string& id);
+  // The player whose name has key and whose password this is, counted by the limits; else
+  // nullopt, with rate_limited or wrong sent to c. An empty key is no one's, checked at the
+  // same cost.
+  boost::asio::awaitable<std::optional<std::string>> check_password(
+      Connection& c, const std::string& key, const std::string& password,
+      const protocol::ProtocolError& wrong, const protocol::Rid& rid);
   // rate_limited when the limits refuse an attempt from c on name (a key, or empty); sent.
   bool limited(Connection& c, std::string_view name, const protocol::Rid& rid);
   void send_error(Connection& c, protocol::ErrorCode code, std::string message,
