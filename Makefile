@@ -46,6 +46,7 @@ bench: build
 	BUILD=$(BUILD) bench/vs-nneonneo.sh
 	taskset -c 1 ./$(BUILD)/bot_bench
 	./$(BUILD)/store_bench
+	taskset -c 1 ./$(BUILD)/password_bench
 	BUILD=$(BUILD) bench/run-scenarios.sh
 	BUILD=$(BUILD) bench/one-core.sh
 
