@@ -67,7 +67,7 @@ struct RacerGame {
 };
 struct Standing {
   std::string_view player;
-  std::string_view name;
+  std::string name;  // owned: a player's name is read as a copy (it may change)
   std::int64_t score = 0;
   std::int64_t max_tile = 0;
   int moves = 0;
