@@ -4,25 +4,15 @@
 // hash on one core.
 #include <benchmark/benchmark.h>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/use_future.hpp>
 
 #include "protocol/names.hpp"
 #include "server/base/password_hasher.hpp"
+#include "tests/run_coroutine.hpp"
 
 namespace {
 
 using tilerace::server::PasswordHasher;
-namespace asio = boost::asio;
-
-template <typename T>
-T run(asio::awaitable<T> work) {
-  asio::io_context ioc;
-  auto result = asio::co_spawn(ioc, std::move(work), asio::use_future);
-  ioc.run();
-  return result.get();
-}
+using tilerace::testing::run_coroutine;
 
 PasswordHasher::Cost cost_of(const benchmark::State& state) {
   return state.range(0) == 0 ? PasswordHasher::kDefault : PasswordHasher::kCheap;
@@ -31,7 +21,7 @@ PasswordHasher::Cost cost_of(const benchmark::State& state) {
 void BM_Hash(benchmark::State& state) {
   PasswordHasher hasher(1, cost_of(state));
   const std::string password = "correct horse battery";
-  for (auto _ : state) benchmark::DoNotOptimize(run(hasher.hash(password)));
+  for (auto _ : state) benchmark::DoNotOptimize(run_coroutine(hasher.hash(password)));
   state.SetLabel(state.range(0) == 0 ? "server's cost" : "cheapest");
 }
 BENCHMARK(BM_Hash)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -39,8 +29,8 @@ BENCHMARK(BM_Hash)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()
 void BM_Verify(benchmark::State& state) {
   PasswordHasher hasher(1, cost_of(state));
   const std::string password = "correct horse battery";
-  const std::string stored = run(hasher.hash(password));
-  for (auto _ : state) benchmark::DoNotOptimize(run(hasher.verify(password, stored)));
+  const std::string stored = run_coroutine(hasher.hash(password));
+  for (auto _ : state) benchmark::DoNotOptimize(run_coroutine(hasher.verify(password, stored)));
   state.SetLabel(state.range(0) == 0 ? "server's cost" : "cheapest");
 }
 BENCHMARK(BM_Verify)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
