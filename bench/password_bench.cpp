@@ -4,7 +4,6 @@
 // hash on one core.
 #include <benchmark/benchmark.h>
 
-
 #include "protocol/names.hpp"
 #include "server/base/password_hasher.hpp"
 #include "tests/run_coroutine.hpp"

@@ -241,14 +241,22 @@ LeaderboardRequest parse_leaderboard(const json& object) {
 }
 
 // A room code: 6 characters of the room alphabet, accepted in either case.
-std::string parse_code(const json& object) {
-  std::string code = required_string(object, "code");
+// A code in the room-code alphabet (case-insensitive), length characters: a room's (code) or
+// a link code (link_code).
+std::string check_code(std::string code, std::string_view key, std::size_t length) {
   for (char& c : code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (code.size() != kRoomCodeLength ||
-      code.find_first_not_of(kRoomCodeAlphabet) != std::string::npos) {
-    reject_field("code", "code must be 6 characters from ABCDEFGHJKLMNPQRSTUVWXYZ23456789");
+  if (code.size() != length || code.find_first_not_of(kRoomCodeAlphabet) != std::string::npos) {
+    reject_field(key, std::string(key)
+                          .append(" must be ")
+                          .append(std::to_string(length))
+                          .append(" characters from ")
+                          .append(kRoomCodeAlphabet));
   }
   return code;
+}
+
+std::string parse_code(const json& object) {
+  return check_code(required_string(object, "code"), "code", kRoomCodeLength);
 }
 
 std::string parse_device(const json& object) {
@@ -285,14 +293,7 @@ Hello parse_hello(const json& object) {
     h.token = *token;
   }
   if (const std::string* code = optional_string(object, "link_code")) {
-    std::string upper = *code;
-    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (upper.size() != kLinkCodeLength ||
-        upper.find_first_not_of(kRoomCodeAlphabet) != std::string::npos) {
-      reject_field("link_code",
-                   "link_code must be 8 characters from ABCDEFGHJKLMNPQRSTUVWXYZ23456789");
-    }
-    h.link_code = std::move(upper);
+    h.link_code = check_code(*code, "link_code", kLinkCodeLength);
   }
   h.device = parse_device(object);
   return h;
@@ -335,8 +336,8 @@ ClientMessage parse_message(const json& object) {
   if (type == "hello") return parse_hello(object);
   if (type == "register") return Register{parse_new_password(object, "password")};
   if (type == "login") {
-    return Login{std::string(required_string(object, "name")),
-                 parse_password(object, "password"), parse_device(object)};
+    return Login{std::string(required_string(object, "name")), parse_password(object, "password"),
+                 parse_device(object)};
   }
   if (type == "sessions") return SessionsRequest{};
   if (type == "logout") return Logout{};

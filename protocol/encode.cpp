@@ -119,28 +119,32 @@ json room_json(const RoomView& room) {
 
 }  // namespace
 
-std::string encode_welcome(PlayerInfo player, std::string_view token, bool resumed,
-                           bool registered, const Rid& rid) {
-  json j{{"type", "welcome"},
-         {"player", {{"id", player.id}, {"name", player.name}}},
-         {"token", token},
-         {"resumed", resumed},
-         {"registered", registered},
-         {"protocol", 1}};
+std::string encode_welcome(PlayerInfo player, std::string_view token, bool resumed, bool registered,
+                           const Rid& rid) {
+  json j{{"type", "welcome"},        {"player", {{"id", player.id}, {"name", player.name}}},
+         {"token", token},           {"resumed", resumed},
+         {"registered", registered}, {"protocol", 1}};
   put_rid(j, rid);
   return dump(j);
 }
 
-std::string encode_registered(PlayerInfo player, const Rid& rid) {
-  json j{{"type", "registered"}, {"player", {{"id", player.id}, {"name", player.name}}}};
+namespace {
+
+// {"type":type,"player":{"id","name"}}: the account answers that name the player.
+std::string player_message(std::string_view type, PlayerInfo player, const Rid& rid) {
+  json j{{"type", type}, {"player", {{"id", player.id}, {"name", player.name}}}};
   put_rid(j, rid);
   return dump(j);
+}
+
+}  // namespace
+
+std::string encode_registered(PlayerInfo player, const Rid& rid) {
+  return player_message("registered", player, rid);
 }
 
 std::string encode_renamed(PlayerInfo player, const Rid& rid) {
-  json j{{"type", "renamed"}, {"player", {{"id", player.id}, {"name", player.name}}}};
-  put_rid(j, rid);
-  return dump(j);
+  return player_message("renamed", player, rid);
 }
 
 std::string encode_sessions(const std::vector<SessionView>& sessions, const Rid& rid) {

@@ -25,8 +25,8 @@ struct GameView {
 };
 
 // registered: the player has an account (a password); ours, additive.
-std::string encode_welcome(PlayerInfo player, std::string_view token, bool resumed,
-                           bool registered, const Rid& rid);
+std::string encode_welcome(PlayerInfo player, std::string_view token, bool resumed, bool registered,
+                           const Rid& rid);
 // Accounts (our addition; docs/protocol.md, "Accounts").
 struct SessionView {
   std::string id;  // a short name for the session (never the token)

@@ -32,7 +32,7 @@ enum class ErrorCode : std::uint8_t {
   not_a_player,
   rate_limited,
   internal,
-  unavailable,  // our addition: what needs the cluster directory (Redis) cannot be done now
+  unavailable,      // our addition: what needs the cluster directory (Redis) cannot be done now
   name_taken,       // our addition (accounts): another player has this name
   bad_credentials,  // our addition (accounts): no such name, or the wrong password
 };
@@ -160,8 +160,8 @@ struct LeaderboardEntry {
 using ClientMessage =
     std::variant<Hello, Ping, NewGame, Move, Slide, Undo, Resign, CreateRoom, JoinRoom, LeaveRoom,
                  Ready, QuickMatch, CancelMatch, ListRooms, Spectate, StopSpectating,
-                 LeaderboardRequest, BotRecordRequest, SendEmote, Register, Login,
-                 SessionsRequest, Logout, LogoutAll, ChangePassword, LinkCodeRequest, Rename>;
+                 LeaderboardRequest, BotRecordRequest, SendEmote, Register, Login, SessionsRequest,
+                 Logout, LogoutAll, ChangePassword, LinkCodeRequest, Rename>;
 
 // A player's record against the computer of one strength (bot_record).
 struct BotRecordView {
@@ -173,8 +173,8 @@ struct BotRecordView {
 
 struct ProtocolError {
   ErrorCode code = ErrorCode::internal;
-  std::string message;  // for people; clients switch on code
-  std::string field;    // set with bad_field
+  std::string message;              // for people; clients switch on code
+  std::string field;                // set with bad_field
   std::int64_t retry_after_ms = 0;  // rate_limited sign-ins: when to try again; 0: not said
 };
 

@@ -548,9 +548,7 @@ Fleet::Fleet(asio::io_context& ioc, FleetConfig config, Stats& stats)
   if (ports_.empty()) ports_.push_back(config_.port);
 }
 
-std::string Fleet::new_name() {
-  return name_prefix_ + std::to_string(++names_);
-}
+std::string Fleet::new_name() { return name_prefix_ + std::to_string(++names_); }
 
 const std::string& Fleet::port_for(std::size_t r, std::size_t k) const {
   return ports_[(r + k) % ports_.size()];

@@ -159,8 +159,7 @@ void print_text(const json& j) {
                scenario == "echo"        ? "round-trips"
                : scenario == "handshake" ? "handshakes"
                                          : "moves",
-               j["replies_per_s"].get<double>(),
-               j["replies"].get<std::uint64_t>());
+               j["replies_per_s"].get<double>(), j["replies"].get<std::uint64_t>());
     fmt::print("  {:<22} {:.0f}/s  ({:.1f} MB/s)\n", "messages received",
                j["messages_in_per_s"].get<double>(), j["bytes_in_per_s"].get<double>() / 1e6);
   }
@@ -211,7 +210,8 @@ int main(int argc, char** argv) {
       "host", po::value(&a.fleet.host)->default_value(a.fleet.host), "server address")(
       "port", po::value(&a.fleet.port)->default_value(a.fleet.port),
       "server port; several, comma-separated: a cluster's nodes (rooms spread across them)")(
-      "scenario", po::value(&a.scenario)->default_value(a.scenario), "race | solo | idle | echo | handshake (full TLS handshakes, implies --tls)")(
+      "scenario", po::value(&a.scenario)->default_value(a.scenario),
+      "race | solo | idle | echo | handshake (full TLS handshakes, implies --tls)")(
       "players", po::value(&a.players)->default_value(a.players),
       "simulated players (echo: sending connections; handshake: clients)")(
       "tls", po::bool_switch(&a.fleet.tls), "wss:// (the certificate is not verified)")(
@@ -248,9 +248,8 @@ int main(int argc, char** argv) {
     std::cout << desc;
     return 0;
   }
-  const bool known =
-      a.scenario == "race" || a.scenario == "solo" || a.scenario == "idle" || a.scenario == "echo" ||
-      a.scenario == "handshake";
+  const bool known = a.scenario == "race" || a.scenario == "solo" || a.scenario == "idle" ||
+                     a.scenario == "echo" || a.scenario == "handshake";
   if (a.scenario == "handshake") a.fleet.tls = true;
   if (!known || (strategy != "corner" && strategy != "random" && strategy != "bot") ||
       (strategy == "bot" && a.fleet.size != 4) || a.fleet.racers_per_room < 2 ||

@@ -68,8 +68,8 @@ std::string Metrics::render() const {
          "Cluster mode: racers of adopted races whose rebuilt game differs from its journal's "
          "check.",
          adoption_mismatches_total);
-  family("tilerace_registrations_total", "counter", "Guests who claimed their name with a password.",
-         registrations_total);
+  family("tilerace_registrations_total", "counter",
+         "Guests who claimed their name with a password.", registrations_total);
   family("tilerace_logins_total", "counter", "Sign-ins with a password or a link code.",
          logins_total);
   family("tilerace_login_failures_total", "counter",

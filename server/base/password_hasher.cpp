@@ -45,9 +45,11 @@ asio::awaitable<bool> PasswordHasher::verify(const std::string& password,
   const auto task = [this, &password, &stored]() -> asio::awaitable<bool> {
     const bool known = !stored.empty();
     const std::string& against = known ? stored : decoy_;
+    // The check runs for an unknown account too (against the decoy): the same work either way.
     const bool match =
         crypto_pwhash_str_verify(against.c_str(), password.data(), password.size()) == 0;
-    co_return known && match;
+    const bool verified = known && match;
+    co_return verified;
   };
   co_return co_await asio::co_spawn(pool_.get_executor(), task, asio::use_awaitable);
 }

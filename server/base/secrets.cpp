@@ -69,7 +69,8 @@ std::string random_code(std::size_t length, std::string_view alphabet) {
   std::string code;
   code.reserve(length);
   // Rejection sampling: an unbiased choice among the alphabet's letters.
-  const auto limit = static_cast<std::uint64_t>(-1) - static_cast<std::uint64_t>(-1) % alphabet.size();
+  const auto limit =
+      static_cast<std::uint64_t>(-1) - static_cast<std::uint64_t>(-1) % alphabet.size();
   while (code.size() < length) {
     const std::uint64_t r = random_u64();
     if (r < limit) code.push_back(alphabet[r % alphabet.size()]);

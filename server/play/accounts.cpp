@@ -15,11 +15,11 @@ using protocol::ErrorCode;
 namespace {
 
 constexpr std::array<std::string_view, 16> kAdjectives{
-    "brave", "calm",  "clever", "eager", "gentle", "happy", "jolly",  "kind",
-    "lucky", "merry", "nimble", "proud", "quick",  "sunny", "swift",  "witty"};
+    "brave", "calm",  "clever", "eager", "gentle", "happy", "jolly", "kind",
+    "lucky", "merry", "nimble", "proud", "quick",  "sunny", "swift", "witty"};
 constexpr std::array<std::string_view, 16> kAnimals{
-    "otter", "panda", "falcon", "fox",   "koala", "lynx",  "moose", "owl",
-    "puffin", "raven", "seal",  "tiger", "whale", "wolf",  "yak",   "zebra"};
+    "otter",  "panda", "falcon", "fox",   "koala", "lynx", "moose", "owl",
+    "puffin", "raven", "seal",   "tiger", "whale", "wolf", "yak",   "zebra"};
 
 // "brave-otter-42": what a player who asks for no name is called.
 std::string made_up_name() {
@@ -30,21 +30,25 @@ std::string made_up_name() {
 
 }  // namespace
 
+void Accounts::send_error(Connection& c, const protocol::ProtocolError& error,
+                          const protocol::Rid& rid) {
+  metrics_.count_error(error.code);
+  c.send(protocol::encode_error(error, rid));
+}
+
 void Accounts::send_error(Connection& c, ErrorCode code, std::string message,
                           const protocol::Rid& rid, std::string field) {
-  metrics_.count_error(code);
-  c.send(protocol::encode_error({code, std::move(message), std::move(field)}, rid));
+  send_error(c, {code, std::move(message), std::move(field)}, rid);
 }
 
 bool Accounts::limited(Connection& c, std::string_view name, const protocol::Rid& rid) {
   const std::int64_t wait = limits_.admit(c.address, name);
   if (wait == 0) return false;
   metrics_.login_limited_total.fetch_add(1, std::memory_order_relaxed);
-  metrics_.count_error(ErrorCode::rate_limited);
   protocol::ProtocolError error{ErrorCode::rate_limited, "too many sign-in attempts: wait a little",
                                 ""};
   error.retry_after_ms = wait;
-  c.send(protocol::encode_error(error, rid));
+  send_error(c, error, rid);
   return true;
 }
 
@@ -68,7 +72,8 @@ asio::awaitable<std::shared_ptr<Player>> Accounts::load(const std::string& id) {
 asio::awaitable<Accounts::SignedIn> Accounts::new_session(const std::string& player_id,
                                                           const std::string& device) {
   IssuedToken issued = issue_token(player_id);
-  const SessionRecord session{issued.hash, player_id, unix_ms(), unix_ms(), device};
+  const std::int64_t now = unix_ms();
+  const SessionRecord session{issued.hash, player_id, now, now, device};
   const StoreWorker::Job save = [&](Store& s) { s.add_session(session); };
   co_await store_.run(save);
   std::shared_ptr<Player> player = co_await load(player_id);
@@ -158,8 +163,7 @@ asio::awaitable<std::optional<std::string>> Accounts::check_password(
   if (!co_await hasher_.verify(password, stored)) {
     limits_.failed(key);
     metrics_.login_failures_total.fetch_add(1, std::memory_order_relaxed);
-    metrics_.count_error(wrong.code);
-    c.send(protocol::encode_error(wrong, rid));
+    send_error(c, wrong, rid);
     co_return std::nullopt;
   }
   co_return credentials->player_id;
@@ -231,8 +235,7 @@ asio::awaitable<void> Accounts::change_password(Connection& c, const protocol::C
     co_return;
   }
   const std::string key = protocol::name_key(player.name());
-  const protocol::ProtocolError wrong{ErrorCode::bad_credentials, "wrong password",
-                                      "old_password"};
+  const protocol::ProtocolError wrong{ErrorCode::bad_credentials, "wrong password", "old_password"};
   if (!co_await check_password(c, key, m.old_password, wrong, rid)) co_return;
   const std::string hash = co_await hasher_.hash(m.password);
   const std::int64_t now = unix_ms();
@@ -264,26 +267,22 @@ asio::awaitable<void> Accounts::rename(Connection& c, const protocol::Rename& m,
   }
   const std::string key = protocol::name_key(m.name);
   if (blocklist_.blocks(key)) {
-    send_error(c, ErrorCode::bad_field, "this name is not allowed here: pick another", rid,
-               "name");
+    send_error(c, ErrorCode::bad_field, "this name is not allowed here: pick another", rid, "name");
     co_return;
   }
   const std::int64_t now = unix_ms();
-  std::optional<PlayerRecord> record;
+  std::int64_t next_rename = 0;  // when this player may rename again; 0: any time
   bool renamed = false;
   const std::string& id = player.id;
   const std::string& name = m.name;
   const StoreWorker::Job save = [&](Store& s) {
-    record = s.find_player(id);
-    if (record && (record->renamed_at == 0 || now - record->renamed_at >= kRenameEveryMs)) {
-      renamed = s.rename(id, name, key, now);
-    }
+    const std::optional<PlayerRecord> record = s.find_player(id);
+    if (record && record->renamed_at != 0) next_rename = record->renamed_at + kRenameEveryMs;
+    if (record && now >= next_rename) renamed = s.rename(id, name, key, now);
   };
   co_await store_.run(save);
-  if (!record) co_return;  // not in the store: nothing to rename
-  if (record->renamed_at != 0 && now - record->renamed_at < kRenameEveryMs) {
-    const std::int64_t days =
-        (record->renamed_at + kRenameEveryMs - now + 86'400'000 - 1) / 86'400'000;
+  if (now < next_rename) {
+    const std::int64_t days = (next_rename - now + 86'400'000 - 1) / 86'400'000;
     send_error(c, ErrorCode::not_allowed,
                "one rename every 30 days: the next in " + std::to_string(days) + " days", rid);
     co_return;

@@ -43,7 +43,7 @@ class Accounts {
   struct SignedIn {
     std::shared_ptr<Player> player;
     std::string token;
-    std::string session;  // the token's hash
+    std::string session;   // the token's hash
     bool resumed = false;  // an existing player came back
   };
   // The player hello names: the owner of the token's session, the player a link code was made
@@ -71,8 +71,7 @@ class Accounts {
  private:
   boost::asio::awaitable<std::optional<SignedIn>> resume(Connection& c, const std::string& token,
                                                          const protocol::Rid& rid);
-  boost::asio::awaitable<std::optional<SignedIn>> new_guest(Connection& c,
-                                                            const protocol::Hello& m,
+  boost::asio::awaitable<std::optional<SignedIn>> new_guest(Connection& c, const protocol::Hello& m,
                                                             const protocol::Rid& rid);
   // A new session for player_id on device; the player loaded if need be.
   boost::asio::awaitable<SignedIn> new_session(const std::string& player_id,
@@ -87,6 +86,8 @@ class Accounts {
       const protocol::ProtocolError& wrong, const protocol::Rid& rid);
   // rate_limited when the limits refuse an attempt from c on name (a key, or empty); sent.
   bool limited(Connection& c, std::string_view name, const protocol::Rid& rid);
+  // Sends error to c, counted in the metrics.
+  void send_error(Connection& c, const protocol::ProtocolError& error, const protocol::Rid& rid);
   void send_error(Connection& c, protocol::ErrorCode code, std::string message,
                   const protocol::Rid& rid, std::string field = "");
 

@@ -42,11 +42,11 @@ TEST(Accounts, ARegisteredPlayerSignsInOnAnotherDeviceAsThemselves) {
   ASSERT_EQ(welcome["type"], "welcome") << welcome.dump();
   EXPECT_EQ(welcome["player"], first["player"]);
   EXPECT_EQ(welcome["registered"], true);
-  EXPECT_NE(welcome["token"], first["token"]);  // a session of its own
+  EXPECT_NE(welcome["token"], first["token"]);                   // a session of its own
   EXPECT_EQ(laptop.expect("game")["game"]["state"], "playing");  // the game came along
   EXPECT_EQ(phone.wait_closed(), 4000);  // one connection at a time: the laptop's now
-  const auto profile = http_request(server.port(), "/api/players/" +
-                                                       first["player"]["id"].get<std::string>());
+  const auto profile =
+      http_request(server.port(), "/api/players/" + first["player"]["id"].get<std::string>());
   EXPECT_EQ(profile.status, 200);
   // Both devices stay signed in: each lists the other.
   const json sessions = laptop.request({{"type", "sessions"}});
@@ -55,8 +55,7 @@ TEST(Accounts, ARegisteredPlayerSignsInOnAnotherDeviceAsThemselves) {
   EXPECT_EQ(sessions["sessions"][1]["current"], true);
   EXPECT_EQ(sessions["sessions"][0]["current"], false);
   WsClient phone_again(server.port());
-  EXPECT_EQ(phone_again.request({{"type", "hello"}, {"token", first["token"]}})["type"],
-            "welcome");
+  EXPECT_EQ(phone_again.request({{"type", "hello"}, {"token", first["token"]}})["type"], "welcome");
 }
 
 TEST(Accounts, SignOutHereOrEverywhereElse) {
@@ -86,8 +85,9 @@ TEST(Accounts, ChangingThePasswordEndsTheOtherSessions) {
   ServerProcess server;
   WsClient a(server.port());
   const json guest = registered(a, "chen");
-  const json wrong = a.request(
-      {{"type", "change_password"}, {"old_password", "not it at all"}, {"password", "new secret!"}});
+  const json wrong = a.request({{"type", "change_password"},
+                                {"old_password", "not it at all"},
+                                {"password", "new secret!"}});
   EXPECT_EQ(wrong["code"], "bad_credentials");
   WsClient b(server.port());
   EXPECT_EQ(login(b, "chen", kPassword)["type"], "welcome");
@@ -132,7 +132,8 @@ TEST(Accounts, WrongNamesAndPasswordsLookTheSameAndAreLimited) {
   EXPECT_EQ(guest["message"], wrong["message"]);
   // Ten failures on one name in 15 minutes: the next attempt is refused unchecked, even with
   // the right password, and says when to try again.
-  for (int i = 1; i < 10; ++i) EXPECT_EQ(login(b, "emil", "wrong password")["code"], "bad_credentials");
+  for (int i = 1; i < 10; ++i)
+    EXPECT_EQ(login(b, "emil", "wrong password")["code"], "bad_credentials");
   const json limited = login(b, "emil", kPassword);
   EXPECT_EQ(limited["code"], "rate_limited") << limited.dump();
   EXPECT_GT(limited["retry_after_ms"].get<std::int64_t>(), 0);
@@ -201,8 +202,8 @@ TEST(Accounts, WeakAndOversizedPasswordsAreRefused) {
   ServerProcess server;
   WsClient a(server.port());
   a.hello("greta");
-  for (const std::string& password : {std::string("seven77"), std::string(129, 'p'),
-                                      std::string("Password123")}) {
+  for (const std::string& password :
+       {std::string("seven77"), std::string(129, 'p'), std::string("Password123")}) {
     const json reply = a.request({{"type", "register"}, {"password", password}});
     EXPECT_EQ(reply["code"], "bad_field") << password;
     EXPECT_EQ(reply["field"], "password");
@@ -225,9 +226,9 @@ TEST(Accounts, ASessionMadeOnOneNodeWorksOnAnother) {
   const std::string url = tilerace::testing::PgCluster::shared().create_database();
   tilerace::testing::RedisProcess redis;
   auto node = [&](const std::string& name) {
-    return std::make_unique<ServerProcess>(std::vector<std::string>{
-        "--database", url, "--node-name", name, "--redis",
-        "redis://127.0.0.1:" + std::to_string(redis.port())});
+    return std::make_unique<ServerProcess>(
+        std::vector<std::string>{"--database", url, "--node-name", name, "--redis",
+                                 "redis://127.0.0.1:" + std::to_string(redis.port())});
   };
   const auto a = node("a");
   const auto b = node("b");

@@ -18,9 +18,11 @@ TEST(Names, OrdinaryNamesInAnyScriptAreNames) {
 TEST(Names, InvisibleAndDirectionControlCharactersAreRefused) {
   for (const char* name : {"evil\xE2\x80\xAEtxt.exe",  // U+202E RIGHT-TO-LEFT OVERRIDE
                            "ad\xE2\x80\x8Bmin",        // U+200B ZERO WIDTH SPACE
-                           "a\xE2\x80\x8D" "b",        // U+200D ZERO WIDTH JOINER
-                           "\xE3\x85\xA4" "bob",       // U+3164 HANGUL FILLER, default-ignorable
-                           "bob\xC2\xAD"}) {           // U+00AD SOFT HYPHEN
+                           "a\xE2\x80\x8D"
+                           "b",  // U+200D ZERO WIDTH JOINER
+                           "\xE3\x85\xA4"
+                           "bob",             // U+3164 HANGUL FILLER, default-ignorable
+                           "bob\xC2\xAD"}) {  // U+00AD SOFT HYPHEN
     const auto problem = name_problem(name);
     ASSERT_TRUE(problem) << name;
     EXPECT_NE(problem->find("invisible"), std::string::npos) << *problem;
@@ -38,11 +40,17 @@ TEST(Names, LengthIsCountedInCodePoints) {
 }
 
 TEST(Names, ControlUnassignedPrivateUseBrokenUtf8AndNoLetterAreRefused) {
-  EXPECT_EQ(name_problem("a\x01" "b"), "name must not contain control characters");
-  EXPECT_EQ(name_problem("a\xC2\x85" "b"), "name must not contain control characters");  // NEL
-  EXPECT_EQ(name_problem("\xEE\x80\x80" "x"),  // U+E000, private use
+  EXPECT_EQ(name_problem("a\x01"
+                         "b"),
+            "name must not contain control characters");
+  EXPECT_EQ(name_problem("a\xC2\x85"
+                         "b"),
+            "name must not contain control characters");  // NEL
+  EXPECT_EQ(name_problem("\xEE\x80\x80"
+                         "x"),  // U+E000, private use
             "name must not contain unassigned or private-use characters");
-  EXPECT_EQ(name_problem("\xCD\xB8" "x"),  // U+0378, unassigned
+  EXPECT_EQ(name_problem("\xCD\xB8"
+                         "x"),  // U+0378, unassigned
             "name must not contain unassigned or private-use characters");
   EXPECT_EQ(name_problem("bad\xFF"), "name must be valid UTF-8");
   EXPECT_EQ(name_problem("!!!...???"), "name must contain a letter or a digit");
@@ -54,8 +62,10 @@ TEST(Names, CaseWidthAndCompatibilityFormsShareOneKey) {
   EXPECT_EQ(name_key("ALICE"), "alice");
   EXPECT_EQ(name_key("\xEF\xBC\xA1\xEF\xBD\x8C\xEF\xBD\x89\xEF\xBD\x83\xEF\xBD\x85"),
             "alice");  // ＡＬＩＣＥ in fullwidth forms
-  EXPECT_EQ(name_key("Stra\xC3\x9F" "e"), "strasse");              // ß folds to ss
-  EXPECT_EQ(name_key("Zo\xC3\xAB"), name_key("Zoe\xCC\x88"));      // composed or not
+  EXPECT_EQ(name_key("Stra\xC3\x9F"
+                     "e"),
+            "strasse");                                        // ß folds to ss
+  EXPECT_EQ(name_key("Zo\xC3\xAB"), name_key("Zoe\xCC\x88"));  // composed or not
   EXPECT_NE(name_key("alice"), name_key("alicia"));
 }
 

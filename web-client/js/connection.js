@@ -98,7 +98,7 @@ export class Connection extends EventTarget {
       // A name that is taken or refused: back to the name screen, where the notice says why.
       if (msg.type === 'error' && !this.token &&
           (msg.code === 'name_taken' || (msg.code === 'bad_field' && msg.field === 'name'))) {
-        this.storage.name = null;
+        this.storage.forget();
       }
       this.dispatchEvent(new CustomEvent('message', { detail: msg }));
     };

@@ -13,10 +13,10 @@ export class ClientStorage {
   constructor(store) { this.store = store; }
 
   get name() { return this.store.getItem(KEYS.name); }
-  // A new name is a new player: the token of the old one goes. null forgets the name.
+  // A new name is a new player: the token of the old one goes.
   set name(name) {
     if (name === this.name) return;
-    if (name) this.store.setItem(KEYS.name, name); else this.store.removeItem(KEYS.name);
+    this.store.setItem(KEYS.name, name);
     this.store.removeItem(KEYS.token);
   }
 

@@ -6,7 +6,6 @@
 
 #include "tests/run_coroutine.hpp"
 
-
 namespace tilerace::server {
 namespace {
 
