@@ -50,8 +50,6 @@ bench: build
 	BUILD=$(BUILD) bench/run-scenarios.sh
 	BUILD=$(BUILD) bench/one-core.sh
 
-# The "one core" scenario alone: tilerace, the echo floor and the Node.js peer, each pinned
-# to CPU 0 with one network thread, the load generator on CPU 1.
 # One node against two nodes of a cluster under the same race load (bench/cluster.sh, ~1 min).
 bench-cluster: build
 	BUILD=$(BUILD) bench/cluster.sh
@@ -62,7 +60,11 @@ bench-bot: build
 	BUILD=$(BUILD) bench/vs-nneonneo.sh
 	taskset -c 1 ./$(BUILD)/bot_bench
 
+# The "one core" scenario alone: allocations per move, then tilerace, the echo floor, the
+# Node.js peer and the Bun peer, each pinned to CPU 0 with one network thread, the load
+# generator on CPU 1 (about 6 minutes).
 bench-one-core: build
+	./$(BUILD)/alloc_bench
 	BUILD=$(BUILD) bench/one-core.sh
 
 # The server under load scenario (a), sampled by perf; prints the top entries.

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # `make bench` scenario "one core": what a move costs per core. The server runs on CPU 0 with
 # one network thread, the load generator on CPU 1; 1,000 players as fast as replies come,
-#   solo    tilerace, the Beast echo floor (tilerace-echo), and the Node.js peer;
-#   race    two racers and one spectator per room: tilerace and the Node.js peer;
+#   solo    tilerace, the Beast echo floor (tilerace-echo), the Node.js peer and the Bun peer;
+#   race    two racers and one spectator per room: tilerace and both peers;
 #   solo    tilerace with 10,000 players (what a move costs as players grow);
 #   TLS     solo and race over wss:// (an ECDSA P-256 certificate, as Let's Encrypt and Caddy
 #           issue), and full TLS handshakes, each on a new connection closed at once.
-# The Node.js peer (../shared/peers/node-ws, a yardstick only: run from where it is) is measured
-# when it is present. Prints moves/s, server CPU µs per move (from /proc), p50/p99 and ratios;
-# JSON reports land in $OUT/one-core-*.json.
+# The peers are yardsticks only, run from where they are: ../shared/peers/node-ws (Node.js + ws)
+# and ../shared/peers/bun-ws (the same game logic on Bun's server, uWebSockets inside). Each is
+# measured when it is present. Prints moves/s, server CPU µs per move (from /proc, user and
+# kernel), p50/p99 and ratios; JSON reports land in $OUT/one-core-*.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -17,6 +18,7 @@ MANY=${MANY:-10000}
 DURATION=${DURATION:-15}
 OUT=${OUT:-$BUILD/bench-results}
 PEER=${PEER:-../shared/peers/node-ws}
+BUN_PEER=${BUN_PEER:-../shared/peers/bun-ws}
 mkdir -p "$OUT"
 rm -f "$OUT"/one-core-*.json
 ulimit -n "$(ulimit -Hn)"
@@ -35,6 +37,14 @@ if [ -f "$PEER/server.js" ] && command -v node > /dev/null; then
 else
   echo "note: no Node.js peer at $PEER: its column stays empty" >&2
 fi
+have_bun=0
+if [ -x "$BUN_PEER/tilerace-peer" ]; then
+  [ -x "$BUN_PEER/node_modules/.bin/bun" ] ||
+    (cd "$BUN_PEER" && npm ci --no-audit --no-fund > /dev/null 2>&1) || true
+  if [ -x "$BUN_PEER/node_modules/.bin/bun" ]; then have_bun=1; fi
+fi
+[ "$have_bun" = 1 ] ||
+  echo "note: no Bun peer at $BUN_PEER (or its npm ci failed): its rows stay empty" >&2
 
 bench_flags=(--threads 1 --countdown 0 --rate 1000000 --max-connections-per-ip 0 --rooms-per-ip 0)
 
@@ -43,6 +53,12 @@ start_peer() {
     > "$workdir/peer.log" 2>&1 &
   server_pid=$!
   port=$(wait_for_port "$workdir/peer.log" 'listening on [^:]+:\K[0-9]+')
+}
+start_bun() {
+  taskset -c 0 "$BUN_PEER/tilerace-peer" --host 127.0.0.1 --port 0 --countdown 0 --rate 1000000 \
+    > "$workdir/bun.log" 2>&1 &
+  server_pid=$!
+  port=$(wait_for_port "$workdir/bun.log" 'listening on [^:]+:\K[0-9]+')
 }
 
 # measure NAME SCENARIO PLAYERS [loadgen flags…]: one loadgen run on CPU 1 against the
@@ -91,13 +107,25 @@ if [ "$have_peer" = 1 ]; then
   measure peer-race race "$PLAYERS"
   stop_server
 fi
+if [ "$have_bun" = 1 ]; then
+  echo "== one core: the Bun peer, solo and race, $PLAYERS players =="
+  start_bun
+  measure bun-solo solo "$PLAYERS"
+  stop_server
+  start_bun
+  measure bun-race race "$PLAYERS"
+  stop_server
+fi
 
-# row LABEL FILE: moves/s, CPU µs per move, p50, p99 of one report.
+# row LABEL FILE: moves/s, CPU µs per move (all, user, kernel), p50, p99 of one report.
 field() { [ -f "$OUT/one-core-$1.json" ] && jq -r "$2" "$OUT/one-core-$1.json" || echo null; }
 row() {
-  printf '  %-28s %9.0f %9.2f %8.3f %8.3f\n' "$1" "$(field "$2" .replies_per_s)" \
-    "$(field "$2" .server.cpu_us_per_reply)" "$(field "$2" .reply_latency.p50_ms)" \
-    "$(field "$2" .reply_latency.p99_ms)"
+  [ -f "$OUT/one-core-$2.json" ] || return 0
+  printf '  %-28s %9.0f %9.2f %6.2f %6.2f %8.3f %8.3f\n' "$1" "$(field "$2" .replies_per_s)" \
+    "$(field "$2" .server.cpu_us_per_reply)" \
+    "$(field "$2" '.server.cpu_us_per_reply * (1 - .server.system_share)')" \
+    "$(field "$2" '.server.cpu_us_per_reply * .server.system_share')" \
+    "$(field "$2" .reply_latency.p50_ms)" "$(field "$2" .reply_latency.p99_ms)"
 }
 # ratio A B [FIELD]: A's FIELD over B's (default moves/s), or – when either is missing.
 ratio() {
@@ -107,16 +135,21 @@ ratio() {
 }
 
 echo "== one core: summary (server on CPU 0, one network thread; load generator on CPU 1) =="
-printf '  %-28s %9s %9s %8s %8s\n' "" "moves/s" "µs/move" "p50 ms" "p99 ms"
+printf '  %-28s %9s %9s %6s %6s %8s %8s\n' "" "moves/s" "µs/move" "user" "kernel" "p50 ms" \
+  "p99 ms"
 row "tilerace solo" tilerace-solo
+row "Bun peer solo" bun-solo
 row "Node.js peer solo" peer-solo
 row "echo floor (round trips)" echo
 row "tilerace race" tilerace-race
+row "Bun peer race" bun-race
 row "Node.js peer race" peer-race
 row "tilerace solo, $MANY players" tilerace-solo-many
 row "tilerace solo over TLS" tilerace-tls-solo
 row "tilerace race over TLS" tilerace-tls-race
 cpu=.server.cpu_us_per_reply
+echo "  CPU µs per move, ours over the Bun peer's (target <= 1):" \
+  "solo $(ratio tilerace-solo bun-solo $cpu), race $(ratio tilerace-race bun-race $cpu)"
 echo "  moves/s against the Node.js peer (target >= 2): solo $(ratio tilerace-solo peer-solo)," \
   "race $(ratio tilerace-race peer-race); its CPU µs per move over ours:" \
   "solo $(ratio peer-solo tilerace-solo $cpu), race $(ratio peer-race tilerace-race $cpu)"

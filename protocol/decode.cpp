@@ -376,6 +376,113 @@ ClientMessage parse_message(const json& object) {
   throw Reject{{ErrorCode::unknown_type, "unknown message type", ""}};
 }
 
+// The message sent with every key press, read without building a JSON tree: a flat object of
+// "type":"move", "dir", and optionally "rid" and "at_move", plain ASCII strings (no escapes) and
+// integers, each key once. Anything else — another shape, a value out of range, a key it does
+// not know — returns nullopt and takes the full path, which gives the same answer for what this
+// accepts and the exact error for the rest.
+class MoveScanner {
+ public:
+  explicit MoveScanner(std::string_view text) : text_(text) {}
+
+  std::optional<Decoded> scan() {
+    skip_space();
+    if (!eat('{')) return std::nullopt;
+    std::optional<std::string_view> type, dir;
+    std::optional<std::int64_t> at_move;
+    bool have_rid = false;
+    Rid rid;
+    skip_space();
+    if (eat('}')) return std::nullopt;  // {} has no type
+    for (;;) {
+      const auto key = plain_string();
+      skip_space();
+      if (!key || !eat(':')) return std::nullopt;
+      skip_space();
+      if (*key == "type" || *key == "dir") {
+        auto& slot = *key == "type" ? type : dir;
+        if (slot) return std::nullopt;
+        slot = plain_string();
+        if (!slot) return std::nullopt;
+      } else if (*key == "at_move") {
+        if (at_move) return std::nullopt;
+        at_move = integer();
+        if (!at_move || *at_move < 0 || *at_move > std::numeric_limits<std::int32_t>::max()) {
+          return std::nullopt;
+        }
+      } else if (*key == "rid") {
+        if (have_rid) return std::nullopt;
+        have_rid = true;
+        if (peek() == '"') {
+          const auto s = plain_string();
+          if (!s || s->size() > static_cast<std::size_t>(kMaxRidChars)) return std::nullopt;
+          rid = std::string(*s);
+        } else {
+          const auto n = integer();
+          if (!n) return std::nullopt;
+          rid = *n;
+        }
+      } else {
+        return std::nullopt;
+      }
+      skip_space();
+      if (eat('}')) break;
+      if (!eat(',')) return std::nullopt;
+      skip_space();
+    }
+    skip_space();
+    if (pos_ != text_.size() || type != "move" || !dir) return std::nullopt;
+    const auto d = engine::direction_from_string(*dir);
+    if (!d) return std::nullopt;
+    std::optional<std::int32_t> at;
+    if (at_move) at = static_cast<std::int32_t>(*at_move);
+    return Decoded{ClientMessage{Move{*d, at}}, std::move(rid)};
+  }
+
+ private:
+  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  bool eat(char c) {  // c is never '\0'
+    if (peek() != c) return false;
+    ++pos_;
+    return true;
+  }
+  void skip_space() {
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' ||
+                                   text_[pos_] == '\n' || text_[pos_] == '\r')) {
+      ++pos_;
+    }
+  }
+  // A string of printable ASCII without escapes; its contents.
+  std::optional<std::string_view> plain_string() {
+    if (!eat('"')) return std::nullopt;
+    const std::size_t start = pos_;
+    while (pos_ < text_.size()) {
+      const auto c = static_cast<unsigned char>(text_[pos_]);
+      if (c == '"') return text_.substr(start, pos_++ - start);
+      if (c == '\\' || c < 0x20 || c >= 0x80) return std::nullopt;
+      ++pos_;
+    }
+    return std::nullopt;
+  }
+  // A JSON integer (no fraction, no exponent, no leading zero) that fits in 64 bits.
+  std::optional<std::int64_t> integer() {
+    const std::size_t start = pos_;
+    if (peek() == '-') ++pos_;
+    const std::size_t digits = pos_;
+    while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
+    if (pos_ == digits || (text_[digits] == '0' && pos_ - digits > 1)) return std::nullopt;
+    const char c = peek();
+    if (c == '.' || c == 'e' || c == 'E') return std::nullopt;
+    std::int64_t n = 0;
+    const auto [end, ec] = std::from_chars(text_.data() + start, text_.data() + pos_, n);
+    if (ec != std::errc() || end != text_.data() + pos_) return std::nullopt;
+    return n;
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
 }  // namespace
 
 bool valid_utf8(std::string_view text) noexcept {
@@ -442,6 +549,7 @@ std::variant<LeaderboardRequest, ProtocolError> decode_leaderboard_query(std::st
 }
 
 Decoded decode_client(std::string_view text) {
+  if (auto move = MoveScanner(text).scan()) return std::move(*move);
   Decoded out{ProtocolError{}, {}};
   try {
     if (!valid_utf8(text)) throw Reject{{ErrorCode::bad_json, "text is not valid UTF-8", ""}};

@@ -31,4 +31,9 @@ std::optional<engine::Direction> apply_move(engine::Game& game,
   return engine::direction_of(out.motions.front());
 }
 
+engine::MoveOutcome& scratch_outcome() {
+  thread_local engine::MoveOutcome outcome;
+  return outcome;
+}
+
 }  // namespace tilerace::server

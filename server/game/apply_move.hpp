@@ -19,4 +19,9 @@ std::optional<engine::Direction> apply_move(engine::Game& game,
                                             const protocol::ClientMessage& message,
                                             engine::MoveOutcome& out);
 
+// An outcome to apply a move into, one per thread: its vectors keep the capacity earlier moves
+// gave them, so a move allocates nothing for them. The engine clears it; it is valid until the
+// next move applied into it on the same thread.
+engine::MoveOutcome& scratch_outcome();
+
 }  // namespace tilerace::server

@@ -32,7 +32,14 @@ RaceState::RaceState(std::string code, protocol::RoomOptions options, RaceSettin
                      Metrics& metrics)
     : code_(std::move(code)), options_(options), settings_(settings), metrics_(&metrics) {}
 
-RaceEffects RaceState::done() { return std::exchange(fx_, {}); }
+RaceEffects RaceState::done() {
+  RaceEffects out = std::move(fx_);
+  // A fresh one rather than the moved-from one: a small_vector whose heap buffer was taken keeps
+  // no inline room (Boost 1.81), and every later call would ask the heap again.
+  std::destroy_at(&fx_);
+  std::construct_at(&fx_);
+  return out;
+}
 
 void RaceState::reply(std::string message) {
   fx_.deliveries.push_back({nullptr, share(std::move(message))});
@@ -370,7 +377,7 @@ RaceEffects RaceState::play(const Player& player, const protocol::ClientMessage&
     return refuse(ErrorCode::rate_limited, "this room caps moves per second");
   }
   const std::size_t before = game.history().size();
-  engine::MoveOutcome outcome;
+  engine::MoveOutcome& outcome = scratch_outcome();
   const std::optional<engine::Direction> dir = apply_move(game, message, outcome);
   reply(protocol::encode_moved(view, dir, outcome, rid));
   if (!outcome.changed) return done();

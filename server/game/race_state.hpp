@@ -9,6 +9,8 @@
 //
 // Not thread-safe: the shell's mutex guards every call (docs/architecture.md, "Threads and
 // locks"). It locks nothing itself: each racer's connection and rating live in its entry.
+#include <boost/container/small_vector.hpp>
+
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -73,7 +75,9 @@ struct Delivery {
 // What one call on the rules produced, for the shell to carry out in this order: journal
 // (cluster mode) → record → deliver.
 struct RaceEffects {
-  std::vector<Delivery> deliveries;  // in the order they are to arrive
+  // In the order they are to arrive. A move makes three (the mover's answer, the opponent's
+  // and a spectator's update): that many live inline, so a move asks the heap for none.
+  boost::container::small_vector<Delivery, 4> deliveries;
   std::optional<MoveJournalEntry>
       move_entry;                    // a racer's move or resignation, for the move journal
   std::optional<RaceResult> result;  // the race just ended; race_over waits for it

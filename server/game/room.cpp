@@ -173,11 +173,13 @@ std::optional<asio::awaitable<void>> Room::play(Player& player,
   }
   // The answer to the mover waits for the journal; everything else goes out now.
   std::vector<SharedMessage> held;
-  std::erase_if(fx.deliveries, [&held](Delivery& d) {
-    if (d.to) return false;
-    held.push_back(std::move(d.message));
-    return true;
-  });
+  fx.deliveries.erase(std::remove_if(fx.deliveries.begin(), fx.deliveries.end(),
+                                     [&held](Delivery& d) {
+                                       if (d.to) return false;
+                                       held.push_back(std::move(d.message));
+                                       return true;
+                                     }),
+                      fx.deliveries.end());
   MoveJournalEntry entry = std::move(*fx.move_entry);
   const bool in_store = entry.race_id == in_store_race_;
   apply_locked(std::move(fx), nullptr);

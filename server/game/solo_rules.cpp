@@ -43,7 +43,7 @@ SoloEffects solo_turn(SoloGame* solo, const std::string& player_id,
       }
       return fx;
     }
-    engine::MoveOutcome outcome;
+    engine::MoveOutcome& outcome = scratch_outcome();
     const std::optional<engine::Direction> dir = apply_move(game, message, outcome);
     fx.moved = fx.changed = outcome.changed;
     fx.replies.push_back(protocol::encode_moved(view_of(*solo), dir, outcome, rid));

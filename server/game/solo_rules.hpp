@@ -4,6 +4,8 @@
 // follow; they send, record and count nothing themselves. The shell that carries the effects
 // out — record first, then reply, and take the game back if the record failed — is
 // play/SoloPlay.
+#include <boost/container/small_vector.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,8 +18,9 @@
 namespace tilerace::server {
 
 struct SoloEffects {
-  // For the player, in order; when `finished` is set, only once it is recorded.
-  std::vector<std::string> replies;
+  // For the player, in order; when `finished` is set, only once it is recorded. Inline: a
+  // move asks the heap for no room to hold its reply.
+  boost::container::small_vector<std::string, 2> replies;
   std::optional<protocol::ErrorCode> error;  // the error among the replies, if any (metrics)
   std::optional<GameRecord> finished;        // the game ended: record it before replying
   std::size_t before = 0;  // the history's length before the message (see take_back)

@@ -331,5 +331,57 @@ TEST(ValidUtf8, AcceptsEveryPlaneAndRejectsBrokenSequences) {
   EXPECT_FALSE(valid_utf8("\xf8\x88\x80\x80\x80"));
 }
 
+// Moves are read by a scanner that builds no JSON tree; the full parser is the reference. A key
+// the scanner does not know (with a nested value) sends a message down the full path, which
+// ignores it, so both paths must give the same answer for each of these.
+TEST(Decode, MovesReadWithoutATreeMatchTheFullParser) {
+  const std::vector<std::string> bodies{
+      R"("type":"move","dir":"left")",
+      R"("dir":"up","type":"move","rid":7)",
+      R"( "type" : "move" ,	"dir":"down",
+ "rid":"abc","at_move":0 )",
+      R"("type":"move","dir":"right","at_move":2147483647,"rid":-9223372036854775808)",
+      R"("type":"move","dir":"right","rid":"")",
+      R"("type":"move","dir":"right","rid":-0)",
+      R"("type":"move","dir":"left","rid":"0123456789012345678901234567890123456789012345678901234567890123")",
+      R"("type":"move","dir":"left","rid":"01234567890123456789012345678901234567890123456789012345678901234")",
+      R"("type":"move","dir":"left","rid":9223372036854775808)",
+      R"("type":"move","dir":"left","rid":1.0)",
+      R"("type":"move","dir":"left","rid":01)",
+      R"("type":"move","dir":"left","rid":"a\"b")",
+      R"("type":"move","dir":"left","rid":"é")",
+      R"("type":"move","dir":"left","rid":null)",
+      R"("type":"move","dir":"left","at_move":-1)",
+      R"("type":"move","dir":"left","at_move":2147483648)",
+      R"("type":"move","dir":"left","at_move":1e2)",
+      R"("type":"move","dir":"LEFT")",
+      R"("type":"move","dir":7)",
+      R"("type":"move")",
+      R"("type":"moves","dir":"left")",
+      R"("type":"move","dir":"left","dir":"up")",
+  };
+  const auto same = [](const Decoded& a, const Decoded& b) {
+    if (a.rid != b.rid || a.ok() != b.ok()) return false;
+    if (!a.ok()) return a.error().code == b.error().code && a.error().field == b.error().field;
+    const auto* x = std::get_if<Move>(&a.message());
+    const auto* y = std::get_if<Move>(&b.message());
+    return x != nullptr && y != nullptr && x->dir == y->dir && x->at_move == y->at_move;
+  };
+  int moves = 0;
+  for (const auto& body : bodies) {
+    const Decoded fast = decode_client("{" + body + "}");
+    const Decoded full = decode_client(R"({"extra":[{}],)" + body + "}");
+    EXPECT_TRUE(same(fast, full)) << body;
+    moves += fast.ok();
+  }
+  // The first seven, the escaped and the non-ASCII rid, and the duplicate dir (the full parser
+  // keeps the last).
+  EXPECT_EQ(moves, 10);
+  // What the scanner refuses outright still gets the full parser's errors.
+  EXPECT_EQ(decode_client(R"({"type":"move","dir":"left"} x)").error().code, ErrorCode::bad_json);
+  EXPECT_EQ(decode_client(R"({"type":"move","dir":"left",})").error().code, ErrorCode::bad_json);
+  EXPECT_EQ(decode_client(R"({"type":"move","dir":"left")").error().code, ErrorCode::bad_json);
+}
+
 }  // namespace
 }  // namespace tilerace::protocol
