@@ -7,8 +7,13 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/websocket/error.hpp>
 #include <boost/beast/websocket/ssl.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <span>
 
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
@@ -31,23 +36,33 @@ void fail(beast::error_code ec, const char* what, const std::string& remote) {
 }
 
 constexpr auto kCloseStall = std::chrono::seconds(5);
+// The receive buffer to begin with: a burst of client messages (moves are ~40 bytes). It grows,
+// up to a whole frame at the message limit, only for a larger frame.
+constexpr std::size_t kReadSize = 1024;
 
 }  // namespace
 
 template <class Next>
 BasicWsSession<Next>::BasicWsSession(Next&& stream, ServerContext& context,
                                      AddressLimits::Slot slot, std::string remote)
-    : ws_(std::move(stream)),
+    : executor_(socket_of(stream).get_executor()),
+      upgrade_(std::in_place, std::move(stream)),
       context_(context),
       remote_(std::move(remote)),
-      hard_close_(ws_.get_executor()),
-      idle_timer_(ws_.get_executor()),
+      frames_(context.edge.max_message),
+      hard_close_(executor_),
+      idle_timer_(executor_),
       // Silent for --keepalive (15 s): pinged; for twice that: closed (PROTOCOL.md §8).
       idle_(std::chrono::seconds(context.edge.keepalive),
             std::chrono::seconds(2 * context.edge.keepalive), std::chrono::steady_clock::now()),
       limiter_(context.edge.rate, RateLimiter::clock::now()),
       slot_(std::move(slot)) {
   connection_.address = slot_.key();
+}
+
+template <class Next>
+TcpSocket& BasicWsSession<Next>::socket() {
+  return stream_ ? socket_of(*stream_) : socket_of(upgrade_->next_layer());
 }
 
 template <class Next>
@@ -58,7 +73,7 @@ void BasicWsSession<Next>::start(beast::http::request<beast::http::string_body> 
   // and then the coroutine starts after it, not inline).
   auto session = run(this->shared_from_this(), std::move(request));
   context_.sessions.add(this->shared_from_this());
-  asio::co_spawn(ws_.get_executor(), std::move(session), asio::detached);
+  asio::co_spawn(executor_, std::move(session), asio::detached);
 }
 
 template <class Next>
@@ -67,24 +82,22 @@ asio::awaitable<void> BasicWsSession<Next>::run(
     beast::http::request<beast::http::string_body> request) {
   websocket::stream_base::timeout timeouts{};
   timeouts.handshake_timeout = std::chrono::seconds(10);
-  // Keep-alive is ours (IdleWatch): Beast's idle timeout re-arms a timer with every read.
   timeouts.idle_timeout = websocket::stream_base::none();
-  ws_.set_option(timeouts);
-  ws_.read_message_max(context_.edge.max_message);
-  ws_.auto_fragment(false);
-  ws_.set_option(websocket::stream_base::decorator(
+  upgrade_->set_option(timeouts);
+  upgrade_->set_option(websocket::stream_base::decorator(
       [](websocket::response_type& res) { res.set(beast::http::field::server, "tilerace"); }));
 
-  auto [ec] = co_await ws_.async_accept(request, as_tuple(use_awaitable));
+  auto [ec] = co_await upgrade_->async_accept(request, as_tuple(use_awaitable));
   if (ec) {
     done_ = true;
     context_.sessions.remove(this);
     co_return fail(ec, "accept", remote_);
   }
+  // From here on the frames are ours: the stream leaves Beast's WebSocket, whose buffers go.
+  stream_.emplace(std::move(upgrade_->next_layer()));
+  upgrade_.reset();
+  in_.resize(kReadSize);
   open_ = true;
-  ws_.control_callback([this](websocket::frame_type, beast::string_view) {
-    idle_.heard(std::chrono::steady_clock::now());
-  });
   idle_.heard(std::chrono::steady_clock::now());
   watch_idle(std::chrono::steady_clock::now() + std::chrono::seconds(context_.edge.keepalive));
   context_.metrics.connections.fetch_add(1, std::memory_order_relaxed);
@@ -96,38 +109,86 @@ asio::awaitable<void> BasicWsSession<Next>::run(
 
 template <class Next>
 void BasicWsSession<Next>::read_next() {
-  buffer_.clear();
-  ws_.async_read(buffer_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-    self->on_read(ec);
-  });
+  if (in_size_ == in_.size()) {
+    // A frame larger than the buffer: room for it, up to a whole frame at the message limit
+    // (the frame reader refuses larger ones before they arrive).
+    in_.resize(std::min(2 * in_.size(), context_.edge.max_message + kMaxWsHeader + 4));
+    if (in_size_ == in_.size()) {
+      read_failed_ = true;
+      in_size_ = 0;
+      begin_close(websocket::close_code::too_big);
+    }
+  }
+  stream_->async_read_some(
+      asio::buffer(in_.data() + in_size_, in_.size() - in_size_),
+      [self = this->shared_from_this()](beast::error_code ec, std::size_t bytes) {
+        self->on_read(ec, bytes);
+      });
 }
 
 template <class Next>
-void BasicWsSession<Next>::on_read(beast::error_code ec) {
+void BasicWsSession<Next>::on_read(beast::error_code ec, std::size_t bytes) {
   if (ec) {
     fail(ec, "read", remote_);
     return finish();
   }
-  if (closing_) return read_next();  // draining until the peer answers our close
-  if (!ws_.got_text()) {
-    begin_close(websocket::close_code::unknown_data);  // 1003: binary frames
-    return read_next();
-  }
-  const auto data = buffer_.cdata();
+  in_size_ += bytes;
+  handle_frames();
+}
+
+template <class Next>
+void BasicWsSession<Next>::handle_frames() {
+  std::size_t offset = 0;
   std::optional<asio::awaitable<void>> rest;
-  try {
-    rest = handle_text({static_cast<const char*>(data.data()), data.size()});
-  } catch (...) {
-    internal_error(std::current_exception());
+  while (!read_failed_ && !close_received_ && !rest) {
+    std::size_t used = 0;
+    const std::optional<WsEvent> event =
+        frames_.next(std::span<char>(in_.data() + offset, in_size_ - offset), used);
+    offset += used;
+    if (!event) break;
+    switch (event->kind) {
+      case WsEvent::Kind::text:
+        if (closing_) break;  // draining until the peer answers our close
+        try {
+          rest = handle_text(event->payload);
+        } catch (...) {
+          internal_error(std::current_exception());
+        }
+        break;
+      case WsEvent::Kind::binary: begin_close(websocket::close_code::unknown_data); break;
+      case WsEvent::Kind::ping:
+        idle_.heard(std::chrono::steady_clock::now());
+        if (!closing_) {
+          queue_.push_back({std::make_shared<const std::string>(event->payload), WsOp::pong});
+          write_next();
+        }
+        break;
+      case WsEvent::Kind::pong: idle_.heard(std::chrono::steady_clock::now()); break;
+      case WsEvent::Kind::close:
+        close_received_ = true;
+        if (close_sent_) {
+          close_socket();
+        } else {
+          begin_close(event->code);  // echoed (0: an empty close)
+        }
+        break;
+      case WsEvent::Kind::fail:
+        spdlog::warn("{} sent {}: closing ({})", remote_, event->payload, event->code);
+        read_failed_ = true;
+        begin_close(event->code);
+        break;
+    }
   }
+  if (read_failed_ || close_received_) offset = in_size_;  // nothing more of it is read
+  std::memmove(in_.data(), in_.data() + offset, in_size_ - offset);
+  in_size_ -= offset;
   if (!rest) return read_next();
-  // Storage is in the way: the rest runs as a coroutine, and the next message waits for it.
+  // Storage is in the way: the rest runs as a coroutine, and the next frames wait for it.
   asio::co_spawn(
-      ws_.get_executor(), std::move(*rest),
-      [self = this->shared_from_this()](std::exception_ptr e) {
+      executor_, std::move(*rest), [self = this->shared_from_this()](std::exception_ptr e) {
         if (e) self->internal_error(e);
         self->context_.metrics.observe_handling(std::chrono::steady_clock::now() - self->started_);
-        self->read_next();
+        self->handle_frames();
       });
 }
 
@@ -184,45 +245,71 @@ void BasicWsSession<Next>::internal_error(const std::exception_ptr& e) {
 
 template <class Next>
 void BasicWsSession<Next>::write_next() {
-  if (writing_ || done_) return;
-  if (!queue_.empty()) {
-    writing_ = true;
-    // Asio tries the send at once, before this returns; the completion only tidies up.
-    ws_.async_write(asio::buffer(*queue_.front()),
-                    [self = this->shared_from_this(), message = queue_.front()](
-                        beast::error_code ec, std::size_t) { self->on_written(ec, message); });
-    return;
+  if (writing_ || done_ || !stream_ || close_sent_) return;
+  if (queue_.empty()) {
+    if (ping_due_ && !closing_) {
+      ping_due_ = false;
+      queue_.push_back({std::make_shared<const std::string>(), WsOp::ping});
+    } else if (closing_) {
+      std::string code;
+      if (*closing_ != 0) code = {static_cast<char>(*closing_ >> 8), static_cast<char>(*closing_)};
+      queue_.push_back({std::make_shared<const std::string>(std::move(code)), WsOp::close});
+    } else {
+      return;
+    }
   }
-  if (ping_due_ && !closing_) {
-    ping_due_ = false;
-    writing_ = true;
-    ws_.async_ping({}, [self = this->shared_from_this()](beast::error_code ec) {
-      self->writing_ = false;
-      if (ec) return fail(ec, "ping", self->remote_);
-      self->write_next();
-    });
-    return;
+  // Everything queued, up to kMaxBatch frames, in one write: one send for all of it.
+  in_flight_ = std::min(queue_.size(), kMaxBatch);
+  buffers_.clear();
+  for (std::size_t i = 0; i < in_flight_; ++i) {
+    const Outgoing& out = queue_[i];
+    char* header = headers_.data() + i * kMaxWsHeader;
+    buffers_.emplace_back(header, ws_frame_header(out.op, out.payload->size(), header));
+    buffers_.emplace_back(out.payload->data(), out.payload->size());
+    if (out.op == WsOp::close) {
+      close_sent_ = true;
+      in_flight_ = i + 1;
+      break;
+    }
   }
-  if (!closing_ || close_started_) return;
-  close_started_ = true;
   writing_ = true;
-  ws_.async_close(websocket::close_reason(*closing_),
-                  [self = this->shared_from_this()](beast::error_code ec) {
-                    self->writing_ = false;
-                    if (ec) return fail(ec, "close", self->remote_);
-                  });
+  // Asio tries the send at once, before this returns; the completion only tidies up.
+  asio::async_write(*stream_, buffers_,
+                    [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                      self->on_written(ec, self->in_flight_);
+                    });
 }
 
 template <class Next>
-void BasicWsSession<Next>::on_written(beast::error_code ec, const SharedMessage& message) {
+void BasicWsSession<Next>::on_written(beast::error_code ec, std::size_t frames) {
   writing_ = false;
   if (ec) return fail(ec, "write", remote_);  // the reader sees the end too
-  context_.metrics.messages_out_total.fetch_add(1, std::memory_order_relaxed);
-  if (!queue_.empty() && queue_.front() == message) {  // a 1013 may have cleared the queue
-    queued_bytes_ -= message->size();
+  std::size_t messages = 0;
+  for (std::size_t i = 0; i < frames && !queue_.empty(); ++i) {
+    if (queue_.front().op == WsOp::text) {
+      ++messages;
+      queued_bytes_ -= queue_.front().payload->size();
+    }
     queue_.pop_front();
   }
+  in_flight_ = 0;
+  context_.metrics.messages_out_total.fetch_add(messages, std::memory_order_relaxed);
+  if (close_sent_) {
+    // The close handshake is complete, or the peer broke the protocol (the connection fails,
+    // RFC 6455 §7.1.7): the reader finds the end. Otherwise it waits for the peer's close.
+    if (close_received_ || read_failed_) close_socket();
+    return;
+  }
   write_next();
+}
+
+template <class Next>
+void BasicWsSession<Next>::close_socket() {
+  // Our side ends after the close frame (as Beast's teardown does): the reader goes on
+  // discarding what the peer still sends until its end, then finishes the session, and the
+  // descriptor goes with the session. A peer that never ends is cut off by hard_close_.
+  beast::error_code ignored;
+  socket().shutdown(asio::socket_base::shutdown_send, ignored);
 }
 
 template <class Next>
@@ -237,7 +324,7 @@ void BasicWsSession<Next>::watch_idle(std::chrono::steady_clock::time_point at) 
         spdlog::info("{} silent for {} s: closing", self->remote_,
                      2 * self->context_.edge.keepalive);
         beast::error_code ignored;
-        socket_of(self->ws_.next_layer()).close(ignored);
+        self->socket().close(ignored);
         return;
       }
       case IdleWatch::Action::ping:
@@ -257,14 +344,17 @@ void BasicWsSession<Next>::enqueue(SharedMessage message) {
   if (queue_.size() >= kMaxQueuedMessages || queued_bytes_ + message->size() > kMaxQueuedBytes) {
     context_.metrics.send_queue_overflows_total.fetch_add(1, std::memory_order_relaxed);
     spdlog::warn("{} is not reading its messages: closing (1013)", remote_);
-    // Keep only the write in flight (it holds the front); drop the rest.
-    if (!queue_.empty()) queue_.erase(queue_.begin() + 1, queue_.end());
-    queued_bytes_ = queue_.empty() ? 0 : queue_.front()->size();
+    // Keep only the write in flight; drop the rest.
+    queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(in_flight_), queue_.end());
+    queued_bytes_ = 0;
+    for (const Outgoing& out : queue_) {
+      if (out.op == WsOp::text) queued_bytes_ += out.payload->size();
+    }
     begin_close(websocket::close_code::try_again_later);
     return;
   }
   queued_bytes_ += message->size();
-  queue_.push_back(std::move(message));
+  queue_.push_back({std::move(message), WsOp::text});
   write_next();
 }
 
@@ -278,28 +368,26 @@ void BasicWsSession<Next>::begin_close(std::uint16_t code) {
   hard_close_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
     if (ec || self->done_) return;
     beast::error_code ignored;
-    socket_of(self->ws_.next_layer()).close(ignored);
+    self->socket().close(ignored);
   });
 }
 
 template <class Next>
 void BasicWsSession<Next>::deliver(SharedMessage message) {
   // Inline only when nothing delivered earlier is still on its way: order is kept.
-  if (posted_.load(std::memory_order_acquire) == 0 && ws_.get_executor().running_in_this_thread()) {
+  if (posted_.load(std::memory_order_acquire) == 0 && executor_.running_in_this_thread()) {
     return enqueue(std::move(message));
   }
   posted_.fetch_add(1, std::memory_order_acq_rel);
-  asio::post(ws_.get_executor(),
-             [self = this->shared_from_this(), m = std::move(message)]() mutable {
-               self->posted_.fetch_sub(1, std::memory_order_acq_rel);
-               self->enqueue(std::move(m));
-             });
+  asio::post(executor_, [self = this->shared_from_this(), m = std::move(message)]() mutable {
+    self->posted_.fetch_sub(1, std::memory_order_acq_rel);
+    self->enqueue(std::move(m));
+  });
 }
 
 template <class Next>
 void BasicWsSession<Next>::close(std::uint16_t code) {
-  asio::post(ws_.get_executor(),
-             [self = this->shared_from_this(), code] { self->begin_close(code); });
+  asio::post(executor_, [self = this->shared_from_this(), code] { self->begin_close(code); });
 }
 
 template <class Next>
@@ -310,7 +398,7 @@ void BasicWsSession<Next>::say_goodbye() {
 
 template <class Next>
 void BasicWsSession<Next>::shutdown() {
-  asio::post(ws_.get_executor(), [self = this->shared_from_this()] {
+  asio::post(executor_, [self = this->shared_from_this()] {
     self->shutting_down_ = true;
     if (self->open_) self->say_goodbye();
   });
@@ -318,9 +406,9 @@ void BasicWsSession<Next>::shutdown() {
 
 template <class Next>
 void BasicWsSession<Next>::abort() {
-  asio::post(ws_.get_executor(), [self = this->shared_from_this()] {
+  asio::post(executor_, [self = this->shared_from_this()] {
     beast::error_code ignored;
-    socket_of(self->ws_.next_layer()).close(ignored);
+    self->socket().close(ignored);
   });
 }
 

@@ -1,23 +1,28 @@
 #pragma once
-// One WebSocket connection, plain or over TLS: reads text frames (size- and rate-limited), hands
-// each to the dispatcher, and writes queued messages with exactly one write in flight. A peer that
+// One WebSocket connection, plain or over TLS. Beast completes the upgrade; then the session
+// frames its messages itself (WsFrameReader, ws_frame_header) over the bare stream: it reads
+// whatever has arrived in one go into one buffer, decodes every whole frame in it where it lies,
+// hands each text message (size- and rate-limited) to the dispatcher, and writes everything
+// queued — up to kMaxBatch frames — in one write, with exactly one write in flight. A peer that
 // lets more than kMaxQueuedMessages or kMaxQueuedBytes pile up is closed with 1013. All member
 // functions but deliver/close/shutdown/abort run on the session's thread. The session is in the
 // SessionSet from start() until its last handler; it owns its Connection, which holds only a weak
 // handle back to it. A message delivered on that thread with nothing posted ahead of it is queued,
 // and its write begun, at once: a player's own reply goes out without a trip through the
 // scheduler's queue.
+#include <boost/asio/buffer.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/websocket/stream.hpp>
 
+#include <array>
 #include <atomic>
 #include <deque>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "server/game/participant.hpp"
 #include "server/net/idle_watch.hpp"
@@ -25,6 +30,7 @@
 #include "server/net/rate_limiter.hpp"
 #include "server/net/server_context.hpp"
 #include "server/net/streams.hpp"
+#include "server/net/ws_frames.hpp"
 #include "server/play/dispatcher.hpp"
 
 namespace tilerace::server {
@@ -37,6 +43,7 @@ class BasicWsSession final : public Participant,
  public:
   static constexpr std::size_t kMaxQueuedMessages = 64;
   static constexpr std::size_t kMaxQueuedBytes = 256 * 1024;
+  static constexpr std::size_t kMaxBatch = 16;  // frames in one write
 
   // slot counts the client's connection; remote names the client in logs.
   BasicWsSession(Next&& stream, ServerContext& context, AddressLimits::Slot slot,
@@ -53,15 +60,23 @@ class BasicWsSession final : public Participant,
   void abort() override;
 
  private:
+  // A frame waiting to be written: a message (text), or a control frame.
+  struct Outgoing {
+    SharedMessage payload;
+    WsOp op = WsOp::text;
+  };
+
   // self keeps the session alive for as long as the coroutine exists, from its creation.
   boost::asio::awaitable<void> run(
       std::shared_ptr<BasicWsSession> self,
       boost::beast::http::request<boost::beast::http::string_body> request);
-  // The reader: one message at a time, as a chain of completion handlers (no coroutine per
-  // message); a message whose handling needs storage continues as a coroutine, and the next
-  // read starts when it is done.
+  // The reader: one read of whatever has arrived at a time, as a chain of completion handlers
+  // (no coroutine per message). A message whose handling needs storage continues as a
+  // coroutine, and the frames after it wait for it.
   void read_next();
-  void on_read(boost::beast::error_code ec);
+  void on_read(boost::beast::error_code ec, std::size_t bytes);
+  // Handles the whole frames in the buffer; then reads again, or waits for storage.
+  void handle_frames();
   // Rate limit, decode, dispatch; returns the rest of the work when storage is in the way.
   std::optional<boost::asio::awaitable<void>> handle_text(std::string_view text);
   // A message's handling threw: logged, and the client gets `internal`.
@@ -69,31 +84,44 @@ class BasicWsSession final : public Participant,
   // The reader has ended: the connection is gone for everyone.
   void finish();
   void enqueue(SharedMessage message);
-  // Starts the next write (or, once closing and drained, the close) unless one is in flight.
+  // Writes what is queued (or, once closing and drained, the close frame) unless a write is in
+  // flight.
   void write_next();
-  void on_written(boost::beast::error_code ec, const SharedMessage& message);
+  void on_written(boost::beast::error_code ec, std::size_t frames);
   void begin_close(std::uint16_t code);
+  // The close handshake is over (or failed): the connection is done.
+  void close_socket();
   // Sets the keep-alive timer to at; when it fires, pings or closes as idle_ says.
   void watch_idle(std::chrono::steady_clock::time_point at);
   void say_goodbye();
+  TcpSocket& socket();
 
-  // Beast's own timeouts (handshake, close) and IdleWatch, no timer per operation.
-  boost::beast::websocket::stream<Next> ws_;
+  NetExecutor executor_;
+  // The upgrade, with Beast's handshake timeout; released once it is done.
+  std::optional<boost::beast::websocket::stream<Next>> upgrade_;
+  std::optional<Next> stream_;  // after the upgrade: the stream the frames travel on
   ServerContext& context_;
   std::string remote_;
-  boost::beast::flat_buffer buffer_;
+  std::vector<char> in_;  // received bytes, the unread ones at [0, in_size_)
+  std::size_t in_size_ = 0;
+  WsFrameReader frames_;
+  bool read_failed_ = false;  // the peer broke the protocol: what it sends is discarded
   std::optional<protocol::Decoded> decoded_;       // the message being handled
   std::chrono::steady_clock::time_point started_;  // when its handling began
-  std::deque<SharedMessage> queue_;
+  std::deque<Outgoing> queue_;                     // the first in_flight_ are being written
   std::size_t queued_bytes_ = 0;
-  bool writing_ = false;  // a write, a ping or the close is in flight
-  bool close_started_ = false;
+  std::size_t in_flight_ = 0;
+  std::vector<boost::asio::const_buffer> buffers_;  // the write in flight, headers and payloads
+  std::array<char, kMaxBatch * kMaxWsHeader> headers_{};
+  bool writing_ = false;  // a write is in flight
+  bool close_sent_ = false;
+  bool close_received_ = false;
   std::atomic<int> posted_{0};            // deliveries posted and not yet queued
   boost::asio::steady_timer hard_close_;  // tears the socket down if a close stalls
   boost::asio::steady_timer idle_timer_;  // keep-alive: fires when idle_ says, not per message
   IdleWatch idle_;
   bool ping_due_ = false;                 // a keep-alive ping waits for the write in flight
-  std::optional<std::uint16_t> closing_;  // the close code, once decided
+  std::optional<std::uint16_t> closing_;  // the close code, once decided (0: an empty close)
   bool done_ = false;                     // the reader has ended
   bool open_ = false;                     // the handshake completed
   bool shutting_down_ = false;            // shutdown() came

@@ -215,7 +215,7 @@ TEST(Accounts, WeakAndOversizedPasswordsAreRefused) {
     a.send({{"type", "register"}, {"password", std::string(1 << 20, 'p')}});
   } catch (const boost::system::system_error&) {
   }
-  EXPECT_TRUE(server.wait_for_log("The WebSocket message exceeded the locally configured limit"));
+  EXPECT_TRUE(server.wait_for_log("sent a message over the limit: closing (1009)"));
   a.wait_closed();
   EXPECT_TRUE(a.closed());
   WsClient b(server.port());

@@ -1,0 +1,55 @@
+#pragma once
+// WebSocket frames (RFC 6455) on the server's side of an upgraded connection: a reader that
+// decodes the frames in a receive buffer where they lie (unmasking them there), and the header
+// of a frame the server sends. Pure: no I/O, no Asio. Beast does the HTTP upgrade; the session
+// carries its messages with these (docs/performance.md, "Against the Bun peer").
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace tilerace::server {
+
+enum class WsOp : std::uint8_t { text = 0x1, close = 0x8, ping = 0x9, pong = 0xA };
+
+struct WsEvent {
+  enum class Kind {
+    text,    // a whole text message, valid UTF-8
+    binary,  // a whole binary message (the protocol has none)
+    ping,
+    pong,
+    close,  // the peer's close: code (0 when it gave none) and reason in payload
+    fail,   // the peer broke the protocol: close with code, read nothing more
+  };
+  Kind kind;
+  // Valid until the next call to next() or until data changes; for a fail, what was wrong.
+  std::string_view payload;
+  std::uint16_t code = 0;
+};
+
+class WsFrameReader {
+ public:
+  // Messages longer than max_message bytes (in one frame or in fragments) fail with 1009 as
+  // soon as a frame header announces them.
+  explicit WsFrameReader(std::size_t max_message) : max_message_(max_message) {}
+
+  // Reads frames from the front of data (unmasking their payloads in place) up to the next
+  // event; consumed says how many bytes it used, also when it returns nullopt for want of a
+  // whole frame. After a fail it must not be called again.
+  std::optional<WsEvent> next(std::span<char> data, std::size_t& consumed);
+
+ private:
+  std::size_t max_message_;
+  bool in_message_ = false;  // a fragmented message has begun and not ended
+  bool binary_ = false;      // it is binary
+  std::string fragments_;    // its payload so far
+};
+
+// The header of an unmasked final frame of op carrying size bytes, written to out (at least
+// kMaxWsHeader bytes); returns its length.
+inline constexpr std::size_t kMaxWsHeader = 10;
+std::size_t ws_frame_header(WsOp op, std::size_t size, char* out) noexcept;
+
+}  // namespace tilerace::server
