@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstring>
 #include <span>
+#include <type_traits>
 
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
@@ -36,6 +37,14 @@ void fail(beast::error_code ec, const char* what, const std::string& remote) {
 }
 
 constexpr auto kCloseStall = std::chrono::seconds(5);
+
+// Removes the first n bytes from buffers.
+void drop_front(std::vector<asio::const_buffer>& buffers, std::size_t n) {
+  auto it = buffers.begin();
+  for (; it != buffers.end() && n >= it->size(); ++it) n -= it->size();
+  buffers.erase(buffers.begin(), it);
+  if (!buffers.empty()) buffers.front() += n;
+}
 // The receive buffer to begin with: a burst of client messages (moves are ~40 bytes). It grows,
 // up to a whole frame at the message limit, only for a larger frame.
 constexpr std::size_t kReadSize = 1024;
@@ -96,6 +105,10 @@ asio::awaitable<void> BasicWsSession<Next>::run(
   // From here on the frames are ours: the stream leaves Beast's WebSocket, whose buffers go.
   stream_.emplace(std::move(upgrade_->next_layer()));
   upgrade_.reset();
+  if constexpr (std::is_same_v<Next, TcpSocket>) {
+    beast::error_code ignored;
+    stream_->non_blocking(true, ignored);  // write_next's direct send (reads stay asynchronous)
+  }
   in_.resize(kReadSize);
   open_ = true;
   idle_.heard(std::chrono::steady_clock::now());
@@ -273,7 +286,17 @@ void BasicWsSession<Next>::write_next() {
     }
   }
   writing_ = true;
-  // Asio tries the send at once, before this returns; the completion only tidies up.
+  if constexpr (std::is_same_v<Next, TcpSocket>) {
+    // The plain socket is non-blocking: send now, and when it all went (the usual case), be
+    // done without an operation or a completion to schedule. What the socket cannot take yet
+    // goes as an asynchronous write.
+    beast::error_code ec;
+    const std::size_t sent = stream_->write_some(buffers_, ec);
+    if (ec != asio::error::would_block) {
+      if (ec || sent == asio::buffer_size(buffers_)) return on_written(ec, in_flight_);
+      drop_front(buffers_, sent);
+    }
+  }
   asio::async_write(*stream_, buffers_,
                     [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
                       self->on_written(ec, self->in_flight_);
