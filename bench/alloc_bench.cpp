@@ -16,10 +16,8 @@
 #include <string>
 
 #include "protocol/decode.hpp"
-#include "server/base/address_limits.hpp"
-#include "server/play/dispatcher.hpp"
-#include "server/play/local_directory.hpp"
 #include "server/store/sqlite_dialect.hpp"
+#include "tests/server/dispatcher_parts.hpp"
 
 namespace {
 
@@ -74,7 +72,7 @@ class Bench {
   // Handles text from client to the end, with whatever it started on the io_context.
   void send(Client& client, const std::string& text) {
     const protocol::Decoded decoded = protocol::decode_client(text);
-    if (auto rest = dispatcher_.handle(client.connection, decoded)) {
+    if (auto rest = parts_.dispatcher.handle(client.connection, decoded)) {
       bool done = false;
       asio::co_spawn(ioc_, std::move(*rest), [&](const std::exception_ptr&) { done = true; });
       while (!done) ioc_.run_one();
@@ -100,8 +98,7 @@ class Bench {
   }
 
   ~Bench() {
-    rooms_.stop();
-    worker_.join();
+    parts_.stop();
     ioc_.poll();
     busy_.reset();
   }
@@ -110,23 +107,7 @@ class Bench {
   asio::io_context ioc_;
   asio::executor_work_guard<asio::io_context::executor_type> busy_ = asio::make_work_guard(ioc_);
   Recorder store_{std::make_unique<SqliteDialect>(":memory:")};
-  Metrics metrics_;
-  StoreWorker worker_{store_, metrics_};
-  PlayerRegistry players_;
-  RoomRegistry rooms_{RoomServices{ioc_.get_executor(), &worker_, &metrics_, {0, 60}, {}}};
-  Matchmaker matchmaker_;
-  LocalDirectory directory_{rooms_, matchmaker_};
-  AddressLimits limits_{0, 0};
-  PasswordHasher hasher_{1, PasswordHasher::kCheap};
-  SignInLimits sign_in_limits_;
-  protocol::NameBlocklist blocklist_;
-  Dispatcher dispatcher_{players_,
-                         rooms_,
-                         directory_,
-                         worker_,
-                         metrics_,
-                         limits_,
-                         {hasher_, sign_in_limits_, blocklist_}};
+  testing::DispatcherParts parts_{ioc_, store_, {0, 60}};
 };
 
 // What a load generator sends: the four directions in turn, each with a numeric rid.

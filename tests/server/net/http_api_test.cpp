@@ -9,11 +9,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "server/base/address_limits.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/net/https_redirect.hpp"
-#include "server/play/local_directory.hpp"
 #include "server/store/sqlite_dialect.hpp"
+#include "tests/server/dispatcher_parts.hpp"
 
 namespace tilerace::server {
 namespace {
@@ -49,31 +48,19 @@ Answer read(http::message_generator gen) {
 struct HttpApiFixture : ::testing::Test {
   asio::io_context ioc;
   SqliteStore store{":memory:"};
-  Metrics metrics;
-  StoreWorker worker{store, metrics};
-  PlayerRegistry players;
-  RoomRegistry rooms{RoomServices{ioc.get_executor(), &worker, &metrics, {}, {}}};
-  Matchmaker matchmaker;
-  LocalDirectory directory{rooms, matchmaker};
-  AddressLimits limits{0, 0};
-  PasswordHasher hasher{1, PasswordHasher::kCheap};
-  SignInLimits sign_in_limits;
-  protocol::NameBlocklist blocklist;
-  Dispatcher dispatcher{players, rooms,   directory, worker,
-                        metrics, limits, {hasher, sign_in_limits, blocklist}};
+  testing::DispatcherParts parts{ioc, store};
   SessionSet sessions;
   std::filesystem::path web_root =
       std::filesystem::temp_directory_path() / ("tilerace-http-api-" + std::to_string(getpid()));
-  ServerContext context{{},    web_root, metrics, dispatcher, sessions,
-                        rooms, worker,   limits,  directory};
+  ServerContext context{{},          web_root,     parts.metrics, parts.dispatcher, sessions,
+                        parts.rooms, parts.worker, parts.limits,  parts.directory};
 
   HttpApiFixture() {
     std::filesystem::create_directories(web_root);
     std::ofstream(web_root / "index.html") << "<!doctype html><title>tilerace</title>";
   }
   ~HttpApiFixture() override {
-    rooms.stop();
-    worker.join();
+    parts.stop();
     std::filesystem::remove_all(web_root);
   }
 
@@ -105,7 +92,7 @@ TEST_F(HttpApiFixture, HealthSaysWhatTheStoreIsDoing) {
   Answer a = ask(get("/healthz"));
   EXPECT_EQ(a.status, 200);
   EXPECT_EQ(json::parse(a.body), json({{"status", "ok"}}));
-  metrics.store_available = 0;
+  parts.metrics.store_available = 0;
   a = ask(get("/healthz"));
   EXPECT_EQ(a.status, 200);  // alive: its races go on
   EXPECT_EQ(json::parse(a.body)["database"], "unreachable");

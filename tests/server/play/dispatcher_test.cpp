@@ -1,5 +1,4 @@
 #include "server/play/dispatcher.hpp"
-#include "server/play/local_directory.hpp"
 
 #include <gtest/gtest.h>
 #include <boost/asio/co_spawn.hpp>
@@ -13,8 +12,8 @@
 #include <variant>
 
 #include "protocol/decode.hpp"
-#include "server/base/address_limits.hpp"
 #include "server/store/sqlite_dialect.hpp"
+#include "tests/server/dispatcher_parts.hpp"
 #include "tests/server/fake_participant.hpp"
 
 namespace tilerace::server {
@@ -63,22 +62,10 @@ struct DispatcherFixture : ::testing::Test {
   // Store jobs resume on ioc from the worker's thread: ioc must not stop while one runs.
   asio::executor_work_guard<asio::io_context::executor_type> busy = asio::make_work_guard(ioc);
   FlakyStore store;
-  Metrics metrics;
-  StoreWorker worker{store, metrics};
-  PlayerRegistry players;
-  RoomRegistry rooms{RoomServices{ioc.get_executor(), &worker, &metrics, {0, 60}, {}}};
-  Matchmaker matchmaker;
-  LocalDirectory directory{rooms, matchmaker};
-  AddressLimits limits{0, 0};
-  PasswordHasher hasher{1, PasswordHasher::kCheap};
-  SignInLimits sign_in_limits;
-  protocol::NameBlocklist blocklist;
-  Dispatcher dispatcher{players, rooms,   directory, worker,
-                        metrics, limits, {hasher, sign_in_limits, blocklist}};
+  testing::DispatcherParts parts{ioc, store, {0, 60}};
 
   ~DispatcherFixture() override {
-    rooms.stop();
-    worker.join();
+    parts.stop();
     ioc.poll();
     busy.reset();
   }
@@ -86,7 +73,7 @@ struct DispatcherFixture : ::testing::Test {
   // Handles message from client to the end; returns what the client was sent meanwhile.
   std::vector<json> send(Client& client, const json& message) {
     const protocol::Decoded decoded = protocol::decode_client(message.dump());
-    if (auto rest = dispatcher.handle(client.connection, decoded)) {
+    if (auto rest = parts.dispatcher.handle(client.connection, decoded)) {
       bool done = false;
       asio::co_spawn(ioc, std::move(*rest), [&](std::exception_ptr e) {
         EXPECT_FALSE(e) << "the dispatcher let an exception escape";
@@ -161,8 +148,8 @@ TEST_F(DispatcherFixture, AResultIsRetriedWhileTheDatabaseIsUnreachableAndOnlyTh
   ASSERT_EQ(last["state"], "over");
   // The end was announced after three refused attempts and a fourth that committed.
   EXPECT_EQ(store.unreachable, 0);
-  EXPECT_EQ(metrics.store_retries_total, 3u);
-  EXPECT_EQ(metrics.store_available, 1);
+  EXPECT_EQ(parts.metrics.store_retries_total, 3u);
+  EXPECT_EQ(parts.metrics.store_available, 1);
   const std::optional<GameRecord> recorded = store.find_game(game_id);
   ASSERT_TRUE(recorded.has_value());
   EXPECT_EQ(recorded->score, last["score"]);
@@ -250,7 +237,9 @@ const std::array<json, std::variant_size_v<protocol::ClientMessage>> kOneOfEach 
     json{{"type", "sessions"}},
     json{{"type", "logout"}},
     json{{"type", "logout_all"}},
-    json{{"type", "change_password"}, {"old_password", "a fine secret"}, {"password", "another one"}},
+    json{{"type", "change_password"},
+         {"old_password", "a fine secret"},
+         {"password", "another one"}},
     json{{"type", "link_code"}},
     json{{"type", "rename"}, {"name", "anne"}},
 };
