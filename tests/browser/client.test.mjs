@@ -168,16 +168,18 @@ test('a race goes on in the browser after the server restarts, spectator include
     const beforeRestart = await boardOf(host);
 
     assert.equal(await own.restart(), 0);  // SIGTERM: exit 0, the race journaled
-    // Each page reconnects by itself: the host's race comes back as it was, and moves on.
+    // Each page reconnects by itself: the host's race comes back as it was, and moves on. The
+    // page's backoff (up to 8 s between attempts) started while the server was down, so under
+    // load its next attempt may come well after the server is back.
     await host.waitForFunction((want) => document.querySelector('#board').dataset.board === want,
-      JSON.stringify(beforeRestart));
+      JSON.stringify(beforeRestart), { timeout: 30000 });
     await host.locator('#moves').filter({ hasText: String(moves) }).waitFor();
     const after = await move();
     assert.equal(after, moves + 1);
     // The spectator watches again, and sees the host's new board.
     const hostBoard = await boardOf(host);
     await watcher.waitForFunction((want) => [...document.querySelectorAll('.opponent .board')]
-      .some((b) => b.dataset.board === want), JSON.stringify(hostBoard));
+      .some((b) => b.dataset.board === want), JSON.stringify(hostBoard), { timeout: 30000 });
   } finally {
     for (const c of contexts) await c.close();
     await own.stop();
@@ -308,7 +310,9 @@ test('the replay viewer re-runs a finished game to the score the server recorded
   // And through the page: the leaderboard's replay button opens the viewer at move 0.
   await page.selectOption('#size', '3');
   await page.click('#board-score');
-  await page.locator('#leaderboard tbody button', { hasText: 'replay' }).first().click();
+  // The row of this game (the table may still show another size's board for a moment).
+  await page.locator('#leaderboard tbody tr').filter({ hasText: 'bot' })
+    .filter({ hasText: String(finished.score) }).getByRole('button', { name: 'replay' }).click();
   await page.locator('#replay-total').filter({ hasText: String(finished.moves) }).waitFor();
   await page.click('#replay-step');
   assert.equal(await page.textContent('#replay-move'), '1');
