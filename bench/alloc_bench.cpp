@@ -2,9 +2,9 @@
 // one move is handled, on the solo and race paths. A move arrives as the text a client sends
 // and goes through everything the server does with it on its network thread — decode, dispatch,
 // the rules, encoding, and the delivery of each message to its participants — with the store
-// behind it in memory. The sockets are left out: Beast's reads and writes take their memory from
-// Asio's per-thread recycling allocator, which hands the same blocks back after the first moves.
-// Only this thread's allocations count (the store worker's are not a move's).
+// behind it in memory. The sockets are left out (the session's reads and writes, and the whole
+// server's count, are in docs/performance.md). Only this thread's allocations count (the store
+// worker's are not a move's).
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>

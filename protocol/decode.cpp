@@ -14,6 +14,7 @@
 
 #include "protocol/names.hpp"
 #include "protocol/passwords.hpp"
+#include "protocol/utf8.hpp"
 
 namespace tilerace::protocol {
 
@@ -28,13 +29,6 @@ struct Reject {
 
 [[noreturn]] void reject_field(std::string_view field, std::string message) {
   throw Reject{{ErrorCode::bad_field, std::move(message), std::string(field)}};
-}
-
-// Counts Unicode code points of valid UTF-8.
-int count_chars(std::string_view s) noexcept {
-  int n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
 }
 
 // One pass over the raw text outside string literals: refuses nesting deeper than kMaxDepth
@@ -240,7 +234,6 @@ LeaderboardRequest parse_leaderboard(const json& object) {
   return r;
 }
 
-// A room code: 6 characters of the room alphabet, accepted in either case.
 // A code in the room-code alphabet (case-insensitive), length characters: a room's (code) or
 // a link code (link_code).
 std::string check_code(std::string code, std::string_view key, std::size_t length) {
@@ -255,6 +248,7 @@ std::string check_code(std::string code, std::string_view key, std::size_t lengt
   return code;
 }
 
+// A room code: 6 characters of the room alphabet, accepted in either case.
 std::string parse_code(const json& object) {
   return check_code(required_string(object, "code"), "code", kRoomCodeLength);
 }

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "protocol/messages.hpp"
+#include "protocol/utf8.hpp"
 
 namespace tilerace::protocol {
 
@@ -25,15 +26,10 @@ constexpr std::array<std::string_view, 64> kCommon{
     "qwerty12",  "asdf1234",     "letmein123", "welcome123", "admin123",   "administrator",
     "tilerace",  "tilerace2048", "2048game",   "20482048"};
 
-int code_points(std::string_view s) {
-  return static_cast<int>(std::count_if(
-      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
 }  // namespace
 
 std::optional<std::string> password_problem(std::string_view password) {
-  const int chars = code_points(password);
+  const int chars = count_chars(password);
   if (chars < kMinPasswordChars || chars > kMaxPasswordChars) {
     return "password must be 8 to 128 characters";
   }

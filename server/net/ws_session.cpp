@@ -15,6 +15,7 @@
 #include <cstring>
 #include <span>
 #include <type_traits>
+#include <utility>
 
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
@@ -45,6 +46,7 @@ void drop_front(std::vector<asio::const_buffer>& buffers, std::size_t n) {
   buffers.erase(buffers.begin(), it);
   if (!buffers.empty()) buffers.front() += n;
 }
+
 // The receive buffer to begin with: a burst of client messages (moves are ~40 bytes). It grows,
 // up to a whole frame at the message limit, only for a larger frame.
 constexpr std::size_t kReadSize = 1024;
@@ -258,7 +260,7 @@ void BasicWsSession<Next>::internal_error(const std::exception_ptr& e) {
 
 template <class Next>
 void BasicWsSession<Next>::write_next() {
-  if (writing_ || done_ || !stream_ || close_sent_) return;
+  if (in_flight_ > 0 || done_ || !stream_ || close_sent_) return;
   if (queue_.empty()) {
     if (ping_due_ && !closing_) {
       ping_due_ = false;
@@ -285,7 +287,6 @@ void BasicWsSession<Next>::write_next() {
       break;
     }
   }
-  writing_ = true;
   if constexpr (std::is_same_v<Next, TcpSocket>) {
     // The plain socket is non-blocking: send now, and when it all went (the usual case), be
     // done without an operation or a completion to schedule. What the socket cannot take yet
@@ -293,19 +294,19 @@ void BasicWsSession<Next>::write_next() {
     beast::error_code ec;
     const std::size_t sent = stream_->write_some(buffers_, ec);
     if (ec != asio::error::would_block) {
-      if (ec || sent == asio::buffer_size(buffers_)) return on_written(ec, in_flight_);
+      if (ec || sent == asio::buffer_size(buffers_)) return on_written(ec);
       drop_front(buffers_, sent);
     }
   }
   asio::async_write(*stream_, buffers_,
                     [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-                      self->on_written(ec, self->in_flight_);
+                      self->on_written(ec);
                     });
 }
 
 template <class Next>
-void BasicWsSession<Next>::on_written(beast::error_code ec, std::size_t frames) {
-  writing_ = false;
+void BasicWsSession<Next>::on_written(beast::error_code ec) {
+  const std::size_t frames = std::exchange(in_flight_, 0);
   if (ec) return fail(ec, "write", remote_);  // the reader sees the end too
   std::size_t messages = 0;
   for (std::size_t i = 0; i < frames && !queue_.empty(); ++i) {
@@ -315,7 +316,6 @@ void BasicWsSession<Next>::on_written(beast::error_code ec, std::size_t frames) 
     }
     queue_.pop_front();
   }
-  in_flight_ = 0;
   context_.metrics.messages_out_total.fetch_add(messages, std::memory_order_relaxed);
   if (close_sent_) {
     // The close handshake is complete, or the peer broke the protocol (the connection fails,

@@ -87,7 +87,8 @@ class BasicWsSession final : public Participant,
   // Writes what is queued (or, once closing and drained, the close frame) unless a write is in
   // flight.
   void write_next();
-  void on_written(boost::beast::error_code ec, std::size_t frames);
+  // The write of the in_flight_ frames at the queue's front has ended.
+  void on_written(boost::beast::error_code ec);
   void begin_close(std::uint16_t code);
   // The close handshake is over (or failed): the connection is done.
   void close_socket();
@@ -110,10 +111,9 @@ class BasicWsSession final : public Participant,
   std::chrono::steady_clock::time_point started_;  // when its handling began
   std::deque<Outgoing> queue_;                     // the first in_flight_ are being written
   std::size_t queued_bytes_ = 0;
-  std::size_t in_flight_ = 0;
+  std::size_t in_flight_ = 0;                       // frames in the write in flight (0: none is)
   std::vector<boost::asio::const_buffer> buffers_;  // the write in flight, headers and payloads
   std::array<char, kMaxBatch * kMaxWsHeader> headers_{};
-  bool writing_ = false;  // a write is in flight
   bool close_sent_ = false;
   bool close_received_ = false;
   std::atomic<int> posted_{0};            // deliveries posted and not yet queued

@@ -31,11 +31,11 @@ TEST(Decode, Hello) {
 }
 
 TEST(Decode, AccountMessages) {
-  EXPECT_EQ(as<Register>(decode_client(R"({"type":"register","password":"a fine secret"})"))
-                .password,
-            "a fine secret");
-  const Login login = as<Login>(
-      decode_client(R"({"type":"login","name":"ann","password":"x","device":"Laptop"})"));
+  EXPECT_EQ(
+      as<Register>(decode_client(R"({"type":"register","password":"a fine secret"})")).password,
+      "a fine secret");
+  const Login login =
+      as<Login>(decode_client(R"({"type":"login","name":"ann","password":"x","device":"Laptop"})"));
   EXPECT_EQ(login.name, "ann");
   EXPECT_EQ(login.password, "x");  // an old password is not judged again
   EXPECT_EQ(login.device, "Laptop");
