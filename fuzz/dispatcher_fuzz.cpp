@@ -137,6 +137,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ioc.poll();
   }
   for (auto& p : fleet) dispatcher.disconnected(*p.connection);
+  dispatcher.stop();  // challenges' expiry timers
   ioc.poll();
   worker.join();
   ioc.poll();  // the completions of the last jobs

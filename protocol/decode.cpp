@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cctype>
@@ -253,6 +254,50 @@ std::string parse_code(const json& object) {
   return check_code(required_string(object, "code"), "code", kRoomCodeLength);
 }
 
+// A player's id: 1 to kMaxPlayerIdChars characters of [0-9A-Za-z_-].
+std::string parse_player_id(const json& object) {
+  const std::string& id = required_string(object, "player");
+  const bool shaped = !id.empty() && id.size() <= kMaxPlayerIdChars &&
+                      std::all_of(id.begin(), id.end(), [](unsigned char c) {
+                        return std::isalnum(c) != 0 || c == '_' || c == '-';
+                      });
+  if (!shaped) reject_field("player", "player must be a player id");
+  return id;
+}
+
+// A friendship change: player, or (request and block) a name instead.
+FriendChange parse_friend_change(const json& object, FriendVerb verb) {
+  FriendChange change{verb, "", ""};
+  const bool by_name = verb == FriendVerb::request || verb == FriendVerb::block;
+  if (by_name && find(object, "player") == nullptr && find(object, "name") != nullptr) {
+    change.name = parse_name(required_string(object, "name"));
+  } else {
+    change.player = parse_player_id(object);
+  }
+  return change;
+}
+
+// challenge: a friend and the settings of the private room for the two of them.
+Challenge parse_challenge(const json& object) {
+  Challenge c;
+  c.player = parse_player_id(object);
+  c.options.mode = parse_mode(object);
+  c.options.size = parse_size(object, c.options.mode);
+  c.options.target = parse_target(object, c.options.mode);
+  c.options.time_limit =
+      optional_int<int>(object, "time_limit", kMinTimeLimit, kMaxTimeLimit).value_or(300);
+  return c;
+}
+
+ChallengeAnswer parse_challenge_answer(const json& object, bool accept) {
+  const std::string& id = required_string(object, "id");
+  if (id.size() != kChallengeIdLength ||
+      id.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    reject_field("id", "id must be a challenge id");
+  }
+  return {id, accept};
+}
+
 std::string parse_device(const json& object) {
   const std::string* device = optional_string(object, "device");
   if (device == nullptr) return "";
@@ -367,6 +412,18 @@ ClientMessage parse_message(const json& object) {
   if (type == "spectate") return Spectate{parse_code(object)};
   if (type == "stop_spectating") return StopSpectating{};
   if (type == "leaderboard") return parse_leaderboard(object);
+  if (type == "friend_request") return parse_friend_change(object, FriendVerb::request);
+  if (type == "friend_accept") return parse_friend_change(object, FriendVerb::accept);
+  if (type == "friend_decline") return parse_friend_change(object, FriendVerb::decline);
+  if (type == "friend_remove") return parse_friend_change(object, FriendVerb::remove);
+  if (type == "block") return parse_friend_change(object, FriendVerb::block);
+  if (type == "unblock") return parse_friend_change(object, FriendVerb::unblock);
+  if (type == "friends") return FriendsRequest{};
+  if (type == "challenge") return parse_challenge(object);
+  if (type == "challenge_accept") return parse_challenge_answer(object, true);
+  if (type == "challenge_decline") return parse_challenge_answer(object, false);
+  if (type == "rematch") return Rematch{};
+  if (type == "spectate_player") return SpectatePlayer{parse_player_id(object)};
   throw Reject{{ErrorCode::unknown_type, "unknown message type", ""}};
 }
 

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocol/json_out.hpp"
 #include "protocol/json_writer.hpp"
 
 namespace tilerace::protocol {
@@ -9,13 +10,6 @@ namespace tilerace::protocol {
 namespace {
 
 using json = nlohmann::json;
-
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-void put_rid(json& j, const Rid& rid) {
-  if (const auto* s = std::get_if<std::string>(&rid)) j["rid"] = *s;
-  if (const auto* i = std::get_if<std::int64_t>(&rid)) j["rid"] = *i;
-}
 
 json board_json(const engine::Game& game) {
   json rows = json::array();

@@ -35,6 +35,11 @@ enum class ErrorCode : std::uint8_t {
   unavailable,      // our addition: what needs the cluster directory (Redis) cannot be done now
   name_taken,       // our addition (accounts): another player has this name
   bad_credentials,  // our addition (accounts): no such name, or the wrong password
+  // our additions (friends; docs/protocol.md, "Friends")
+  no_such_player,     // no player with that name or id
+  not_friends,        // what needs a friendship (challenge, follow, accept) without one
+  offline,            // the friend is not connected anywhere
+  no_such_challenge,  // unknown, expired or answered already
 };
 std::string_view to_string(ErrorCode code) noexcept;
 
@@ -125,6 +130,28 @@ struct Spectate {
 };
 struct StopSpectating {};
 
+// Friends (our addition; docs/protocol.md, "Friends"). Every friendship change is one message
+// naming the other player by id (player) or, where allowed, by name.
+enum class FriendVerb : std::uint8_t { request, accept, decline, remove, block, unblock };
+struct FriendChange {
+  FriendVerb verb = FriendVerb::request;
+  std::string player;  // their id; empty when named
+  std::string name;    // request and block only: their name instead of player
+};
+struct FriendsRequest {};
+struct Challenge {
+  std::string player;
+  RoomOptions options;  // mode, size, target, time_limit; a private room for two
+};
+struct ChallengeAnswer {
+  std::string id;
+  bool accept = true;
+};
+struct Rematch {};
+struct SpectatePlayer {
+  std::string player;
+};
+
 enum class LeaderboardKind : std::uint8_t { score, rating };
 struct LeaderboardRequest {
   engine::Mode mode = engine::Mode::classic;
@@ -161,7 +188,8 @@ using ClientMessage =
     std::variant<Hello, Ping, NewGame, Move, Slide, Undo, Resign, CreateRoom, JoinRoom, LeaveRoom,
                  Ready, QuickMatch, CancelMatch, ListRooms, Spectate, StopSpectating,
                  LeaderboardRequest, BotRecordRequest, SendEmote, Register, Login, SessionsRequest,
-                 Logout, LogoutAll, ChangePassword, LinkCodeRequest, Rename>;
+                 Logout, LogoutAll, ChangePassword, LinkCodeRequest, Rename, FriendChange,
+                 FriendsRequest, Challenge, ChallengeAnswer, Rematch, SpectatePlayer>;
 
 // A player's record against the computer of one strength (bot_record).
 struct BotRecordView {
@@ -197,6 +225,8 @@ inline constexpr int kMaxPasswordChars = 128;
 inline constexpr std::size_t kLinkCodeLength = 8;
 inline constexpr std::string_view kRoomCodeAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 inline constexpr std::size_t kRoomCodeLength = 6;
+inline constexpr std::size_t kMaxPlayerIdChars = 32;   // [0-9A-Za-z_-]
+inline constexpr std::size_t kChallengeIdLength = 16;  // lowercase hex
 inline constexpr int kMinTimeLimit = 30;
 inline constexpr int kMaxTimeLimit = 3600;
 inline constexpr int kMinPlayers = 2;

@@ -56,6 +56,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("max-message", po::value(&o.max_message)->default_value(o.max_message), "largest client message in bytes (larger: close 1009)")
     ("rate", po::value(&o.rate)->default_value(o.rate), "messages per second per connection (burst: twice this)")
     ("grace", po::value(&o.grace)->default_value(o.grace), "seconds a disconnected racer keeps their place")
+    ("challenge-seconds", po::value(&o.challenge_seconds)->default_value(o.challenge_seconds), "seconds a challenge to a friend waits for its answer")
     ("countdown", po::value(&o.countdown)->default_value(o.countdown), "seconds of countdown before a race")
     ("bot-threads", po::value(&o.bot_threads)->default_value(o.bot_threads), "threads the computer opponents think on")
     ("bot-moves-per-second", po::value(&o.bot_moves_per_second)->default_value(o.bot_moves_per_second), "a computer racer's pace, so that its races can be watched")
@@ -98,9 +99,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   }
   if (o.threads <= 0)
     o.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  if (o.rate <= 0 || o.max_message < 64 || o.grace < 0 || o.countdown < 0 || o.keepalive < 1) {
+  if (o.rate <= 0 || o.max_message < 64 || o.grace < 0 || o.countdown < 0 || o.keepalive < 1 ||
+      o.challenge_seconds < 1) {
     std::cerr << "tilerace: --rate must be > 0, --max-message >= 64, --grace and --countdown "
-                 ">= 0, --keepalive >= 1\n";
+                 ">= 0, --keepalive and --challenge-seconds >= 1\n";
     exit_code = 2;
     return std::nullopt;
   }

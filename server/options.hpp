@@ -24,6 +24,7 @@ struct Options {
   std::size_t max_message = 4096;
   double rate = 60;                 // messages per second per connection; the burst is twice this
   int grace = 60;                   // seconds a racer may be away before forfeiting
+  int challenge_seconds = 60;       // how long a friend's challenge waits for its answer
   int countdown = 3;                // seconds before a race starts
   int bot_threads = 1;              // threads the computer opponents think on
   double bot_moves_per_second = 3;  // a computer racer's pace
@@ -35,8 +36,8 @@ struct Options {
   std::string log_level = "info";
   std::string name_blocklist;  // a file of terms names may not hold, one a line; empty: none
   int password_threads = 1;    // threads passwords are hashed on
-  std::string tls_cert;  // PEM certificate (and chain): the port speaks HTTPS and WSS only
-  std::string tls_key;   // its PEM private key; both or neither
+  std::string tls_cert;        // PEM certificate (and chain): the port speaks HTTPS and WSS only
+  std::string tls_key;         // its PEM private key; both or neither
   std::uint16_t redirect_http_port = 0;  // with TLS: plain HTTP here answers 308 to https; 0: off
   // Other origins of this site ("https://host[:port]", lower case): their pages may open
   // WebSockets here, and pages from here may connect to them.

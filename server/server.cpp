@@ -35,6 +35,7 @@
 #include "server/net/ws_session.hpp"
 #include "server/play/bot_fallback.hpp"
 #include "server/play/cluster_directory.hpp"
+#include "server/play/cluster_reach.hpp"
 #include "server/play/dispatcher.hpp"
 #include "server/play/local_directory.hpp"
 #include "server/store/store_worker.hpp"
@@ -267,8 +268,14 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   }
   PasswordHasher hasher(std::max(1, options.password_threads));
   SignInLimits sign_in_limits;
-  Dispatcher dispatcher(players, rooms, *directory, worker, metrics, limits,
-                        {hasher, sign_in_limits, blocklist}, fallback ? &*fallback : nullptr);
+  // Players on other nodes, for the friends features (cluster mode).
+  std::optional<ClusterReach> reach;
+  if (cluster) reach.emplace(ioc.get_executor(), *cluster, players);
+  Dispatcher dispatcher(
+      players, rooms, *directory, worker, metrics, limits, {hasher, sign_in_limits, blocklist},
+      fallback ? &*fallback : nullptr,
+      {reach ? &*reach : nullptr, std::chrono::seconds(options.challenge_seconds)});
+  if (reach) reach->attach(dispatcher.friends(), dispatcher.challenges());
   SessionSet sessions;
 
   std::error_code fs_error;
@@ -298,7 +305,8 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     for (const auto s :
          {engine::BotStrength::easy, engine::BotStrength::medium, engine::BotStrength::hard}) {
       const std::string name = bot_player_name(s);
-      store->add_player({bot_player_id(s), name, protocol::name_key(name), unix_ms()}, std::nullopt);
+      store->add_player({bot_player_id(s), name, protocol::name_key(name), unix_ms()},
+                        std::nullopt);
     }
     // In cluster mode this node's earlier races come back through adoption instead (after its
     // first heartbeat: Cluster), so that a survivor adopting them at the same moment and this
@@ -360,6 +368,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   JournalLoop journal(ioc, players, rooms, worker, metrics);
   asio::co_spawn(ioc, accept_loop(threads, acceptor, context), asio::detached);
   journal.start();
+  dispatcher.start();
   std::optional<CertificateWatch> certificate_watch;
   if (tls) certificate_watch.emplace(ioc, *tls).start();
 
@@ -378,6 +387,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
       rooms.stop();
       bots.stop();  // computer racers take no more turns
       if (fallback) fallback->stop();
+      dispatcher.stop();  // presence's sweep and the challenges' expiry
       sessions.shutdown_all();
       co_await drain(threads, sessions, players, rooms, worker, metrics);
     };

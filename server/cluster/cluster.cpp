@@ -57,9 +57,13 @@ void Cluster::start() {
         control_->send({"SUBSCRIBE", "tilerace:control:" + settings_.node});
       },
       [this](const RedisReply& push) {
-        // ["message", channel, payload]: a pairing waits for one of our players.
-        if (push.elements.size() == 3 && push.elements[0].str == "message") {
+        // ["message", channel, payload]: "match" (a pairing waits for one of our players), or
+        // a message for on_control.
+        if (push.elements.size() != 3 || push.elements[0].str != "message") return;
+        if (push.elements[2].str == "match") {
           asio::co_spawn(main_, check_matches(), asio::detached);
+        } else if (on_control) {
+          on_control(push.elements[2].str);
         }
       });
   asio::co_spawn(main_, heartbeat_loop(), asio::detached);
@@ -76,6 +80,22 @@ void Cluster::wake() {
 
 void Cluster::rooms_changed() {
   asio::post(main_, [this] { wake(); });
+}
+
+bool Cluster::live(const std::string& node) const {
+  std::lock_guard lock(mutex_);
+  return live_nodes_.count(node) > 0;
+}
+
+asio::awaitable<RedisReply> Cluster::command(std::vector<std::string> args) {
+  RedisReply reply = co_await commands_->command(std::move(args));
+  if (reply.error()) throw std::runtime_error("redis: " + reply.str);
+  co_return reply;
+}
+
+asio::awaitable<void> Cluster::tell(const std::string& node, std::string message) {
+  std::vector<std::string> publish{"PUBLISH", "tilerace:control:" + node, std::move(message)};
+  co_await command(std::move(publish));
 }
 
 asio::awaitable<RedisReply> Cluster::eval(std::string_view script,
@@ -128,10 +148,12 @@ asio::awaitable<void> Cluster::beat() {
   std::vector<std::string> remote;
   std::vector<std::string> dead;
   std::vector<std::string> urls;
-  if (reply.elements.size() == 3) {
+  std::set<std::string> names;
+  if (reply.elements.size() == 4) {
     for (const auto& e : reply.elements[0].elements) remote.push_back(e.str);
     for (const auto& e : reply.elements[1].elements) dead.push_back(e.str);
     for (const auto& e : reply.elements[2].elements) urls.push_back(e.str);
+    for (const auto& e : reply.elements[3].elements) names.insert(e.str);
   }
   metrics_.cluster_nodes.store(static_cast<std::int64_t>(remote.size() + 1),
                                std::memory_order_relaxed);
@@ -139,7 +161,9 @@ asio::awaitable<void> Cluster::beat() {
     std::lock_guard lock(mutex_);
     remote_rooms_ = std::move(remote);
     node_urls_ = std::move(urls);
+    live_nodes_ = names;
   }
+  if (on_nodes) on_nodes(names);
   for (const std::string& node : dead) {
     const std::vector<std::string> reap_args{node};
     const RedisReply reaped = co_await eval(kReap, reap_args);

@@ -30,6 +30,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -96,6 +97,18 @@ class Cluster final : public MoveJournal {
   // This node's rooms changed: the listing is published again soon.
   void rooms_changed();
 
+  // Friends across nodes (server/play/cluster_reach.hpp). Whether node is another live node,
+  // as of the last heartbeat.
+  bool live(const std::string& node) const;
+  // One Redis command (a Redis error reply throws, as RedisUnavailable does).
+  boost::asio::awaitable<RedisReply> command(std::vector<std::string> args);
+  // Sends message on node's control channel (it reaches on_control there).
+  boost::asio::awaitable<void> tell(const std::string& node, std::string message);
+  // Set before start(); called on the main context: a message on this node's control channel
+  // other than the match wake-up, and after each heartbeat, the other live nodes.
+  std::function<void(const std::string& message)> on_control;
+  std::function<void(const std::set<std::string>& live)> on_nodes;
+
   // Arguments passed by reference must outlive the await.
   // Quick match for key (mode/size): the partner popped from the queue, or nullopt when
   // player was queued instead.
@@ -151,6 +164,7 @@ class Cluster final : public MoveJournal {
   mutable std::mutex mutex_;  // guards what follows
   std::vector<std::string> remote_rooms_;
   std::vector<std::string> node_urls_;
+  std::set<std::string> live_nodes_;
   std::map<std::string, std::string> queued_;  // player → queue key, for this node's players
   std::set<std::string> unjournaled_;          // races an append failed for
 };

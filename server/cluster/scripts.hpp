@@ -21,30 +21,33 @@ namespace redis_scripts {
 // codes it claimed; leaving:<n> it left on SIGTERM and may come back; orphans the nodes whose
 // journaled races wait to be adopted; adopting:<n> → the node adopting them, leased;
 // queue:<key> the quick-match queue (entries node|player); match:<player> "code url" of its
-// paired room; channel control:<n>.
+// paired room; channel control:<n>. Friends (server/play/cluster_reach.hpp): presence:<player>
+// "node\n<presence message>" as its node last published it (a day's expiry; only a live
+// node's counts); challenge:<id> → the node holding it, until it expires.
 
 // ARGV: node, url, lease ms, rooms, 1 on this process's first beat. Refreshes this node;
 // returns {lists of the other live nodes, names of nodes whose lease is gone, the other live
-// nodes' URLs}. A first beat
+// nodes' URLs, the other live nodes' names}. A first beat
 // makes this node's earlier races (if any) orphans, to be adopted like a dead node's.
 inline constexpr std::string_view kBeat = R"lua(
 redis.call('SET', 'tilerace:node:' .. ARGV[1], ARGV[2], 'PX', ARGV[3])
 redis.call('SET', 'tilerace:rooms:' .. ARGV[1], ARGV[4], 'PX', ARGV[3])
 redis.call('SADD', 'tilerace:nodes', ARGV[1])
 if ARGV[5] == '1' then redis.call('SADD', 'tilerace:orphans', ARGV[1]) end
-local live, dead, urls = {}, {}, {}
+local live, dead, urls, names = {}, {}, {}, {}
 for _, n in ipairs(redis.call('SMEMBERS', 'tilerace:nodes')) do
   if n ~= ARGV[1] then
     local url = redis.call('GET', 'tilerace:node:' .. n)
     if url then
       table.insert(live, redis.call('GET', 'tilerace:rooms:' .. n) or '[]')
       table.insert(urls, url)
+      table.insert(names, n)
     elseif redis.call('EXISTS', 'tilerace:leaving:' .. n) == 0 then
       table.insert(dead, n)
     end
   end
 end
-return {live, dead, urls}
+return {live, dead, urls, names}
 )lua";
 
 // ARGV: node. Takes a dead node out of the directory (its listing; its codes stay until its
@@ -202,6 +205,31 @@ for i = 3, #ARGV do
   redis.call('SREM', 'tilerace:codes:' .. n, ARGV[i])
 end
 return 1
+)lua";
+
+// ARGV: node, players…. Each player's presence as another live node published it
+// ("node\n<message>"), or '' (none, this node's own, or a node whose lease is gone).
+inline constexpr std::string_view kPresences = R"lua(
+local out = {}
+for i = 2, #ARGV do
+  local v = redis.call('GET', 'tilerace:presence:' .. ARGV[i])
+  local n = v and string.match(v, '^([^\n]*)\n')
+  if n and n ~= ARGV[1] and redis.call('EXISTS', 'tilerace:node:' .. n) == 1 then
+    table.insert(out, v)
+  else
+    table.insert(out, '')
+  end
+end
+return out
+)lua";
+
+// ARGV: player, node. Drops the player's presence if this node published it last (a player
+// who moved to another node keeps that node's).
+inline constexpr std::string_view kDropPresence = R"lua(
+local key = 'tilerace:presence:' .. ARGV[1]
+local v = redis.call('GET', key)
+if v and string.sub(v, 1, #ARGV[2] + 1) == ARGV[2] .. '\n' then redis.call('DEL', key) end
+return 0
 )lua";
 
 }  // namespace redis_scripts

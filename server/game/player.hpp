@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/game.hpp"
 #include "server/game/participant.hpp"
@@ -29,10 +30,7 @@ class Room;
 struct Player {
   Player(std::string id_, std::string name_, int rating_,
          std::optional<engine::BotStrength> bot_ = std::nullopt)
-      : id(std::move(id_)),
-        bot(bot_),
-        rating(rating_),
-        name_(std::move(name_)) {}
+      : id(std::move(id_)), bot(bot_), rating(rating_), name_(std::move(name_)) {}
 
   const std::string id;
   // The name shown; a rename (or a rename on another node, seen at sign-in) changes it.
@@ -59,6 +57,11 @@ struct Player {
   // and a room holds its players, so a strong link back would be a cycle.
   std::weak_ptr<Room> room;
   int rating;  // Elo; updated when a race result is committed
+  // Friends (server/play/friends.hpp): their ids, loaded at sign-in and kept as friendships
+  // change; and the room they spectate (empty: none), for their presence.
+  std::vector<std::string> friends;
+  std::string watching;
+
  private:
   mutable std::mutex name_mutex_;
   std::string name_;

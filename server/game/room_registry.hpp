@@ -36,6 +36,8 @@ class RoomRegistry {
   std::vector<protocol::RoomView> public_rooms() const;
   // Every running race, as the store's journal keeps it.
   std::vector<ActiveRaceRecord> active_races() const;
+  // Where the rooms' timers run (the main context).
+  const boost::asio::any_io_executor& executor() const noexcept { return services_.executor; }
   // Server shutdown: every room stops arming timers (Room::stop), and so does every room
   // created or restored from now on (a message or an adoption that raced the shutdown).
   void stop();

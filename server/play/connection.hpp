@@ -4,6 +4,8 @@
 #include <memory>
 #include <string>
 
+#include "protocol/encode.hpp"
+#include "server/base/metrics.hpp"
 #include "server/game/participant.hpp"
 #include "server/game/player.hpp"
 #include "server/game/room.hpp"
@@ -24,5 +26,12 @@ struct Connection {
     out.deliver(std::make_shared<const std::string>(std::move(message)));
   }
 };
+
+// Sends c a protocol error (counted in metrics).
+inline void send_error(Connection& c, Metrics& metrics, protocol::ErrorCode code,
+                       std::string message, const protocol::Rid& rid) {
+  metrics.count_error(code);
+  c.send(protocol::encode_error({code, std::move(message), ""}, rid));
+}
 
 }  // namespace tilerace::server

@@ -6,6 +6,7 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/this_coro.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <vector>
 
@@ -22,6 +23,30 @@ namespace tilerace::server {
 
 namespace asio = boost::asio;
 using protocol::ErrorCode;
+
+Dispatcher::Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,
+                       StoreWorker& store, Metrics& metrics, AddressLimits& limits,
+                       AccountServices accounts, BotFallback* fallback, FriendSettings friends)
+    : players_(players),
+      rooms_(rooms),
+      directory_(directory),
+      store_(store),
+      metrics_(metrics),
+      limits_(limits),
+      fallback_(fallback),
+      solo_(store, metrics),
+      accounts_(players, store, accounts.hasher, accounts.limits, accounts.blocklist, metrics),
+      presence_(players, friends.reach),
+      friends_(players, store, presence_, metrics, friends.reach, unix_ms),
+      challenges_({players, rooms, directory, presence_, store, metrics, friends.reach},
+                  rooms.executor(), friends.challenge_expiry) {}
+
+void Dispatcher::start() { presence_.start(rooms_.executor()); }
+
+void Dispatcher::stop() {
+  presence_.stop();
+  challenges_.stop();
+}
 
 // Hello first; then each message to its route. Checks that concern one message type live in
 // its route; what a whole group shares (play, rooms) in the helper they call.
@@ -42,12 +67,21 @@ Dispatcher::Work Dispatcher::handle(Connection& c, const protocol::Decoded& deco
         using T = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<T, protocol::Move> || std::is_same_v<T, protocol::Slide> ||
                       std::is_same_v<T, protocol::Undo> || std::is_same_v<T, protocol::Resign>) {
+          // A play changes a presence only by ending a solo game: the sweep sees that.
           return play(c, message, rid);
         } else {
-          return route(c, m, rid);
+          Work work = route(c, m, rid);
+          if (work) return then_refresh(c, std::move(*work));
+          if (c.player) presence_.refresh(*c.player);
+          return std::nullopt;
         }
       },
       message);
+}
+
+asio::awaitable<void> Dispatcher::then_refresh(Connection& c, asio::awaitable<void> work) {
+  co_await std::move(work);
+  if (c.player) presence_.refresh(*c.player);
 }
 
 void Dispatcher::open_room(Connection& c, const std::shared_ptr<Room>& room,
@@ -126,12 +160,18 @@ Dispatcher::Work Dispatcher::play(Connection& c, const protocol::ClientMessage& 
 
 asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello& m,
                                            const protocol::Rid& rid) {
-  if (auto in = co_await accounts_.hello(c, m, rid)) signed_in(c, std::move(*in), rid);
+  auto in = co_await accounts_.hello(c, m, rid);
+  if (!in) co_return;
+  signed_in(c, std::move(*in), rid);
+  co_await friends_.signed_in(c.player);
 }
 
 asio::awaitable<void> Dispatcher::on_login(Connection& c, const protocol::Login& m,
                                            const protocol::Rid& rid) {
-  if (auto in = co_await accounts_.login(c, m, rid)) signed_in(c, std::move(*in), rid);
+  auto in = co_await accounts_.login(c, m, rid);
+  if (!in) co_return;
+  signed_in(c, std::move(*in), rid);
+  co_await friends_.signed_in(c.player);
 }
 
 void Dispatcher::signed_in(Connection& c, Accounts::SignedIn in, const protocol::Rid& rid) {
@@ -221,6 +261,10 @@ void Dispatcher::stop_spectating(Connection& c) {
   if (!c.spectating) return;
   c.spectating->remove_spectator(&c.out);
   c.spectating.reset();
+  if (c.player) {
+    std::lock_guard lock(c.player->mutex);
+    c.player->watching.clear();
+  }
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::CreateRoom& m,
@@ -309,7 +353,11 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Spectate& m,
   if (!self) return std::nullopt;     // the connection is going away
   directory_.leave_queue(*c.player);  // spectating leaves the quick-match queue
   stop_spectating(c);
-  if (target->add_spectator(self, rid)) c.spectating = target;
+  if (target->add_spectator(self, rid)) {
+    c.spectating = target;
+    std::lock_guard lock(c.player->mutex);
+    c.player->watching = target->code();
+  }
   return std::nullopt;
 }
 
@@ -412,6 +460,76 @@ void Dispatcher::disconnected(Connection& c) {
   if (!players_.detach(*c.player, &c.out)) return;  // replaced by a newer connection
   directory_.leave_queue(*c.player);
   if (const auto room = room_of(*c.player)) room->disconnected(*c.player);
+  presence_.refresh(*c.player);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::FriendChange& m,
+                                   const protocol::Rid& rid) {
+  return friends_.change(c, m, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::FriendsRequest&,
+                                   const protocol::Rid& rid) {
+  return friends_.list(c, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Challenge& m,
+                                   const protocol::Rid& rid) {
+  if (m.player == c.player->id) {
+    error(c, ErrorCode::not_allowed, "that is you", rid);
+    return std::nullopt;
+  }
+  return challenges_.challenge(c, m, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::ChallengeAnswer& m,
+                                   const protocol::Rid& rid) {
+  return challenges_.answer(c, m, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Rematch&,
+                                   const protocol::Rid& rid) {
+  // A rematch is the room's next round of ready: same room, same settings, a new seed.
+  if (const auto room = room_of(*c.player)) {
+    room->set_ready(*c.player, true, c.out, rid);
+  } else {
+    error(c, ErrorCode::not_in_room, "the race's room is gone: there is nothing to rematch", rid);
+  }
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::SpectatePlayer& m,
+                                   const protocol::Rid& rid) {
+  bool friends = false;
+  {
+    std::lock_guard lock(c.player->mutex);
+    const auto& f = c.player->friends;
+    friends = std::find(f.begin(), f.end(), m.player) != f.end();
+  }
+  if (!friends) {
+    error(c, ErrorCode::not_friends, "you can follow your friends only", rid);
+    return std::nullopt;
+  }
+  if (room_of(*c.player)) {
+    error(c, ErrorCode::already_in_room, "racers cannot spectate", rid);
+    return std::nullopt;
+  }
+  return follow(c, m, rid);
+}
+
+asio::awaitable<void> Dispatcher::follow(Connection& c, const protocol::SpectatePlayer& m,
+                                         const protocol::Rid& rid) {
+  std::vector<std::string> who{m.player};  // named: GCC 12 and braced lists in co_await
+  auto presences = co_await presence_.presences(std::move(who));
+  const protocol::Presence& where = presences[m.player];
+  if (where.status != protocol::PresenceStatus::racing &&
+      where.status != protocol::PresenceStatus::spectating) {
+    error(c, ErrorCode::no_such_room, "they are not in a room now", rid);
+    co_return;
+  }
+  const protocol::Spectate spectate{where.code};  // outlives the work route returns
+  Work rest = route(c, spectate, rid);
+  if (rest) co_await std::move(*rest);
 }
 
 }  // namespace tilerace::server

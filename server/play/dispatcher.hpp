@@ -16,7 +16,11 @@
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
 #include "server/play/accounts.hpp"
+#include "server/play/challenges.hpp"
 #include "server/play/connection.hpp"
+#include "server/play/friends.hpp"
+#include "server/play/player_reach.hpp"
+#include "server/play/presence_board.hpp"
 #include "server/play/room_directory.hpp"
 #include "server/play/solo_play.hpp"
 #include "server/store/store_worker.hpp"
@@ -25,6 +29,12 @@ namespace tilerace::server {
 
 class AddressLimits;
 class BotFallback;
+
+// Friends across nodes: reach (null on a single node), and how long a challenge waits.
+struct FriendSettings {
+  PlayerReach* reach = nullptr;
+  std::chrono::milliseconds challenge_expiry{60'000};
+};
 
 class Dispatcher {
  public:
@@ -41,18 +51,16 @@ class Dispatcher {
   };
 
   Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,
-             StoreWorker& store, Metrics& metrics, AddressLimits& limits,
-             AccountServices accounts, BotFallback* fallback = nullptr)
-      : players_(players),
-        rooms_(rooms),
-        directory_(directory),
-        store_(store),
-        metrics_(metrics),
-        limits_(limits),
-        fallback_(fallback),
-        solo_(store, metrics),
-        accounts_(players, store, accounts.hasher, accounts.limits, accounts.blocklist,
-                  metrics) {}
+             StoreWorker& store, Metrics& metrics, AddressLimits& limits, AccountServices accounts,
+             BotFallback* fallback = nullptr, FriendSettings friends = {});
+
+  // Starts presence's sweep on the rooms' executor; stop() ends it and the challenges'
+  // expiry (shutdown).
+  void start();
+  void stop();
+  // For the cluster's messages to this node (ClusterReach).
+  Friends& friends() noexcept { return friends_; }
+  Challenges& challenges() noexcept { return challenges_; }
 
   // Handles one decoded message (or decode error) from connection. What needs no storage or
   // Redis is done before this returns (most messages: moves, rooms, pings), and nullopt comes
@@ -94,6 +102,12 @@ class Dispatcher {
   Work route(Connection& c, const protocol::ChangePassword& m, const protocol::Rid& rid);
   Work route(Connection& c, const protocol::LinkCodeRequest& m, const protocol::Rid& rid);
   Work route(Connection& c, const protocol::Rename& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::FriendChange& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::FriendsRequest& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::Challenge& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::ChallengeAnswer& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::Rematch& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::SpectatePlayer& m, const protocol::Rid& rid);
   // move, slide, undo or resign: the player's race when they race, else their solo game.
   Work play(Connection& c, const protocol::ClientMessage& m, const protocol::Rid& rid);
 
@@ -121,6 +135,11 @@ class Dispatcher {
   // The directory cannot be reached (cluster mode, Redis away).
   void send_unavailable(Connection& c, const protocol::Rid& rid);
   void stop_spectating(Connection& c);
+  // spectate_player's rest: the friend's room, from their presence, spectated as `spectate`.
+  boost::asio::awaitable<void> follow(Connection& c, const protocol::SpectatePlayer& m,
+                                      const protocol::Rid& rid);
+  // What a message's work changed of c's player's presence is pushed once it is done.
+  boost::asio::awaitable<void> then_refresh(Connection& c, boost::asio::awaitable<void> work);
   boost::asio::awaitable<void> on_leaderboard(Connection& c, const protocol::LeaderboardRequest& m,
                                               const protocol::Rid& rid);
   boost::asio::awaitable<void> on_bot_record(Connection& c, const protocol::Rid& rid);
@@ -136,6 +155,9 @@ class Dispatcher {
   BotFallback* fallback_;
   SoloPlay solo_;
   Accounts accounts_;
+  PresenceBoard presence_;
+  Friends friends_;
+  Challenges challenges_;
 };
 
 }  // namespace tilerace::server

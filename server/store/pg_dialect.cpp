@@ -221,6 +221,18 @@ CREATE TABLE link_codes (
   expires_at bigint NOT NULL
 );
 )sql",
+    R"sql(
+-- Friends (server/store/friendship.hpp): one row per link that is not none; a friendship is
+-- two rows.
+CREATE TABLE friend_links (
+  player text COLLATE "C" NOT NULL,
+  other text COLLATE "C" NOT NULL,
+  link text NOT NULL,
+  at bigint NOT NULL,
+  PRIMARY KEY (player, other)
+);
+CREATE INDEX friend_links_by_other ON friend_links (other);
+)sql",
 };
 
 // The rank change a best result or a rating makes, announced to every node in the same
@@ -278,6 +290,22 @@ const char* text(Sql statement) {
       return "INSERT INTO link_codes (code, player_id, expires_at) VALUES ($1, $2, $3)";
     case Sql::take_link_code:
       return "DELETE FROM link_codes WHERE code = $1 RETURNING player_id, expires_at";
+    case Sql::friend_links:
+      return "SELECT player, link FROM friend_links WHERE (player = $1 AND other = $2) OR "
+             "(player = $2 AND other = $1)";
+    case Sql::delete_friend_links:
+      return "DELETE FROM friend_links WHERE (player = $1 AND other = $2) OR "
+             "(player = $2 AND other = $1)";
+    case Sql::insert_friend_link: return "INSERT INTO friend_links VALUES ($1, $2, $3, $4)";
+    case Sql::friend_counts:
+      return "SELECT COUNT(*) FILTER (WHERE link = 'friend'), "
+             "COUNT(*) FILTER (WHERE link = 'requested') FROM friend_links WHERE player = $1";
+    case Sql::friend_list:
+      return "SELECT p.id, p.name, p.rating, f.link, 0 FROM friend_links f "
+             "JOIN players p ON p.id = f.other WHERE f.player = $1 UNION ALL "
+             "SELECT p.id, p.name, p.rating, f.link, 1 FROM friend_links f "
+             "JOIN players p ON p.id = f.player WHERE f.other = $1 AND f.link = 'requested' "
+             "ORDER BY 2, 1";
     case Sql::update_rating:
       return "WITH up AS (UPDATE players SET rating = $1, wins = wins + $2, "
              "losses = losses + $3, races = races + 1, "

@@ -165,8 +165,7 @@ void Recorder::fill_ranks(SqlSession& sql) {
 
 bool Recorder::add_player(const PlayerRecord& p, const std::optional<SessionRecord>& session) {
   return unit(SqlTx::write, [&](SqlSession& sql) {
-    if (sql(Sql::insert_player, p.id, p.name, p.name_key, p.rating, p.wins, p.losses,
-            p.created_at)
+    if (sql(Sql::insert_player, p.id, p.name, p.name_key, p.rating, p.wins, p.losses, p.created_at)
             .changed() == 0) {
       // Either this very call again (done already, session and all) or the name is taken.
       const SqlResult holder = sql(Sql::player_by_key, p.name_key);
@@ -251,6 +250,44 @@ bool Recorder::rename(std::string_view player_id, std::string_view name, std::st
     sql(Sql::insert_old_name, player_id, player.string(0, 1), at);
     sql(Sql::set_name, player_id, name, key, at);
     return true;
+  });
+}
+
+FriendChangeRecord Recorder::change_friendship(std::string_view player, std::string_view other,
+                                               FriendAction action, std::int64_t at) {
+  return unit(SqlTx::write, [&](SqlSession& sql) {
+    FriendChangeRecord change;
+    const SqlResult links = sql(Sql::friend_links, player, other);
+    for (std::size_t r = 0; r < links.rows(); ++r) {
+      const Link link = link_from_string(links.string(r, 1));
+      (links.string(r, 0) == player ? change.before.mine : change.before.theirs) = link;
+    }
+    const SqlResult mine = sql(Sql::friend_counts, player);
+    const SqlResult theirs = sql(Sql::friend_counts, other);
+    const FriendCounts counts{mine.integer(0, 0), mine.integer(0, 1), theirs.integer(0, 0)};
+    change.step = friend_step(change.before, action, counts);
+    if (change.step.outcome != FriendOutcome::changed) return change;
+    sql(Sql::delete_friend_links, player, other);
+    const FriendPair& after = change.step.after;
+    if (after.mine != Link::none)
+      sql(Sql::insert_friend_link, player, other, to_string(after.mine), at);
+    if (after.theirs != Link::none) {
+      sql(Sql::insert_friend_link, other, player, to_string(after.theirs), at);
+    }
+    return change;
+  });
+}
+
+std::vector<FriendRecord> Recorder::friends_of(std::string_view player) {
+  return unit(SqlTx::snapshot, [&](SqlSession& sql) {
+    const SqlResult r = sql(Sql::friend_list, player);
+    std::vector<FriendRecord> out;
+    out.reserve(r.rows());
+    for (std::size_t i = 0; i < r.rows(); ++i) {
+      out.push_back({r.string(i, 0), r.string(i, 1), r.integer(i, 2),
+                     link_from_string(r.string(i, 3)), r.boolean(i, 4)});
+    }
+    return out;
   });
 }
 

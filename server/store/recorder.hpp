@@ -25,8 +25,7 @@ class Recorder : public Store {
 
   int concurrency() const override;
   void ping() override;
-  bool add_player(const PlayerRecord& player,
-                  const std::optional<SessionRecord>& session) override;
+  bool add_player(const PlayerRecord& player, const std::optional<SessionRecord>& session) override;
   std::optional<PlayerRecord> find_player(std::string_view id) override;
   std::optional<SessionOwner> session_player(std::string_view token_hash,
                                              std::int64_t now) override;
@@ -43,6 +42,9 @@ class Recorder : public Store {
   void add_link_code(std::string_view code, std::string_view player_id,
                      std::int64_t expires_at) override;
   std::optional<std::string> take_link_code(std::string_view code, std::int64_t now) override;
+  FriendChangeRecord change_friendship(std::string_view player, std::string_view other,
+                                       FriendAction action, std::int64_t at) override;
+  std::vector<FriendRecord> friends_of(std::string_view player) override;
   std::vector<Grant> record_game(const GameRecord& game) override;
   std::optional<GameRecord> find_game(std::string_view id) override;
   std::vector<Grant> record_race(const RaceRecord& race) override;

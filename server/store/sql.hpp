@@ -41,16 +41,23 @@ enum class Sql : std::uint8_t {
   set_password,     // (id, password_hash, registered_at)
   insert_old_name,  // (player_id, name, until)
   // sessions (one per signed-in device) and link codes
-  insert_session,   // (token_hash, player_id, created_at, label)
-  session_player,   // (token_hash) → player_id, the player's name
-  touch_session,    // (token_hash, last_seen)
-  sessions_of,      // (player_id) → token_hash, created_at, last_seen, label, oldest first
-  delete_session,   // (token_hash)
+  insert_session,  // (token_hash, player_id, created_at, label)
+  session_player,  // (token_hash) → player_id, the player's name
+  touch_session,   // (token_hash, last_seen)
+  sessions_of,     // (player_id) → token_hash, created_at, last_seen, label, oldest first
+  delete_session,  // (token_hash)
   // (player_id, token_hash) → token_hash of each session of player_id but the one given,
   // deleted
   delete_other_sessions,
   insert_link_code,  // (code, player_id, expires_at)
   take_link_code,    // (code) → player_id, expires_at of the code, deleted
+  // friends (server/store/friendship.hpp): one row per link that is not none
+  friend_links,         // (a, b) → player, link of the links between a and b, either way
+  delete_friend_links,  // (a, b): the links between a and b, either way
+  insert_friend_link,   // (player, other, link, at)
+  friend_counts,        // (player) → friends of player, requests by player
+  // (player) → id, name, rating, link, incoming 0|1: player's links, and requests to them
+  friend_list,
   // (rating, won 0|1, lost 0|1, id): after a rated race → races, streak (none: no such player)
   update_rating,
   rated_players,  // () → id, rating, races of every player with a rated race

@@ -212,6 +212,18 @@ CREATE TABLE link_codes (
   expires_at INTEGER NOT NULL
 ) WITHOUT ROWID;
 )sql",
+    R"sql(
+-- Friends (server/store/friendship.hpp): one row per link that is not none; a friendship is
+-- two rows.
+CREATE TABLE friend_links (
+  player TEXT NOT NULL,
+  other TEXT NOT NULL,
+  link TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (player, other)
+) WITHOUT ROWID;
+CREATE INDEX friend_links_by_other ON friend_links (other);
+)sql",
 };
 
 // utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix
@@ -258,6 +270,22 @@ const char* text(Sql statement) {
       return "INSERT INTO link_codes (code, player_id, expires_at) VALUES (?, ?, ?)";
     case Sql::take_link_code:
       return "DELETE FROM link_codes WHERE code = ? RETURNING player_id, expires_at";
+    case Sql::friend_links:
+      return "SELECT player, link FROM friend_links WHERE (player = ?1 AND other = ?2) OR "
+             "(player = ?2 AND other = ?1)";
+    case Sql::delete_friend_links:
+      return "DELETE FROM friend_links WHERE (player = ?1 AND other = ?2) OR "
+             "(player = ?2 AND other = ?1)";
+    case Sql::insert_friend_link: return "INSERT INTO friend_links VALUES (?, ?, ?, ?)";
+    case Sql::friend_counts:
+      return "SELECT COUNT(*) FILTER (WHERE link = 'friend'), "
+             "COUNT(*) FILTER (WHERE link = 'requested') FROM friend_links WHERE player = ?";
+    case Sql::friend_list:
+      return "SELECT p.id, p.name, p.rating, f.link, 0 FROM friend_links f "
+             "JOIN players p ON p.id = f.other WHERE f.player = ?1 UNION ALL "
+             "SELECT p.id, p.name, p.rating, f.link, 1 FROM friend_links f "
+             "JOIN players p ON p.id = f.player WHERE f.other = ?1 AND f.link = 'requested' "
+             "ORDER BY 2, 1";
     case Sql::update_rating:
       return "UPDATE players SET rating = ?1, wins = wins + ?2, losses = losses + ?3, "
              "races = races + 1, streak = CASE WHEN ?2 > 0 THEN streak + 1 ELSE 0 END "

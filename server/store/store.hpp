@@ -24,6 +24,7 @@
 
 #include "engine/types.hpp"
 #include "protocol/period.hpp"
+#include "server/store/friendship.hpp"
 #include "server/store/rank_cache.hpp"
 
 namespace tilerace::server {
@@ -63,6 +64,23 @@ struct SessionOwner {
 struct Credentials {
   std::string player_id;
   std::string password_hash;  // '' for a guest, who cannot sign in with a password
+};
+
+// Someone a player has a link with (server/store/friendship.hpp), as their friends list shows
+// them: link is the player's own link to them, or requested with incoming set when they asked.
+struct FriendRecord {
+  std::string id;
+  std::string name;
+  int rating = kStartRating;
+  Link link = Link::none;
+  bool incoming = false;  // their request to the player
+};
+
+// A friendship change as the store made it (friend_step's answer, with the pair read inside
+// the same transaction).
+struct FriendChangeRecord {
+  FriendPair before;
+  FriendStep step;
 };
 
 struct GameRecord {
@@ -271,6 +289,12 @@ class Store {
   // The player a link code signs in, once: the code is spent whether or not it is still valid
   // at now. nullopt for an unknown, spent or expired code.
   virtual std::optional<std::string> take_link_code(std::string_view code, std::int64_t now) = 0;
+  // Friends. Applies action by player to their pair with other (both exist) in one transaction,
+  // the limits counted inside it.
+  virtual FriendChangeRecord change_friendship(std::string_view player, std::string_view other,
+                                               FriendAction action, std::int64_t at) = 0;
+  // Everyone player has a link with (theirs or, for a request to player, the other's), by name.
+  virtual std::vector<FriendRecord> friends_of(std::string_view player) = 0;
   // Records a finished game (and drops its journal entry); the same id again changes nothing.
   // Returns the achievements it granted (in the same transaction): none for a repeat.
   virtual std::vector<Grant> record_game(const GameRecord& game) = 0;

@@ -68,6 +68,61 @@ TEST(Decode, WeakLongAndMalformedAccountFieldsAreRefused) {
   EXPECT_EQ(field_error(R"({"type":"login","name":"a"})"), "password: password is required");
 }
 
+TEST(Decode, FriendsMessages) {
+  const FriendChange by_name =
+      as<FriendChange>(decode_client(R"({"type":"friend_request","name":" bob "})"));
+  EXPECT_EQ(by_name.verb, FriendVerb::request);
+  EXPECT_EQ(by_name.name, "bob");
+  EXPECT_TRUE(by_name.player.empty());
+  const std::vector<std::pair<const char*, FriendVerb>> verbs{
+      {"friend_request", FriendVerb::request},
+      {"friend_accept", FriendVerb::accept},
+      {"friend_decline", FriendVerb::decline},
+      {"friend_remove", FriendVerb::remove},
+      {"block", FriendVerb::block},
+      {"unblock", FriendVerb::unblock}};
+  for (const auto& [type, verb] : verbs) {
+    const FriendChange c = as<FriendChange>(
+        decode_client(std::string(R"({"type":")") + type + R"(","player":"a1b2-c_3"})"));
+    EXPECT_EQ(c.verb, verb) << type;
+    EXPECT_EQ(c.player, "a1b2-c_3") << type;
+  }
+  EXPECT_TRUE(
+      std::holds_alternative<FriendsRequest>(decode_client(R"({"type":"friends"})").message()));
+  const Challenge ch = as<Challenge>(decode_client(
+      R"({"type":"challenge","player":"abc","mode":"classic","size":5,"target":512,"time_limit":60})"));
+  EXPECT_EQ(ch.player, "abc");
+  EXPECT_EQ(ch.options.size, 5);
+  EXPECT_EQ(ch.options.target, 512);
+  EXPECT_EQ(ch.options.time_limit, 60);
+  const ChallengeAnswer no =
+      as<ChallengeAnswer>(decode_client(R"({"type":"challenge_decline","id":"0123456789abcdef"})"));
+  EXPECT_FALSE(no.accept);
+  EXPECT_EQ(no.id, "0123456789abcdef");
+  EXPECT_EQ(as<SpectatePlayer>(decode_client(R"({"type":"spectate_player","player":"p1"})")).player,
+            "p1");
+  EXPECT_TRUE(std::holds_alternative<Rematch>(decode_client(R"({"type":"rematch"})").message()));
+}
+
+TEST(Decode, MalformedFriendsFieldsAreRefused) {
+  const auto field_error = [](const std::string& text) {
+    const Decoded d = decode_client(text);
+    return d.ok() ? std::string("accepted") : d.error().field + ": " + d.error().message;
+  };
+  EXPECT_EQ(field_error(R"({"type":"friend_accept","name":"bob"})"), "player: player is required");
+  EXPECT_EQ(field_error(R"({"type":"friend_request"})"), "player: player is required");
+  EXPECT_EQ(field_error(R"({"type":"block","player":"a b"})"),
+            "player: player must be a player id");
+  EXPECT_EQ(field_error(R"({"type":"unblock","player":")" + std::string(33, 'a') + "\"}"),
+            "player: player must be a player id");
+  EXPECT_EQ(field_error(R"({"type":"challenge","player":"p","size":9})"),
+            "size: size must be an integer from 3 to 8");
+  EXPECT_EQ(field_error(R"({"type":"challenge_accept","id":"XYZ"})"),
+            "id: id must be a challenge id");
+  EXPECT_EQ(field_error(R"({"type":"spectate_player","player":5})"),
+            "player: player must be a string");
+}
+
 TEST(Decode, EmotesAndTheComputerOption) {
   for (const auto e : {Emote::hi, Emote::gl, Emote::gg, Emote::nice, Emote::wow, Emote::oops}) {
     const Decoded d =

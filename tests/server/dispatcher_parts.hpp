@@ -18,6 +18,7 @@ struct DispatcherParts {
 
   // Stops the rooms' timers and waits for the store's worker.
   void stop() {
+    dispatcher.stop();
     rooms.stop();
     worker.join();
   }

@@ -25,11 +25,11 @@ const G = (id, state = 'playing') => ({ id, mode: 'classic', size: 4, target: 20
 test('after welcome: the invited room first, then the lobby lists', () => {
   const { sent, receive } = harness({ room: 'ABCDEF' });
   receive(welcome);
-  assert.deepEqual(sent.map((m) => m.type), ['join_room', 'list_rooms', 'leaderboard', 'bot_record']);
+  assert.deepEqual(sent.map((m) => m.type), ['join_room', 'list_rooms', 'leaderboard', 'bot_record', 'friends']);
   assert.equal(sent[0].code, 'ABCDEF');
   sent.length = 0;
   receive(welcome);  // a reconnection: the invitation was used once
-  assert.deepEqual(sent.map((m) => m.type), ['list_rooms', 'leaderboard', 'bot_record']);
+  assert.deepEqual(sent.map((m) => m.type), ['list_rooms', 'leaderboard', 'bot_record', 'friends']);
 });
 
 test('a ?watch link watches after welcome, and a spectator watches the same room again after a reconnection', () => {
@@ -91,7 +91,7 @@ test('intents: leave as a racer or a spectator, rematch, ready and moves', () =>
   state.results = { winner: 'p1' };
   controller.rematch();
   assert.equal(state.results, null);
-  assert.deepEqual(sent.pop(), { type: 'ready', ready: true });
+  assert.deepEqual(sent.pop(), { type: 'rematch' });
   controller.leave();
   assert.deepEqual(sent.pop(), { type: 'leave_room' });
   assert.equal(state.room, null);
@@ -100,4 +100,32 @@ test('intents: leave as a racer or a spectator, rematch, ready and moves', () =>
   controller.leave();
   assert.deepEqual(sent.pop(), { type: 'stop_spectating' });
   assert.equal(state.role, null);
+});
+
+test('friends: requests and answers, challenges with the lobby\'s settings, follow; a change reloads the lists', () => {
+  const { state, sent, controller, receive } = harness();
+  receive(welcome);
+  sent.length = 0;
+  controller.addFriend('bob');
+  assert.deepEqual(sent.pop(), { type: 'friend_request', name: 'bob' });
+  controller.answerFriend('p2', true);
+  assert.deepEqual(sent.pop(), { type: 'friend_accept', player: 'p2' });
+  controller.answerFriend('p3', false);
+  assert.deepEqual(sent.pop(), { type: 'friend_decline', player: 'p3' });
+  controller.removeFriend('p2');
+  assert.deepEqual(sent.pop(), { type: 'friend_remove', player: 'p2' });
+  receive({ type: 'friend_update', player: { id: 'p2', name: 'bob' }, relation: 'none' });
+  assert.deepEqual(sent.pop(), { type: 'friends' });
+  controller.challenge('p2', { mode: 'classic', size: 5, target: 512 });
+  assert.deepEqual(sent.pop(), { type: 'challenge', player: 'p2', mode: 'classic', size: 5, target: 512 });
+  controller.challenge('p2', { mode: 'fifteen', size: 4 });
+  assert.deepEqual(sent.pop(), { type: 'challenge', player: 'p2', mode: 'fifteen', size: 4 });
+  receive({ type: 'challenged', id: 'c1', from: { id: 'p2', name: 'bob' }, settings: { mode: 'classic', size: 4, target: 2048, time_limit: 300 } });
+  assert.equal(state.challenges.length, 1);
+  controller.answerChallenge('c1', true);
+  assert.deepEqual(sent.pop(), { type: 'challenge_accept', id: 'c1' });
+  assert.deepEqual(state.challenges, []);
+  controller.watchFriend('p2');
+  assert.deepEqual(sent.pop(), { type: 'spectate_player', player: 'p2' });
+  assert.equal(state.role, 'spectator');
 });

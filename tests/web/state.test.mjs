@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialState, applyMessage } from '../../web-client/js/state.js';
+import { initialState, applyMessage, presenceText, settingsText } from '../../web-client/js/state.js';
 
 const G = (id, board) => ({ id, mode: 'classic', size: board.length, target: 2048, board, score: 0, moves: 0,
   max_tile: 2, state: 'playing', won: false, ranked: true, undos: 0 });
@@ -154,4 +154,55 @@ test('renamed changes my name and says so', () => {
   applyMessage(s, { type: 'renamed', player: { id: 'p', name: 'Annie' } });
   assert.equal(s.me.name, 'Annie');
   assert.match(s.notice.text, /Annie/);
+});
+
+test('friends: the lists, presence as it changes, and what each update says', () => {
+  const s = initialState();
+  applyMessage(s, { type: 'welcome', player: { id: 'p1', name: 'ann' }, token: 't', resumed: false, protocol: 1 });
+  applyMessage(s, { type: 'friends', friends: [{ id: 'p2', name: 'bob', rating: 1500, status: 'online' }],
+    incoming: [{ id: 'p3', name: 'cat' }], outgoing: [], blocked: [] });
+  assert.equal(s.friends.list[0].status, 'online');
+  assert.deepEqual(s.friends.incoming, [{ id: 'p3', name: 'cat' }]);
+  applyMessage(s, { type: 'presence', player: 'p2', status: 'racing', code: 'K7Q2XM', with: ['dan'] });
+  assert.equal(presenceText(s.friends.list[0]), 'racing dan in K7Q2XM');
+  applyMessage(s, { type: 'presence', player: 'p9', status: 'online' });  // no friend of mine: ignored
+  assert.equal(s.friends.list.length, 1);
+  assert.equal(presenceText({ status: 'spectating', code: 'ABCDEF' }), 'watching ABCDEF');
+  assert.equal(presenceText({ status: 'solo' }), 'playing solo');
+  assert.equal(presenceText({ status: 'offline' }), 'offline');
+  applyMessage(s, { type: 'friend_update', player: { id: 'p3', name: 'cat' }, relation: 'incoming' });
+  assert.equal(s.notice.text, 'cat wants to be your friend');
+  applyMessage(s, { type: 'friend_update', player: { id: 'p3', name: 'cat' }, relation: 'friend' });
+  assert.equal(s.notice.text, 'You and cat are friends');
+});
+
+test('challenges: a toast until answered, expired or cancelled; my own is named when it ends', () => {
+  const s = initialState();
+  const settings = { mode: 'classic', size: 4, target: 2048, time_limit: 300 };
+  assert.equal(settingsText(settings), 'classic 4×4 to 2048');
+  assert.equal(settingsText({ mode: 'fifteen', size: 4, target: 0 }), 'fifteen 4×4');
+  applyMessage(s, { type: 'challenged', id: 'c1', from: { id: 'p2', name: 'bob' }, settings });
+  applyMessage(s, { type: 'challenged', id: 'c2', from: { id: 'p3', name: 'cat' }, settings });
+  assert.equal(s.challenges.length, 2);
+  assert.equal(s.notice.text, 'cat challenges you: classic 4×4 to 2048');
+  applyMessage(s, { type: 'challenge_expired', id: 'c1' });
+  assert.deepEqual(s.challenges.map((c) => c.id), ['c2']);
+  assert.equal(s.notice.text, 'Challenge expired');
+  applyMessage(s, { type: 'challenge_sent', id: 'c3', to: { id: 'p2', name: 'bob' }, settings, expires_at: 1 });
+  applyMessage(s, { type: 'challenge_declined', id: 'c3' });
+  assert.equal(s.notice.text, 'bob: challenge declined');
+  assert.equal(s.sentChallenge, null);
+});
+
+test('after a race, a racer ready again wants a rematch: the others are told', () => {
+  const s = initialState();
+  applyMessage(s, { type: 'welcome', player: { id: 'p1', name: 'ann' }, token: 't', resumed: false, protocol: 1 });
+  const room = (bobReady) => ({ type: 'room', room: { code: 'ABCDEF', state: 'waiting',
+    players: [{ id: 'p1', name: 'ann', ready: false }, { id: 'p2', name: 'bob', ready: bobReady }] } });
+  applyMessage(s, room(false));
+  applyMessage(s, { type: 'race_over', code: 'ABCDEF', reason: 'all_over', winner: null, standings: [], ratings: {}, replays: {} });
+  applyMessage(s, room(false));
+  assert.equal(s.notice, null);
+  applyMessage(s, room(true));
+  assert.equal(s.notice.text, 'bob wants a rematch');
 });

@@ -15,6 +15,7 @@ import { renderLeaderboard } from './leaderboard_view.js';
 import { ReplayView } from './replay_view.js';
 import { renderProfile } from './profile_view.js';
 import { renderAccount } from './account_view.js';
+import { FriendsView } from './friends_view.js';
 import { Sound } from './sound.js';
 
 const $ = (id) => document.getElementById(id);
@@ -36,6 +37,16 @@ const lobby = new LobbyView({ mode: $('mode'), size: $('size'), target: $('targe
   botRecord: $('bot-record') });
 const overlay = new OverlayView({ overlay: $('overlay'), text: $('overlay-text'), keepGoing: $('keep-going'),
   tryAgain: $('try-again'), rematch: $('rematch'), board: $('board') });
+const friends = new FriendsView({ list: $('friends'), incoming: $('friend-requests'), outgoing: $('friend-outgoing'),
+  toasts: $('toasts') }, {
+  accept: (id) => controller.answerFriend(id, true),
+  decline: (id) => controller.answerFriend(id, false),
+  remove: (id) => controller.removeFriend(id),
+  challenge: (id) => controller.challenge(id, lobby.settings()),
+  watch: (id) => controller.watchFriend(id),
+  acceptChallenge: (id) => { controller.answerChallenge(id, true); render(); },
+  declineChallenge: (id) => { controller.answerChallenge(id, false); render(); },
+});
 const confirm = new ConfirmView({ confirm: $('confirm'), text: $('confirm-text'), yes: $('confirm-yes'), no: $('confirm-no') });
 const keptGoing = (game) => storage.keptGoing(game.id);
 
@@ -90,6 +101,7 @@ function render() {
   $('me').textContent = state.me ? state.me.name : '';
   $('me').hidden = !state.me;
   lobby.renderBotRecord(state.botRecord);
+  friends.render(state.friends, state.challenges);
   $('notice').hidden = !state.notice;
   $('matching').hidden = !state.queued;
   $('notice').textContent = state.notice ? state.notice.text : '';
@@ -244,6 +256,11 @@ $('rename-form').addEventListener('submit', (e) => {
   e.preventDefault();
   controller.rename($('rename-input').value.trim());
   $('rename-input').value = '';
+});
+$('friend-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  controller.addFriend($('friend-name').value.trim());
+  $('friend-name').value = '';
 });
 $('link-device').addEventListener('click', () => controller.linkDevice());
 $('sign-out-others').addEventListener('click', () => controller.signOutOthers());

@@ -3,7 +3,7 @@
 // room or race to watch, the lobby's lists; a new or finished game: its best; a race with
 // the computer: the record against it), and a redirect moves the connection to the node
 // hosting the room. No DOM: send and moveTo are given; the model changes through state.js.
-import { dismissResults, leaveRoom, myGame, startWatching } from './state.js';
+import { answeredChallenge, dismissResults, leaveRoom, myGame, startWatching } from './state.js';
 
 export class Controller {
   // state: the model; io: {send(msg), moveTo(url)}; pending: {room, watch} from the page's
@@ -44,6 +44,10 @@ export class Controller {
         this.send({ type: 'list_rooms' });
         this.send({ type: 'leaderboard', mode: 'classic', size: 4, kind: 'score' });
         this.send({ type: 'bot_record' });
+        this.send({ type: 'friends' });
+        break;
+      case 'friend_update':
+        this.send({ type: 'friends' });  // the lists as the server now has them
         break;
       case 'game':
         // A new game, or one ended and recorded: the best for its mode and size.
@@ -84,9 +88,10 @@ export class Controller {
     const me = this.state.room?.players.find((p) => p.id === this.state.me?.id);
     this.send({ type: 'ready', ready: !(me && me.ready) });
   }
+  // Ready for another race in the same room, with the same settings.
   rematch() {
     dismissResults(this.state);
-    this.send({ type: 'ready', ready: true });
+    this.send({ type: 'rematch' });
   }
   leave() {
     this.send({ type: this.state.role === 'spectator' ? 'stop_spectating' : 'leave_room' });
@@ -97,6 +102,23 @@ export class Controller {
   move(dir) { if (myGame(this.state)) this.send({ type: 'move', dir }); }
   slide(row, col) { this.send({ type: 'slide', cell: [row, col] }); }
   emote(name) { this.send({ type: 'emote', emote: name }); }
+  // Friends.
+  addFriend(name) { this.send({ type: 'friend_request', name }); }
+  answerFriend(id, accept) { this.send({ type: accept ? 'friend_accept' : 'friend_decline', player: id }); }
+  removeFriend(id) { this.send({ type: 'friend_remove', player: id }); }
+  // A challenge with the lobby's settings (a race of the default length).
+  challenge(id, settings) {
+    this.send({ type: 'challenge', player: id, mode: settings.mode, size: settings.size,
+      ...(settings.target ? { target: settings.target } : {}) });
+  }
+  answerChallenge(id, accept) {
+    answeredChallenge(this.state, id);
+    this.send({ type: accept ? 'challenge_accept' : 'challenge_decline', id });
+  }
+  watchFriend(id) {
+    startWatching(this.state);
+    this.send({ type: 'spectate_player', player: id });
+  }
   // Accounts.
   register(password) { this.send({ type: 'register', password }); }
   rename(name) { this.send({ type: 'rename', name }); }

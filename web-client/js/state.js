@@ -20,15 +20,39 @@ export function initialState() {
     muteEmotes: false, // this viewer hides everyone's emotes
     notice: null,      // {kind: 'error' | 'info' | 'invite' | 'achievement', text}
     account: { linkCode: null, sessions: null },  // my link code {code, expires_at}, my sessions
+    // Friends: the lists of `friends` (each friend with their presence), the challenges to me
+    // waiting for an answer, and my own open challenge {id, to}.
+    friends: { list: [], incoming: [], outgoing: [], blocked: [] },
+    challenges: [],
+    sentChallenge: null,
   };
 }
+
+// What a friend is doing, in words: "racing bob in K7Q2XM".
+export function presenceText(p) {
+  switch (p.status) {
+    case 'online': return 'online';
+    case 'solo': return 'playing solo';
+    case 'racing': return `racing ${p.with?.length ? p.with.join(', ') : 'alone'} in ${p.code}`;
+    case 'spectating': return `watching ${p.code}`;
+    default: return 'offline';
+  }
+}
+
+// "classic 4×4 to 2048": a challenge's settings.
+export function settingsText(s) {
+  return `${s.mode} ${s.size}×${s.size}${s.mode === 'fifteen' ? '' : ` to ${s.target}`}`;
+}
+
+function dropChallenge(state, id) { state.challenges = state.challenges.filter((c) => c.id !== id); }
 
 function game(g) { return { ...g }; }
 
 // Answers that mean the player's last request went through: an error notice about an earlier
 // one has had its day.
 const SUCCESSES = new Set(['game', 'moved', 'room', 'rooms', 'queued', 'match_cancelled', 'leaderboard',
-  'race_start', 'left', 'stopped', 'registered', 'renamed', 'link_code', 'sessions']);
+  'race_start', 'left', 'stopped', 'registered', 'renamed', 'link_code', 'sessions', 'friends',
+  'friend_update', 'challenge_sent']);
 
 // Returns a list of effects: {kind: 'animate', target: 'solo' | playerId, before, message},
 // {kind: 'emote', player, emote} (not when muted) or {kind: 'render'}.
@@ -61,13 +85,18 @@ export function applyMessage(state, msg, now = Date.now()) {
       if (msg.changed) effects.push({ kind: 'animate', target: target === state.solo ? 'solo' : state.me.id, before, message: msg });
       break;
     }
-    case 'room':
+    case 'room': {
+      // After a race, a racer who is ready again wants a rematch: the others are told.
+      const wanting = state.results && state.role === 'racer'
+        ? msg.room.players.filter((p) => p.ready && p.id !== state.me?.id).map((p) => p.name) : [];
+      if (wanting.length) state.notice = { kind: 'info', text: `${wanting.join(', ')} wants a rematch` };
       state.view = 'play';
       state.room = msg.room;
       if (state.me && msg.room.players.some((p) => p.id === state.me.id)) state.queued = false;  // paired
       if (!state.role && state.me && msg.room.players.some((p) => p.id === state.me.id)) state.role = 'racer';
       if (msg.room.state === 'waiting') state.countdown = null;
       break;
+    }
     case 'left':
       state.room = null; state.role = null; state.race = null; state.countdown = null;
       break;
@@ -148,6 +177,40 @@ export function applyMessage(state, msg, now = Date.now()) {
     case 'logged_out':
       Object.assign(state, initialState());
       break;
+    case 'friends':
+      state.friends = { list: msg.friends, incoming: msg.incoming, outgoing: msg.outgoing, blocked: msg.blocked };
+      break;
+    case 'presence': {
+      const friend = state.friends.list.find((f) => f.id === msg.player);
+      if (friend) Object.assign(friend, { status: msg.status, code: msg.code, with: msg.with });
+      break;
+    }
+    case 'friend_update': {
+      const { name } = msg.player;
+      const text = { incoming: `${name} wants to be your friend`, friend: `You and ${name} are friends`,
+        requested: `Friend request sent to ${name}` }[msg.relation];
+      if (text) state.notice = { kind: 'info', text };
+      break;
+    }
+    case 'challenge_sent':
+      state.sentChallenge = { id: msg.id, to: msg.to };
+      state.notice = { kind: 'info', text: `Challenge sent to ${msg.to.name}: waiting for an answer` };
+      break;
+    case 'challenged':
+      dropChallenge(state, msg.id);
+      state.challenges.push({ id: msg.id, from: msg.from, settings: msg.settings });
+      state.notice = { kind: 'info', text: `${msg.from.name} challenges you: ${settingsText(msg.settings)}` };
+      break;
+    case 'challenge_declined':
+    case 'challenge_expired':
+    case 'challenge_cancelled': {
+      const mine = state.sentChallenge?.id === msg.id ? state.sentChallenge : null;
+      if (mine) state.sentChallenge = null;
+      dropChallenge(state, msg.id);
+      const what = msg.type.slice('challenge_'.length);
+      state.notice = { kind: 'info', text: mine ? `${mine.to.name}: challenge ${what}` : `Challenge ${what}` };
+      break;
+    }
     case 'shutdown':
       state.notice = { kind: 'info', text: 'The server is restarting: reconnecting…' };
       break;
@@ -173,5 +236,6 @@ export function leaveRoom(state) {
   state.view = 'lobby';
 }
 export function dismissResults(state) { state.results = null; }
+export function answeredChallenge(state, id) { dropChallenge(state, id); }
 export function notify(state, kind, text) { state.notice = { kind, text }; }
 export function setEmotesMuted(state, muted) { state.muteEmotes = muted; }

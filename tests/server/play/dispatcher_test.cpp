@@ -242,6 +242,12 @@ const std::array<json, std::variant_size_v<protocol::ClientMessage>> kOneOfEach 
          {"password", "another one"}},
     json{{"type", "link_code"}},
     json{{"type", "rename"}, {"name", "anne"}},
+    json{{"type", "friend_request"}, {"name", "nobody-here"}},
+    json{{"type", "friends"}},
+    json{{"type", "challenge"}, {"player", "0123abcd"}, {"mode", "classic"}, {"size", 4}},
+    json{{"type", "challenge_accept"}, {"id", "0123456789abcdef"}},
+    json{{"type", "rematch"}},
+    json{{"type", "spectate_player"}, {"player", "0123abcd"}},
 };
 
 // Every type has a route (the visit would not compile otherwise), and every route answers:

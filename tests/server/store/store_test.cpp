@@ -272,10 +272,10 @@ TEST_P(StoreTest, IsoWeeksOneAndFiftyThreeHoldTheDaysAroundNewYear) {
   EXPECT_EQ(board_of("2026-W53", "a").me->rank, 2);
 }
 
-// Back to the schema before accounts: each player's one token hash in players, no sessions,
-// no name keys.
+// Back to the schema before accounts (and friends): each player's one token hash in players,
+// no sessions, no name keys.
 const std::string kBeforeAccounts =
-    "DROP TABLE sessions; DROP TABLE old_names; DROP TABLE link_codes; "
+    "DROP TABLE friend_links; DROP TABLE sessions; DROP TABLE old_names; DROP TABLE link_codes; "
     "DROP INDEX players_by_name_key; ALTER TABLE players DROP COLUMN name_key; "
     "ALTER TABLE players DROP COLUMN password_hash; "
     "ALTER TABLE players DROP COLUMN registered_at; ALTER TABLE players DROP COLUMN renamed_at; "
@@ -308,7 +308,7 @@ TEST_P(StoreTest, SessionsPasswordsLinkCodesAndRenames) {
   store_->add_link_code("CODE2345", "p1", 10000);
   store_->add_link_code("LATE2345", "p2", 10000);
   EXPECT_EQ(store_->take_link_code("CODE2345", 9999), "p1");
-  EXPECT_FALSE(store_->take_link_code("CODE2345", 9999));  // spent
+  EXPECT_FALSE(store_->take_link_code("CODE2345", 9999));   // spent
   EXPECT_FALSE(store_->take_link_code("LATE2345", 10000));  // expired
   EXPECT_FALSE(store_->take_link_code("LATE2345", 5000));   // and spent by the late try
   // Renames: the new name's key must be free; the old name is kept.
@@ -659,6 +659,62 @@ TEST_P(StoreTest, RacesFinishingAtOnceOverTheSamePlayersAllRecord) {
   EXPECT_EQ(failures, 0);
   EXPECT_EQ(query("SELECT COUNT(*) FROM races"), kThreads * kRaces);
   EXPECT_EQ(query("SELECT SUM(races) FROM players"), 3 * kThreads * kRaces);
+}
+
+TEST_P(StoreTest, FriendshipsAreKeptBothWaysAndListedByName) {
+  add("p1", "ann");
+  add("p2", "bob");
+  add("p3", "cat");
+  const auto change = [&](const char* a, const char* b, FriendAction action) {
+    return store_->change_friendship(a, b, action, 2000).step.outcome;
+  };
+  EXPECT_EQ(change("p1", "p2", FriendAction::request), FriendOutcome::changed);
+  EXPECT_EQ(change("p1", "p2", FriendAction::request), FriendOutcome::unchanged);
+  EXPECT_EQ(change("p3", "p1", FriendAction::request), FriendOutcome::changed);
+  // p1: asked bob; cat asked them.
+  auto list = store_->friends_of("p1");
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0].name, "bob");
+  EXPECT_EQ(list[0].link, Link::requested);
+  EXPECT_FALSE(list[0].incoming);
+  EXPECT_EQ(list[1].name, "cat");
+  EXPECT_TRUE(list[1].incoming);
+  EXPECT_EQ(change("p2", "p1", FriendAction::accept), FriendOutcome::changed);
+  list = store_->friends_of("p2");
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0].id, "p1");
+  EXPECT_EQ(list[0].link, Link::friends);
+  EXPECT_EQ(list[0].rating, kStartRating);
+  // A block ends the friendship; the blocked player's requests are dropped.
+  EXPECT_EQ(change("p2", "p1", FriendAction::block), FriendOutcome::changed);
+  EXPECT_EQ(change("p1", "p2", FriendAction::request), FriendOutcome::dropped);
+  list = store_->friends_of("p1");
+  ASSERT_EQ(list.size(), 1u);  // cat's request only
+  EXPECT_EQ(list[0].id, "p3");
+  EXPECT_EQ(store_->friends_of("p2")[0].link, Link::blocked);
+  // Survives reopening.
+  store_ = open();
+  EXPECT_EQ(store_->change_friendship("p1", "p3", FriendAction::accept, 3000).step.after,
+            (FriendPair{Link::friends, Link::friends}));
+  EXPECT_EQ(store_->friends_of("p3")[0].link, Link::friends);
+}
+
+TEST_P(StoreTest, FriendLimitsAreCountedInTheTransaction) {
+  add("me", "me");
+  for (int i = 0; i < kMaxPendingRequests; ++i) {
+    const std::string id = std::string("q").append(std::to_string(i));
+    add(id, std::string("q-").append(std::to_string(i)));
+    ASSERT_EQ(store_->change_friendship("me", id, FriendAction::request, 1).step.outcome,
+              FriendOutcome::changed);
+  }
+  add("last", "last");
+  EXPECT_EQ(store_->change_friendship("me", "last", FriendAction::request, 1).step.outcome,
+            FriendOutcome::too_many_requests);
+  // Accepting one frees a place.
+  EXPECT_EQ(store_->change_friendship("q0", "me", FriendAction::accept, 1).step.outcome,
+            FriendOutcome::changed);
+  EXPECT_EQ(store_->change_friendship("me", "last", FriendAction::request, 1).step.outcome,
+            FriendOutcome::changed);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StoreTest,

@@ -1,0 +1,243 @@
+#include "server/play/cluster_reach.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+
+#include <algorithm>
+
+#include "protocol/friends.hpp"
+#include "server/cluster/scripts.hpp"
+#include "server/play/presence_board.hpp"
+
+namespace tilerace::server {
+
+namespace asio = boost::asio;
+
+namespace {
+
+constexpr const char* kPresenceKeptMs = "86400000";  // a day: only a live node's counts anyway
+
+std::string presence_key(std::string_view player) {
+  return std::string("tilerace:presence:").append(player);
+}
+
+// Splits text into its first n newline-separated fields and the rest (the last element).
+std::vector<std::string> fields(std::string_view text, std::size_t n) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto end = text.find('\n');
+    if (end == std::string_view::npos) return {};
+    out.emplace_back(text.substr(0, end));
+    text.remove_prefix(end + 1);
+  }
+  out.emplace_back(text);
+  return out;
+}
+
+// Runs work in the background on executor; a failure (Redis away) is only logged.
+void spawn(const asio::any_io_executor& executor, asio::awaitable<void> work) {
+  asio::co_spawn(executor, std::move(work), [](const std::exception_ptr& e) {
+    if (!e) return;
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& x) {
+      spdlog::debug("friends (cluster): {}", x.what());
+    }
+  });
+}
+
+}  // namespace
+
+ClusterReach::ClusterReach(asio::any_io_executor main, Cluster& cluster, PlayerRegistry& players)
+    : main_(std::move(main)), cluster_(cluster), players_(players) {
+  cluster_.on_control = [this](const std::string& message) { on_control(message); };
+  cluster_.on_nodes = [this](const std::set<std::string>& live) { on_nodes(live); };
+}
+
+void ClusterReach::publish(std::string player, std::string presence,
+                           std::vector<std::string> friends) {
+  asio::post(main_, [this, p = Publication{std::move(player), std::move(presence),
+                                           std::move(friends)}]() mutable {
+    queue_.push_back(std::move(p));
+    if (draining_) return;
+    draining_ = true;
+    asio::co_spawn(main_, drain(), asio::detached);
+  });
+}
+
+asio::awaitable<void> ClusterReach::drain() {
+  while (!queue_.empty()) {
+    Publication p = std::move(queue_.front());
+    queue_.pop_front();
+    try {
+      co_await write(std::move(p));
+    } catch (const std::exception& e) {
+      spdlog::debug("presence (cluster): {}", e.what());  // friends elsewhere see it next time
+    }
+  }
+  draining_ = false;
+}
+
+asio::awaitable<void> ClusterReach::write(Publication p) {
+  const std::string& node = cluster_.settings().node;
+  const auto decoded = protocol::decode_presence(p.presence);
+  if (decoded && decoded->second.status == protocol::PresenceStatus::offline) {
+    std::vector<std::string> drop{"EVAL", std::string(redis_scripts::kDropPresence), "0", p.player,
+                                  node};
+    co_await cluster_.command(std::move(drop));
+  } else {
+    std::vector<std::string> set{"SET", presence_key(p.player), node + "\n" + p.presence, "PX",
+                                 kPresenceKeptMs};
+    co_await cluster_.command(std::move(set));
+  }
+  if (p.friends.empty()) co_return;
+  const auto where = co_await nodes_of(p.friends);
+  std::map<std::string, std::string> to;  // node → comma-separated friends there
+  for (const auto& [f, n] : where) (to[n].empty() ? to[n] : to[n].append(",")).append(f);
+  for (const auto& [n, ids] : to) {
+    std::string message = "presence\n" + node + "\n" + ids + "\n" + p.presence;
+    co_await cluster_.tell(n, std::move(message));
+  }
+}
+
+asio::awaitable<std::map<std::string, std::string>> ClusterReach::published(
+    const std::vector<std::string>& players) {
+  std::map<std::string, std::string> out;
+  if (players.empty()) co_return out;
+  std::vector<std::string> eval{"EVAL", std::string(redis_scripts::kPresences), "0",
+                                cluster_.settings().node};
+  eval.insert(eval.end(), players.begin(), players.end());
+  const RedisReply reply = co_await cluster_.command(std::move(eval));
+  for (std::size_t i = 0; i < reply.elements.size() && i < players.size(); ++i) {
+    if (!reply.elements[i].str.empty()) out[players[i]] = reply.elements[i].str;
+  }
+  co_return out;
+}
+
+asio::awaitable<std::map<std::string, std::string>> ClusterReach::nodes_of(
+    const std::vector<std::string>& players) {
+  auto out = co_await published(players);
+  for (auto& [player, value] : out) value.erase(value.find('\n'));
+  co_return out;
+}
+
+asio::awaitable<std::map<std::string, std::string>> ClusterReach::presences(
+    std::vector<std::string> players) {
+  auto out = co_await published(players);
+  for (auto& [player, value] : out) value.erase(0, value.find('\n') + 1);
+  co_return out;
+}
+
+asio::awaitable<bool> ClusterReach::send(std::string player, std::string message, bool reload) {
+  const std::vector<std::string> who{player};
+  const auto where = co_await nodes_of(who);
+  const auto it = where.find(player);
+  if (it == where.end()) co_return false;
+  std::string envelope = "send\n" + player + "\n" + (reload ? "1" : "0") + "\n" + message;
+  co_await cluster_.tell(it->second, std::move(envelope));
+  co_return true;
+}
+
+asio::awaitable<void> ClusterReach::hold(std::string id, std::chrono::milliseconds ttl) {
+  std::vector<std::string> set{"SET", "tilerace:challenge:" + id, cluster_.settings().node, "PX",
+                               std::to_string(ttl.count())};
+  co_await cluster_.command(std::move(set));
+}
+
+asio::awaitable<std::string> ClusterReach::holder(std::string id) {
+  std::vector<std::string> get{"GET", "tilerace:challenge:" + id};
+  // Every reply named: GCC 12 mishandles temporaries that live across a co_await.
+  const RedisReply held = co_await cluster_.command(std::move(get));
+  const std::string node = held.str;
+  if (node.empty() || node == cluster_.settings().node) co_return std::string();
+  std::vector<std::string> exists{"EXISTS", "tilerace:node:" + node};
+  const RedisReply live = co_await cluster_.command(std::move(exists));
+  if (live.integer != 1) co_return std::string();
+  co_return node;
+}
+
+void ClusterReach::forward_answer(std::string node, std::string id, std::string player,
+                                  bool accept) {
+  spawn(main_, [](Cluster& cluster, std::string to, std::string text) -> asio::awaitable<void> {
+    co_await cluster.tell(to, std::move(text));
+  }(cluster_, std::move(node), "answer\n" + id + "\n" + player + "\n" + (accept ? "1" : "0")));
+}
+
+void ClusterReach::on_control(const std::string& message) {
+  const std::string kind = message.substr(0, message.find('\n'));
+  if (kind == "presence") {
+    const auto f = fields(message, 3);  // presence, from node, recipients, text
+    if (f.size() != 4) return;
+    const auto text = std::make_shared<const std::string>(f[3]);
+    std::string_view ids = f[2];
+    while (!ids.empty()) {
+      const auto comma = ids.find(',');
+      deliver_here(players_, ids.substr(0, comma), text);
+      ids = comma == std::string_view::npos ? std::string_view() : ids.substr(comma + 1);
+    }
+    if (const auto decoded = protocol::decode_presence(f[3])) {
+      if (decoded->second.status == protocol::PresenceStatus::offline) {
+        heard_from_.erase(decoded->first);
+      } else {
+        heard_from_[decoded->first] = f[1];
+      }
+    }
+  } else if (kind == "send") {
+    auto f = fields(message, 3);  // send, player, reload, text
+    if (f.size() != 4) return;
+    // In the order sent: a message after a friendship change waits for its reload.
+    incoming_.push_back({std::move(f[1]), f[2] == "1", std::move(f[3])});
+    if (receiving_) return;
+    receiving_ = true;
+    asio::co_spawn(main_, receive(), asio::detached);
+  } else if (kind == "answer") {
+    const auto f = fields(message, 3);  // answer, id, player, accept
+    if (f.size() != 4 || challenges_ == nullptr) return;
+    spawn(main_, challenges_->answer_from_afar(f[1], f[2], f[3] == "1"));
+  }
+}
+
+asio::awaitable<void> ClusterReach::receive() {
+  while (!incoming_.empty()) {
+    Incoming in = std::move(incoming_.front());
+    incoming_.pop_front();
+    const auto player = players_.find(in.player);
+    if (!player) continue;
+    if (in.reload && friends_ != nullptr) {
+      try {
+        co_await friends_->reload(player);
+      } catch (const std::exception& e) {
+        spdlog::debug("friends (cluster): {}", e.what());  // their next `friends` loads them
+      }
+    }
+    deliver_here(players_, in.player, std::make_shared<const std::string>(std::move(in.message)));
+  }
+  receiving_ = false;
+}
+
+void ClusterReach::on_nodes(const std::set<std::string>& live) {
+  for (auto it = heard_from_.begin(); it != heard_from_.end();) {
+    if (live.count(it->second) > 0) {
+      ++it;
+      continue;
+    }
+    // Their node is gone: their friends here see them offline.
+    const std::string gone = it->first;
+    it = heard_from_.erase(it);
+    const auto text =
+        std::make_shared<const std::string>(protocol::encode_presence(gone, protocol::Presence{}));
+    players_.for_each([&](Player& p) {
+      bool friend_of = false;
+      {
+        std::lock_guard lock(p.mutex);
+        friend_of = std::find(p.friends.begin(), p.friends.end(), gone) != p.friends.end();
+      }
+      if (friend_of) deliver_here(players_, p.id, text);
+    });
+  }
+}
+
+}  // namespace tilerace::server

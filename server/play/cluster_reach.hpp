@@ -1,0 +1,90 @@
+#pragma once
+// Cluster mode's PlayerReach (--redis): players on other nodes reached through Redis.
+// - Presence: each node keeps its players' presence in presence:<player> ("node\n<message>"),
+//   and a presence counts only while that node is live (its lease), so a dead node's players
+//   read as offline. A change is also sent to the nodes where the player's friends are (found
+//   from their own presence keys), on each node's control channel, in the order the changes
+//   happened (one queue per node).
+// - A node remembers which node each remote friend of its players was last heard from; when a
+//   heartbeat finds that node gone, its friends here are told "offline" — within a lease.
+// - Messages to a player (friend_update, challenged, …) go to the node their presence names.
+// - Challenges are held where they were made (challenge:<id> → node); an answer given on
+//   another node is forwarded there.
+// server/cluster/scripts.hpp has the keys. Threading: the cluster's main context runs
+// everything here; public calls may come from any thread (awaitables resume on the caller's).
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+
+#include <deque>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "server/cluster/cluster.hpp"
+#include "server/game/player_registry.hpp"
+#include "server/play/challenges.hpp"
+#include "server/play/friends.hpp"
+#include "server/play/player_reach.hpp"
+
+namespace tilerace::server {
+
+class ClusterReach final : public PlayerReach {
+ public:
+  // Sets cluster's on_control and on_nodes (call before cluster.start()).
+  ClusterReach(boost::asio::any_io_executor main, Cluster& cluster, PlayerRegistry& players);
+  // Where incoming friend changes and challenge answers go; set before serving.
+  void attach(Friends& friends, Challenges& challenges) {
+    friends_ = &friends;
+    challenges_ = &challenges;
+  }
+
+  void publish(std::string player, std::string presence, std::vector<std::string> friends) override;
+  boost::asio::awaitable<std::map<std::string, std::string>> presences(
+      std::vector<std::string> players) override;
+  boost::asio::awaitable<bool> send(std::string player, std::string message, bool reload) override;
+  std::string url() const override { return cluster_.settings().public_url; }
+  boost::asio::awaitable<void> hold(std::string id, std::chrono::milliseconds ttl) override;
+  boost::asio::awaitable<std::string> holder(std::string id) override;
+  void forward_answer(std::string node, std::string id, std::string player, bool accept) override;
+
+ private:
+  struct Publication {
+    std::string player;
+    std::string presence;
+    std::vector<std::string> friends;
+  };
+  // Writes the queued publications in order (main context).
+  boost::asio::awaitable<void> drain();
+  boost::asio::awaitable<void> write(Publication p);
+  // The presence keys ("node\n<message>") of those of players another live node published.
+  boost::asio::awaitable<std::map<std::string, std::string>> published(
+      const std::vector<std::string>& players);
+  // The live node (not this one) whose presence key names for each of players.
+  boost::asio::awaitable<std::map<std::string, std::string>> nodes_of(
+      const std::vector<std::string>& players);
+  void on_control(const std::string& message);
+  // Delivers the queued messages from other nodes in order (main context).
+  boost::asio::awaitable<void> receive();
+  void on_nodes(const std::set<std::string>& live);
+
+  boost::asio::any_io_executor main_;
+  Cluster& cluster_;
+  PlayerRegistry& players_;
+  Friends* friends_ = nullptr;
+  Challenges* challenges_ = nullptr;
+  // main context only:
+  std::deque<Publication> queue_;
+  bool draining_ = false;
+  std::map<std::string, std::string> heard_from_;  // remote friend → the node last heard from
+  struct Incoming {
+    std::string player;
+    bool reload = false;
+    std::string message;
+  };
+  std::deque<Incoming> incoming_;
+  bool receiving_ = false;
+};
+
+}  // namespace tilerace::server

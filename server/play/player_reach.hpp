@@ -1,0 +1,42 @@
+#pragma once
+// How this node reaches players connected to other nodes (cluster mode: through Redis,
+// ClusterReach); a single node has none and passes null. The friends features ask it only for
+// players this node does not have connected. Callable from any thread; awaitables resume on
+// the caller's executor. What needs Redis while it cannot be reached throws.
+#include <boost/asio/awaitable.hpp>
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tilerace::server {
+
+class PlayerReach {
+ public:
+  virtual ~PlayerReach() = default;
+
+  // This node's player has a new presence (an encoded `presence` message): kept where other
+  // nodes read it, and sent to the friends among `friends` connected to other nodes. Done in
+  // the background.
+  virtual void publish(std::string player, std::string presence,
+                       std::vector<std::string> friends) = 0;
+  // The presences (encoded) of those of players connected to other nodes.
+  virtual boost::asio::awaitable<std::map<std::string, std::string>> presences(
+      std::vector<std::string> players) = 0;
+  // Sends message to player, connected to another node; false when they are on none. With
+  // reload, that node reloads the player's friends first (their friendships changed).
+  virtual boost::asio::awaitable<bool> send(std::string player, std::string message,
+                                            bool reload) = 0;
+  // This node's public URL (redirects to it).
+  virtual std::string url() const = 0;
+  // Challenges live on the challenger's node: hold marks challenge id as this node's until it
+  // expires, holder says whose it is (empty: nobody's, or expired), and forward_answer has the
+  // holder run player's answer (Challenges::answer_from_afar), in the background.
+  virtual boost::asio::awaitable<void> hold(std::string id, std::chrono::milliseconds ttl) = 0;
+  virtual boost::asio::awaitable<std::string> holder(std::string id) = 0;
+  virtual void forward_answer(std::string node, std::string id, std::string player,
+                              bool accept) = 0;
+};
+
+}  // namespace tilerace::server

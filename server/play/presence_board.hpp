@@ -1,0 +1,64 @@
+#pragma once
+// Presence (docs/protocol.md, "Friends"): what each player is doing, as their friends see it —
+// offline, online, playing solo, racing in a room (with whom) or spectating one. It is read
+// from the player's state when asked (presence_of), and pushed to their friends when it
+// changes: refresh after what a player's own message may have changed, and a sweep every
+// second for what others changed (a pairing, a race's end, a dropped connection). Friends on
+// other nodes get it through the PlayerReach.
+//
+// Threading: callable from any thread; the lock (a leaf) guards only what was last pushed.
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "protocol/friends.hpp"
+#include "server/game/player.hpp"
+#include "server/game/player_registry.hpp"
+#include "server/play/player_reach.hpp"
+
+namespace tilerace::server {
+
+// player's presence now (takes their lock, then their room's: never call with either held).
+protocol::Presence presence_of(Player& player);
+
+// Delivers message to player if they are connected to this node; false otherwise.
+bool deliver_here(PlayerRegistry& players, std::string_view player, const SharedMessage& message);
+
+class PresenceBoard {
+ public:
+  // reach: null on a single node.
+  PresenceBoard(PlayerRegistry& players, PlayerReach* reach) : players_(players), reach_(reach) {}
+
+  // Starts the sweep on executor. stop() ends it (shutdown).
+  void start(boost::asio::any_io_executor executor);
+  void stop();
+
+  // Reads player's presence and, when it changed since last pushed, pushes it to their
+  // friends.
+  void refresh(Player& player);
+  // The presences of players (friends of the asker): read here for those connected here,
+  // asked of the other nodes for the rest; offline when nobody has them (or the cluster
+  // cannot be asked).
+  boost::asio::awaitable<std::map<std::string, protocol::Presence>> presences(
+      std::vector<std::string> players);
+  // Sends `to` (connected here) the presence of `of` (anywhere), as a push would.
+  boost::asio::awaitable<void> tell(std::string to, std::string of);
+
+ private:
+  boost::asio::awaitable<void> sweep(boost::asio::any_io_executor executor);
+
+  PlayerRegistry& players_;
+  PlayerReach* reach_;
+  std::mutex mutex_;
+  std::map<std::string, protocol::Presence, std::less<>> pushed_;  // present players only
+  std::shared_ptr<boost::asio::steady_timer> timer_;
+  bool stopped_ = false;
+};
+
+}  // namespace tilerace::server
