@@ -2,9 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
 
@@ -79,6 +81,18 @@ asio::awaitable<void> ClusterReach::drain() {
     }
   }
   draining_ = false;
+  for (const auto& waiting : std::exchange(flushing_, {})) waiting->cancel();
+}
+
+asio::awaitable<void> ClusterReach::flush() {
+  co_await asio::co_spawn(main_, flushed(), asio::use_awaitable);
+}
+
+asio::awaitable<void> ClusterReach::flushed() {
+  if (!draining_) co_return;
+  auto done = std::make_shared<asio::steady_timer>(main_, asio::steady_timer::time_point::max());
+  flushing_.push_back(done);
+  co_await done->async_wait(asio::as_tuple(asio::use_awaitable));
 }
 
 asio::awaitable<void> ClusterReach::write(Publication p) {

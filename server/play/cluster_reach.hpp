@@ -14,6 +14,7 @@
 // everything here; public calls may come from any thread (awaitables resume on the caller's).
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <deque>
 #include <map>
@@ -41,6 +42,7 @@ class ClusterReach final : public PlayerReach {
   }
 
   void publish(std::string player, std::string presence, std::vector<std::string> friends) override;
+  boost::asio::awaitable<void> flush() override;
   boost::asio::awaitable<std::map<std::string, std::string>> presences(
       std::vector<std::string> players) override;
   boost::asio::awaitable<bool> send(std::string player, std::string message, bool reload) override;
@@ -58,6 +60,8 @@ class ClusterReach final : public PlayerReach {
   // Writes the queued publications in order (main context).
   boost::asio::awaitable<void> drain();
   boost::asio::awaitable<void> write(Publication p);
+  // flush's wait, on the main context (which owns the queue).
+  boost::asio::awaitable<void> flushed();
   // The presence keys ("node\n<message>") of those of players another live node published.
   boost::asio::awaitable<std::map<std::string, std::string>> published(
       const std::vector<std::string>& players);
@@ -77,6 +81,8 @@ class ClusterReach final : public PlayerReach {
   // main context only:
   std::deque<Publication> queue_;
   bool draining_ = false;
+  // flush()es waiting for the queue to empty: each timer is cancelled when it has.
+  std::vector<std::shared_ptr<boost::asio::steady_timer>> flushing_;
   std::map<std::string, std::string> heard_from_;  // remote friend → the node last heard from
   struct Incoming {
     std::string player;

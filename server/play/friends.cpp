@@ -235,6 +235,13 @@ asio::awaitable<void> Friends::signed_in(std::shared_ptr<Player> player) {
     spdlog::warn("friends of {}: {}", player->id, e.what());  // the next `friends` loads them
   }
   presence_.refresh(*player);
+  // The connection's next message is answered once other nodes can reach the player.
+  if (reach_ == nullptr) co_return;
+  try {
+    co_await reach_->flush();
+  } catch (const std::exception& e) {
+    spdlog::debug("presence of {}: {}", player->id, e.what());
+  }
 }
 
 }  // namespace tilerace::server

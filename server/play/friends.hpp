@@ -38,7 +38,8 @@ class Friends {
   boost::asio::awaitable<void> change(Connection& c, const protocol::FriendChange& m,
                                       const protocol::Rid& rid);
   boost::asio::awaitable<void> list(Connection& c, const protocol::Rid& rid);
-  // c's player signed in: their friends are loaded, then their presence pushed.
+  // c's player signed in: their friends are loaded, then their presence pushed (in cluster
+  // mode: written where other nodes read it before this completes).
   boost::asio::awaitable<void> signed_in(std::shared_ptr<Player> player);
   // player (in memory here) has new friendships: their friends are loaded again.
   boost::asio::awaitable<void> reload(std::shared_ptr<Player> player);

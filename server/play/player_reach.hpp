@@ -21,6 +21,8 @@ class PlayerReach {
   // the background.
   virtual void publish(std::string player, std::string presence,
                        std::vector<std::string> friends) = 0;
+  // Completes once every publication made before it is written (other nodes see it).
+  virtual boost::asio::awaitable<void> flush() = 0;
   // The presences (encoded) of those of players connected to other nodes.
   virtual boost::asio::awaitable<std::map<std::string, std::string>> presences(
       std::vector<std::string> players) = 0;

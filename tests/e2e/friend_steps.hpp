@@ -25,8 +25,10 @@ inline json ask(WsClient& ws, json message) {
   }
 }
 
-// a asks b by id, b accepts; both have read their friend_update.
+// a asks b by id, b accepts; both have read their friend_update. (b's ping first: a node
+// answers a player's next message only once other nodes can reach them.)
 inline void befriend(Racer& a, Racer& b) {
+  ask(b.ws, {{"type", "ping"}});
   ask(a.ws, {{"type", "friend_request"}, {"player", b.id}});
   EXPECT_EQ(b.ws.until("friend_update")["relation"], "incoming");
   EXPECT_EQ(ask(b.ws, {{"type", "friend_accept"}, {"player", a.id}})["relation"], "friend");
