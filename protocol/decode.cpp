@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/daily.hpp"
 #include "protocol/names.hpp"
 #include "protocol/passwords.hpp"
 #include "protocol/utf8.hpp"
@@ -181,6 +182,13 @@ NewGame parse_new_game(const json& object) {
     g.config.seed = value;
     g.explicit_seed = true;
   }
+  g.daily = optional_bool(object, "daily", false);
+  if (g.daily) {
+    if (daily_mode(g.config.mode, g.config.size) == nullptr || g.config.target != 2048) {
+      reject_field("daily", "the daily challenge is classic 4x4 or 5x5 to 2048");
+    }
+    if (g.explicit_seed) reject_field("seed", "a daily game has the day's seed");
+  }
   return g;
 }
 
@@ -209,7 +217,17 @@ LeaderboardRequest parse_leaderboard(const json& object) {
   LeaderboardRequest r;
   r.mode = parse_mode(object);
   r.size = parse_size(object, r.mode);
-  if (const std::string* kind = optional_string(object, "kind")) {
+  if (const std::string* board = optional_string(object, "board")) {
+    if (*board != "daily") reject_field("board", "board must be daily (or left out)");
+    if (daily_mode(r.mode, r.size) == nullptr) {
+      reject_field("board", "the daily challenge is classic 4x4 or 5x5");
+    }
+    r.kind = LeaderboardKind::daily;
+    r.period.kind = PeriodKind::day;  // today unless a day is named
+    r.current = true;
+  }
+  if (const std::string* kind = optional_string(object, "kind");
+      kind != nullptr && r.kind != LeaderboardKind::daily) {
     if (*kind == "rating") {
       r.kind = LeaderboardKind::rating;
     } else if (*kind != "score") {
@@ -223,6 +241,7 @@ LeaderboardRequest parse_leaderboard(const json& object) {
       r.current = true;
     } else if (const auto named = period_from_string(*period)) {
       r.period = *named;
+      r.current = false;
     } else {
       reject_field("period",
                    "period must be all-time, day, week, a day like 2026-11-23 or an ISO week "
@@ -230,6 +249,9 @@ LeaderboardRequest parse_leaderboard(const json& object) {
     }
     if (r.kind == LeaderboardKind::rating && r.period.kind != PeriodKind::all_time) {
       reject_field("period", "the rating leaderboard is all-time only");
+    }
+    if (r.kind == LeaderboardKind::daily && r.period.kind != PeriodKind::day) {
+      reject_field("period", "a daily board is a day's: day, or a day like 2026-11-24");
     }
   }
   return r;
@@ -581,7 +603,8 @@ std::variant<LeaderboardRequest, ProtocolError> decode_leaderboard_query(std::st
       const auto eq = pair.find('=');
       const std::string key(pair.substr(0, eq));
       const std::string value(eq == std::string_view::npos ? "" : pair.substr(eq + 1));
-      if (key != "mode" && key != "size" && key != "kind" && key != "limit" && key != "period") {
+      if (key != "mode" && key != "size" && key != "kind" && key != "limit" && key != "period" &&
+          key != "board") {
         continue;
       }
       std::int64_t number = 0;

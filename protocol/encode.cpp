@@ -177,6 +177,7 @@ std::string encode_pong(const Rid& rid) {
 
 std::string encode_game(const GameView& game, const Rid& rid) {
   json j{{"type", "game"}, {"game", game_json(game)}};
+  if (!game.daily.empty()) j["game"]["daily"] = game.daily;
   put_rid(j, rid);
   return dump(j);
 }
@@ -325,6 +326,7 @@ std::string encode_leaderboard(const LeaderboardRequest& request,
                                const std::vector<LeaderboardEntry>& entries,
                                const std::optional<LeaderboardEntry>& me, const Rid& rid) {
   const bool rating = request.kind == LeaderboardKind::rating;
+  const bool daily = request.kind == LeaderboardKind::daily;
   auto entry_json = [rating](const LeaderboardEntry& e) -> json {
     if (rating) {
       return {{"rank", e.rank},     {"player", e.player_id}, {"name", e.name},
@@ -339,10 +341,13 @@ std::string encode_leaderboard(const LeaderboardRequest& request,
   json j{{"type", "leaderboard"},
          {"mode", engine::to_string(request.mode)},
          {"size", request.size},
-         {"kind", rating ? "rating" : "score"},
+         {"kind", rating  ? "rating"
+                  : daily ? "daily"
+                          : "score"},
          {"period", to_string(request.period)},
          {"entries", std::move(list)},
          {"me", me ? entry_json(*me) : json(nullptr)}};
+  if (daily) j["board"] = "daily";
   put_rid(j, rid);
   return dump(j);
 }

@@ -22,6 +22,7 @@ struct GameView {
   std::string_view id;
   const engine::Game& game;
   bool ranked;
+  std::string_view daily = {};  // a daily challenge game: its day (our addition)
 };
 
 // registered: the player has an account (a password); ours, additive.

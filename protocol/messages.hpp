@@ -78,6 +78,7 @@ struct Ping {};
 struct NewGame {
   engine::GameConfig config;  // seed filled only when explicit
   bool explicit_seed = false;
+  bool daily = false;  // today's daily challenge (protocol/daily.hpp): config is its mode
 };
 struct Move {
   engine::Direction dir;
@@ -152,7 +153,9 @@ struct SpectatePlayer {
   std::string player;
 };
 
-enum class LeaderboardKind : std::uint8_t { score, rating };
+// daily: a day's daily challenge board (board "daily"), ranked by score, then fewer moves,
+// then the earlier finish.
+enum class LeaderboardKind : std::uint8_t { score, rating, daily };
 struct LeaderboardRequest {
   engine::Mode mode = engine::Mode::classic;
   int size = 4;

@@ -24,6 +24,7 @@
 #include "server/cluster/cluster.hpp"
 #include "server/game/bot_pool.hpp"
 #include "server/game/bot_racer.hpp"
+#include "server/game/daily.hpp"
 #include "server/game/matchmaker.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/store_journal.hpp"
@@ -145,11 +146,16 @@ class JournalLoop {
       if (ec || stopped_) co_return;  // shutdown: drain writes the last pass
       co_await flush_journal(players_, rooms_, worker_, metrics_);
       co_await worker_.probe();  // /healthz notices the database leaving or coming back
+      // Once a day (and at start): the abandoned daily attempts of the days before.
+      if (std::string today = day_of(unix_ms()); today != closed_before_) {
+        if (co_await close_dailies(worker_, today)) closed_before_ = std::move(today);
+      }
     }
   }
 
   asio::steady_timer timer_;
   bool stopped_ = false;
+  std::string closed_before_;  // the day before which daily attempts were closed
   PlayerRegistry& players_;
   const RoomRegistry& rooms_;
   StoreWorker& worker_;
@@ -271,10 +277,19 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   // Players on other nodes, for the friends features (cluster mode).
   std::optional<ClusterReach> reach;
   if (cluster) reach.emplace(ioc.get_executor(), *cluster, players);
+  // The daily challenge's key: made once and kept in the store, so every node sharing it
+  // derives the same seeds (read before serving, as the journal is below).
+  std::string daily_secret;
+  try {
+    daily_secret = store->server_secret("daily", random_hex(32));
+  } catch (const std::exception& e) {
+    spdlog::error("cannot read the server's secrets: {}", e.what());
+    return 2;
+  }
   Dispatcher dispatcher(
       players, rooms, *directory, worker, metrics, limits, {hasher, sign_in_limits, blocklist},
       fallback ? &*fallback : nullptr,
-      {reach ? &*reach : nullptr, std::chrono::seconds(options.challenge_seconds)});
+      {reach ? &*reach : nullptr, std::chrono::seconds(options.challenge_seconds), daily_secret});
   if (reach) reach->attach(dispatcher.friends(), dispatcher.challenges());
   SessionSet sessions;
 
@@ -296,7 +311,8 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
       *directory,
       tls.get(),
       {tls != nullptr, options.allowed_origins, [&directory] { return directory->node_urls(); }},
-      proxies};
+      proxies,
+      daily_secret};
 
   // Races that were running when the server last stopped go on (the worker is idle: nothing
   // else uses the store yet). The computer opponents are players too (their games are

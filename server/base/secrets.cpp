@@ -1,6 +1,7 @@
 #include "server/base/secrets.hpp"
 
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/rand.h>
 
 #include <array>
@@ -76,6 +77,20 @@ std::string random_code(std::size_t length, std::string_view alphabet) {
     if (r < limit) code.push_back(alphabet[r % alphabet.size()]);
   }
   return code;
+}
+
+std::uint64_t hmac_u64(std::string_view key, std::string_view message) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+           reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest.data(),
+           &length) == nullptr ||
+      length < 8) {
+    throw std::runtime_error("HMAC-SHA256 failed");
+  }
+  std::uint64_t value = 0;
+  for (int i = 0; i < 8; ++i) value = (value << 8) | digest[static_cast<std::size_t>(i)];
+  return value;
 }
 
 }  // namespace tilerace::server

@@ -24,6 +24,10 @@ std::string_view token_player(std::string_view token) noexcept;
 // The hash a token's session is stored under (SHA-256 of its secret, hex), or empty if the
 // token is not of the token shape.
 std::string token_hash(std::string_view token);
+// The first 8 bytes (big-endian) of HMAC-SHA256(key, message): a number nobody without key
+// can compute (the daily challenge's seeds). Throws if OpenSSL fails.
+std::uint64_t hmac_u64(std::string_view key, std::string_view message);
+
 // A random code of length characters from alphabet (link codes).
 std::string random_code(std::size_t length, std::string_view alphabet);
 

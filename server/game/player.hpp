@@ -21,8 +21,14 @@ struct SoloGame {
   // How much of the history the journal holds already (the next pass adds the rest); 0: the
   // next pass writes the whole entry. Reset to 0 whenever the history is rewritten.
   std::size_t journaled = 0;
+  // A daily challenge game (game/daily.hpp): its day; daily_ranked for the player's first
+  // attempt that day, the only one that ranks (on the day's daily board only).
+  std::string daily;
+  bool daily_ranked = false;
 
-  bool ranked() const noexcept { return !explicit_seed && game.undos() == 0; }
+  bool ranked() const noexcept {
+    return daily.empty() ? !explicit_seed && game.undos() == 0 : daily_ranked;
+  }
 };
 
 class Room;

@@ -27,8 +27,9 @@ protocol::RoomOptions options_of(const RaceOptionsRecord& r) {
 LeaderboardQuery query_of(const protocol::LeaderboardRequest& request, std::string player_id) {
   return {.mode = request.mode,
           .size = request.size,
-          .kind = request.kind == protocol::LeaderboardKind::rating ? BoardKind::rating
-                                                                    : BoardKind::score,
+          .kind = request.kind == protocol::LeaderboardKind::rating  ? BoardKind::rating
+                  : request.kind == protocol::LeaderboardKind::daily ? BoardKind::daily
+                                                                     : BoardKind::score,
           .limit = request.limit,
           .player_id = std::move(player_id),
           .period = request.period};

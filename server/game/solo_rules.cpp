@@ -2,13 +2,24 @@
 
 #include "protocol/encode.hpp"
 #include "server/game/apply_move.hpp"
+#include "server/game/daily.hpp"
 #include "server/game/game_record.hpp"
 
 namespace tilerace::server {
 
 namespace {
 
-protocol::GameView view_of(const SoloGame& solo) { return {solo.id, solo.game, solo.ranked()}; }
+protocol::GameView view_of(const SoloGame& solo) {
+  return {solo.id, solo.game, solo.ranked(), solo.daily};
+}
+
+// The record of solo ended at now_ms (a daily game names its day).
+GameRecord record_of(const SoloGame& solo, const std::string& player_id, std::int64_t now_ms) {
+  GameRecord record =
+      game_record(solo.game, solo.id, player_id, solo.ranked(), solo.started_at, now_ms);
+  record.daily = solo.daily;
+  return record;
+}
 
 }  // namespace
 
@@ -34,8 +45,13 @@ SoloEffects solo_turn(SoloGame* solo, const std::string& player_id,
     return fx;
   }
   fx.before = game.history().size();
-  if (std::holds_alternative<protocol::Move>(message) ||
-      std::holds_alternative<protocol::Slide>(message)) {
+  if (!solo->daily.empty() && day_of(now_ms) != solo->daily) {
+    // The day is over: the attempt ends as it stood, and the message is not played.
+    game.end(engine::GameState::resigned);
+    fail(protocol::ErrorCode::game_over, "this daily challenge's day is over");
+    fx.replies.push_back(solo_snapshot(*solo, rid));
+  } else if (std::holds_alternative<protocol::Move>(message) ||
+             std::holds_alternative<protocol::Slide>(message)) {
     if (const auto refused = check_move(game, message)) {
       fail(refused->code, refused->message);
       if (refused->code == protocol::ErrorCode::stale) {
@@ -48,6 +64,10 @@ SoloEffects solo_turn(SoloGame* solo, const std::string& player_id,
     fx.moved = fx.changed = outcome.changed;
     fx.replies.push_back(protocol::encode_moved(view_of(*solo), dir, outcome, rid));
   } else if (std::holds_alternative<protocol::Undo>(message)) {
+    if (!solo->daily.empty()) {
+      fail(protocol::ErrorCode::not_allowed, "undo is off in daily games");
+      return fx;
+    }
     if (!game.undo()) {
       fail(protocol::ErrorCode::not_allowed, "nothing to undo");
       return fx;
@@ -59,7 +79,7 @@ SoloEffects solo_turn(SoloGame* solo, const std::string& player_id,
     fx.replies.push_back(solo_snapshot(*solo, rid));
   }
   if (game.state() != engine::GameState::playing) {
-    fx.finished = game_record(game, solo->id, player_id, solo->ranked(), solo->started_at, now_ms);
+    fx.finished = record_of(*solo, player_id, now_ms);
   }
   return fx;
 }
@@ -74,8 +94,7 @@ SoloGame solo_start(const protocol::NewGame& m, std::string id, std::uint64_t se
 std::optional<GameRecord> solo_replaced(const SoloGame& solo, const std::string& player_id,
                                         std::int64_t now_ms) {
   if (solo.game.state() != engine::GameState::playing) return std::nullopt;
-  GameRecord ended =
-      game_record(solo.game, solo.id, player_id, solo.ranked(), solo.started_at, now_ms);
+  GameRecord ended = record_of(solo, player_id, now_ms);
   ended.state = engine::GameState::resigned;
   return ended;
 }

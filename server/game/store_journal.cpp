@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/game/bot_racer.hpp"
+#include "server/game/daily.hpp"
 
 namespace tilerace::server {
 
@@ -18,6 +19,13 @@ boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRe
     const std::string& history = s.game.history();
     games.push_back({p.id, s.id, s.game.config(), s.explicit_seed, history.substr(s.journaled),
                      s.started_at, s.journaled});
+    if (s.daily_ranked) {  // where the attempt stands, for its board (abandoned: it counts so)
+      ActiveGameRecord& a = games.back();
+      a.daily = s.daily;
+      a.score = s.game.score();
+      a.max_tile = s.game.max_tile();
+      a.move_count = s.game.moves();
+    }
     s.journaled = history.size();
   });
   const std::vector<ActiveRaceRecord> races = rooms.active_races();
@@ -44,6 +52,24 @@ boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRe
   metrics.journal_flushes_total.fetch_add(1, std::memory_order_relaxed);
 }
 
+boost::asio::awaitable<bool> close_dailies(StoreWorker& store, std::string today) {
+  std::size_t closed = 0;
+  const StoreWorker::Job close = [&](Store& s) {
+    Abandoned abandoned = abandoned_dailies(s, today);
+    for (const GameRecord& g : abandoned.games) s.record_game(g);
+    for (const std::string& id : abandoned.empty) s.finish_daily(id);
+    closed = abandoned.games.size() + abandoned.empty.size();
+  };
+  try {
+    co_await store.run(close);
+  } catch (const std::exception& e) {
+    spdlog::warn("closing the abandoned daily attempts before {} failed: {}", today, e.what());
+    co_return false;
+  }
+  if (closed > 0) spdlog::info("{} abandoned daily attempts closed", closed);
+  co_return true;
+}
+
 void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metrics) {
   std::optional<engine::Game> game = engine::replay(active.config, active.moves);
   if (!game) return;
@@ -51,6 +77,10 @@ void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metri
   if (player.solo) return;
   player.solo.emplace(
       SoloGame{active.game_id, std::move(*game), active.explicit_seed, active.started_at});
+  if (!active.daily.empty()) {  // a ranked daily attempt
+    player.solo->daily = active.daily;
+    player.solo->daily_ranked = true;
+  }
   if (player.solo->game.state() == engine::GameState::playing) {
     metrics.games_active.fetch_add(1, std::memory_order_relaxed);
   }

@@ -41,6 +41,11 @@ std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races, S
 // once. Returns the codes of the rooms that came back.
 std::vector<std::string> restore_races(const std::vector<LoadedRace>& races, RoomRegistry& rooms);
 
+// Ends the daily attempts of days before today that were abandoned (game/daily.hpp): each is
+// recorded as it was last journaled. Returns false when the store failed (try again later).
+// Every node may run it: recording a game twice changes nothing.
+boost::asio::awaitable<bool> close_dailies(StoreWorker& store, std::string today);
+
 // Rebuilds a journaled solo game for a player loaded after a restart (no-op if the player
 // already has a game in memory or the moves do not replay).
 void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metrics);

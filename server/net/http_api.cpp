@@ -2,9 +2,11 @@
 
 #include <boost/beast/http.hpp>
 
+#include "protocol/daily.hpp"
 #include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
 #include "server/base/unix_time.hpp"
+#include "server/game/daily.hpp"
 #include "server/game/record_views.hpp"
 #include "server/net/static_files.hpp"
 
@@ -75,6 +77,37 @@ asio::awaitable<http::message_generator> profile_response(const Request& req, st
   co_return json_response(req, context, http::status::ok, protocol::encode_profile(view));
 }
 
+// GET /api/daily/<day>: a day's daily challenge once it is over — each mode's seed and every
+// ranked attempt (403 while the day runs, 404 for no such day).
+asio::awaitable<http::message_generator> daily_response(const Request& req, std::string_view path,
+                                                        ServerContext& context) {
+  const std::string day(path.substr(std::string_view("/api/daily/").size()));
+  const auto period = protocol::period_from_string(day);
+  if (!period || period->kind != protocol::PeriodKind::day) {
+    co_return json_response(req, context, http::status::not_found, R"({"error":"not_found"})");
+  }
+  if (day >= day_of(unix_ms())) {
+    co_return json_response(req, context, http::status::forbidden, R"({"error":"daily_not_over"})");
+  }
+  std::vector<DailyAttempt> attempts;
+  const StoreWorker::Job load = [&](Store& s) { attempts = s.daily_attempts(day); };
+  co_await context.store.run(load);
+  protocol::DailyResultsView view{day, {}};
+  for (const protocol::DailyMode& mode : protocol::kDailyModes) {
+    protocol::DailyResultsView::Mode m{&mode, daily_seed(context.daily_secret, day, mode), {}};
+    for (const DailyAttempt& a : attempts) {
+      if (a.mode != mode.key) continue;
+      const auto* prev = m.attempts.empty() ? nullptr : &m.attempts.back();
+      const bool tie =
+          prev != nullptr && prev->score == a.score && prev->moves == a.moves && prev->at == a.at;
+      m.attempts.push_back({tie ? prev->rank : static_cast<int>(m.attempts.size()) + 1, a.player_id,
+                            a.name, a.game_id, a.score, a.max_tile, a.moves, a.at});
+    }
+    view.modes.push_back(std::move(m));
+  }
+  co_return json_response(req, context, http::status::ok, protocol::encode_daily_results(view));
+}
+
 // The path of a request's target, and its query (after '?', or empty).
 std::string_view path_of(const Request& req) {
   const std::string_view target = req.target();
@@ -92,7 +125,7 @@ bool needs_store(const Request& req) {
   const std::string_view path = path_of(req);
   return (req.method() == http::verb::get || req.method() == http::verb::head) &&
          (path == "/api/leaderboard" || path.starts_with("/api/replays/") ||
-          path.starts_with("/api/players/"));
+          path.starts_with("/api/players/") || path.starts_with("/api/daily/"));
 }
 
 http::message_generator store_unavailable(const Request& req, const ServerContext& context) {
@@ -147,6 +180,7 @@ asio::awaitable<http::message_generator> answer_from_store(const Request& req,
         protocol::encode_leaderboard(request, views_of(board.entries), std::nullopt, {}));
   }
   if (path.starts_with("/api/players/")) co_return co_await profile_response(req, path, context);
+  if (path.starts_with("/api/daily/")) co_return co_await daily_response(req, path, context);
   // Only finished games are in the store, so a running game's seed is never revealed.
   const std::string id(path.substr(std::string_view("/api/replays/").size()));
   std::optional<GameRecord> game;
@@ -160,6 +194,10 @@ asio::awaitable<http::message_generator> answer_from_store(const Request& req,
   }
   if (!game)
     co_return json_response(req, context, http::status::not_found, R"({"error":"not_found"})");
+  if (!game->daily.empty() && game->daily >= day_of(unix_ms())) {
+    // Its seed is the day's: every daily game of a day that is not over stays unseen.
+    co_return json_response(req, context, http::status::forbidden, R"({"error":"daily_not_over"})");
+  }
   co_return json_response(
       req, context, http::status::ok,
       protocol::encode_replay({game->id,

@@ -69,6 +69,7 @@ struct ServerContext {
   TlsCertificates* tls = nullptr;  // set: the port speaks HTTPS and WSS only
   SecurityHeaders headers;         // on every HTTP answer; who may open a WebSocket
   TrustedProxies proxies;          // whose forwarding headers name the client
+  std::string daily_secret;        // the daily challenge's seeds' key (game/daily.hpp)
 };
 
 }  // namespace tilerace::server

@@ -26,7 +26,7 @@ using protocol::ErrorCode;
 
 Dispatcher::Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,
                        StoreWorker& store, Metrics& metrics, AddressLimits& limits,
-                       AccountServices accounts, BotFallback* fallback, FriendSettings friends)
+                       AccountServices accounts, BotFallback* fallback, PlaySettings settings)
     : players_(players),
       rooms_(rooms),
       directory_(directory),
@@ -34,12 +34,12 @@ Dispatcher::Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirecto
       metrics_(metrics),
       limits_(limits),
       fallback_(fallback),
-      solo_(store, metrics),
+      solo_(store, metrics, std::move(settings.daily_secret)),
       accounts_(players, store, accounts.hasher, accounts.limits, accounts.blocklist, metrics),
-      presence_(players, friends.reach),
-      friends_(players, store, presence_, metrics, friends.reach, unix_ms),
-      challenges_({players, rooms, directory, presence_, store, metrics, friends.reach},
-                  rooms.executor(), friends.challenge_expiry) {}
+      presence_(players, settings.reach),
+      friends_(players, store, presence_, metrics, settings.reach, unix_ms),
+      challenges_({players, rooms, directory, presence_, store, metrics, settings.reach},
+                  rooms.executor(), settings.challenge_expiry) {}
 
 void Dispatcher::start() { presence_.start(rooms_.executor()); }
 

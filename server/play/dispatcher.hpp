@@ -30,10 +30,12 @@ namespace tilerace::server {
 class AddressLimits;
 class BotFallback;
 
-// Friends across nodes: reach (null on a single node), and how long a challenge waits.
-struct FriendSettings {
+// What play needs beyond the registries: friends across nodes (reach; null on a single node),
+// how long a challenge waits, and the daily challenge's secret (Store::server_secret).
+struct PlaySettings {
   PlayerReach* reach = nullptr;
   std::chrono::milliseconds challenge_expiry{60'000};
+  std::string daily_secret;
 };
 
 class Dispatcher {
@@ -52,7 +54,7 @@ class Dispatcher {
 
   Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,
              StoreWorker& store, Metrics& metrics, AddressLimits& limits, AccountServices accounts,
-             BotFallback* fallback = nullptr, FriendSettings friends = {});
+             BotFallback* fallback = nullptr, PlaySettings settings = {});
 
   // Starts presence's sweep on the rooms' executor; stop() ends it and the challenges'
   // expiry (shutdown).

@@ -5,6 +5,7 @@
 #include "protocol/encode.hpp"
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
+#include "server/game/daily.hpp"
 #include "server/game/record_views.hpp"
 
 namespace tilerace::server {
@@ -54,6 +55,20 @@ asio::awaitable<void> SoloPlay::new_game(Connection& c, const protocol::NewGame&
   }
   std::vector<std::string> earned;
   if (ended && !co_await record(c, *ended, rid, earned)) co_return;
+  const std::int64_t now = unix_ms();
+  std::string id = random_hex(8);
+  std::uint64_t seed = random_u64();
+  std::string day;  // a daily game's
+  bool ranked_daily = false;
+  if (m.daily) {
+    day = day_of(now);
+    const protocol::DailyMode& mode = *protocol::daily_mode(m.config.mode, m.config.size);
+    seed = daily_seed(daily_secret_, day, mode);
+    const DailyAttempt attempt{
+        .day = day, .mode = std::string(mode.key), .player_id = p.id, .game_id = id, .at = now};
+    const StoreWorker::Job claim = [&](Store& s) { ranked_daily = s.claim_daily(attempt); };
+    co_await store_.run(claim);
+  }
   std::string reply;
   {
     std::lock_guard lock(p.mutex);
@@ -61,7 +76,12 @@ asio::awaitable<void> SoloPlay::new_game(Connection& c, const protocol::NewGame&
         p.solo->game.state() == engine::GameState::playing) {
       metrics_.games_active.fetch_sub(1, std::memory_order_relaxed);
     }
-    p.solo = solo_start(m, random_hex(8), random_u64(), unix_ms());
+    p.solo = solo_start(m, std::move(id), seed, now);
+    if (m.daily) {
+      p.solo->daily = day;
+      p.solo->daily_ranked = ranked_daily;
+      p.solo->explicit_seed = !ranked_daily;  // practice: restored from the journal unranked
+    }
     p.journal_dirty = true;
     metrics_.games_active.fetch_add(1, std::memory_order_relaxed);
     reply = solo_snapshot(*p.solo, rid);

@@ -19,9 +19,13 @@ namespace tilerace::server {
 
 class SoloPlay {
  public:
-  SoloPlay(StoreWorker& store, Metrics& metrics) : store_(store), metrics_(metrics) {}
+  // daily_secret: the daily challenge's seeds' key.
+  SoloPlay(StoreWorker& store, Metrics& metrics, std::string daily_secret)
+      : store_(store), metrics_(metrics), daily_secret_(std::move(daily_secret)) {}
 
   // c's player (set) starts a new game; the one it replaces ends as resigned, recorded first.
+  // A daily game (m.daily) is today's, on the day's seed: the player's first of the day in its
+  // mode ranks (claimed in the store first), later ones are practice.
   boost::asio::awaitable<void> new_game(Connection& c, const protocol::NewGame& m,
                                         protocol::Rid rid);
   // A move, slide, undo or resign of c's player (set) in their solo game. Done before this
@@ -45,6 +49,7 @@ class SoloPlay {
 
   StoreWorker& store_;
   Metrics& metrics_;
+  std::string daily_secret_;
 };
 
 }  // namespace tilerace::server

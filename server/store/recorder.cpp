@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "protocol/daily.hpp"
 #include "protocol/names.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/store/achievements.hpp"
@@ -59,7 +60,7 @@ bool insert_game(SqlSession& sql, const GameRecord& g) {
   const engine::GameConfig& c = g.config;
   return sql(Sql::insert_game, g.id, g.player_id, engine::to_string(c.mode), c.size, c.target,
              std::to_string(c.seed), g.moves, g.score, g.max_tile, g.move_count,
-             engine::to_string(g.state), g.ranked, g.started_at, g.ended_at, g.room)
+             engine::to_string(g.state), g.ranked, g.started_at, g.ended_at, g.room, g.daily)
              .changed() == 1;
 }
 
@@ -326,6 +327,9 @@ std::vector<Grant> Recorder::record_game(const GameRecord& g) {
         }
       }
     }
+    if (inserted && g.ranked && !g.daily.empty()) {
+      sql(Sql::daily_progress, g.id, g.score, g.max_tile, g.move_count, g.ended_at, 1);
+    }
     sql(Sql::delete_active, g.id);
   });
   for (const protocol::Period& period : new_bests) {
@@ -333,6 +337,103 @@ std::vector<Grant> Recorder::record_game(const GameRecord& g) {
                     best_key(g.config.mode, g.score, g.max_tile, g.move_count));
   }
   return granted;
+}
+
+std::string Recorder::server_secret(std::string_view name, std::string_view candidate) {
+  return unit(SqlTx::write, [&](SqlSession& sql) {
+    sql(Sql::insert_secret, name, candidate);
+    return sql(Sql::select_secret, name).string(0, 0);
+  });
+}
+
+bool Recorder::claim_daily(const DailyAttempt& a) {
+  return unit(SqlTx::write, [&](SqlSession& sql) {
+    return sql(Sql::insert_daily, a.day, a.mode, a.player_id, a.game_id, a.at).changed() == 1;
+  });
+}
+
+void Recorder::finish_daily(std::string_view game_id) {
+  unit(SqlTx::write, [&](SqlSession& sql) { sql(Sql::finish_daily, game_id); });
+}
+
+namespace {
+
+// A row of daily_of_day or open_dailies.
+DailyAttempt attempt_of(const SqlResult& r, std::size_t i) {
+  return {.day = r.string(i, 0),
+          .mode = r.string(i, 1),
+          .player_id = r.string(i, 2),
+          .name = r.string(i, 3),
+          .game_id = r.string(i, 4),
+          .score = r.int64(i, 5),
+          .max_tile = r.int64(i, 6),
+          .moves = r.integer(i, 7),
+          .at = r.int64(i, 8),
+          .finished = r.boolean(i, 9)};
+}
+
+}  // namespace
+
+std::vector<DailyAttempt> Recorder::daily_attempts(std::string_view day) {
+  return unit(SqlTx::none, [&](SqlSession& sql) {
+    const SqlResult r = sql(Sql::daily_of_day, day);
+    std::vector<DailyAttempt> out;
+    for (std::size_t i = 0; i < r.rows(); ++i) out.push_back(attempt_of(r, i));
+    return out;
+  });
+}
+
+std::vector<std::pair<DailyAttempt, std::optional<ActiveGameRecord>>> Recorder::open_dailies(
+    std::string_view day) {
+  std::vector<DailyAttempt> open = unit(SqlTx::none, [&](SqlSession& sql) {
+    const SqlResult r = sql(Sql::open_dailies, day);
+    std::vector<DailyAttempt> out;
+    for (std::size_t i = 0; i < r.rows(); ++i) out.push_back(attempt_of(r, i));
+    return out;
+  });
+  std::vector<std::pair<DailyAttempt, std::optional<ActiveGameRecord>>> out;
+  for (DailyAttempt& a : open) {
+    std::optional<ActiveGameRecord> game = find_active(a.player_id);
+    if (game && game->game_id != a.game_id) game.reset();  // a later game replaced it
+    out.emplace_back(std::move(a), std::move(game));
+  }
+  return out;
+}
+
+Leaderboard Recorder::daily_board(SqlSession& sql, const LeaderboardQuery& q) {
+  const protocol::DailyMode* mode = protocol::daily_mode(q.mode, q.size);
+  if (mode == nullptr) return {};
+  const std::string day = protocol::to_string(q.period);
+  auto read = [](const SqlResult& r, std::size_t i) {
+    return BoardEntry{.player_id = r.string(i, 0),
+                      .name = r.string(i, 1),
+                      .score = r.int64(i, 2),
+                      .max_tile = r.int64(i, 3),
+                      .moves = r.integer(i, 4),
+                      .game_id = r.string(i, 5),
+                      .at = r.int64(i, 6)};
+  };
+  Leaderboard board;
+  const SqlResult top = sql(Sql::daily_top, day, mode->key, q.limit);
+  for (std::size_t i = 0; i < top.rows(); ++i) {
+    board.entries.push_back(read(top, i));
+    BoardEntry& e = board.entries.back();
+    // Best first, so every better entry is above: a tie shares the rank of the row before.
+    const BoardEntry* prev = i > 0 ? &board.entries[i - 1] : nullptr;
+    e.rank = prev && prev->score == e.score && prev->moves == e.moves && prev->at == e.at
+                 ? prev->rank
+                 : static_cast<int>(i) + 1;
+  }
+  if (!q.player_id.empty()) {
+    const SqlResult mine = sql(Sql::daily_entry, day, mode->key, q.player_id);
+    if (mine.rows() > 0) {
+      board.me = read(mine, 0);
+      const BoardEntry& m = *board.me;
+      board.me->rank =
+          1 + sql(Sql::daily_better, day, mode->key, m.score, m.moves, m.at).integer(0, 0);
+    }
+  }
+  return board;
 }
 
 std::optional<GameRecord> Recorder::find_game(std::string_view id) {
@@ -350,7 +451,8 @@ std::optional<GameRecord> Recorder::find_game(std::string_view id) {
                       .ranked = r.boolean(0, 11),
                       .started_at = r.int64(0, 12),
                       .ended_at = r.int64(0, 13),
-                      .room = r.string(0, 14)};
+                      .room = r.string(0, 14),
+                      .daily = r.string(0, 15)};
   });
 }
 
@@ -398,6 +500,9 @@ void Recorder::journal(const std::vector<ActiveGameRecord>& games) {
   if (games.empty()) return;
   unit(SqlTx::write, [&](SqlSession& sql) {
     for (const ActiveGameRecord& a : games) {
+      if (!a.daily.empty()) {
+        sql(Sql::daily_progress, a.game_id, a.score, a.max_tile, a.move_count, unix_ms(), 0);
+      }
       if (a.from > 0) {
         sql(Sql::insert_piece, a.player_id, a.from, a.moves, a.game_id);
         continue;
@@ -421,6 +526,9 @@ std::optional<ActiveGameRecord> Recorder::find_active(std::string_view player_id
                        .explicit_seed = r.boolean(0, 6),
                        .moves = r.string(0, 7),
                        .started_at = r.int64(0, 8)};
+    if (const SqlResult d = sql(Sql::daily_of_game, a.game_id); d.rows() > 0) {
+      a.daily = d.string(0, 0);  // a ranked daily attempt
+    }
     const SqlResult pieces = sql(Sql::select_pieces, player_id);
     for (std::size_t i = 0; i < pieces.rows(); ++i) {
       // Pieces are written in order; one that does not continue the moves ends them.
@@ -473,7 +581,12 @@ std::optional<std::string> Recorder::race_room_of(std::string_view player_id) {
 
 Leaderboard Recorder::leaderboard(const LeaderboardQuery& query) {
   return unit(SqlTx::none, [&](SqlSession& sql) {
-    return query.kind == BoardKind::rating ? rating_board(sql, query) : score_board(sql, query);
+    switch (query.kind) {
+      case BoardKind::rating: return rating_board(sql, query);
+      case BoardKind::daily: return daily_board(sql, query);
+      case BoardKind::score: break;
+    }
+    return score_board(sql, query);
   });
 }
 

@@ -45,6 +45,12 @@ class Recorder : public Store {
   FriendChangeRecord change_friendship(std::string_view player, std::string_view other,
                                        FriendAction action, std::int64_t at) override;
   std::vector<FriendRecord> friends_of(std::string_view player) override;
+  std::string server_secret(std::string_view name, std::string_view candidate) override;
+  bool claim_daily(const DailyAttempt& attempt) override;
+  void finish_daily(std::string_view game_id) override;
+  std::vector<DailyAttempt> daily_attempts(std::string_view day) override;
+  std::vector<std::pair<DailyAttempt, std::optional<ActiveGameRecord>>> open_dailies(
+      std::string_view day) override;
   std::vector<Grant> record_game(const GameRecord& game) override;
   std::optional<GameRecord> find_game(std::string_view id) override;
   std::vector<Grant> record_race(const RaceRecord& race) override;
@@ -70,6 +76,7 @@ class Recorder : public Store {
   void key_names(SqlSession& sql);
   Leaderboard score_board(SqlSession& sql, const LeaderboardQuery& query);
   Leaderboard rating_board(SqlSession& sql, const LeaderboardQuery& query);
+  Leaderboard daily_board(SqlSession& sql, const LeaderboardQuery& query);
 
   RankCache ranks_;  // declared first: the dialect may feed it until it is destroyed
   std::unique_ptr<SqlDialect> dialect_;

@@ -58,6 +58,23 @@ enum class Sql : std::uint8_t {
   friend_counts,        // (player) → friends of player, requests by player
   // (player) → id, name, rating, link, incoming 0|1: player's links, and requests to them
   friend_list,
+  // the daily challenge
+  insert_secret,  // (name, value); ignores a known name
+  select_secret,  // (name) → value
+  insert_daily,   // (day, mode, player_id, game_id, at); ignores a known (day, mode, player_id)
+  // (game_id, score, max_tile, moves, at, finished 0|1): unless that attempt has finished
+  daily_progress,
+  daily_of_game,  // (game_id) → day, mode
+  finish_daily,   // (game_id): that attempt is over as it stands
+  // (day, mode, limit) → player_id, name, score, max_tile, moves, game_id, at: best first
+  daily_top,
+  daily_entry,   // (day, mode, player_id) → the columns of daily_top
+  daily_better,  // (day, mode, score, moves, at) → how many attempts rank strictly better
+  // (day) → day, mode, player_id, name, game_id, score, max_tile, moves, at, finished, best
+  // first in each mode
+  daily_of_day,
+  // (day) → the columns of daily_of_day, of the unfinished attempts of earlier days
+  open_dailies,
   // (rating, won 0|1, lost 0|1, id): after a rated race → races, streak (none: no such player)
   update_rating,
   rated_players,  // () → id, rating, races of every player with a rated race
@@ -65,10 +82,10 @@ enum class Sql : std::uint8_t {
   rating_of,      // (id) → id, name, rating, wins, losses, if they have a rated race
   // finished games and races
   // (id, player_id, config…4, moves, score, max_tile, move_count, state, ranked 0|1,
-  // started_at, ended_at, room); ignores a known id
+  // started_at, ended_at, room, daily); ignores a known id
   insert_game,
   // (id) → id, player_id, config…4, moves, score, max_tile, move_count, state, ranked,
-  // started_at, ended_at, room
+  // started_at, ended_at, room, daily
   select_game,
   count_games,  // (player_id) → the number of their recorded games
   recent_races,  // (player_id) → id, config…4, score, max_tile, move_count, state, ended_at, room

@@ -224,6 +224,28 @@ CREATE TABLE friend_links (
 ) WITHOUT ROWID;
 CREATE INDEX friend_links_by_other ON friend_links (other);
 )sql",
+    R"sql(
+-- The daily challenge: the server's secrets (the daily seeds' key), and each player's one
+-- ranked attempt per day and mode, kept up to date while it is played.
+CREATE TABLE server_secrets (
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE daily_attempts (
+  day TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  player_id TEXT NOT NULL,
+  game_id TEXT NOT NULL,
+  score INTEGER NOT NULL DEFAULT 0,
+  max_tile INTEGER NOT NULL DEFAULT 0,
+  moves INTEGER NOT NULL DEFAULT 0,
+  at INTEGER NOT NULL,
+  finished INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (day, mode, player_id)
+) WITHOUT ROWID;
+CREATE INDEX daily_attempts_by_game ON daily_attempts (game_id);
+ALTER TABLE games ADD COLUMN daily TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 // utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix
@@ -286,6 +308,37 @@ const char* text(Sql statement) {
              "SELECT p.id, p.name, p.rating, f.link, 1 FROM friend_links f "
              "JOIN players p ON p.id = f.player WHERE f.other = ?1 AND f.link = 'requested' "
              "ORDER BY 2, 1";
+    case Sql::insert_secret:
+      return "INSERT INTO server_secrets VALUES (?1, ?2) ON CONFLICT DO NOTHING";
+    case Sql::select_secret: return "SELECT value FROM server_secrets WHERE name = ?1";
+    case Sql::insert_daily:
+      return "INSERT INTO daily_attempts (day, mode, player_id, game_id, at) "
+             "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING";
+    case Sql::daily_progress:
+      return "UPDATE daily_attempts SET score = ?2, max_tile = ?3, moves = ?4, at = ?5, "
+             "finished = ?6 WHERE game_id = ?1 AND finished = 0";
+    case Sql::daily_of_game: return "SELECT day, mode FROM daily_attempts WHERE game_id = ?1";
+    case Sql::finish_daily: return "UPDATE daily_attempts SET finished = 1 WHERE game_id = ?1";
+    case Sql::daily_top:
+      return "SELECT a.player_id, p.name, a.score, a.max_tile, a.moves, a.game_id, a.at "
+             "FROM daily_attempts a JOIN players p ON p.id = a.player_id "
+             "WHERE a.day = ?1 AND a.mode = ?2 ORDER BY a.score DESC, a.moves, a.at, a.player_id "
+             "LIMIT ?3";
+    case Sql::daily_entry:
+      return "SELECT a.player_id, p.name, a.score, a.max_tile, a.moves, a.game_id, a.at "
+             "FROM daily_attempts a JOIN players p ON p.id = a.player_id "
+             "WHERE a.day = ?1 AND a.mode = ?2 AND a.player_id = ?3";
+    case Sql::daily_better:
+      return "SELECT COUNT(*) FROM daily_attempts WHERE day = ?1 AND mode = ?2 AND "
+             "(score > ?3 OR (score = ?3 AND (moves < ?4 OR (moves = ?4 AND at < ?5))))";
+    case Sql::daily_of_day:
+      return "SELECT a.day, a.mode, a.player_id, p.name, a.game_id, a.score, a.max_tile, a.moves, "
+             "a.at, a.finished FROM daily_attempts a JOIN players p ON p.id = a.player_id "
+             "WHERE a.day = ?1 ORDER BY a.mode, a.score DESC, a.moves, a.at, a.player_id";
+    case Sql::open_dailies:
+      return "SELECT a.day, a.mode, a.player_id, p.name, a.game_id, a.score, a.max_tile, a.moves, "
+             "a.at, a.finished FROM daily_attempts a JOIN players p ON p.id = a.player_id "
+             "WHERE a.day < ?1 AND a.finished = 0 ORDER BY a.day, a.mode, a.player_id";
     case Sql::update_rating:
       return "UPDATE players SET rating = ?1, wins = wins + ?2, losses = losses + ?3, "
              "races = races + 1, streak = CASE WHEN ?2 > 0 THEN streak + 1 ELSE 0 END "
@@ -298,11 +351,11 @@ const char* text(Sql statement) {
       return "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 AND id = ?";
     case Sql::insert_game:
       return "INSERT OR IGNORE INTO games (id, player_id, mode, size, target, seed, moves, "
-             "score, max_tile, move_count, state, ranked, started_at, ended_at, room) "
-             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+             "score, max_tile, move_count, state, ranked, started_at, ended_at, room, daily) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     case Sql::select_game:
       return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
-             "move_count, state, ranked, started_at, ended_at, room FROM games WHERE id = ?";
+             "move_count, state, ranked, started_at, ended_at, room, daily FROM games WHERE id = ?";
     case Sql::count_games: return "SELECT COUNT(*) FROM games WHERE player_id = ?";
     case Sql::recent_races:
       return "SELECT id, mode, size, target, seed, score, max_tile, move_count, state, "

@@ -96,6 +96,25 @@ struct GameRecord {
   std::int64_t started_at = 0;  // Unix milliseconds
   std::int64_t ended_at = 0;
   std::string room;  // the race's room code; empty for a solo game
+  // A daily challenge game (protocol/daily.hpp): its day. Its replay is not served before the
+  // day is over (its seed is the day's); ranked, it is the player's attempt on that day's
+  // daily board, and on no other board. Empty for every other game.
+  std::string daily;
+};
+
+// A player's ranked attempt at a day's daily challenge, as its board shows it: the game's
+// state when it ended, or (abandoned) as last journaled.
+struct DailyAttempt {
+  std::string day;   // protocol::Period's name of a day
+  std::string mode;  // protocol::DailyMode::key
+  std::string player_id;
+  std::string name;
+  std::string game_id;
+  std::int64_t score = 0;
+  std::int64_t max_tile = 0;
+  int moves = 0;
+  std::int64_t at = 0;  // Unix ms: when it ended, or was last journaled
+  bool finished = false;
 };
 
 struct RatingUpdate {
@@ -167,6 +186,12 @@ struct ActiveGameRecord {
   std::string moves;
   std::int64_t started_at = 0;
   std::size_t from = 0;
+  // A ranked daily attempt: its day (find_active fills it in from the attempt), and for
+  // journal, where it stands, for its board.
+  std::string daily;
+  std::int64_t score = 0;
+  std::int64_t max_tile = 0;
+  int move_count = 0;
 };
 
 // One racer of a running race, as journaled: the game is rebuilt from the race's seed and
@@ -203,7 +228,7 @@ struct ActiveRaceRecord {
   std::vector<ActiveRacerRecord> racers;
 };
 
-enum class BoardKind : std::uint8_t { score, rating };
+enum class BoardKind : std::uint8_t { score, rating, daily };
 
 struct LeaderboardQuery {
   engine::Mode mode = engine::Mode::classic;
@@ -232,7 +257,7 @@ struct Leaderboard {
 
 // Whether a finished game goes on the score leaderboard: ranked, solo, and (Fifteen) solved.
 inline bool eligible_for_board(const GameRecord& g) {
-  return g.ranked && g.room.empty() &&
+  return g.ranked && g.room.empty() && g.daily.empty() &&
          (g.config.mode != engine::Mode::fifteen || g.state == engine::GameState::solved);
 }
 
@@ -295,6 +320,20 @@ class Store {
                                                FriendAction action, std::int64_t at) = 0;
   // Everyone player has a link with (theirs or, for a request to player, the other's), by name.
   virtual std::vector<FriendRecord> friends_of(std::string_view player) = 0;
+  // The daily challenge. The value kept under name: the stored one, or candidate, stored now
+  // when there was none (so every node sharing the store gets the same).
+  virtual std::string server_secret(std::string_view name, std::string_view candidate) = 0;
+  // Claims the ranked attempt of attempt's player at its day and mode for its game: true when
+  // this is their first (it is now on the day's board), false when they had one.
+  virtual bool claim_daily(const DailyAttempt& attempt) = 0;
+  // The attempt of game_id is over as it stands (abandoned with nothing journaled).
+  virtual void finish_daily(std::string_view game_id) = 0;
+  // Every ranked attempt of a day, by mode, best first.
+  virtual std::vector<DailyAttempt> daily_attempts(std::string_view day) = 0;
+  // The ranked attempts of days before day that never finished (abandoned), with the
+  // player's journaled game where there is one (nullopt when nothing was played).
+  virtual std::vector<std::pair<DailyAttempt, std::optional<ActiveGameRecord>>> open_dailies(
+      std::string_view day) = 0;
   // Records a finished game (and drops its journal entry); the same id again changes nothing.
   // Returns the achievements it granted (in the same transaction): none for a repeat.
   virtual std::vector<Grant> record_game(const GameRecord& game) = 0;

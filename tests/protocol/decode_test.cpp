@@ -123,6 +123,36 @@ TEST(Decode, MalformedFriendsFieldsAreRefused) {
             "player: player must be a string");
 }
 
+TEST(Decode, TheDailyChallenge) {
+  const NewGame daily =
+      as<NewGame>(decode_client(R"({"type":"new_game","daily":true,"mode":"classic","size":5})"));
+  EXPECT_TRUE(daily.daily);
+  EXPECT_EQ(daily.config.size, 5);
+  EXPECT_EQ(daily.config.target, 2048);
+  const auto field_error = [](const std::string& text) {
+    const Decoded d = decode_client(text);
+    return d.ok() ? std::string("accepted") : d.error().field;
+  };
+  EXPECT_EQ(field_error(R"({"type":"new_game","daily":true,"size":6})"), "daily");
+  EXPECT_EQ(field_error(R"({"type":"new_game","daily":true,"size":4,"target":512})"), "daily");
+  EXPECT_EQ(field_error(R"({"type":"new_game","daily":true,"size":4,"seed":"7"})"), "seed");
+  const LeaderboardRequest board = as<LeaderboardRequest>(
+      decode_client(R"({"type":"leaderboard","board":"daily","mode":"classic","size":4})"));
+  EXPECT_EQ(board.kind, LeaderboardKind::daily);
+  EXPECT_EQ(board.period.kind, PeriodKind::day);
+  EXPECT_TRUE(board.current);
+  const LeaderboardRequest past = as<LeaderboardRequest>(decode_client(
+      R"({"type":"leaderboard","board":"daily","size":4,"period":"2026-11-24"})"));
+  EXPECT_FALSE(past.current);
+  EXPECT_EQ(to_string(past.period), "2026-11-24");
+  EXPECT_EQ(field_error(R"({"type":"leaderboard","board":"daily","size":4,"period":"week"})"),
+            "period");
+  EXPECT_EQ(field_error(R"({"type":"leaderboard","board":"weekly","size":4})"), "board");
+  const auto query = decode_leaderboard_query("board=daily&mode=classic&size=5&period=2026-11-24");
+  ASSERT_TRUE(std::holds_alternative<LeaderboardRequest>(query));
+  EXPECT_EQ(std::get<LeaderboardRequest>(query).kind, LeaderboardKind::daily);
+}
+
 TEST(Decode, EmotesAndTheComputerOption) {
   for (const auto e : {Emote::hi, Emote::gl, Emote::gg, Emote::nice, Emote::wow, Emote::oops}) {
     const Decoded d =

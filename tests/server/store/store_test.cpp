@@ -275,7 +275,9 @@ TEST_P(StoreTest, IsoWeeksOneAndFiftyThreeHoldTheDaysAroundNewYear) {
 // Back to the schema before accounts (and friends): each player's one token hash in players,
 // no sessions, no name keys.
 const std::string kBeforeAccounts =
-    "DROP TABLE friend_links; DROP TABLE sessions; DROP TABLE old_names; DROP TABLE link_codes; "
+    "DROP TABLE daily_attempts; DROP TABLE server_secrets; DROP TABLE friend_links; "
+    "ALTER TABLE games DROP COLUMN daily; "
+    "DROP TABLE sessions; DROP TABLE old_names; DROP TABLE link_codes; "
     "DROP INDEX players_by_name_key; ALTER TABLE players DROP COLUMN name_key; "
     "ALTER TABLE players DROP COLUMN password_hash; "
     "ALTER TABLE players DROP COLUMN registered_at; ALTER TABLE players DROP COLUMN renamed_at; "
@@ -715,6 +717,49 @@ TEST_P(StoreTest, FriendLimitsAreCountedInTheTransaction) {
             FriendOutcome::changed);
   EXPECT_EQ(store_->change_friendship("me", "last", FriendAction::request, 1).step.outcome,
             FriendOutcome::changed);
+}
+
+TEST_P(StoreTest, TheDailyBoardRanksByScoreThenFewerMovesThenTheEarlierFinish) {
+  EXPECT_EQ(store_->server_secret("daily", "first"), "first");
+  EXPECT_EQ(store_->server_secret("daily", "second"), "first") << "made once, kept";
+  const std::string day = "2026-11-24";
+  const std::vector<std::tuple<std::string, std::int64_t, int, std::int64_t>> results{
+      {"a", 500, 90, 3000},
+      {"b", 700, 120, 9000},
+      {"c", 500, 80, 5000},
+      {"d", 500, 80, 4000},
+      {"e", 500, 80, 4000}};
+  for (const auto& [id, score, moves, at] : results) {
+    add(id, "player-" + id);
+    ASSERT_TRUE(store_->claim_daily(
+        {.day = day, .mode = "classic-4", .player_id = id, .game_id = "g" + id, .at = 1}));
+    GameRecord g = game("g" + id, id, score, 64, moves, at);
+    g.daily = day;
+    store_->record_game(g);
+  }
+  // Another day and mode are other boards.
+  add("z", "player-z");
+  ASSERT_TRUE(store_->claim_daily(
+      {.day = "2026-11-23", .mode = "classic-4", .player_id = "z", .game_id = "gz", .at = 1}));
+  LeaderboardQuery q{.mode = engine::Mode::classic,
+                     .size = 4,
+                     .kind = BoardKind::daily,
+                     .limit = 10,
+                     .player_id = "c",
+                     .period = *protocol::period_from_string(day)};
+  const Leaderboard board = store_->leaderboard(q);
+  std::string order;
+  for (const BoardEntry& e : board.entries) {
+    order += e.player_id + "#" + std::to_string(e.rank) + " ";
+  }
+  EXPECT_EQ(order, "b#1 d#2 e#2 c#4 a#5 ");
+  ASSERT_TRUE(board.me);
+  EXPECT_EQ(board.me->rank, 4);
+  EXPECT_EQ(board.me->game_id, "gc");
+  // Daily games are on no other board, and a replay knows its day.
+  EXPECT_EQ(store_->leaderboard({.mode = engine::Mode::classic, .size = 4}).entries.size(), 0u);
+  EXPECT_EQ(store_->find_game("ga")->daily, day);
+  EXPECT_EQ(store_->daily_attempts(day).size(), 5u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StoreTest,

@@ -1,0 +1,49 @@
+#include "server/game/daily.hpp"
+
+#include "engine/game.hpp"
+#include "protocol/period.hpp"
+#include "server/base/secrets.hpp"
+#include "server/game/game_record.hpp"
+
+namespace tilerace::server {
+
+namespace {
+
+constexpr std::int64_t kDayMs = 86'400'000;
+
+}  // namespace
+
+std::string day_of(std::int64_t unix_ms) {
+  return protocol::to_string(protocol::period_containing(protocol::PeriodKind::day, unix_ms));
+}
+
+std::int64_t day_end(std::string_view day) {
+  const auto period = protocol::period_from_string(day);
+  if (!period || period->kind != protocol::PeriodKind::day) return 0;
+  return (static_cast<std::int64_t>(period->first_day) + 1) * kDayMs - 1;
+}
+
+std::uint64_t daily_seed(std::string_view secret, std::string_view day,
+                         const protocol::DailyMode& mode) {
+  return hmac_u64(secret, std::string("tilerace daily|").append(day).append("|").append(mode.key));
+}
+
+Abandoned abandoned_dailies(Store& store, std::string_view today) {
+  Abandoned out;
+  for (auto& [attempt, active] : store.open_dailies(today)) {
+    std::optional<engine::Game> game;
+    if (active) game = engine::replay(active->config, active->moves);
+    if (!game) {
+      out.empty.push_back(attempt.game_id);
+      continue;
+    }
+    GameRecord record = game_record(*game, attempt.game_id, attempt.player_id, true,
+                                    active->started_at, day_end(attempt.day));
+    if (record.state == engine::GameState::playing) record.state = engine::GameState::resigned;
+    record.daily = attempt.day;
+    out.games.push_back(std::move(record));
+  }
+  return out;
+}
+
+}  // namespace tilerace::server

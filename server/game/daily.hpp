@@ -1,0 +1,33 @@
+#pragma once
+// The daily challenge's rules (docs/protocol.md, "The daily challenge"): each UTC day and daily
+// mode has one seed, HMAC(the server's secret, the day and mode), so every node sharing the
+// store derives it and nobody can compute tomorrow's; the first attempt a player starts each
+// day is ranked; an attempt abandoned before the day ended counts as it was last journaled.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/daily.hpp"
+#include "server/store/store.hpp"
+
+namespace tilerace::server {
+
+// The day (a period name: "2026-11-24") holding the instant unix_ms.
+std::string day_of(std::int64_t unix_ms);
+// The last millisecond of day (a day's period name); 0 for a name that is not a day.
+std::int64_t day_end(std::string_view day);
+// The seed of day's game of mode under secret.
+std::uint64_t daily_seed(std::string_view secret, std::string_view day,
+                         const protocol::DailyMode& mode);
+
+// The ranked attempts of days before today that were never finished, as the records that end
+// them: each journaled game as it was last journaled, ended as resigned at its day's end.
+// Those with nothing journaled come back as bare ids, to be marked finished as they stand.
+struct Abandoned {
+  std::vector<GameRecord> games;
+  std::vector<std::string> empty;  // game ids
+};
+Abandoned abandoned_dailies(Store& store, std::string_view today);
+
+}  // namespace tilerace::server
