@@ -415,7 +415,8 @@ std::string encode_profile(const ProfileView& p) {
                {"bests", std::move(bests)},
                {"rating_history", std::move(history)},
                {"races", std::move(races)},
-               {"achievements", std::move(achievements)}});
+               {"achievements", std::move(achievements)},
+               {"daily", {{"streak", p.daily_streak}, {"longest", p.longest_daily_streak}}}});
 }
 
 std::string encode_bare(std::string_view type, const Rid& rid) {

@@ -165,6 +165,8 @@ struct ProfileView {
   std::vector<std::pair<std::int64_t, int>> ratings;  // (Unix ms, rating after a race)
   std::vector<Result> races;                          // newest first
   std::vector<AchievementView> achievements;          // in the order they were granted
+  int daily_streak = 0;  // days in a row with a daily attempt, up to today
+  int longest_daily_streak = 0;
 };
 std::string encode_profile(const ProfileView& profile);
 

@@ -1,5 +1,7 @@
 #include "server/game/daily.hpp"
 
+#include <algorithm>
+
 #include "engine/game.hpp"
 #include "protocol/period.hpp"
 #include "server/base/secrets.hpp"
@@ -26,6 +28,26 @@ std::int64_t day_end(std::string_view day) {
 std::uint64_t daily_seed(std::string_view secret, std::string_view day,
                          const protocol::DailyMode& mode) {
   return hmac_u64(secret, std::string("tilerace daily|").append(day).append("|").append(mode.key));
+}
+
+DailyStreaks daily_streaks(const std::vector<std::string>& days, std::string_view today) {
+  const auto number = [](std::string_view day) -> std::int64_t {
+    const auto p = protocol::period_from_string(day);
+    return p && p->kind == protocol::PeriodKind::day ? p->first_day : -1;
+  };
+  DailyStreaks s;
+  int run = 0;
+  std::int64_t last = -2;
+  for (const std::string& day : days) {
+    const std::int64_t n = number(day);
+    if (n < 0) continue;
+    run = n == last + 1 ? run + 1 : 1;
+    last = n;
+    s.longest = std::max(s.longest, run);
+  }
+  const std::int64_t now = number(today);
+  s.current = last == now || last == now - 1 ? run : 0;
+  return s;
 }
 
 Abandoned abandoned_dailies(Store& store, std::string_view today) {

@@ -21,6 +21,14 @@ std::int64_t day_end(std::string_view day);
 std::uint64_t daily_seed(std::string_view secret, std::string_view day,
                          const protocol::DailyMode& mode);
 
+// A player's daily streaks from the days they made an attempt (in order): current — the days
+// in a row up to today, or up to yesterday while today's is still to come — and longest.
+struct DailyStreaks {
+  int current = 0;
+  int longest = 0;
+};
+DailyStreaks daily_streaks(const std::vector<std::string>& days, std::string_view today);
+
 // The ranked attempts of days before today that were never finished, as the records that end
 // them: each journaled game as it was last journaled, ended as resigned at its day's end.
 // Those with nothing journaled come back as bare ids, to be marked finished as they stand.

@@ -74,6 +74,9 @@ asio::awaitable<http::message_generator> profile_response(const Request& req, st
   for (const Grant& g : p->achievements) {
     if (auto a = view_of(g)) view.achievements.push_back(*a);
   }
+  const DailyStreaks streaks = daily_streaks(p->daily_days, day_of(unix_ms()));
+  view.daily_streak = streaks.current;
+  view.longest_daily_streak = streaks.longest;
   co_return json_response(req, context, http::status::ok, protocol::encode_profile(view));
 }
 

@@ -339,6 +339,8 @@ const char* text(Sql statement) {
              "finished = $6 WHERE game_id = $1 AND finished = 0";
     case Sql::daily_of_game: return "SELECT day, mode FROM daily_attempts WHERE game_id = $1";
     case Sql::finish_daily: return "UPDATE daily_attempts SET finished = 1 WHERE game_id = $1";
+    case Sql::daily_days:
+      return "SELECT DISTINCT day FROM daily_attempts WHERE player_id = $1 ORDER BY day";
     case Sql::daily_top:
       return "SELECT a.player_id, p.name, a.score, a.max_tile, a.moves, a.game_id, a.at "
              "FROM daily_attempts a JOIN players p ON p.id = a.player_id "

@@ -683,6 +683,8 @@ std::optional<Profile> Recorder::profile(std::string_view player_id) {
                         .ended_at = r.int64(i, 9),
                         .room = r.string(i, 10)};
     });
+    p.daily_days = rows_of(sql(Sql::daily_days, id),
+                           [](const SqlResult& r, std::size_t i) { return r.string(i, 0); });
     p.achievements = rows_of(sql(Sql::achievements_of, id), [&](const SqlResult& r, std::size_t i) {
       return Grant{id, r.string(i, 0), r.string(i, 1), r.int64(i, 2)};
     });

@@ -66,6 +66,7 @@ enum class Sql : std::uint8_t {
   daily_progress,
   daily_of_game,  // (game_id) → day, mode
   finish_daily,   // (game_id): that attempt is over as it stands
+  daily_days,     // (player_id) → each day with an attempt of theirs, in order
   // (day, mode, limit) → player_id, name, score, max_tile, moves, game_id, at: best first
   daily_top,
   daily_entry,   // (day, mode, player_id) → the columns of daily_top

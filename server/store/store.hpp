@@ -150,8 +150,9 @@ struct Profile {
   int games = 0;                  // finished games recorded, solo and race
   std::vector<GameRecord> bests;  // best ranked solo result per mode and size (no moves)
   std::vector<std::pair<std::int64_t, int>> ratings;  // (Unix ms, rating after) per rated race
-  std::vector<GameRecord> races;    // their last 10 race games, newest first (no moves)
-  std::vector<Grant> achievements;  // in the order they were granted
+  std::vector<GameRecord> races;        // their last 10 race games, newest first (no moves)
+  std::vector<Grant> achievements;      // in the order they were granted
+  std::vector<std::string> daily_days;  // the days they made a ranked daily attempt, in order
 };
 
 // A person's record against the computer of one strength.

@@ -61,6 +61,10 @@ TEST(Daily, OneSeedForEveryoneOneRankedAttemptAndTheDaysBoard) {
                 {{"type", "new_game"}, {"daily", true}, {"mode", "fifteen"}, {"size", 4}})["field"],
             "daily");
 
+  // The profile counts the streak: one day so far.
+  const json profile = json::parse(http_request(server.port(), "/api/players/" + ann.id).body);
+  EXPECT_EQ(profile["daily"], (json{{"streak", 1}, {"longest", 1}}));
+
   // Nothing of the running day: no seed, no replay of a daily game.
   EXPECT_EQ(http_request(server.port(), "/api/daily/" + today).status, 403);
   const std::string game = board["me"]["game"];

@@ -25,11 +25,11 @@ const G = (id, state = 'playing') => ({ id, mode: 'classic', size: 4, target: 20
 test('after welcome: the invited room first, then the lobby lists', () => {
   const { sent, receive } = harness({ room: 'ABCDEF' });
   receive(welcome);
-  assert.deepEqual(sent.map((m) => m.type), ['join_room', 'list_rooms', 'leaderboard', 'bot_record', 'friends']);
+  assert.deepEqual(sent.map((m) => m.type), ['join_room', 'list_rooms', 'leaderboard', 'bot_record', 'friends', 'leaderboard']);
   assert.equal(sent[0].code, 'ABCDEF');
   sent.length = 0;
   receive(welcome);  // a reconnection: the invitation was used once
-  assert.deepEqual(sent.map((m) => m.type), ['list_rooms', 'leaderboard', 'bot_record', 'friends']);
+  assert.deepEqual(sent.map((m) => m.type), ['list_rooms', 'leaderboard', 'bot_record', 'friends', 'leaderboard']);
 });
 
 test('a ?watch link watches after welcome, and a spectator watches the same room again after a reconnection', () => {
@@ -128,4 +128,24 @@ test('friends: requests and answers, challenges with the lobby\'s settings, foll
   controller.watchFriend('p2');
   assert.deepEqual(sent.pop(), { type: 'spectate_player', player: 'p2' });
   assert.equal(state.role, 'spectator');
+});
+
+test('the daily challenge: today\'s board after welcome and after my attempt ends; Play sends a daily game', () => {
+  const { sent, controller, receive } = harness();
+  receive(welcome);
+  assert.deepEqual(sent.pop(), { type: 'leaderboard', board: 'daily', mode: 'classic', size: 4, limit: 10, rid: 'daily' });
+  controller.playDaily(5);
+  assert.deepEqual(sent.pop(), { type: 'new_game', daily: true, mode: 'classic', size: 5 });
+  const daily = { id: 'd1', mode: 'classic', size: 4, board: [[2]], state: 'playing', daily: '2026-11-26' };
+  sent.length = 0;
+  receive({ type: 'game', game: daily });
+  assert.deepEqual(sent, [], 'no best for a daily game');
+  receive({ type: 'game', game: { ...daily, state: 'resigned' } });
+  assert.equal(sent.pop().rid, 'daily');
+  // Or the move that ends it.
+  receive({ type: 'game', game: daily });
+  sent.length = 0;
+  receive({ type: 'moved', game: 'd1', changed: true, board: [[4]], score: 4, moves: 1, max_tile: 4,
+    state: 'over', won: false, motions: [], spawned: [] });
+  assert.equal(sent.pop().rid, 'daily');
 });

@@ -16,6 +16,7 @@ import { ReplayView } from './replay_view.js';
 import { renderProfile } from './profile_view.js';
 import { renderAccount } from './account_view.js';
 import { FriendsView } from './friends_view.js';
+import { DailyView, shareText } from './daily_view.js';
 import { Sound } from './sound.js';
 
 const $ = (id) => document.getElementById(id);
@@ -36,7 +37,9 @@ const replay = new ReplayView({ board: $('replay-board'), play: $('replay-play')
 const lobby = new LobbyView({ mode: $('mode'), size: $('size'), target: $('target'), rooms: $('rooms'),
   botRecord: $('bot-record') });
 const overlay = new OverlayView({ overlay: $('overlay'), text: $('overlay-text'), keepGoing: $('keep-going'),
-  tryAgain: $('try-again'), rematch: $('rematch'), board: $('board') });
+  tryAgain: $('try-again'), rematch: $('rematch'), share: $('share'), board: $('board') });
+const daily = new DailyView({ day: $('daily-day'), mine: $('daily-mine'), top: $('daily-top'), streak: $('daily-streak') },
+  (id) => openProfile(id));
 const friends = new FriendsView({ list: $('friends'), incoming: $('friend-requests'), outgoing: $('friend-outgoing'),
   toasts: $('toasts') }, {
   accept: (id) => controller.answerFriend(id, true),
@@ -102,6 +105,7 @@ function render() {
   $('me').hidden = !state.me;
   lobby.renderBotRecord(state.botRecord);
   friends.render(state.friends, state.challenges);
+  daily.render(state.daily, state.dailyStreak);
   $('notice').hidden = !state.notice;
   $('matching').hidden = !state.queued;
   $('notice').textContent = state.notice ? state.notice.text : '';
@@ -177,7 +181,8 @@ connection.addEventListener('message', (e) => {
     if (mine) board.show(mine.board, mine.mode);
   }
   if (msg.type === 'rooms') lobby.renderRooms(state.rooms, (code) => controller.spectate(code));
-  if (msg.type === 'leaderboard' && msg.rid !== 'best') renderLeaderboard($('leaderboard'), msg, openReplay, openProfile);
+  if (msg.type === 'welcome') loadStreak();
+  if (msg.type === 'leaderboard' && msg.rid !== 'best' && msg.rid !== 'daily') renderLeaderboard($('leaderboard'), msg, openReplay, openProfile);
   render();
 });
 
@@ -203,6 +208,14 @@ function showEmote(player, emote) {
   if (at) RaceView.showEmote(at, emote);
   const name = state.room?.players.find((p) => p.id === player)?.name ?? 'someone';
   say(`${mine ? 'You' : name}: ${EMOTE_WORDS[emote] ?? emote}`);
+}
+
+// My daily streaks, from my profile (after welcome).
+async function loadStreak() {
+  try {
+    state.dailyStreak = (await fetchProfile(state.me.id)).daily;
+    render();
+  } catch { /* the card shows no streak */ }
 }
 
 let profileId = null;  // whose profile is shown
@@ -312,6 +325,14 @@ $('keep-going').addEventListener('click', () => {
   render();
 });
 $('try-again').addEventListener('click', newGame);
+$('share').addEventListener('click', async () => {
+  const text = shareText(myGame(state));
+  try { await navigator.clipboard.writeText(text); notify(state, 'info', `Copied to share:\n${text}`); }
+  catch { notify(state, 'info', text); }
+  render();
+});
+$('daily-4').addEventListener('click', () => { controller.playDaily(4); show('play'); });
+$('daily-5').addEventListener('click', () => { controller.playDaily(5); show('play'); });
 $('replay-back').addEventListener('click', () => show('lobby'));
 $('profile-back').addEventListener('click', () => show('lobby'));
 $('me').addEventListener('click', () => { if (state.me) openProfile(state.me.id); });

@@ -45,15 +45,22 @@ export class Controller {
         this.send({ type: 'leaderboard', mode: 'classic', size: 4, kind: 'score' });
         this.send({ type: 'bot_record' });
         this.send({ type: 'friends' });
+        this.refreshDaily();
         break;
       case 'friend_update':
         this.send({ type: 'friends' });  // the lists as the server now has them
         break;
       case 'game':
         // A new game, or one ended and recorded: the best for its mode and size.
-        if (msg.game.id !== shownBefore?.id || msg.game.state !== 'playing') {
+        if (msg.game.daily) {
+          if (msg.game.state !== 'playing') this.refreshDaily();  // my attempt on today's board
+        } else if (msg.game.id !== shownBefore?.id || msg.game.state !== 'playing') {
           this.send({ type: 'leaderboard', mode: msg.game.mode, size: msg.game.size, kind: 'score', limit: 1, rid: 'best' });
         }
+        break;
+      case 'moved':
+        // My daily attempt ended with this move: it is on today's board now.
+        if (msg.state !== 'playing' && state.solo?.id === msg.game && state.solo.daily) this.refreshDaily();
         break;
       case 'race_over':
         if (msg.standings.some((p) => p.player.startsWith('bot-'))) this.send({ type: 'bot_record' });
@@ -63,6 +70,9 @@ export class Controller {
     }
   }
 
+  // Today's daily board (4×4) with my rank.
+  refreshDaily() { this.send({ type: 'leaderboard', board: 'daily', mode: 'classic', size: 4, limit: 10, rid: 'daily' }); }
+  playDaily(size) { this.send({ type: 'new_game', daily: true, mode: 'classic', size }); }
   // settings: {mode, size, target?} from the lobby.
   newGame(settings) { this.send({ type: 'new_game', ...settings }); }
   createRoom(settings) {

@@ -3,19 +3,21 @@
 // before they resign or unrank a game (never window.confirm).
 
 // What the overlay says for the game shown (myGame), or null when it is closed: {text, keepGoing,
-// tryAgain, rematch} — the last three say which buttons it offers. keptGoing(game): the player
+// tryAgain, rematch, share} — the last four say which buttons it offers (share: a finished
+// daily game). keptGoing(game): the player
 // chose to play on after winning that game.
 export function overlayFor(state, game, keptGoing) {
   if (game && !state.role) {
     let text = null;
     if (game.won && !keptGoing(game) && game.state === 'playing') text = 'You win!';
     else if (game.state !== 'playing') text = game.state === 'solved' ? 'Solved!' : 'Game over';
-    return text && { text, keepGoing: game.state === 'playing', tryAgain: true, rematch: false };
+    return text && { text, keepGoing: game.state === 'playing', tryAgain: !game.daily, rematch: false,
+      share: !!game.daily && game.state !== 'playing' };
   }
   if (state.results && state.role === 'racer') {
     const { winner } = state.results;
     const text = winner === state.me?.id ? 'You win!' : winner ? 'You lose' : 'Draw';
-    return { text, keepGoing: false, tryAgain: false, rematch: true };
+    return { text, keepGoing: false, tryAgain: false, rematch: true, share: false };
   }
   return null;
 }
@@ -23,7 +25,7 @@ export function overlayFor(state, game, keptGoing) {
 // The overlay as a dialog: it takes the focus when it opens, keys do not reach the board
 // behind it, and the focus goes back to the board when it closes.
 export class OverlayView {
-  // el: {overlay, text, keepGoing, tryAgain, rematch, board}.
+  // el: {overlay, text, keepGoing, tryAgain, rematch, share, board}.
   constructor(el) { this.el = el; }
 
   get open() { return !this.el.overlay.hidden; }
@@ -38,6 +40,7 @@ export class OverlayView {
       el.keepGoing.hidden = !content.keepGoing;
       el.tryAgain.hidden = !content.tryAgain;
       el.rematch.hidden = !content.rematch;
+      el.share.hidden = !content.share;
       if (!wasOpen) el.overlay.querySelector('button:not([hidden])')?.focus();
     } else if (wasOpen) {
       el.board.focus();

@@ -16,6 +16,8 @@ export function initialState() {
     rooms: [],
     leaderboard: null,
     best: null,        // {mode, size, score, moves}: my best ranked result there (leaderboard rid 'best')
+    daily: null,       // today's daily board, 4×4 (leaderboard rid 'daily')
+    dailyStreak: null, // {streak, longest}: my daily streaks, from my profile
     botRecord: null,   // {easy|medium|hard: {wins, losses, draws}}
     muteEmotes: false, // this viewer hides everyone's emotes
     notice: null,      // {kind: 'error' | 'info' | 'invite' | 'achievement', text}
@@ -146,6 +148,7 @@ export function applyMessage(state, msg, now = Date.now()) {
       break;
     case 'leaderboard':
       if (msg.rid === 'best') state.best = { mode: msg.mode, size: msg.size, score: msg.me?.score ?? 0, moves: msg.me?.moves ?? null };
+      else if (msg.rid === 'daily') state.daily = msg;
       else state.leaderboard = msg;
       break;
     case 'bot_record':

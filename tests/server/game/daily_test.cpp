@@ -32,6 +32,17 @@ TEST(Daily, TheDayTurnsAtMidnightUtc) {
   EXPECT_EQ(day_end("nonsense"), 0);
 }
 
+TEST(Daily, StreaksCountDaysInARowUpToTodayOrYesterday) {
+  const std::vector<std::string> days{"2026-11-01", "2026-11-02", "2026-11-03", "2026-11-10",
+                                      "2026-11-11"};
+  EXPECT_EQ(daily_streaks(days, "2026-11-11").current, 2);
+  EXPECT_EQ(daily_streaks(days, "2026-11-12").current, 2) << "today's still to come";
+  EXPECT_EQ(daily_streaks(days, "2026-11-13").current, 0);
+  EXPECT_EQ(daily_streaks(days, "2026-11-13").longest, 3);
+  EXPECT_EQ(daily_streaks({"2026-11-30", "2026-12-01"}, "2026-12-01").current, 2);
+  EXPECT_EQ(daily_streaks({}, "2026-12-01").longest, 0);
+}
+
 TEST(Daily, AnAbandonedAttemptEndsAsLastJournaledAtItsDaysEnd) {
   tilerace::testing::TempDir dir;
   SqliteStore store(dir.path() / "t.db");
