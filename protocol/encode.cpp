@@ -353,17 +353,19 @@ std::string encode_leaderboard(const LeaderboardRequest& request,
 }
 
 std::string encode_replay(const ReplayView& r) {
-  return dump({{"id", r.id},
-               {"mode", engine::to_string(r.config.mode)},
-               {"size", r.config.size},
-               {"target", r.config.target},
-               {"seed", std::to_string(r.config.seed)},
-               {"moves", r.moves},
-               {"score", r.score},
-               {"max_tile", r.max_tile},
-               {"state", engine::to_string(r.state)},
-               {"player", {{"id", r.player.id}, {"name", r.player.name}}},
-               {"ended_at", r.ended_at}});
+  json j{{"id", r.id},
+         {"mode", engine::to_string(r.config.mode)},
+         {"size", r.config.size},
+         {"target", r.config.target},
+         {"seed", std::to_string(r.config.seed)},
+         {"moves", r.moves},
+         {"score", r.score},
+         {"max_tile", r.max_tile},
+         {"state", engine::to_string(r.state)},
+         {"player", {{"id", r.player.id}, {"name", r.player.name}}},
+         {"ended_at", r.ended_at}};
+  if (!r.times.empty()) j["times"] = std::vector<std::int32_t>(r.times.begin(), r.times.end());
+  return dump(j);
 }
 
 namespace {

@@ -3,6 +3,7 @@
 // (and, for broadcasts, to share between recipients). Client-derived strings are escaped
 // safely; invalid UTF-8 is replaced, never thrown on.
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -127,6 +128,7 @@ struct ReplayView {
   engine::GameState state = engine::GameState::over;
   PlayerInfo player;
   std::int64_t ended_at = 0;
+  std::span<const std::int32_t> times = {};  // per move letter, ms from the start; none: left out
 };
 std::string encode_replay(const ReplayView& replay);
 

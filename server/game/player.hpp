@@ -25,6 +25,9 @@ struct SoloGame {
   // attempt that day, the only one that ranks (on the day's daily board only).
   std::string daily;
   bool daily_ranked = false;
+  // When each letter of the history was played (ms from started_at); nullopt once unknown
+  // (restored from the journal).
+  std::optional<std::vector<std::int32_t>> times = std::vector<std::int32_t>{};
 
   bool ranked() const noexcept {
     return daily.empty() ? !explicit_seed && game.undos() == 0 : daily_ranked;

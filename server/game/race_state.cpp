@@ -317,6 +317,7 @@ void RaceState::start_race(Time now) {
   for (auto& r : racers_) {
     r.game.emplace(config, /*undo=*/false);  // no undo in a race: no history kept
     r.game_id = hex_id(settings_.secret());
+    r.times.emplace();
     r.cap_tokens = options_.max_moves_per_second;
     r.cap_last = now;
   }
@@ -381,6 +382,9 @@ RaceEffects RaceState::play(const Player& player, const protocol::ClientMessage&
   const std::optional<engine::Direction> dir = apply_move(game, message, outcome);
   reply(protocol::encode_moved(view, dir, outcome, rid));
   if (!outcome.changed) return done();
+  const auto since_start = now - (race_deadline_ - std::chrono::seconds(options_.time_limit));
+  stamp(racer->times, game.history().size(),
+        std::chrono::duration_cast<std::chrono::milliseconds>(since_start).count());
   metrics_->moves_total.fetch_add(1, std::memory_order_relaxed);
   broadcast(share(protocol::encode_race_update(code_, player.id, game, outcome)), &player);
   if (settings_.journal_moves) {
@@ -470,7 +474,7 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
     over.ratings.push_back({r.player->id, before[i], after[i]});
     over.replays.push_back({r.player->id, r.game_id});
     record.games.push_back(game_record(g, r.game_id, r.player->id, /*ranked=*/true,
-                                       race_started_at_, record.ended_at, code_));
+                                       race_started_at_, record.ended_at, code_, r.times));
     const bool won = ranking.winner == i;
     if (!with_bot) {
       record.ratings.push_back({.player_id = r.player->id,

@@ -172,6 +172,8 @@ class RaceState {
     bool left = false;  // left or timed out during a race: kept for the standings only
     std::optional<engine::Game> game;
     std::string game_id;
+    // per move letter: ms from the race's start; nullopt once unknown (a restored race)
+    std::optional<std::vector<std::int32_t>> times;
     std::optional<Time> away_until;  // while disconnected: when the grace runs out
     double cap_tokens = 0;           // max_moves_per_second bucket
     Time cap_last{};

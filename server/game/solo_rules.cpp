@@ -15,8 +15,8 @@ protocol::GameView view_of(const SoloGame& solo) {
 
 // The record of solo ended at now_ms (a daily game names its day).
 GameRecord record_of(const SoloGame& solo, const std::string& player_id, std::int64_t now_ms) {
-  GameRecord record =
-      game_record(solo.game, solo.id, player_id, solo.ranked(), solo.started_at, now_ms);
+  GameRecord record = game_record(solo.game, solo.id, player_id, solo.ranked(), solo.started_at,
+                                  now_ms, {}, solo.times);
   record.daily = solo.daily;
   return record;
 }
@@ -62,6 +62,7 @@ SoloEffects solo_turn(SoloGame* solo, const std::string& player_id,
     engine::MoveOutcome& outcome = scratch_outcome();
     const std::optional<engine::Direction> dir = apply_move(game, message, outcome);
     fx.moved = fx.changed = outcome.changed;
+    stamp(solo->times, game.history().size(), now_ms - solo->started_at);
     fx.replies.push_back(protocol::encode_moved(view_of(*solo), dir, outcome, rid));
   } else if (std::holds_alternative<protocol::Undo>(message)) {
     if (!solo->daily.empty()) {
@@ -73,6 +74,7 @@ SoloEffects solo_turn(SoloGame* solo, const std::string& player_id,
       return fx;
     }
     fx.changed = true;
+    stamp(solo->times, game.history().size(), now_ms - solo->started_at);  // the Z
     fx.replies.push_back(solo_snapshot(*solo, rid));
   } else if (std::holds_alternative<protocol::Resign>(message)) {
     game.end(engine::GameState::resigned);
@@ -103,6 +105,7 @@ bool take_back(SoloGame& solo, std::size_t before) {
   auto earlier = engine::replay(solo.game.config(), solo.game.history().substr(0, before));
   if (!earlier) return false;
   solo.game = std::move(*earlier);
+  if (solo.times && solo.times->size() > before) solo.times->resize(before);
   solo.journaled = 0;  // the history was cut back: the journal is rewritten whole
   return true;
 }

@@ -77,6 +77,7 @@ void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metri
   if (player.solo) return;
   player.solo.emplace(
       SoloGame{active.game_id, std::move(*game), active.explicit_seed, active.started_at});
+  player.solo->times.reset();   // not journaled: the record will have none
   if (!active.daily.empty()) {  // a ranked daily attempt
     player.solo->daily = active.daily;
     player.solo->daily_ranked = true;

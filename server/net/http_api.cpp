@@ -210,7 +210,8 @@ asio::awaitable<http::message_generator> answer_from_store(const Request& req,
                                game->max_tile,
                                game->state,
                                {game->player_id, player ? std::string_view(player->name) : ""},
-                               game->ended_at}));
+                               game->ended_at,
+                               game->times}));
 }
 
 http::message_generator answer(const Request& req, ServerContext& context) {

@@ -254,6 +254,8 @@ CREATE TABLE daily_attempts (
 );
 CREATE INDEX daily_attempts_by_game ON daily_attempts (game_id);
 ALTER TABLE games ADD COLUMN daily text NOT NULL DEFAULT '';
+-- When each move was played (ms from the game's start, comma-separated); '' when unknown.
+ALTER TABLE games ADD COLUMN times text NOT NULL DEFAULT '';
 )sql",
 };
 
@@ -376,13 +378,13 @@ const char* text(Sql statement) {
       return "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 AND id = $1";
     case Sql::insert_game:
       return "INSERT INTO games (id, player_id, mode, size, target, seed, moves, score, "
-             "max_tile, move_count, state, ranked, started_at, ended_at, room, daily) VALUES ($1, "
-             "$2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) "
+             "max_tile, move_count, state, ranked, started_at, ended_at, room, daily, times) "
+             "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) "
              "ON CONFLICT (id) DO NOTHING";
     case Sql::select_game:
       return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
-             "move_count, state, ranked, started_at, ended_at, room, daily FROM games WHERE id = "
-             "$1";
+             "move_count, state, ranked, started_at, ended_at, room, daily, times FROM games "
+             "WHERE id = $1";
     case Sql::count_games: return "SELECT COUNT(*) FROM games WHERE player_id = $1";
     case Sql::recent_races:
       return "SELECT id, mode, size, target, seed, score, max_tile, move_count, state, "

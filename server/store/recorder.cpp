@@ -1,6 +1,7 @@
 #include "server/store/recorder.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <string>
 
 #include "protocol/daily.hpp"
@@ -56,11 +57,32 @@ auto rows_of(const SqlResult& r, Read read) {
 }
 
 // Whether game is recorded now (false: it was already).
+// A game's move times as stored: comma-separated, '' for none.
+std::string times_text(const std::vector<std::int32_t>& times) {
+  std::string out;
+  for (const std::int32_t t : times)
+    (out.empty() ? out : out.append(",")).append(std::to_string(t));
+  return out;
+}
+
+std::vector<std::int32_t> times_from(std::string_view text) {
+  std::vector<std::int32_t> out;
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    std::int32_t t = 0;
+    std::from_chars(text.data(), text.data() + std::min(comma, text.size()), t);
+    out.push_back(t);
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+  }
+  return out;
+}
+
 bool insert_game(SqlSession& sql, const GameRecord& g) {
   const engine::GameConfig& c = g.config;
   return sql(Sql::insert_game, g.id, g.player_id, engine::to_string(c.mode), c.size, c.target,
              std::to_string(c.seed), g.moves, g.score, g.max_tile, g.move_count,
-             engine::to_string(g.state), g.ranked, g.started_at, g.ended_at, g.room, g.daily)
+             engine::to_string(g.state), g.ranked, g.started_at, g.ended_at, g.room, g.daily,
+             times_text(g.times))
              .changed() == 1;
 }
 
@@ -452,7 +474,8 @@ std::optional<GameRecord> Recorder::find_game(std::string_view id) {
                       .started_at = r.int64(0, 12),
                       .ended_at = r.int64(0, 13),
                       .room = r.string(0, 14),
-                      .daily = r.string(0, 15)};
+                      .daily = r.string(0, 15),
+                      .times = times_from(r.string(0, 16))};
   });
 }
 

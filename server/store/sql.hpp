@@ -83,10 +83,10 @@ enum class Sql : std::uint8_t {
   rating_of,      // (id) → id, name, rating, wins, losses, if they have a rated race
   // finished games and races
   // (id, player_id, config…4, moves, score, max_tile, move_count, state, ranked 0|1,
-  // started_at, ended_at, room, daily); ignores a known id
+  // started_at, ended_at, room, daily, times); ignores a known id. times: comma-separated ms
   insert_game,
   // (id) → id, player_id, config…4, moves, score, max_tile, move_count, state, ranked,
-  // started_at, ended_at, room, daily
+  // started_at, ended_at, room, daily, times
   select_game,
   count_games,  // (player_id) → the number of their recorded games
   recent_races,  // (player_id) → id, config…4, score, max_tile, move_count, state, ended_at, room

@@ -245,6 +245,8 @@ CREATE TABLE daily_attempts (
 ) WITHOUT ROWID;
 CREATE INDEX daily_attempts_by_game ON daily_attempts (game_id);
 ALTER TABLE games ADD COLUMN daily TEXT NOT NULL DEFAULT '';
+-- When each move was played (ms from the game's start, comma-separated); '' when unknown.
+ALTER TABLE games ADD COLUMN times TEXT NOT NULL DEFAULT '';
 )sql",
 };
 
@@ -353,11 +355,12 @@ const char* text(Sql statement) {
       return "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 AND id = ?";
     case Sql::insert_game:
       return "INSERT OR IGNORE INTO games (id, player_id, mode, size, target, seed, moves, "
-             "score, max_tile, move_count, state, ranked, started_at, ended_at, room, daily) "
-             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+             "score, max_tile, move_count, state, ranked, started_at, ended_at, room, daily, "
+             "times) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     case Sql::select_game:
       return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
-             "move_count, state, ranked, started_at, ended_at, room, daily FROM games WHERE id = ?";
+             "move_count, state, ranked, started_at, ended_at, room, daily, times FROM games "
+             "WHERE id = ?";
     case Sql::count_games: return "SELECT COUNT(*) FROM games WHERE player_id = ?";
     case Sql::recent_races:
       return "SELECT id, mode, size, target, seed, score, max_tile, move_count, state, "

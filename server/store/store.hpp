@@ -100,6 +100,9 @@ struct GameRecord {
   // day is over (its seed is the day's); ranked, it is the player's attempt on that day's
   // daily board, and on no other board. Empty for every other game.
   std::string daily;
+  // When each move letter was played, in ms from the game's start (its race's start): one per
+  // letter of moves, or none (a game resumed after a restart keeps no times).
+  std::vector<std::int32_t> times;
 };
 
 // A player's ranked attempt at a day's daily challenge, as its board shows it: the game's

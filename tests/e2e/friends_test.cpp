@@ -116,6 +116,9 @@ TEST(Friends, ChallengesAreAcceptedDeclinedOrExpire) {
   // They race; bob resigns; both ask for a rematch: a new race in the same room.
   auto starts = start_race({&ann, &bob});
   EXPECT_EQ(starts[0]["time_limit"], 90);
+  play(ann.ws, "left");
+  play(ann.ws, "right");
+  play(ann.ws, "up");
   bob.ws.send({{"type", "resign"}});
   const json first = ann.ws.until("race_over");
   bob.ws.until("race_over");
@@ -146,6 +149,9 @@ TEST(Friends, ChallengesAreAcceptedDeclinedOrExpire) {
       http_request(server.port(), "/api/replays/" + second["replays"][ann.id].get<std::string>())
           .body);
   EXPECT_NE(r1["seed"], r2["seed"]);
+  // Each move letter has its time from the race's start, in order.
+  ASSERT_EQ(r1["times"].size(), r1["moves"].get<std::string>().size()) << r1.dump();
+  EXPECT_TRUE(std::is_sorted(r1["times"].begin(), r1["times"].end()));
   EXPECT_EQ(r1["size"], r2["size"]);
   EXPECT_EQ(r1["target"], r2["target"]);
 

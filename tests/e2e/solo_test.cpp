@@ -2,6 +2,8 @@
 // same seed locally, for every mode.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "engine/game.hpp"
 #include "tests/e2e/harness.hpp"
 
@@ -73,6 +75,12 @@ TEST(Solo, FullClassicGameToOverMatchesTheEngineMoveByMove) {
   const json after = client.request({{"type", "move"}, {"dir", "left"}});
   EXPECT_EQ(after["code"], "game_over");
   EXPECT_EQ(server.metric("tilerace_games_finished_total"), 1);
+  // Its replay keeps when each move letter was played, from the game's start, in order.
+  const json replay = json::parse(
+      http_request(server.port(), "/api/replays/" + game["game"]["id"].get<std::string>()).body);
+  ASSERT_EQ(replay["times"].size(), replay["moves"].get<std::string>().size());
+  EXPECT_TRUE(std::is_sorted(replay["times"].begin(), replay["times"].end()));
+  EXPECT_GE(replay["times"][0].get<std::int64_t>(), 0);
 }
 
 class SoloModes : public ::testing::TestWithParam<engine::Mode> {};

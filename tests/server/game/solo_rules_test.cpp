@@ -131,5 +131,41 @@ TEST(SoloRules, ReplacingAGameRecordsItResignedUnlessItHadEnded) {
   EXPECT_FALSE(solo_replaced(solo, "p1", 5'000).has_value());
 }
 
+TEST(SoloRules, EveryMoveLetterKeepsItsTimeFromTheStartUndoIncluded) {
+  SoloGame solo = classic();  // started at 1'000
+  solo_turn(&solo, "p1", move(changing(solo.game)), {}, 1'100);
+  solo_turn(&solo, "p1", move(changing(solo.game)), {}, 1'350);
+  solo_turn(&solo, "p1", protocol::Undo{}, {}, 2'000);
+  ASSERT_EQ(solo.game.history().size(), 3u);  // two moves and a Z
+  EXPECT_EQ(solo.times, (std::vector<std::int32_t>{100, 350, 1'000}));
+  const SoloEffects fx = solo_turn(&solo, "p1", protocol::Resign{}, {}, 2'500);
+  ASSERT_TRUE(fx.finished);
+  EXPECT_EQ(fx.finished->times, (std::vector<std::int32_t>{100, 350, 1'000}));
+  // Taken back, the times go with the moves; a game whose times are unknown records none.
+  ASSERT_TRUE(take_back(solo, 1));
+  EXPECT_EQ(solo.times, (std::vector<std::int32_t>{100}));
+  solo.times.reset();
+  solo_turn(&solo, "p1", move(changing(solo.game)), {}, 3'000);
+  EXPECT_TRUE(solo_turn(&solo, "p1", protocol::Resign{}, {}, 3'100).finished->times.empty());
+}
+
+TEST(SoloRules, ADailyGameHasNoUndoAndEndsWithItsDay) {
+  SoloGame solo = classic();
+  solo.daily = "1970-01-01";
+  solo.daily_ranked = true;
+  solo_turn(&solo, "p1", move(changing(solo.game)), {}, 2'000);
+  const SoloEffects undo = solo_turn(&solo, "p1", protocol::Undo{}, {}, 3'000);
+  EXPECT_EQ(undo.error, protocol::ErrorCode::not_allowed);
+  // The next day: the message is not played, the attempt ends as it stood.
+  const auto moves = solo.game.moves();
+  const SoloEffects late = solo_turn(&solo, "p1", move(changing(solo.game)), {}, 86'400'000);
+  EXPECT_EQ(late.error, protocol::ErrorCode::game_over);
+  ASSERT_TRUE(late.finished);
+  EXPECT_EQ(late.finished->state, engine::GameState::resigned);
+  EXPECT_EQ(late.finished->move_count, moves);
+  EXPECT_EQ(late.finished->daily, "1970-01-01");
+  EXPECT_TRUE(late.finished->ranked);
+}
+
 }  // namespace
 }  // namespace tilerace::server

@@ -276,7 +276,7 @@ TEST_P(StoreTest, IsoWeeksOneAndFiftyThreeHoldTheDaysAroundNewYear) {
 // no sessions, no name keys.
 const std::string kBeforeAccounts =
     "DROP TABLE daily_attempts; DROP TABLE server_secrets; DROP TABLE friend_links; "
-    "ALTER TABLE games DROP COLUMN daily; "
+    "ALTER TABLE games DROP COLUMN daily; ALTER TABLE games DROP COLUMN times; "
     "DROP TABLE sessions; DROP TABLE old_names; DROP TABLE link_codes; "
     "DROP INDEX players_by_name_key; ALTER TABLE players DROP COLUMN name_key; "
     "ALTER TABLE players DROP COLUMN password_hash; "
