@@ -380,6 +380,18 @@ void Recorder::finish_daily(std::string_view game_id) {
 
 namespace {
 
+// A row of a score board (top_2048, best_of, daily_top, daily_entry): player_id, name, score,
+// max_tile, moves, game_id, at.
+BoardEntry score_entry(const SqlResult& r, std::size_t i) {
+  return BoardEntry{.player_id = r.string(i, 0),
+                    .name = r.string(i, 1),
+                    .score = r.int64(i, 2),
+                    .max_tile = r.int64(i, 3),
+                    .moves = r.integer(i, 4),
+                    .game_id = r.string(i, 5),
+                    .at = r.int64(i, 6)};
+}
+
 // A row of daily_of_day or open_dailies.
 DailyAttempt attempt_of(const SqlResult& r, std::size_t i) {
   return {.day = r.string(i, 0),
@@ -426,19 +438,10 @@ Leaderboard Recorder::daily_board(SqlSession& sql, const LeaderboardQuery& q) {
   const protocol::DailyMode* mode = protocol::daily_mode(q.mode, q.size);
   if (mode == nullptr) return {};
   const std::string day = protocol::to_string(q.period);
-  auto read = [](const SqlResult& r, std::size_t i) {
-    return BoardEntry{.player_id = r.string(i, 0),
-                      .name = r.string(i, 1),
-                      .score = r.int64(i, 2),
-                      .max_tile = r.int64(i, 3),
-                      .moves = r.integer(i, 4),
-                      .game_id = r.string(i, 5),
-                      .at = r.int64(i, 6)};
-  };
   Leaderboard board;
   const SqlResult top = sql(Sql::daily_top, day, mode->key, q.limit);
   for (std::size_t i = 0; i < top.rows(); ++i) {
-    board.entries.push_back(read(top, i));
+    board.entries.push_back(score_entry(top, i));
     BoardEntry& e = board.entries.back();
     // Best first, so every better entry is above: a tie shares the rank of the row before.
     const BoardEntry* prev = i > 0 ? &board.entries[i - 1] : nullptr;
@@ -449,7 +452,7 @@ Leaderboard Recorder::daily_board(SqlSession& sql, const LeaderboardQuery& q) {
   if (!q.player_id.empty()) {
     const SqlResult mine = sql(Sql::daily_entry, day, mode->key, q.player_id);
     if (mine.rows() > 0) {
-      board.me = read(mine, 0);
+      board.me = score_entry(mine, 0);
       const BoardEntry& m = *board.me;
       board.me->rank =
           1 + sql(Sql::daily_better, day, mode->key, m.score, m.moves, m.at).integer(0, 0);
@@ -614,27 +617,18 @@ Leaderboard Recorder::leaderboard(const LeaderboardQuery& query) {
 }
 
 Leaderboard Recorder::score_board(SqlSession& sql, const LeaderboardQuery& q) {
-  auto read = [](const SqlResult& r, std::size_t i) {
-    return BoardEntry{.player_id = r.string(i, 0),
-                      .name = r.string(i, 1),
-                      .score = r.int64(i, 2),
-                      .max_tile = r.int64(i, 3),
-                      .moves = r.integer(i, 4),
-                      .game_id = r.string(i, 5),
-                      .at = r.int64(i, 6)};
-  };
   const BoardId id = board_of(q);
   const std::string_view mode = engine::to_string(q.mode);
   const std::string period = protocol::to_string(q.period);
   Leaderboard board;
   board.entries = rows_of(sql(q.mode == engine::Mode::fifteen ? Sql::top_fifteen : Sql::top_2048,
                               period, mode, q.size, q.limit),
-                          read);
+                          score_entry);
   rank_in_order(id, board.entries);
   if (q.player_id.empty()) return board;
   const SqlResult mine = sql(Sql::best_of, period, mode, q.size, q.player_id);
   if (mine.rows() == 0) return board;
-  BoardEntry me = read(mine, 0);
+  BoardEntry me = score_entry(mine, 0);
   me.rank = ranks_.rank(id, me.player_id, entry_key(id, me));
   board.me = std::move(me);
   return board;
