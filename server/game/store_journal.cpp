@@ -19,9 +19,10 @@ boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRe
     const std::string& history = s.game.history();
     games.push_back({p.id, s.id, s.game.config(), s.explicit_seed, history.substr(s.journaled),
                      s.started_at, s.journaled});
+    ActiveGameRecord& a = games.back();
+    a.daily = s.daily;     // kept for practice too: its replay stays unseen while its day runs
     if (s.daily_ranked) {  // where the attempt stands, for its board (abandoned: it counts so)
-      ActiveGameRecord& a = games.back();
-      a.daily = s.daily;
+      a.daily_ranked = true;
       a.score = s.game.score();
       a.max_tile = s.game.max_tile();
       a.move_count = s.game.moves();
@@ -77,11 +78,9 @@ void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metri
   if (player.solo) return;
   player.solo.emplace(
       SoloGame{active.game_id, std::move(*game), active.explicit_seed, active.started_at});
-  player.solo->times.reset();   // not journaled: the record will have none
-  if (!active.daily.empty()) {  // a ranked daily attempt
-    player.solo->daily = active.daily;
-    player.solo->daily_ranked = true;
-  }
+  player.solo->times.reset();  // not journaled: the record will have none
+  player.solo->daily = active.daily;
+  player.solo->daily_ranked = active.daily_ranked;
   if (player.solo->game.state() == engine::GameState::playing) {
     metrics.games_active.fetch_add(1, std::memory_order_relaxed);
   }

@@ -256,6 +256,7 @@ CREATE INDEX daily_attempts_by_game ON daily_attempts (game_id);
 ALTER TABLE games ADD COLUMN daily text NOT NULL DEFAULT '';
 -- When each move was played (ms from the game's start, comma-separated); '' when unknown.
 ALTER TABLE games ADD COLUMN times text NOT NULL DEFAULT '';
+ALTER TABLE active_games ADD COLUMN daily text NOT NULL DEFAULT '';
 )sql",
 };
 
@@ -434,11 +435,12 @@ const char* text(Sql statement) {
     case Sql::best_of: return TILERACE_TOP "AND b.player_id = $4";
     case Sql::upsert_active:
       return "INSERT INTO active_games SELECT $1, $2, $3, $4::integer, $5::bigint, $6, "
-             "$7::boolean, $8, $9::bigint WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = $2) "
+             "$7::boolean, $8, $9::bigint, $10 WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = "
+             "$2) "
              "ON CONFLICT (player_id) DO UPDATE SET game_id = excluded.game_id, "
              "mode = excluded.mode, size = excluded.size, target = excluded.target, "
              "seed = excluded.seed, explicit_seed = excluded.explicit_seed, "
-             "moves = excluded.moves, started_at = excluded.started_at";
+             "moves = excluded.moves, started_at = excluded.started_at, daily = excluded.daily";
     case Sql::delete_active: return "DELETE FROM active_games WHERE game_id = $1";
     case Sql::delete_pieces:
       return "DELETE FROM active_moves WHERE player_id = $1 AND NOT EXISTS "
@@ -451,7 +453,7 @@ const char* text(Sql statement) {
       // A journal write may commit just after the game's record (two store threads), so an
       // entry whose game is recorded is never read back.
       return "SELECT player_id, game_id, mode, size, target, seed, explicit_seed, moves, "
-             "started_at FROM active_games a WHERE player_id = $1 AND NOT EXISTS "
+             "started_at, daily FROM active_games a WHERE player_id = $1 AND NOT EXISTS "
              "(SELECT 1 FROM games g WHERE g.id = a.game_id)";
     case Sql::select_pieces:
       return "SELECT first, moves FROM active_moves WHERE player_id = $1 ORDER BY first";

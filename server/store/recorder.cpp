@@ -526,7 +526,7 @@ void Recorder::journal(const std::vector<ActiveGameRecord>& games) {
   if (games.empty()) return;
   unit(SqlTx::write, [&](SqlSession& sql) {
     for (const ActiveGameRecord& a : games) {
-      if (!a.daily.empty()) {
+      if (a.daily_ranked) {
         sql(Sql::daily_progress, a.game_id, a.score, a.max_tile, a.move_count, unix_ms(), 0);
       }
       if (a.from > 0) {
@@ -536,7 +536,7 @@ void Recorder::journal(const std::vector<ActiveGameRecord>& games) {
       sql(Sql::delete_pieces, a.player_id, a.game_id);
       const engine::GameConfig& c = a.config;
       sql(Sql::upsert_active, a.player_id, a.game_id, engine::to_string(c.mode), c.size, c.target,
-          std::to_string(c.seed), a.explicit_seed, a.moves, a.started_at);
+          std::to_string(c.seed), a.explicit_seed, a.moves, a.started_at, a.daily);
     }
   });
 }
@@ -551,10 +551,9 @@ std::optional<ActiveGameRecord> Recorder::find_active(std::string_view player_id
                        .config = config_from(r, 0, 2),
                        .explicit_seed = r.boolean(0, 6),
                        .moves = r.string(0, 7),
-                       .started_at = r.int64(0, 8)};
-    if (const SqlResult d = sql(Sql::daily_of_game, a.game_id); d.rows() > 0) {
-      a.daily = d.string(0, 0);  // a ranked daily attempt
-    }
+                       .started_at = r.int64(0, 8),
+                       .daily = r.string(0, 9)};
+    a.daily_ranked = !a.daily.empty() && sql(Sql::daily_of_game, a.game_id).rows() > 0;
     const SqlResult pieces = sql(Sql::select_pieces, player_id);
     for (std::size_t i = 0; i < pieces.rows(); ++i) {
       // Pieces are written in order; one that does not continue the moves ends them.

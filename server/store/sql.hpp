@@ -117,7 +117,8 @@ enum class Sql : std::uint8_t {
   delete_active,  // (game_id)
   delete_pieces,  // (player_id, game_id): unless that game is recorded
   insert_piece,   // (player_id, first, moves, game_id): if that game is the player's entry
-  select_active,  // (player_id) → player_id, game_id, config…4, explicit_seed, moves, started_at
+  // (player_id) → player_id, game_id, config…4, explicit_seed, moves, started_at, daily
+  select_active,
   select_pieces,  // (player_id) → first, moves, in order
   // the race journal; node names this server (a dialect of its own may ignore it)
   // (id, node, room, config…4, time_limit, max_players, public 0|1, max_moves_per_second,

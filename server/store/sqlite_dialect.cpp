@@ -247,6 +247,7 @@ CREATE INDEX daily_attempts_by_game ON daily_attempts (game_id);
 ALTER TABLE games ADD COLUMN daily TEXT NOT NULL DEFAULT '';
 -- When each move was played (ms from the game's start, comma-separated); '' when unknown.
 ALTER TABLE games ADD COLUMN times TEXT NOT NULL DEFAULT '';
+ALTER TABLE active_games ADD COLUMN daily TEXT NOT NULL DEFAULT '';
 )sql",
 };
 
@@ -422,12 +423,12 @@ const char* text(Sql statement) {
              "b.ended_at FROM period_results b JOIN players p ON p.id = b.player_id "
              "WHERE b.period = ? AND b.mode = ? AND b.size = ? AND b.player_id = ?";
     case Sql::upsert_active:
-      return "INSERT INTO active_games SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? "
+      return "INSERT INTO active_games SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?10 "
              "WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = ?2) "
              "ON CONFLICT (player_id) DO UPDATE SET game_id = excluded.game_id, "
              "mode = excluded.mode, size = excluded.size, target = excluded.target, "
              "seed = excluded.seed, explicit_seed = excluded.explicit_seed, "
-             "moves = excluded.moves, started_at = excluded.started_at";
+             "moves = excluded.moves, started_at = excluded.started_at, daily = excluded.daily";
     case Sql::delete_active: return "DELETE FROM active_games WHERE game_id = ?";
     case Sql::delete_pieces:
       return "DELETE FROM active_moves WHERE player_id = ? "
@@ -437,7 +438,7 @@ const char* text(Sql statement) {
              "WHERE EXISTS (SELECT 1 FROM active_games WHERE player_id = ?1 AND game_id = ?4)";
     case Sql::select_active:
       return "SELECT player_id, game_id, mode, size, target, seed, explicit_seed, moves, "
-             "started_at FROM active_games WHERE player_id = ?";
+             "started_at, daily FROM active_games WHERE player_id = ?";
     case Sql::select_pieces:
       return "SELECT first, moves FROM active_moves WHERE player_id = ? ORDER BY first";
     case Sql::upsert_race:  // ?2, the node, is not kept: the file is this server's own

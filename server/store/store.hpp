@@ -190,9 +190,11 @@ struct ActiveGameRecord {
   std::string moves;
   std::int64_t started_at = 0;
   std::size_t from = 0;
-  // A ranked daily attempt: its day (find_active fills it in from the attempt), and for
-  // journal, where it stands, for its board.
+  // A daily game: its day (a practice game's too: its seed is the day's), whether it is the
+  // player's ranked attempt (find_active reads that from the attempt), and for journal, where
+  // a ranked one stands, for its board.
   std::string daily;
+  bool daily_ranked = false;
   std::int64_t score = 0;
   std::int64_t max_tile = 0;
   int move_count = 0;

@@ -3,6 +3,7 @@
 // day's board; nothing of a running day revealed; and after the day, every attempt's replay
 // re-runs from the published seed to its score (an abandoned one included).
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include "engine/game.hpp"
 #include "protocol/names.hpp"
@@ -75,6 +76,35 @@ TEST(Daily, OneSeedForEveryoneOneRankedAttemptAndTheDaysBoard) {
   EXPECT_EQ(replay.body.find("seed"), std::string::npos);
 }
 
+TEST(Daily, APracticeGameStaysADailyGameAcrossARestart) {
+  TempDir data;
+  std::string id, token, game;
+  {
+    ServerProcess server({}, TILERACE_WEB_ROOT, data.path());
+    Racer ann(server.port(), "ann-r");
+    id = ann.id;
+    token = ann.token;
+    ask(ann.ws, kDaily4);
+    const json practice = ask(ann.ws, kDaily4)["game"];
+    ASSERT_EQ(practice["ranked"], false);
+    game = practice["id"];
+    play(ann.ws, "left");
+    play(ann.ws, "up");
+    ASSERT_EQ(server.stop(SIGTERM), 0);  // the journal keeps the game
+  }
+  ServerProcess server({}, TILERACE_WEB_ROOT, data.path());
+  json welcome;
+  Racer ann(server.port(), id, token, welcome);
+  const json back = ann.ws.until("game")["game"];
+  EXPECT_EQ(back["id"], game);
+  EXPECT_EQ(back["daily"], server::day_of(server::unix_ms()));
+  EXPECT_EQ(back["ranked"], false);
+  EXPECT_EQ(ask(ann.ws, {{"type", "undo"}})["code"], "not_allowed");
+  ask(ann.ws, {{"type", "resign"}});
+  // Its seed is the day's: its replay stays unseen while the day runs.
+  EXPECT_EQ(http_request(server.port(), "/api/replays/" + game).status, 403);
+}
+
 TEST(Daily, EveryNodeOnOneDatabaseDerivesTheSameSeed) {
   const std::string url = tilerace::testing::PgCluster::shared().create_database();
   ServerProcess a({"--database", url, "--node-name", "a"});
@@ -134,6 +164,7 @@ TEST(Daily, AfterTheDayEveryAttemptReRunsFromThePublishedSeedToItsScore) {
                         .moves = game.history(),
                         .started_at = 1,
                         .daily = day,
+                        .daily_ranked = true,
                         .score = game.score(),
                         .max_tile = game.max_tile(),
                         .move_count = game.moves()}});

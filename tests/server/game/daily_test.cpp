@@ -70,6 +70,7 @@ TEST(Daily, AnAbandonedAttemptEndsAsLastJournaledAtItsDaysEnd) {
                   .moves = game.history(),
                   .started_at = 5,
                   .daily = day,
+                  .daily_ranked = true,
                   .score = game.score(),
                   .max_tile = game.max_tile(),
                   .move_count = game.moves()}});

@@ -277,6 +277,7 @@ TEST_P(StoreTest, IsoWeeksOneAndFiftyThreeHoldTheDaysAroundNewYear) {
 const std::string kBeforeAccounts =
     "DROP TABLE daily_attempts; DROP TABLE server_secrets; DROP TABLE friend_links; "
     "ALTER TABLE games DROP COLUMN daily; ALTER TABLE games DROP COLUMN times; "
+    "ALTER TABLE active_games DROP COLUMN daily; "
     "DROP TABLE sessions; DROP TABLE old_names; DROP TABLE link_codes; "
     "DROP INDEX players_by_name_key; ALTER TABLE players DROP COLUMN name_key; "
     "ALTER TABLE players DROP COLUMN password_hash; "
