@@ -82,11 +82,6 @@ void Cluster::rooms_changed() {
   asio::post(main_, [this] { wake(); });
 }
 
-bool Cluster::live(const std::string& node) const {
-  std::lock_guard lock(mutex_);
-  return live_nodes_.count(node) > 0;
-}
-
 asio::awaitable<RedisReply> Cluster::command(std::vector<std::string> args) {
   RedisReply reply = co_await commands_->command(std::move(args));
   if (reply.error()) throw std::runtime_error("redis: " + reply.str);
@@ -161,7 +156,6 @@ asio::awaitable<void> Cluster::beat() {
     std::lock_guard lock(mutex_);
     remote_rooms_ = std::move(remote);
     node_urls_ = std::move(urls);
-    live_nodes_ = names;
   }
   if (on_nodes) on_nodes(names);
   for (const std::string& node : dead) {

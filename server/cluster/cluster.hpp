@@ -97,10 +97,8 @@ class Cluster final : public MoveJournal {
   // This node's rooms changed: the listing is published again soon.
   void rooms_changed();
 
-  // Friends across nodes (server/play/cluster_reach.hpp). Whether node is another live node,
-  // as of the last heartbeat.
-  bool live(const std::string& node) const;
-  // One Redis command (a Redis error reply throws, as RedisUnavailable does).
+  // Friends across nodes (server/play/cluster_reach.hpp). One Redis command (a Redis error reply
+  // throws, as RedisUnavailable does).
   boost::asio::awaitable<RedisReply> command(std::vector<std::string> args);
   // Sends message on node's control channel (it reaches on_control there).
   boost::asio::awaitable<void> tell(const std::string& node, std::string message);
@@ -164,7 +162,6 @@ class Cluster final : public MoveJournal {
   mutable std::mutex mutex_;  // guards what follows
   std::vector<std::string> remote_rooms_;
   std::vector<std::string> node_urls_;
-  std::set<std::string> live_nodes_;
   std::map<std::string, std::string> queued_;  // player → queue key, for this node's players
   std::set<std::string> unjournaled_;          // races an append failed for
 };

@@ -1,5 +1,6 @@
 #pragma once
 // A player known to this server: identity, their current solo game, their connection.
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -75,6 +76,12 @@ struct Player {
   mutable std::mutex name_mutex_;
   std::string name_;
 };
+
+// Whether other (an id) is player's friend (takes the player's lock).
+inline bool is_friend(Player& player, std::string_view other) {
+  std::lock_guard lock(player.mutex);
+  return std::find(player.friends.begin(), player.friends.end(), other) != player.friends.end();
+}
 
 // The room player is a member of, or null (takes the player's lock).
 inline std::shared_ptr<Room> room_of(Player& player) {

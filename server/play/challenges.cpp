@@ -58,27 +58,15 @@ std::optional<Challenges::Open> Challenges::take(const std::string& id, const st
 }
 
 asio::awaitable<void> Challenges::send(std::string player, std::string message) {
-  if (deliver_here(services_.players, player, std::make_shared<const std::string>(message))) {
-    co_return;
-  }
-  if (services_.reach == nullptr) co_return;
-  try {
-    co_await services_.reach->send(std::move(player), std::move(message), false);
-  } catch (const std::exception& e) {
-    spdlog::debug("challenges: {}", e.what());
-  }
+  co_await send_anywhere(services_.players, services_.reach, std::move(player), std::move(message),
+                         false);
 }
 
 asio::awaitable<void> Challenges::challenge(Connection& c, const protocol::Challenge& m,
                                             const protocol::Rid& rid) {
   Metrics& metrics = services_.metrics;
   const std::shared_ptr<Player> me = c.player;
-  bool friends = false;
-  {
-    std::lock_guard lock(me->mutex);
-    friends = std::find(me->friends.begin(), me->friends.end(), m.player) != me->friends.end();
-  }
-  if (!friends) {
+  if (!is_friend(*me, m.player)) {
     send_error(c, metrics, ErrorCode::not_friends, "challenges are for friends: add them first",
                rid);
     co_return;

@@ -244,12 +244,7 @@ void ClusterReach::on_nodes(const std::set<std::string>& live) {
     const auto text =
         std::make_shared<const std::string>(protocol::encode_presence(gone, protocol::Presence{}));
     players_.for_each([&](Player& p) {
-      bool friend_of = false;
-      {
-        std::lock_guard lock(p.mutex);
-        friend_of = std::find(p.friends.begin(), p.friends.end(), gone) != p.friends.end();
-      }
-      if (friend_of) deliver_here(players_, p.id, text);
+      if (is_friend(p, gone)) deliver_here(players_, p.id, text);
     });
   }
 }

@@ -500,13 +500,7 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Rematch&,
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::SpectatePlayer& m,
                                    const protocol::Rid& rid) {
-  bool friends = false;
-  {
-    std::lock_guard lock(c.player->mutex);
-    const auto& f = c.player->friends;
-    friends = std::find(f.begin(), f.end(), m.player) != f.end();
-  }
-  if (!friends) {
+  if (!is_friend(*c.player, m.player)) {
     error(c, ErrorCode::not_friends, "you can follow your friends only", rid);
     return std::nullopt;
   }

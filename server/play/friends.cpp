@@ -166,11 +166,11 @@ asio::awaitable<void> Friends::change(Connection& c, const protocol::FriendChang
     const std::string_view theirs =
         action == FriendAction::block ? std::string_view("none") : relation(swapped(after));
     std::string update = protocol::encode_friend_update({me->id, me->name()}, theirs, {});
-    co_await send(other, std::move(update), became || ended);
+    co_await send_anywhere(players_, reach_, other, std::move(update), became || ended);
   }
   if (became) {
     std::string presence = protocol::encode_presence(me->id, presence_of(*me));
-    co_await send(other, std::move(presence), false);
+    co_await send_anywhere(players_, reach_, other, std::move(presence), false);
   }
   // A dropped request looks sent: the blocked player is not told.
   const std::string_view mine = result.step.outcome == FriendOutcome::dropped
@@ -178,16 +178,6 @@ asio::awaitable<void> Friends::change(Connection& c, const protocol::FriendChang
                                     : relation(after);
   c.send(protocol::encode_friend_update({other, other_name}, mine, rid));
   if (became) co_await presence_.tell(me->id, other);
-}
-
-asio::awaitable<void> Friends::send(std::string player, std::string message, bool reload) {
-  if (deliver_here(players_, player, std::make_shared<const std::string>(message))) co_return;
-  if (reach_ == nullptr) co_return;
-  try {
-    co_await reach_->send(std::move(player), std::move(message), reload);
-  } catch (const std::exception& e) {
-    spdlog::debug("friends: {}", e.what());  // they see it in their list next time
-  }
 }
 
 asio::awaitable<void> Friends::list(Connection& c, const protocol::Rid& rid) {

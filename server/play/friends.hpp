@@ -50,8 +50,6 @@ class Friends {
                                               const protocol::Rid& rid);
   // Whether player may send another request now (counts it).
   bool admit_request(const std::string& player);
-  // Sends message to player here or on another node (reload: their friends changed).
-  boost::asio::awaitable<void> send(std::string player, std::string message, bool reload);
 
   PlayerRegistry& players_;
   StoreWorker& store_;

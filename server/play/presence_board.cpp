@@ -60,9 +60,20 @@ bool deliver_here(PlayerRegistry& players, std::string_view player, const Shared
   return true;
 }
 
+asio::awaitable<void> send_anywhere(PlayerRegistry& players, PlayerReach* reach, std::string player,
+                                    std::string message, bool reload) {
+  if (deliver_here(players, player, std::make_shared<const std::string>(message))) co_return;
+  if (reach == nullptr) co_return;
+  try {
+    co_await reach->send(player, std::move(message), reload);
+  } catch (const std::exception& e) {
+    spdlog::debug("to {} on another node: {}", player, e.what());
+  }
+}
+
 void PresenceBoard::start(asio::any_io_executor executor) {
   timer_ = std::make_shared<asio::steady_timer>(executor);
-  asio::co_spawn(executor, sweep(executor), asio::detached);
+  asio::co_spawn(executor, sweep(), asio::detached);
 }
 
 void PresenceBoard::stop() {
@@ -70,7 +81,7 @@ void PresenceBoard::stop() {
   if (timer_) timer_->cancel();
 }
 
-asio::awaitable<void> PresenceBoard::sweep(asio::any_io_executor) {
+asio::awaitable<void> PresenceBoard::sweep() {
   const auto timer = timer_;
   while (!stopped_) {
     timer->expires_after(kSweepEvery);

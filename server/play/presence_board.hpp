@@ -29,6 +29,11 @@ protocol::Presence presence_of(Player& player);
 
 // Delivers message to player if they are connected to this node; false otherwise.
 bool deliver_here(PlayerRegistry& players, std::string_view player, const SharedMessage& message);
+// Delivers message to player here, or through reach (null: a single node) on the node they
+// are connected to (reload: their friendships changed); a failure there is only logged (they
+// see it in their lists next time).
+boost::asio::awaitable<void> send_anywhere(PlayerRegistry& players, PlayerReach* reach,
+                                           std::string player, std::string message, bool reload);
 
 class PresenceBoard {
  public:
@@ -51,7 +56,7 @@ class PresenceBoard {
   boost::asio::awaitable<void> tell(std::string to, std::string of);
 
  private:
-  boost::asio::awaitable<void> sweep(boost::asio::any_io_executor executor);
+  boost::asio::awaitable<void> sweep();
 
   PlayerRegistry& players_;
   PlayerReach* reach_;

@@ -141,8 +141,8 @@ TEST(Decode, TheDailyChallenge) {
   EXPECT_EQ(board.kind, LeaderboardKind::daily);
   EXPECT_EQ(board.period.kind, PeriodKind::day);
   EXPECT_TRUE(board.current);
-  const LeaderboardRequest past = as<LeaderboardRequest>(decode_client(
-      R"({"type":"leaderboard","board":"daily","size":4,"period":"2026-11-24"})"));
+  const LeaderboardRequest past = as<LeaderboardRequest>(
+      decode_client(R"({"type":"leaderboard","board":"daily","size":4,"period":"2026-11-24"})"));
   EXPECT_FALSE(past.current);
   EXPECT_EQ(to_string(past.period), "2026-11-24");
   EXPECT_EQ(field_error(R"({"type":"leaderboard","board":"daily","size":4,"period":"week"})"),
