@@ -192,6 +192,22 @@ NewGame parse_new_game(const json& object) {
   return g;
 }
 
+// Whether id is 1 to kMaxPlayerIdChars characters of [0-9A-Za-z_-]: the shape of player and
+// game ids.
+bool id_shaped(const std::string& id) {
+  return !id.empty() && id.size() <= kMaxPlayerIdChars &&
+         std::all_of(id.begin(), id.end(), [](unsigned char c) {
+           return std::isalnum(c) != 0 || c == '_' || c == '-';
+         });
+}
+
+// A player's id.
+std::string parse_player_id(const json& object) {
+  const std::string& id = required_string(object, "player");
+  if (!id_shaped(id)) reject_field("player", "player must be a player id");
+  return id;
+}
+
 CreateRoom parse_create_room(const json& object) {
   RoomOptions o;
   o.mode = parse_mode(object);
@@ -209,6 +225,11 @@ CreateRoom parse_create_room(const json& object) {
     if (o.mode != engine::Mode::classic || o.size != 4) {
       reject_field("bot", "the computer races classic 4x4 games only");
     }
+  }
+  if (const std::string* ghost = optional_string(object, "ghost")) {
+    if (!id_shaped(*ghost)) reject_field("ghost", "ghost must be a game id");
+    if (o.bot) reject_field("ghost", "a room races either the computer or a ghost");
+    o.ghost = *ghost;  // the run's mode, size and target replace the room's (the server's part)
   }
   return {o};
 }
@@ -276,16 +297,6 @@ std::string parse_code(const json& object) {
   return check_code(required_string(object, "code"), "code", kRoomCodeLength);
 }
 
-// A player's id: 1 to kMaxPlayerIdChars characters of [0-9A-Za-z_-].
-std::string parse_player_id(const json& object) {
-  const std::string& id = required_string(object, "player");
-  const bool shaped = !id.empty() && id.size() <= kMaxPlayerIdChars &&
-                      std::all_of(id.begin(), id.end(), [](unsigned char c) {
-                        return std::isalnum(c) != 0 || c == '_' || c == '-';
-                      });
-  if (!shaped) reject_field("player", "player must be a player id");
-  return id;
-}
 
 // A friendship change: player, or (request and block) a name instead.
 FriendChange parse_friend_change(const json& object, FriendVerb verb) {

@@ -95,11 +95,12 @@ json games_json(const std::vector<RacerGame>& games) {
 json room_json(const RoomView& room) {
   json players = json::array();
   for (const auto& p : room.players) {
-    players.push_back(
-        {{"id", p.id}, {"name", p.name}, {"ready", p.ready}, {"connected", p.connected}});
+    json player{{"id", p.id}, {"name", p.name}, {"ready", p.ready}, {"connected", p.connected}};
+    if (p.ghost) player["ghost"] = true;
+    players.push_back(std::move(player));
   }
   const RoomOptions& o = room.options;
-  return {{"code", room.code},
+  json view{{"code", room.code},
           {"host", room.host},
           {"mode", engine::to_string(o.mode)},
           {"size", o.size},
@@ -111,6 +112,8 @@ json room_json(const RoomView& room) {
           {"state", room.state},
           {"players", std::move(players)},
           {"spectators", room.spectators}};
+  if (o.ghost) view["ghost"] = *o.ghost;
+  return view;
 }
 
 }  // namespace
@@ -313,13 +316,23 @@ std::string encode_race_over(const RaceOverView& r) {
     ratings[std::string(c.player)] = {{"before", c.before}, {"after", c.after}};
   json replays = json::object();
   for (const auto& l : r.replays) replays[std::string(l.player)] = l.game;
-  return dump({{"type", "race_over"},
-               {"code", r.code},
-               {"reason", r.reason},
-               {"winner", r.winner ? json(*r.winner) : json(nullptr)},
-               {"standings", std::move(standings)},
-               {"ratings", std::move(ratings)},
-               {"replays", std::move(replays)}});
+  json over{{"type", "race_over"},
+            {"code", r.code},
+            {"reason", r.reason},
+            {"winner", r.winner ? json(*r.winner) : json(nullptr)},
+            {"standings", std::move(standings)},
+            {"ratings", std::move(ratings)},
+            {"replays", std::move(replays)}};
+  if (r.ghost) {
+    json margins = json::object();
+    for (const auto& [player, margin] : r.ghost->margins) margins[std::string(player)] = margin;
+    over["ghost"] = {{"game", r.ghost->game},
+                     {"player", r.ghost->player},
+                     {"name", r.ghost->name},
+                     {"score", r.ghost->score},
+                     {"margins", std::move(margins)}};
+  }
+  return dump(over);
 }
 
 std::string encode_leaderboard(const LeaderboardRequest& request,

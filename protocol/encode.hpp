@@ -53,6 +53,7 @@ struct RoomPlayerView {
   bool ready = false;
   bool connected = true;
   std::int64_t score = 0;  // in the rooms list: the race score so far
+  bool ghost = false;      // the ghost racer of a ghost room
 };
 // Owns its data: a room's view outlives the lock it was taken under.
 struct RoomView {
@@ -84,6 +85,15 @@ struct ReplayLink {
   std::string_view player;
   std::string_view game;
 };
+// A ghost race's result: the run raced (a game of player, named name), the ghost's score when
+// the race ended, and each other racer's margin: their score minus the ghost's.
+struct GhostResult {
+  std::string_view game;
+  std::string_view player;
+  std::string name;
+  std::int64_t score = 0;
+  std::vector<std::pair<std::string_view, std::int64_t>> margins;
+};
 struct RaceOverView {
   std::string_view code;
   std::string_view reason;  // target, time, all_over or forfeit
@@ -91,6 +101,7 @@ struct RaceOverView {
   std::vector<Standing> standings;
   std::vector<RatingChange> ratings;
   std::vector<ReplayLink> replays;
+  std::optional<GhostResult> ghost;
 };
 
 std::string encode_room(const RoomView& room, const Rid& rid);

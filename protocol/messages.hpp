@@ -40,7 +40,10 @@ enum class ErrorCode : std::uint8_t {
   not_friends,        // what needs a friendship (challenge, follow, accept) without one
   offline,            // the friend is not connected anywhere
   no_such_challenge,  // unknown, expired or answered already
+  no_such_game,       // our addition (ghost races): no recorded game with that id
 };
+// How many error codes there are: one past the last.
+inline constexpr std::size_t kErrorCodes = static_cast<std::size_t>(ErrorCode::no_such_game) + 1;
 std::string_view to_string(ErrorCode code) noexcept;
 
 // A client's request id: absent, a string of at most 64 characters, or an integer.
@@ -101,6 +104,9 @@ struct RoomOptions {
   bool is_public = false;
   int max_moves_per_second = 0;
   std::optional<engine::BotStrength> bot;  // create_room: seat the computer as a racer
+  // create_room: race this recorded game's run (a game id); the room then has its mode, size
+  // and target, and a ghost racer replaying it (docs/protocol.md, "Ghost races")
+  std::optional<std::string> ghost;
 };
 struct CreateRoom {
   RoomOptions options;

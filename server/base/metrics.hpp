@@ -50,9 +50,7 @@ class Metrics {
   std::string render() const;
 
  private:
-  std::array<std::atomic<std::uint64_t>,
-             static_cast<std::size_t>(protocol::ErrorCode::bad_credentials) + 1>
-      errors_{};
+  std::array<std::atomic<std::uint64_t>, protocol::kErrorCodes> errors_{};
   std::array<std::atomic<std::uint64_t>, kBuckets.size() + 1> buckets_{};
   std::atomic<std::uint64_t> handling_count_{0};
   std::atomic<std::uint64_t> handling_nanos_{0};

@@ -29,8 +29,14 @@ std::string hex_id(std::uint64_t value) { return fmt::format("{:016x}", value); 
 }  // namespace
 
 RaceState::RaceState(std::string code, protocol::RoomOptions options, RaceSettings settings,
-                     Metrics& metrics)
-    : code_(std::move(code)), options_(options), settings_(settings), metrics_(&metrics) {}
+                     Metrics& metrics, std::shared_ptr<const GhostRun> ghost)
+    : code_(std::move(code)),
+      options_(std::move(options)),
+      settings_(settings),
+      metrics_(&metrics),
+      ghost_(std::move(ghost)) {
+  if (ghost_) options_.ghost = ghost_->game_id;
+}
 
 RaceEffects RaceState::done() {
   RaceEffects out = std::move(fx_);
@@ -53,10 +59,21 @@ RaceState::Racer RaceState::racer_of(const Seat& seat) {
   return racer;
 }
 
+RaceState::Racer RaceState::ghost_racer(const GhostRun& run) {
+  Racer racer;
+  racer.player = std::make_shared<Player>(ghost_player_id(run.game_id),
+                                          ghost_player_name(run.name), run.rating);
+  racer.rating = run.rating;
+  racer.ghost = true;
+  racer.ready = true;
+  return racer;
+}
+
 std::optional<RaceState> RaceState::restore(const ActiveRaceRecord& record, std::vector<Seat> seats,
                                             RaceSettings settings, Metrics& metrics, Time now,
-                                            RaceEffects& effects) {
-  RaceState race(record.room, options_of(record.options), settings, metrics);
+                                            RaceEffects& effects,
+                                            std::shared_ptr<const GhostRun> ghost) {
+  RaceState race(record.room, options_of(record.options), settings, metrics, ghost);
   const engine::GameConfig config{record.options.mode, record.options.size, record.options.target,
                                   record.seed};
   for (std::size_t i = 0; i < record.racers.size(); ++i) {
@@ -66,14 +83,15 @@ std::optional<RaceState> RaceState::restore(const ActiveRaceRecord& record, std:
     if (a.state == engine::GameState::resigned || a.state == engine::GameState::forfeited) {
       game->end(a.state);
     }
-    Racer r = racer_of(seats[i]);
+    const bool is_ghost = ghost && a.player_id == ghost_player_id(ghost->game_id);
+    Racer r = is_ghost ? ghost_racer(*ghost) : racer_of(seats[i]);
     r.connection.reset();
     r.ready = true;
-    r.connected = false;
+    r.connected = is_ghost;
     r.left = a.left;
     r.game = std::move(game);
     r.game_id = a.game_id;
-    if (!r.left) r.away_until = now + std::chrono::seconds(settings.grace);
+    if (!r.left && !is_ghost) r.away_until = now + std::chrono::seconds(settings.grace);
     r.cap_tokens = record.options.max_moves_per_second;
     r.cap_last = now;
     race.racers_.push_back(std::move(r));
@@ -118,8 +136,8 @@ protocol::RoomView RaceState::summary() const {
   view.players.reserve(racers_.size());
   for (const auto& r : racers_) {
     if (r.left) continue;
-    view.players.push_back(
-        {r.player->id, r.player->name(), r.ready, r.connected, r.game ? r.game->score() : 0});
+    view.players.push_back({r.player->id, r.player->name(), r.ready, r.connected,
+                            r.game ? r.game->score() : 0, r.ghost});
   }
   return view;
 }
@@ -199,6 +217,49 @@ RaceEffects RaceState::join(const Seat& seat, bool claimed, const protocol::Rid&
   return done();
 }
 
+RaceEffects RaceState::seat_ghost() {
+  if (!ghost_ || closed_ || state_ != State::waiting) return done();
+  racers_.push_back(ghost_racer(*ghost_));
+  broadcast_room(false, {});
+  return done();
+}
+
+RaceState::Racer* RaceState::ghost() {
+  const auto it = std::find_if(racers_.begin(), racers_.end(), [](const Racer& r) { return r.ghost; });
+  return it == racers_.end() ? nullptr : &*it;
+}
+
+bool RaceState::ghost_done(const Racer& r) const {
+  return r.ghost && (ghost_stuck_ || r.game->history().size() >= ghost_->moves.size());
+}
+
+bool RaceState::people_playing() const {
+  return std::any_of(racers_.begin(), racers_.end(),
+                     [](const Racer& r) { return !machine(r) && playing(*r.game); });
+}
+
+void RaceState::run_ghost(Time until, Time now) {
+  Racer* g = ghost();
+  if (g == nullptr || state_ != State::racing) return;
+  engine::Game& game = *g->game;
+  const std::size_t index = static_cast<std::size_t>(g - racers_.data());
+  while (playing(game) && !ghost_done(*g)) {
+    const std::size_t k = game.history().size();  // a race game's letters: one per move
+    const Time due = race_start() + ghost_->due(k);
+    if (due > until || due >= race_deadline_) return;
+    const std::optional<engine::Direction> dir = engine::direction_from_letter(ghost_->moves[k]);
+    engine::MoveOutcome& outcome = scratch_outcome();
+    if (dir) game.move(*dir, outcome);
+    if (!dir || !outcome.changed) {
+      ghost_stuck_ = true;  // not a recorded game's letter: the run ends here
+      return;
+    }
+    metrics_->moves_total.fetch_add(1, std::memory_order_relaxed);
+    broadcast(share(protocol::encode_race_update(code_, g->player->id, game, outcome)));
+    if (game.won()) return end_race("target", index, now);
+  }
+}
+
 void RaceState::seat(const Seat& a, const Seat& b, std::optional<Time> a_expected_by) {
   for (const Seat* s : {&a, &b}) {
     Racer racer = racer_of(*s);
@@ -232,7 +293,7 @@ void RaceState::remove_racer(std::size_t index) {
 void RaceState::hand_over_host(const std::string& leaving) {
   if (host_ != leaving) return;
   const auto next = std::find_if(racers_.begin(), racers_.end(),
-                                 [](const Racer& r) { return !r.left && !r.player->bot; });
+                                 [](const Racer& r) { return !r.left && !machine(r); });
   host_ = next == racers_.end() ? "" : next->player->id;
 }
 
@@ -311,12 +372,14 @@ void RaceState::maybe_start(Time now) {
 void RaceState::start_race(Time now) {
   // Fairness: one seed per race, so every racer starts from the same board and draws the
   // same spawns. It is revealed only by the replays, after the race.
-  seed_ = settings_.secret();
+  // A ghost room races on its run's seed, and the ghost's game is the run.
+  seed_ = ghost_ ? ghost_->config.seed : settings_.secret();
   race_id_ = hex_id(settings_.secret());
+  ghost_stuck_ = false;
   const engine::GameConfig config{options_.mode, options_.size, options_.target, seed_};
   for (auto& r : racers_) {
     r.game.emplace(config, /*undo=*/false);  // no undo in a race: no history kept
-    r.game_id = hex_id(settings_.secret());
+    r.game_id = r.ghost ? ghost_->game_id : hex_id(settings_.secret());
     r.times.emplace();
     r.cap_tokens = options_.max_moves_per_second;
     r.cap_last = now;
@@ -418,6 +481,11 @@ void RaceState::forfeit(Racer& racer) {
 void RaceState::check_end(std::optional<std::size_t> target_winner, Time now) {
   if (state_ != State::racing) return;
   if (target_winner) return end_race("target", target_winner, now);
+  if (ghost_ && !people_playing()) {
+    // Nobody is left to race the ghost: the rest of its run is played at once.
+    run_ghost(race_deadline_ - std::chrono::milliseconds(1), now);
+    if (state_ != State::racing) return;
+  }
   std::size_t still_in = 0, playing_count = 0, last_in = 0;
   for (std::size_t i = 0; i < racers_.size(); ++i) {
     const auto state = racers_[i].game->state();
@@ -425,7 +493,7 @@ void RaceState::check_end(std::optional<std::size_t> target_winner, Time now) {
       ++still_in;
       last_in = i;
     }
-    playing_count += state == engine::GameState::playing;
+    playing_count += state == engine::GameState::playing && !ghost_done(racers_[i]);
   }
   if (still_in == 1 && racers_.size() >= 2) return end_race("forfeit", last_in, now);
   if (playing_count == 0) end_race("all_over", std::nullopt, now);
@@ -450,10 +518,9 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
 
   std::vector<int> before;
   for (const auto& r : racers_) before.push_back(r.rating);
-  // A race against the computer changes no rating and counts in no leaderboard.
-  const bool with_bot =
-      std::any_of(racers_.begin(), racers_.end(), [](const Racer& r) { return r.player->bot; });
-  const std::vector<int> after = with_bot ? before : elo_update(before, ranking.place);
+  // A race against the computer or a ghost changes no rating and counts in no leaderboard.
+  const bool unrated = std::any_of(racers_.begin(), racers_.end(), machine);
+  const std::vector<int> after = unrated ? before : elo_update(before, ranking.place);
 
   RaceRecord record{.id = race_id_,
                     .room = code_,
@@ -473,10 +540,11 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
     const engine::Game& g = *r.game;
     over.ratings.push_back({r.player->id, before[i], after[i]});
     over.replays.push_back({r.player->id, r.game_id});
+    if (r.ghost) continue;  // the run, recorded already
     record.games.push_back(game_record(g, r.game_id, r.player->id, /*ranked=*/true,
                                        race_started_at_, record.ended_at, code_, r.times));
     const bool won = ranking.winner == i;
-    if (!with_bot) {
+    if (!unrated) {
       record.ratings.push_back({.player_id = r.player->id,
                                 .before = before[i],
                                 .after = after[i],
@@ -495,6 +563,13 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
                                    .won = won,
                                    .lost = ranking.winner && !won,
                                    .drawn = !ranking.winner});
+  }
+  if (const Racer* g = ghost()) {
+    const std::int64_t score = g->game->score();
+    over.ghost = protocol::GhostResult{ghost_->game_id, ghost_->player_id, ghost_->name, score, {}};
+    for (const Racer& r : racers_) {
+      if (!r.ghost) over.ghost->margins.emplace_back(r.player->id, r.game->score() - score);
+    }
   }
   std::string message = protocol::encode_race_over(over);
   record.result = message;
@@ -542,7 +617,7 @@ RaceEffects RaceState::recorded(const RaceResult& result, const std::vector<Gran
       if (closed_) return done();
       continue;
     }
-    r.ready = r.player->bot.has_value();
+    r.ready = machine(r);
     r.game.reset();
   }
   if (host_.empty()) {
@@ -612,6 +687,7 @@ RaceEffects RaceState::tick(Time now) {
 
 void RaceState::advance(Time now) {
   if (state_ == State::countdown && now >= countdown_until_) start_race(now);
+  run_ghost(now, now);
   if (state_ == State::racing && now >= race_deadline_) end_race("time", std::nullopt, now);
   if (state_ == State::finishing) return;  // the away are dropped once it is recorded
   std::vector<std::shared_ptr<Player>> expired;
@@ -641,6 +717,12 @@ std::optional<RaceState::Time> RaceState::next_deadline() const {
   };
   if (state_ == State::countdown) consider(countdown_until_);
   if (state_ == State::racing) consider(race_deadline_);
+  if (state_ == State::racing && ghost_) {
+    const auto g = std::find_if(racers_.begin(), racers_.end(), [](const Racer& r) { return r.ghost; });
+    if (g != racers_.end() && playing(*g->game) && !ghost_done(*g)) {
+      consider(race_start() + ghost_->due(g->game->history().size()));
+    }
+  }
   if (state_ != State::finishing) {
     for (const auto& r : racers_) {
       if (!r.left && !r.connected && r.away_until) consider(*r.away_until);

@@ -24,6 +24,7 @@
 #include "server/base/metrics.hpp"
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
+#include "server/game/ghost_run.hpp"
 #include "server/game/participant.hpp"
 #include "server/game/player.hpp"
 #include "server/store/store.hpp"
@@ -93,16 +94,20 @@ class RaceState {
   static constexpr int kMaxSpectators = 100;
   static constexpr std::chrono::seconds kEmoteEvery{2};
 
+  // ghost: a ghost room's run (options have its mode, size and target); its racer is seated by
+  // seat_ghost.
   RaceState(std::string code, protocol::RoomOptions options, RaceSettings settings,
-            Metrics& metrics);
+            Metrics& metrics, std::shared_ptr<const GhostRun> ghost = nullptr);
 
   // A journaled race going on from now: every racer away with a full grace, the clock running
   // on with the time it had left (the downtime is not counted). seats are record.racers' in
-  // order. nullopt if a game cannot be rebuilt from its moves. A race that had ended (its
-  // result not yet recorded) ends again: effects gets its result.
+  // order; a ghost room's ghost racer (ghost's) has a seat without a player, and its letters
+  // due by now are played at once. nullopt if a game cannot be rebuilt from its moves. A race
+  // that had ended (its result not yet recorded) ends again: effects gets its result.
   static std::optional<RaceState> restore(const ActiveRaceRecord& record, std::vector<Seat> seats,
                                           RaceSettings settings, Metrics& metrics, Time now,
-                                          RaceEffects& effects);
+                                          RaceEffects& effects,
+                                          std::shared_ptr<const GhostRun> ghost = nullptr);
 
   // The room has nobody left and is gone for good; the shell drops it from the registry.
   bool closed() const noexcept { return closed_; }
@@ -121,6 +126,13 @@ class RaceState {
   // one per kEmoteEvery per racer, else rate_limited.
   RaceEffects emote(const Player& player, protocol::Emote emote, const protocol::Rid& rid,
                     Time now);
+  // A ghost room: seats the ghost racer (always ready, never host) once its creator has joined,
+  // and tells everyone. Each race, it plays the run's letters at their times (tick), on the
+  // run's seed. When no other racer is playing any more, it plays the rest of its run at once
+  // (up to the time limit) and the race ends; a run whose letters are all played ends the
+  // ghost's part as it stands. A ghost race changes no rating, and the ghost's game is not
+  // recorded again: race_over says how far each racer finished from it.
+  RaceEffects seat_ghost();
   // Quick match: seats both, ready, without telling anyone yet (the shell linked them to this
   // room already). a_expected_by: a is on the way from another node (cluster mode) and counts
   // as away until then.
@@ -170,6 +182,7 @@ class RaceState {
     bool ready = false;
     bool connected = true;
     bool left = false;  // left or timed out during a race: kept for the standings only
+    bool ghost = false;  // the ghost racer of a ghost room
     std::optional<engine::Game> game;
     std::string game_id;
     // per move letter: ms from the race's start; nullopt once unknown (a restored race)
@@ -182,6 +195,18 @@ class RaceState {
 
   Racer* find(const Player& player);
   static Racer racer_of(const Seat& seat);
+  // The computer or a ghost: always ready, never host, and no rating changes with one.
+  static bool machine(const Racer& r) { return r.ghost || r.player->bot.has_value(); }
+  static Racer ghost_racer(const GhostRun& run);
+  Racer* ghost();
+  // The ghost has played every letter of its run it can.
+  bool ghost_done(const Racer& r) const;
+  // A racer other than a machine is still playing.
+  bool people_playing() const;
+  // The ghost plays each letter due by until (and before the time limit) as a race_update;
+  // the race ends if it reaches the target.
+  void run_ghost(Time until, Time now);
+  Time race_start() const { return race_deadline_ - std::chrono::seconds(options_.time_limit); }
   std::int64_t remaining_ms(Time now) const;
   std::vector<protocol::RacerGame> games() const;
   // Takes what the call produced (fx_), leaving nothing behind.
@@ -228,6 +253,8 @@ class RaceState {
   std::uint64_t seed_ = 0;
   std::string race_id_;
   std::int64_t race_started_at_ = 0;  // Unix ms
+  std::shared_ptr<const GhostRun> ghost_;  // a ghost room's run
+  bool ghost_stuck_ = false;  // a letter of the run changed nothing: it plays no further
 };
 
 }  // namespace tilerace::server

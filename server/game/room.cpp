@@ -23,30 +23,31 @@ Seat Room::seat_of(const std::shared_ptr<Player>& player, bool connected) {
 }
 
 std::shared_ptr<Room> Room::make(std::string code, const protocol::RoomOptions& options,
-                                 RoomServices services) {
+                                 RoomServices services, std::shared_ptr<const GhostRun> ghost) {
   std::shared_ptr<Room> room(new Room(std::move(services)));
   room->code_ = code;
   room->public_ = options.is_public;
   room->state_.emplace(std::move(code), options, room->services_.settings,
-                       *room->services_.metrics);
+                       *room->services_.metrics, std::move(ghost));
   return room;
 }
 
 std::shared_ptr<Room> Room::restore(const ActiveRaceRecord& record,
                                     std::vector<std::shared_ptr<Player>> players,
-                                    RoomServices services) {
+                                    RoomServices services, std::shared_ptr<const GhostRun> ghost) {
   std::shared_ptr<Room> room(new Room(std::move(services)));
   room->code_ = record.room;
   room->public_ = record.options.is_public;
   std::vector<Seat> seats;
-  for (const auto& player : players) seats.push_back(seat_of(player, false));
+  for (const auto& player : players) seats.push_back(player ? seat_of(player, false) : Seat{});
   RaceEffects effects;
   std::optional<RaceState> state =
       RaceState::restore(record, std::move(seats), room->services_.settings,
-                         *room->services_.metrics, RaceState::Clock::now(), effects);
+                         *room->services_.metrics, RaceState::Clock::now(), effects,
+                         std::move(ghost));
   if (!state) return nullptr;
   for (std::size_t i = 0; i < players.size(); ++i) {
-    if (record.racers[i].left) continue;
+    if (record.racers[i].left || !players[i]) continue;
     std::lock_guard lock(players[i]->mutex);
     players[i]->room = room;
   }
@@ -212,6 +213,10 @@ asio::awaitable<void> Room::journal_then_answer(std::shared_ptr<Room> self, Move
     spdlog::debug("room {}: a move could not be journaled: {}", self->code_, e.what());
   }
   for (SharedMessage& m : held) to->deliver(std::move(m));
+}
+
+void Room::seat_ghost() {
+  act(nullptr, [](RaceState& s, Time) { return s.seat_ghost(); });
 }
 
 void Room::seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,

@@ -41,15 +41,18 @@ class Room : public std::enable_shared_from_this<Room> {
  public:
   using Time = RaceState::Time;
 
-  // A new, empty room.
+  // A new, empty room; ghost: a ghost room's run (seat_ghost seats its racer).
   static std::shared_ptr<Room> make(std::string code, const protocol::RoomOptions& options,
-                                    RoomServices services);
+                                    RoomServices services,
+                                    std::shared_ptr<const GhostRun> ghost = nullptr);
   // A journaled race going on again (RaceState::restore); its players still in the race are
-  // linked to it. players: record.racers' players in order, none null (the computer's part
-  // is a BotRacer's player: RoomRegistry::restore seats them). Null when it cannot be rebuilt.
+  // linked to it. players: record.racers' players in order, none null but a ghost room's
+  // ghost racer (the computer's part is a BotRacer's player: RoomRegistry::restore seats
+  // them). Null when it cannot be rebuilt.
   static std::shared_ptr<Room> restore(const ActiveRaceRecord& record,
                                        std::vector<std::shared_ptr<Player>> players,
-                                       RoomServices services);
+                                       RoomServices services,
+                                       std::shared_ptr<const GhostRun> ghost = nullptr);
 
   const std::string& code() const noexcept { return code_; }
   const RoomServices& services() const noexcept { return services_; }
@@ -71,6 +74,8 @@ class Room : public std::enable_shared_from_this<Room> {
                                                    const protocol::ClientMessage& message,
                                                    const protocol::Rid& rid);
   void emote(Player& player, Participant& to, protocol::Emote emote, const protocol::Rid& rid);
+  // A ghost room: its ghost racer takes its seat (RaceState::seat_ghost).
+  void seat_ghost();
   // Quick match: seats a and b (already linked to this room by the registry).
   void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
             std::optional<Time> a_expected_by = std::nullopt);

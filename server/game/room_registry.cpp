@@ -38,13 +38,14 @@ std::vector<std::string> RoomRegistry::codes() const {
   return codes;
 }
 
-std::shared_ptr<Room> RoomRegistry::create(const protocol::RoomOptions& options, std::string code) {
+std::shared_ptr<Room> RoomRegistry::create(const protocol::RoomOptions& options, std::string code,
+                                           std::shared_ptr<const GhostRun> ghost) {
   std::shared_ptr<Room> room;
   bool stopping = false;
   {
     std::lock_guard lock(mutex_);
     if (code.empty() || rooms_.count(code) != 0) code = unused_code_locked();
-    room = Room::make(std::move(code), options, services_);
+    room = Room::make(std::move(code), options, services_, std::move(ghost));
     rooms_.emplace(room->code(), room);
     stopping = stopped_;
   }
@@ -84,17 +85,19 @@ Claim RoomRegistry::create_matched(const protocol::RoomOptions& options,
 }
 
 bool RoomRegistry::restore(const ActiveRaceRecord& record,
-                           std::vector<std::shared_ptr<Player>> players) {
-  // The computer racers (null in players) come back as new BotRacers.
+                           std::vector<std::shared_ptr<Player>> players,
+                           std::shared_ptr<const GhostRun> ghost) {
+  // The computer racers (null in players) come back as new BotRacers; the ghost (null too)
+  // is the room's own.
   std::vector<std::shared_ptr<BotRacer>> bots;
   for (std::size_t i = 0; i < players.size(); ++i) {
-    if (players[i]) continue;
+    if (players[i] || ghost_of_player_id(record.racers[i].player_id)) continue;
     const auto strength = bot_of_player_id(record.racers[i].player_id);
     if (!strength || services_.bots == nullptr) return false;
     bots.push_back(std::make_shared<BotRacer>(*strength, services_));
     players[i] = bots.back()->player();
   }
-  auto room = Room::restore(record, std::move(players), services_);
+  auto room = Room::restore(record, std::move(players), services_, std::move(ghost));
   if (!room) return false;
   for (const auto& bot : bots) BotRacer::resume(bot, room);
   bool stopping = false;

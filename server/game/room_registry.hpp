@@ -19,8 +19,10 @@ class RoomRegistry {
  public:
   explicit RoomRegistry(RoomServices services);
 
-  // A new room under code (cluster mode: claimed beforehand), or under an unused code.
-  std::shared_ptr<Room> create(const protocol::RoomOptions& options, std::string code = {});
+  // A new room under code (cluster mode: claimed beforehand), or under an unused code; ghost:
+  // a ghost room's run.
+  std::shared_ptr<Room> create(const protocol::RoomOptions& options, std::string code = {},
+                               std::shared_ptr<const GhostRun> ghost = nullptr);
   // Quick match: a room seating waiting and arriving, both ready, registered only once both
   // are in it (checked and linked under both players' locks). On anything but paired, room
   // is left null and nothing was created. code as for create. waiting_expected_by: waiting is
@@ -29,8 +31,10 @@ class RoomRegistry {
                        const std::shared_ptr<Player>& arriving, std::shared_ptr<Room>& room,
                        std::string code = {},
                        std::optional<Room::Time> waiting_expected_by = std::nullopt);
-  // Brings back a journaled race under its old code; false if it cannot be rebuilt.
-  bool restore(const ActiveRaceRecord& record, std::vector<std::shared_ptr<Player>> players);
+  // Brings back a journaled race under its old code; false if it cannot be rebuilt. players:
+  // as Room::restore's, with the computer's null too; ghost: a ghost room's run.
+  bool restore(const ActiveRaceRecord& record, std::vector<std::shared_ptr<Player>> players,
+               std::shared_ptr<const GhostRun> ghost = nullptr);
   std::shared_ptr<Room> find(std::string_view code) const;
   // Public rooms, as list_rooms and GET /api/rooms show them.
   std::vector<protocol::RoomView> public_rooms() const;

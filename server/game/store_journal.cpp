@@ -90,10 +90,19 @@ std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races, S
                                    PlayerRegistry& players, Metrics& metrics) {
   std::vector<LoadedRace> loaded;
   for (const ActiveRaceRecord& race : races) {
-    LoadedRace entry{race, {}};
+    LoadedRace entry{race, {}, nullptr};
     for (const ActiveRacerRecord& r : race.racers) {
       if (bot_of_player_id(r.player_id)) {
         entry.racers.push_back(nullptr);  // the computer: RoomRegistry::restore seats a new one
+        continue;
+      }
+      if (const auto run = ghost_of_player_id(r.player_id)) {
+        const std::optional<GameRecord> game = store.find_game(*run);
+        const std::optional<PlayerRecord> owner =
+            game ? store.find_player(game->player_id) : std::nullopt;
+        if (!owner) break;
+        entry.ghost = std::make_shared<const GhostRun>(ghost_run_of(*game, *owner));
+        entry.racers.push_back(nullptr);  // the ghost: the restored room seats its own
         continue;
       }
       std::shared_ptr<Player> player = players.find(r.player_id);
@@ -118,9 +127,9 @@ std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races, S
 
 std::vector<std::string> restore_races(const std::vector<LoadedRace>& races, RoomRegistry& rooms) {
   std::vector<std::string> restored;
-  for (const auto& [race, racers] : races) {
+  for (const auto& [race, racers, ghost] : races) {
     if (rooms.find(race.room)) continue;  // running here already
-    if (!rooms.restore(race, racers)) {
+    if (!rooms.restore(race, racers, ghost)) {
       spdlog::error("race {} in room {} could not be restored", race.id, race.room);
       continue;
     }

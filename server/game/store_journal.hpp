@@ -24,14 +24,17 @@ inline constexpr std::chrono::seconds kJournalInterval{1};
 boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRegistry& rooms,
                                            StoreWorker& store, Metrics& metrics);
 
-// A journaled race with its racers: their Players in record order, null for the computer.
+// A journaled race with its racers: their Players in record order, null for the computer and
+// the ghost; a ghost room's run.
 struct LoadedRace {
   ActiveRaceRecord race;
   std::vector<std::shared_ptr<Player>> racers;
+  std::shared_ptr<const GhostRun> ghost;
 };
 
 // The racers of races, from the registry or else from the store (with their journaled solo
-// games, restored). A race with a racer the store does not know is left out (logged). Calls the
+// games, restored), and a ghost's run from the store. A race with a racer or run the store does
+// not know is left out (logged). Calls the
 // store directly: run it inside a StoreWorker job, or before serving.
 std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races, Store& store,
                                    PlayerRegistry& players, Metrics& metrics);

@@ -15,6 +15,7 @@
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/game/bot_racer.hpp"
+#include "server/game/daily.hpp"
 #include "server/game/record_views.hpp"
 #include "server/game/store_journal.hpp"
 #include "server/play/bot_fallback.hpp"
@@ -89,7 +90,9 @@ void Dispatcher::open_room(Connection& c, const std::shared_ptr<Room>& room,
   const auto self = c.self.lock();
   if (!self) return;  // the connection is going away
   room->join(c.player, self, rid);
-  if (!options.bot || room_of(*c.player) != room) return;
+  if (room_of(*c.player) != room) return;
+  if (options.ghost) return room->seat_ghost();
+  if (!options.bot) return;
   if (!BotRacer::seat(room, *options.bot)) {
     error(c, ErrorCode::not_allowed, "this server runs no computer opponents", rid);
   }
@@ -384,8 +387,42 @@ void Dispatcher::send_unavailable(Connection& c, const protocol::Rid& rid) {
         rid);
 }
 
-asio::awaitable<void> Dispatcher::create_room(Connection& c, const protocol::RoomOptions& options,
+asio::awaitable<std::shared_ptr<const GhostRun>> Dispatcher::load_ghost(
+    Connection& c, const std::string& id, const protocol::Rid& rid) {
+  std::optional<GameRecord> game;
+  std::optional<PlayerRecord> owner;
+  const StoreWorker::Job load = [&](Store& s) {
+    game = s.find_game(id);
+    if (game) owner = s.find_player(game->player_id);
+  };
+  try {
+    co_await store_.run(load);
+  } catch (const std::exception& e) {
+    spdlog::warn("loading game {} for a ghost race failed: {}", id, e.what());
+    error(c, ErrorCode::internal, "the game could not be loaded: try again shortly", rid);
+    co_return nullptr;
+  }
+  if (!game || !owner) {
+    error(c, ErrorCode::no_such_game, "no recorded game with that id", rid);
+    co_return nullptr;
+  }
+  if (const auto refusal = ghost_refusal(*game, day_of(unix_ms()))) {
+    error(c, refusal->code, refusal->message, rid);
+    co_return nullptr;
+  }
+  co_return std::make_shared<const GhostRun>(ghost_run_of(*game, *owner));
+}
+
+asio::awaitable<void> Dispatcher::create_room(Connection& c, protocol::RoomOptions options,
                                               const protocol::Rid& rid) {
+  std::shared_ptr<const GhostRun> ghost;
+  if (options.ghost) {
+    ghost = co_await load_ghost(c, *options.ghost, rid);
+    if (!ghost) co_return;
+    options.mode = ghost->config.mode;
+    options.size = ghost->config.size;
+    options.target = ghost->config.target;
+  }
   std::string code;
   try {
     co_await directory_.unqueue(c.player);
@@ -398,7 +435,7 @@ asio::awaitable<void> Dispatcher::create_room(Connection& c, const protocol::Roo
   stop_spectating(c);
   // Room::join answers already_in_room (and closes the room, releasing the code) if a quick
   // match seated the player meanwhile.
-  open_room(c, rooms_.create(options, std::move(code)), options, rid);
+  open_room(c, rooms_.create(options, std::move(code), std::move(ghost)), options, rid);
 }
 
 asio::awaitable<void> Dispatcher::locate(Connection& c, const std::string& code,

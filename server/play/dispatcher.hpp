@@ -119,12 +119,18 @@ class Dispatcher {
                                         const protocol::Rid& rid);
   // The end of a hello or login that signed c in: welcome, then where the player was.
   void signed_in(Connection& c, Accounts::SignedIn in, const protocol::Rid& rid);
-  // create_room's end: c's player joins the new room, then the computer when options ask.
+  // create_room's end: c's player joins the new room, then the computer or the ghost when
+  // options ask.
   void open_room(Connection& c, const std::shared_ptr<Room>& room,
                  const protocol::RoomOptions& options, const protocol::Rid& rid);
-  // create_room's rest: out of the quick-match queue, a code, the room.
-  boost::asio::awaitable<void> create_room(Connection& c, const protocol::RoomOptions& options,
+  // create_room's rest: a ghost's run when asked (options then take its mode, size and
+  // target), out of the quick-match queue, a code, the room.
+  boost::asio::awaitable<void> create_room(Connection& c, protocol::RoomOptions options,
                                            const protocol::Rid& rid);
+  // The run of the recorded game id for a ghost room, or null when c was told why not.
+  boost::asio::awaitable<std::shared_ptr<const GhostRun>> load_ghost(Connection& c,
+                                                                     const std::string& id,
+                                                                     const protocol::Rid& rid);
   // join_room or spectate for a room this node does not have: a redirect or no_such_room.
   boost::asio::awaitable<void> locate(Connection& c, const std::string& code,
                                       std::string_view reason, const protocol::Rid& rid);

@@ -166,6 +166,12 @@ TEST(Decode, EmotesAndTheComputerOption) {
       decode_client(R"({"type":"bot_record"})").message()));
 }
 
+TEST(Decode, AGhostRoomNamesItsRun) {
+  const Decoded g = decode_client(R"({"type":"create_room","ghost":"0123abcd"})");
+  EXPECT_EQ(as<CreateRoom>(g).options.ghost, "0123abcd");
+  EXPECT_FALSE(as<CreateRoom>(decode_client(R"({"type":"create_room"})")).options.ghost);
+}
+
 TEST(Decode, LeaderboardPeriods) {
   const auto request = [](const std::string& text) {
     return as<LeaderboardRequest>(decode_client(text));
@@ -350,6 +356,11 @@ TEST(Decode, MalformedInputsGetTheirExactError) {
       // bot on create_room.
       {R"({"type":"create_room","bot":"godlike"})", ErrorCode::bad_field, "bot"},
       {R"({"type":"create_room","bot":"hard","size":3})", ErrorCode::bad_field, "bot"},
+      // ghost on create_room: a game id, and not with the computer.
+      {R"({"type":"create_room","ghost":""})", ErrorCode::bad_field, "ghost"},
+      {R"({"type":"create_room","ghost":"a b"})", ErrorCode::bad_field, "ghost"},
+      {R"({"type":"create_room","ghost":7})", ErrorCode::bad_field, "ghost"},
+      {R"({"type":"create_room","ghost":"abc","bot":"easy"})", ErrorCode::bad_field, "ghost"},
       // new_game.
       {R"({"type":"new_game","mode":"chess"})", ErrorCode::bad_field, "mode"},
       {R"({"type":"new_game","mode":3})", ErrorCode::bad_field, "mode"},

@@ -1,0 +1,148 @@
+#pragma once
+// The race rules (RaceState) driven as the Room shell drives them, for unit tests: members with
+// fake connections, and each call's effects carried out at once.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "server/game/race_state.hpp"
+#include "tests/server/fake_participant.hpp"
+
+namespace tilerace::server::testing {
+
+using namespace std::chrono_literals;
+using Time = RaceState::Time;
+using json = nlohmann::json;
+
+inline const Time t0 = Time{} + 1h;
+
+// A member of the race: a player whose connection is a fake participant.
+struct Member {
+  explicit Member(std::string id)
+      : player(std::make_shared<Player>(id, id, 1500)),
+        out(std::make_shared<FakeParticipant>()) {
+    player->connection = out;
+  }
+  std::shared_ptr<Player> player;
+  std::shared_ptr<FakeParticipant> out;
+};
+
+// What a member's Player::room points to: any live object will do for the rules (the pointer
+// is never followed), so a null Room sharing an anchor's lifetime stands in.
+struct Owner {
+  std::shared_ptr<int> anchor = std::make_shared<int>(0);
+  std::shared_ptr<Room> room{anchor, static_cast<Room*>(nullptr)};
+};
+
+// The rules with their effects carried out as the Room shell carries them out: deliveries in
+// order (the caller's to `to`), players linked to the room and released from it, ratings set,
+// and a finished race kept for take_result().
+class Rules {
+ public:
+  Rules(RaceState state, Owner& owner) : state_(std::move(state)), owner_(&owner) {}
+
+  // A journaled race restored at now for players (seated with their ratings, all away).
+  static std::optional<Rules> restore(const ActiveRaceRecord& record,
+                                      const std::vector<std::shared_ptr<Player>>& players,
+                                      RaceSettings settings, Metrics& metrics, Owner& owner,
+                                      Time now, std::shared_ptr<const GhostRun> ghost = nullptr) {
+    std::vector<Seat> seats;
+    for (const auto& p : players) seats.push_back(p ? Seat{p, {}, p->rating} : Seat{});
+    RaceEffects fx;
+    std::optional<RaceState> state =
+        RaceState::restore(record, std::move(seats), settings, metrics, now, fx, std::move(ghost));
+    if (!state) return std::nullopt;
+    for (std::size_t i = 0; i < players.size(); ++i) {
+      if (!record.racers[i].left && players[i]) players[i]->room = owner.room;
+    }
+    Rules rules(std::move(*state), owner);
+    rules.apply(std::move(fx), nullptr);
+    return rules;
+  }
+
+  void join(const std::shared_ptr<Player>& p, Participant& to, const protocol::Rid& rid) {
+    const bool claimed = p->room.expired();
+    if (claimed) p->room = owner_->room;
+    apply(state_.join({p, p->connection, p->rating}, claimed, rid), &to);
+  }
+  void leave(Player& p, Participant& to, const protocol::Rid& rid, Time now) {
+    apply(state_.leave(p, rid, now), &to);
+  }
+  void set_ready(Player& p, bool ready, Participant& to, const protocol::Rid& rid, Time now) {
+    apply(state_.set_ready(p, ready, rid, now), &to);
+  }
+  void play(Player& p, Participant& to, const protocol::ClientMessage& m, const protocol::Rid& rid,
+            Time now) {
+    apply(state_.play(p, m, rid, now), &to);
+  }
+  void emote(Player& p, Participant& to, protocol::Emote e, const protocol::Rid& rid, Time now) {
+    apply(state_.emote(p, e, rid, now), &to);
+  }
+  // Quick match: both linked, then seated (a away until a_expected_by, if given).
+  void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
+            std::optional<Time> a_expected_by = std::nullopt) {
+    a->room = owner_->room;
+    b->room = owner_->room;
+    state_.seat({a, a_expected_by ? std::weak_ptr<Participant>() : a->connection, a->rating},
+                {b, b->connection, b->rating}, a_expected_by);
+  }
+  void announce(Participant* direct, const protocol::Rid& rid, Time now) {
+    apply(state_.announce(direct != nullptr, rid, now), direct);
+  }
+  bool add_spectator(const std::shared_ptr<Participant>& spectator, const protocol::Rid& rid,
+                     Time now) {
+    bool added = false;
+    apply(state_.add_spectator(spectator, rid, now, added), spectator.get());
+    return added;
+  }
+  void reconnected(Player& p, const std::shared_ptr<Participant>& to, Time now) {
+    apply(state_.reconnected(p, to, now), to.get());
+  }
+  void disconnected(Player& p, Time now) { apply(state_.disconnected(p, now), nullptr); }
+  void seat_ghost() { apply(state_.seat_ghost(), nullptr); }
+  void tick(Time now) { apply(state_.tick(now), nullptr); }
+  void recorded(const RaceResult& result, const std::vector<Grant>& granted) {
+    apply(state_.recorded(result, granted), nullptr);
+  }
+  void record_failed() { apply(state_.record_failed(), nullptr); }
+  std::optional<RaceResult> take_result() { return std::exchange(result_, std::nullopt); }
+
+  std::optional<Time> next_deadline() const { return state_.next_deadline(); }
+  std::optional<ActiveRaceRecord> active_record(Time now) { return state_.active_record(now); }
+  protocol::RoomView summary() const { return state_.summary(); }
+  bool closed() const { return state_.closed(); }
+
+ private:
+  void apply(RaceEffects fx, Participant* to) {
+    for (const auto& p : fx.released) {
+      if (p->room.lock() == owner_->room) p->room.reset();
+    }
+    for (const auto& [p, rating] : fx.ratings) p->rating = rating;
+    if (fx.result) result_ = std::move(fx.result);
+    for (Delivery& d : fx.deliveries) {
+      Participant* target = d.to ? d.to.get() : to;
+      ASSERT_NE(target, nullptr) << "a reply with nobody asking";
+      target->deliver(std::move(d.message));
+    }
+  }
+
+  RaceState state_;
+  Owner* owner_;
+  std::optional<RaceResult> result_;
+};
+
+inline protocol::RoomOptions options(int time_limit = 60, int cap = 0) {
+  protocol::RoomOptions o;
+  o.size = 4;
+  o.target = 2048;
+  o.time_limit = time_limit;
+  o.max_moves_per_second = cap;
+  return o;
+}
+
+inline protocol::ClientMessage move(engine::Direction d) { return protocol::Move{d, std::nullopt}; }
+
+}  // namespace tilerace::server::testing
