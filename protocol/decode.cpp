@@ -196,9 +196,8 @@ NewGame parse_new_game(const json& object) {
 // game ids.
 bool id_shaped(const std::string& id) {
   return !id.empty() && id.size() <= kMaxPlayerIdChars &&
-         std::all_of(id.begin(), id.end(), [](unsigned char c) {
-           return std::isalnum(c) != 0 || c == '_' || c == '-';
-         });
+         std::all_of(id.begin(), id.end(),
+                     [](unsigned char c) { return std::isalnum(c) != 0 || c == '_' || c == '-'; });
 }
 
 // A player's id.
@@ -296,7 +295,6 @@ std::string check_code(std::string code, std::string_view key, std::size_t lengt
 std::string parse_code(const json& object) {
   return check_code(required_string(object, "code"), "code", kRoomCodeLength);
 }
-
 
 // A friendship change: player, or (request and block) a name instead.
 FriendChange parse_friend_change(const json& object, FriendVerb verb) {

@@ -101,17 +101,17 @@ json room_json(const RoomView& room) {
   }
   const RoomOptions& o = room.options;
   json view{{"code", room.code},
-          {"host", room.host},
-          {"mode", engine::to_string(o.mode)},
-          {"size", o.size},
-          {"target", o.target},
-          {"time_limit", o.time_limit},
-          {"max_players", o.max_players},
-          {"public", o.is_public},
-          {"max_moves_per_second", o.max_moves_per_second},
-          {"state", room.state},
-          {"players", std::move(players)},
-          {"spectators", room.spectators}};
+            {"host", room.host},
+            {"mode", engine::to_string(o.mode)},
+            {"size", o.size},
+            {"target", o.target},
+            {"time_limit", o.time_limit},
+            {"max_players", o.max_players},
+            {"public", o.is_public},
+            {"max_moves_per_second", o.max_moves_per_second},
+            {"state", room.state},
+            {"players", std::move(players)},
+            {"spectators", room.spectators}};
   if (o.ghost) view["ghost"] = *o.ghost;
   return view;
 }

@@ -6,11 +6,11 @@ namespace tilerace::protocol {
 
 namespace {
 constexpr std::array<std::string_view, kErrorCodes> kErrorNames{
-    "bad_json",         "unknown_type",    "bad_field",      "not_hello",       "already_hello",
-    "bad_token",        "no_game",         "game_over",      "stale",           "not_allowed",
-    "no_such_room",     "room_full",       "race_running",   "already_in_room", "not_in_room",
-    "not_started",      "not_a_player",    "rate_limited",   "internal",        "unavailable",
-    "name_taken",       "bad_credentials", "no_such_player", "not_friends",     "offline",
+    "bad_json",          "unknown_type",    "bad_field",      "not_hello",       "already_hello",
+    "bad_token",         "no_game",         "game_over",      "stale",           "not_allowed",
+    "no_such_room",      "room_full",       "race_running",   "already_in_room", "not_in_room",
+    "not_started",       "not_a_player",    "rate_limited",   "internal",        "unavailable",
+    "name_taken",        "bad_credentials", "no_such_player", "not_friends",     "offline",
     "no_such_challenge", "no_such_game"};
 static_assert(!kErrorNames.back().empty(), "every error code has its name");
 constexpr std::array<std::string_view, 6> kEmoteNames{"hi", "gl", "gg", "nice", "wow", "oops"};

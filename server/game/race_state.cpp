@@ -61,8 +61,8 @@ RaceState::Racer RaceState::racer_of(const Seat& seat) {
 
 RaceState::Racer RaceState::ghost_racer(const GhostRun& run) {
   Racer racer;
-  racer.player = std::make_shared<Player>(ghost_player_id(run.game_id),
-                                          ghost_player_name(run.name), run.rating);
+  racer.player = std::make_shared<Player>(ghost_player_id(run.game_id), ghost_player_name(run.name),
+                                          run.rating);
   racer.rating = run.rating;
   racer.ghost = true;
   racer.ready = true;
@@ -225,7 +225,8 @@ RaceEffects RaceState::seat_ghost() {
 }
 
 RaceState::Racer* RaceState::ghost() {
-  const auto it = std::find_if(racers_.begin(), racers_.end(), [](const Racer& r) { return r.ghost; });
+  const auto it =
+      std::find_if(racers_.begin(), racers_.end(), [](const Racer& r) { return r.ghost; });
   return it == racers_.end() ? nullptr : &*it;
 }
 
@@ -718,7 +719,8 @@ std::optional<RaceState::Time> RaceState::next_deadline() const {
   if (state_ == State::countdown) consider(countdown_until_);
   if (state_ == State::racing) consider(race_deadline_);
   if (state_ == State::racing && ghost_) {
-    const auto g = std::find_if(racers_.begin(), racers_.end(), [](const Racer& r) { return r.ghost; });
+    const auto g =
+        std::find_if(racers_.begin(), racers_.end(), [](const Racer& r) { return r.ghost; });
     if (g != racers_.end() && playing(*g->game) && !ghost_done(*g)) {
       consider(race_start() + ghost_->due(g->game->history().size()));
     }

@@ -181,7 +181,7 @@ class RaceState {
     int rating = 0;
     bool ready = false;
     bool connected = true;
-    bool left = false;  // left or timed out during a race: kept for the standings only
+    bool left = false;   // left or timed out during a race: kept for the standings only
     bool ghost = false;  // the ghost racer of a ghost room
     std::optional<engine::Game> game;
     std::string game_id;
@@ -252,7 +252,7 @@ class RaceState {
   Time race_deadline_{};
   std::uint64_t seed_ = 0;
   std::string race_id_;
-  std::int64_t race_started_at_ = 0;  // Unix ms
+  std::int64_t race_started_at_ = 0;       // Unix ms
   std::shared_ptr<const GhostRun> ghost_;  // a ghost room's run
   bool ghost_stuck_ = false;  // a letter of the run changed nothing: it plays no further
 };

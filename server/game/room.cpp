@@ -27,8 +27,8 @@ std::shared_ptr<Room> Room::make(std::string code, const protocol::RoomOptions& 
   std::shared_ptr<Room> room(new Room(std::move(services)));
   room->code_ = code;
   room->public_ = options.is_public;
-  room->state_.emplace(std::move(code), options, room->services_.settings,
-                       *room->services_.metrics, std::move(ghost));
+  room->state_.emplace(std::move(code), options, room->services_.settings, *room->services_.metrics,
+                       std::move(ghost));
   return room;
 }
 
@@ -41,10 +41,9 @@ std::shared_ptr<Room> Room::restore(const ActiveRaceRecord& record,
   std::vector<Seat> seats;
   for (const auto& player : players) seats.push_back(player ? seat_of(player, false) : Seat{});
   RaceEffects effects;
-  std::optional<RaceState> state =
-      RaceState::restore(record, std::move(seats), room->services_.settings,
-                         *room->services_.metrics, RaceState::Clock::now(), effects,
-                         std::move(ghost));
+  std::optional<RaceState> state = RaceState::restore(
+      record, std::move(seats), room->services_.settings, *room->services_.metrics,
+      RaceState::Clock::now(), effects, std::move(ghost));
   if (!state) return nullptr;
   for (std::size_t i = 0; i < players.size(); ++i) {
     if (record.racers[i].left || !players[i]) continue;

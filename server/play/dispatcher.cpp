@@ -387,8 +387,9 @@ void Dispatcher::send_unavailable(Connection& c, const protocol::Rid& rid) {
         rid);
 }
 
-asio::awaitable<std::shared_ptr<const GhostRun>> Dispatcher::load_ghost(
-    Connection& c, const std::string& id, const protocol::Rid& rid) {
+asio::awaitable<std::shared_ptr<const GhostRun>> Dispatcher::load_ghost(Connection& c,
+                                                                        const std::string& id,
+                                                                        const protocol::Rid& rid) {
   std::optional<GameRecord> game;
   std::optional<PlayerRecord> owner;
   const StoreWorker::Job load = [&](Store& s) {

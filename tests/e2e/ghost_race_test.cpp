@@ -72,7 +72,8 @@ std::vector<std::pair<json, Clock::duration>> ghost_updates(WsClient& ws, std::s
   std::vector<std::pair<json, Clock::duration>> got;
   const auto end = Clock::now() + deadline;
   while (got.size() < n && Clock::now() < end) {
-    const auto m = ws.next(std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now()));
+    const auto m =
+        ws.next(std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now()));
     if (!m) break;
     if ((*m)["type"] == "race_update" && (*m)["player"] == "ghost-run") {
       got.emplace_back(*m, Clock::now() - since);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Controller } from '../../web-client/js/controller.js';
+import { Controller, ghostTimeLimit } from '../../web-client/js/controller.js';
 import { initialState, applyMessage, myGame } from '../../web-client/js/state.js';
 
 // A controller over a fresh model whose sends and moves are recorded.
@@ -148,4 +148,15 @@ test('the daily challenge: today\'s board after welcome and after my attempt end
   receive({ type: 'moved', game: 'd1', changed: true, board: [[4]], score: 4, moves: 1, max_tile: 4,
     state: 'over', won: false, motions: [], spawned: [] });
   assert.equal(sent.pop().rid, 'daily');
+});
+
+test('racing a run asks for a ghost room long enough for the whole run', () => {
+  const { sent, controller } = harness();
+  controller.raceGhost({ id: 'g1', moves: 'LURD', times: [100, 200, 300, 400] });
+  assert.deepEqual(sent.at(-1), { type: 'create_room', ghost: 'g1', time_limit: 300 });
+  // Twelve minutes of moves: the run's length and a minute more.
+  assert.equal(ghostTimeLimit({ moves: 'LU', times: [1000, 720000] }), 780);
+  // No times: three moves a second.
+  assert.equal(ghostTimeLimit({ moves: 'L'.repeat(3000) }), 1059);
+  assert.equal(ghostTimeLimit({ moves: 'L'.repeat(30000), times: [] }), 3600);
 });

@@ -225,10 +225,20 @@ async function openProfile(id) {
     if (state.me && id === state.me.id) controller.listSessions();
     renderProfile({ name: $('profile-name'), stats: $('profile-stats'), chart: $('rating-chart'),
       bests: $('profile-bests'), races: $('profile-races'), achievements: $('profile-achievements') },
-    await fetchProfile(id), openReplay);
+    await fetchProfile(id), openReplay, raceRun);
     show('profile');
   } catch (err) {
     notify(state, 'error', `Profile unavailable: ${err.message}`);
+    render();
+  }
+}
+
+// Races the recorded game id as a ghost (its replay says how long the run was).
+async function raceRun(id) {
+  try {
+    controller.raceGhost(await fetchReplay(id));
+  } catch (err) {
+    notify(state, 'error', `That run cannot be raced: ${err.message}`);
     render();
   }
 }
@@ -334,6 +344,7 @@ $('share').addEventListener('click', async () => {
 $('daily-4').addEventListener('click', () => { controller.playDaily(4); show('play'); });
 $('daily-5').addEventListener('click', () => { controller.playDaily(5); show('play'); });
 $('replay-back').addEventListener('click', () => show('lobby'));
+$('replay-race').addEventListener('click', () => controller.raceGhost(replay.replay));
 $('profile-back').addEventListener('click', () => show('lobby'));
 $('me').addEventListener('click', () => { if (state.me) openProfile(state.me.id); });
 

@@ -78,6 +78,11 @@ export class Controller {
   createRoom(settings) {
     this.send({ type: 'create_room', mode: settings.mode, size: settings.size, target: settings.target, public: true });
   }
+  // Races a recorded run as a ghost (a replay as GET /api/replays/<id> gives it): the room
+  // takes its mode, size and target; the time limit leaves room for the whole run.
+  raceGhost(replay) {
+    this.send({ type: 'create_room', ghost: replay.id, time_limit: ghostTimeLimit(replay) });
+  }
   // The computer races classic 4×4 only; the target is the lobby's.
   raceComputer(target, strength) {
     this.send({ type: 'create_room', mode: 'classic', size: 4, target, bot: strength, public: true });
@@ -136,4 +141,12 @@ export class Controller {
   listSessions() { this.send({ type: 'sessions' }); }
   signOutOthers() { this.send({ type: 'logout_all' }); }
   signOut() { this.send({ type: 'logout' }); }
+}
+
+// The time limit of a race against a recorded run: its length (its last move's time, or three
+// moves a second without times) and a minute more, at least five minutes, at most an hour.
+export function ghostTimeLimit(replay) {
+  const times = replay.times ?? [];
+  const length = times.length ? times[times.length - 1] : replay.moves.length * 333;
+  return Math.min(3600, Math.max(300, Math.ceil(length / 1000) + 60));
 }

@@ -27,9 +27,18 @@ function text(tag, value, className) {
 
 const SVG = 'http://www.w3.org/2000/svg';
 
+// A game's links: its replay, and racing it as a ghost.
+function gameLinks(li, game, onReplay, onRace) {
+  const replay = text('button', 'replay', 'link');
+  replay.addEventListener('click', () => onReplay(game));
+  const race = text('button', 'race this run', 'link');
+  race.addEventListener('click', () => onRace(game));
+  li.append(replay, ' ', race);
+}
+
 // Draws profile p into el: {name, stats, chart, achievements, bests, races}; onReplay(gameId)
-// opens a replay.
-export function renderProfile(el, p, onReplay) {
+// opens a replay, onRace(gameId) races the game as a ghost.
+export function renderProfile(el, p, onReplay, onRace) {
   el.name.textContent = p.name;
   el.stats.textContent = `Rating ${p.rating} · ${p.wins} wins, ${p.losses} losses · ${p.games} games`;
   // The rating starts at 1500 when the player is created; each rated race adds a point.
@@ -45,23 +54,17 @@ export function renderProfile(el, p, onReplay) {
   el.achievements.replaceChildren(...(held.length === 0 ? [text('li', 'None yet.')] : held.map((a) => {
     const li = text('li', '');
     li.append(text('strong', a.title), ` · ${a.description} · ${new Date(a.at).toLocaleDateString()} `);
-    const replay = text('button', 'replay', 'link');
-    replay.addEventListener('click', () => onReplay(a.game));
-    li.append(replay);
+    gameLinks(li, a.game, onReplay, onRace);
     return li;
   })));
   el.bests.replaceChildren(...(p.bests.length === 0 ? [text('li', 'None yet.')] : p.bests.map((b) => {
     const li = text('li', `${b.mode} ${b.size}×${b.size}: ${b.score} points, ${b.max_tile} tile, ${b.moves} moves `);
-    const replay = text('button', 'replay', 'link');
-    replay.addEventListener('click', () => onReplay(b.game));
-    li.append(replay);
+    gameLinks(li, b.game, onReplay, onRace);
     return li;
   })));
   el.races.replaceChildren(...p.races.map((r) => {
     const li = text('li', `${new Date(r.at).toLocaleString()} · room ${r.room} · ${r.score} points (${r.state}) `);
-    const replay = text('button', 'replay', 'link');
-    replay.addEventListener('click', () => onReplay(r.game));
-    li.append(replay);
+    gameLinks(li, r.game, onReplay, onRace);
     return li;
   }));
 }

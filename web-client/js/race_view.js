@@ -13,6 +13,17 @@ function text(tag, value, className) {
 export const EMOTES = { hi: '👋', gl: '🍀', gg: '🤝', nice: '👍', wow: '😮', oops: '😅' };
 export const EMOTE_WORDS = { hi: 'hi', gl: 'good luck', gg: 'good game', nice: 'nice', wow: 'wow', oops: 'oops' };
 
+// A ghost race's result in words: by how much each racer beat or trailed the run.
+export function ghostMargins(over) {
+  const names = new Map(over.standings.map((s) => [s.player, s.name]));
+  return Object.entries(over.ghost.margins).map(([player, margin]) => {
+    const who = names.get(player) ?? 'someone';
+    const run = `${over.ghost.name}'s run (${over.ghost.score} points)`;
+    if (margin === 0) return `${who} tied ${run}.`;
+    return `${who} ${margin > 0 ? 'beat' : 'trailed'} ${run} by ${Math.abs(margin)} points.`;
+  }).join(' ');
+}
+
 export class RaceView {
   constructor({ players, opponents, results, clock, clockValue }) {
     Object.assign(this, { players, opponents, results, clock, clockValue });
@@ -23,6 +34,7 @@ export class RaceView {
     this.players.replaceChildren(...(room ? room.players : []).map((p) => {
       const li = text('li', p.name + (p.id === room.host ? ' (host)' : ''));
       if (p.ready) li.classList.add('ready');
+      if (p.ghost) li.classList.add('ghost');
       if (!p.connected) li.classList.add('away');
       return li;
     }));
@@ -32,12 +44,13 @@ export class RaceView {
   renderBoards(race, room, skip) {
     if (!race) { this.opponents.replaceChildren(); this.boards.clear(); return; }
     const names = new Map((room ? room.players : []).map((p) => [p.id, p.name]));
+    const ghosts = new Set((room ? room.players : []).filter((p) => p.ghost).map((p) => p.id));
     const ids = Object.keys(race.games).filter((id) => id !== skip);
     if (ids.join() !== [...this.boards.keys()].join()) {
       this.boards.clear();
       this.opponents.replaceChildren(...ids.map((id) => {
         const box = document.createElement('div');
-        box.className = 'opponent';
+        box.className = ghosts.has(id) ? 'opponent ghost' : 'opponent';
         box.dataset.player = id;
         const title = text('h3', '');
         const board = document.createElement('div');
@@ -98,5 +111,6 @@ export class RaceView {
     const list = document.createElement('ol');
     list.replaceChildren(...rows);
     this.results.replaceChildren(text('h2', winner ? `${winner.name} wins — ${reason}` : `Draw — ${reason}`), list);
+    if (over.ghost) this.results.append(text('p', ghostMargins(over), 'ghost-margins'));
   }
 }

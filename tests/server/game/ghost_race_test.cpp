@@ -203,9 +203,8 @@ TEST_F(GhostFixture, ARestoredGhostRaceCatchesUpWithItsRun) {
   record->racers[1].moves = run.moves.substr(0, 1);
   const Time later = t0 + 100h;
   Owner other;
-  std::optional<Rules> back =
-      Rules::restore(*record, {a.player, nullptr}, {3, 10}, metrics, other, later,
-                     std::make_shared<const GhostRun>(run));
+  std::optional<Rules> back = Rules::restore(*record, {a.player, nullptr}, {3, 10}, metrics, other,
+                                             later, std::make_shared<const GhostRun>(run));
   ASSERT_TRUE(back.has_value());
   ASSERT_EQ(back->summary().players.size(), 2u);
   EXPECT_TRUE(back->summary().players[1].ghost);

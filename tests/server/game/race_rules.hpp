@@ -22,8 +22,7 @@ inline const Time t0 = Time{} + 1h;
 // A member of the race: a player whose connection is a fake participant.
 struct Member {
   explicit Member(std::string id)
-      : player(std::make_shared<Player>(id, id, 1500)),
-        out(std::make_shared<FakeParticipant>()) {
+      : player(std::make_shared<Player>(id, id, 1500)), out(std::make_shared<FakeParticipant>()) {
     player->connection = out;
   }
   std::shared_ptr<Player> player;
