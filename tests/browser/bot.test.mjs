@@ -1,7 +1,7 @@
 // Racing the computer from the lobby: its board moves live beside the player's own.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveAndBrowse, enter } from './harness.mjs';
+import { serveAndBrowse, enter, recordBoards, boardsSeen } from './harness.mjs';
 
 const env = serveAndBrowse(['--bot-moves-per-second', '20']);
 
@@ -16,14 +16,7 @@ test('Race the computer: the bot joins, is ready, and its board moves live', asy
   assert.match(await page.locator('#room-players li', { hasText: 'Computer (hard)' }).getAttribute('class'), /ready/);
   // Every board the computer's view shows is recorded as it is drawn: at 20 moves a second
   // the race to 16 may be over before a test could read its first board and wait for the next.
-  await page.evaluate(() => {
-    window.botBoards = new Set();
-    new MutationObserver((changes) => {
-      for (const change of changes) {
-        if (change.target.closest('.opponent[data-player="bot-hard"]')) window.botBoards.add(change.target.dataset.board);
-      }
-    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-board'] });
-  });
+  await recordBoards(page, '.opponent[data-player="bot-hard"]');
   await page.click('#ready');
   const theirs = page.locator('.opponent[data-player="bot-hard"] .board');
   await theirs.locator('.tile').first().waitFor();
@@ -32,6 +25,6 @@ test('Race the computer: the bot joins, is ready, and its board moves live', asy
   await page.locator('#overlay-text', { hasText: 'You lose' }).waitFor();
   await page.waitForFunction(() => document.getElementById('bot-record').textContent === 'Your record: hard 0–1');
   // The computer moved by itself, live: its view showed more than one board on the way.
-  assert.ok(await page.evaluate(() => window.botBoards.size) >= 2);
+  assert.ok(await boardsSeen(page) >= 2);
   await context.close();
 });

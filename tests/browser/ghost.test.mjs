@@ -3,7 +3,7 @@
 // says by how much the run was beaten or trailed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveAndBrowse, enter, movingKey, screenshot } from './harness.mjs';
+import { serveAndBrowse, enter, movingKey, recordBoards, boardsSeen, screenshot } from './harness.mjs';
 
 const env = serveAndBrowse();
 
@@ -39,14 +39,7 @@ test('race a finished run as a ghost: both boards move, the ghost marked, the ma
   await page.locator('#room-players li.ghost', { hasText: 'gina-g (ghost)' }).waitFor();
 
   // Every board the ghost's view draws is recorded as it is drawn (its run is quick).
-  await page.evaluate(() => {
-    window.ghostBoards = new Set();
-    new MutationObserver((changes) => {
-      for (const change of changes) {
-        if (change.target.closest('.opponent.ghost')) window.ghostBoards.add(change.target.dataset.board);
-      }
-    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-board'] });
-  });
+  await recordBoards(page, '.opponent.ghost');
   await page.click('#ready');
   await page.locator('.opponent.ghost .board .tile').first().waitFor();
   // The race starts from the run's first board (its seed is the race's), then she moves.
@@ -58,7 +51,7 @@ test('race a finished run as a ghost: both boards move, the ghost marked, the ma
   await page.locator('#results h2', { hasText: 'gina-g (ghost) wins — target reached' }).waitFor();
   assert.match(await page.textContent('#results .ghost-margins'),
     new RegExp(`^gina-g trailed gina-g's run \\(${runScore} points\\) by \\d+ points\\.$`));
-  assert.ok(await page.evaluate(() => window.ghostBoards.size) >= 2, 'the ghost moved live');
+  assert.ok(await boardsSeen(page) >= 2, 'the ghost moved live');
   await screenshot(page, 'ghost');
   await context.close();
 });

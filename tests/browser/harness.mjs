@@ -99,6 +99,20 @@ export async function boardOf(page, selector = '#board') {
   return JSON.parse(await page.locator(selector).getAttribute('data-board'));
 }
 
+// Records every board drawn inside the elements matching selector, as it is drawn (a quick
+// racer's boards may come and go between two reads); boardsSeen tells how many differed.
+export async function recordBoards(page, selector) {
+  await page.evaluate((sel) => {
+    window.boardsSeen = new Set();
+    new MutationObserver((changes) => {
+      for (const change of changes) {
+        if (change.target.closest(sel)) window.boardsSeen.add(change.target.dataset.board);
+      }
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-board'] });
+  }, selector);
+}
+export async function boardsSeen(page) { return page.evaluate(() => window.boardsSeen.size); }
+
 // The tiles drawn on a board, as a board of values (0 where no tile).
 export async function drawnBoard(page, selector = '#board') {
   return page.evaluate((sel) => {

@@ -10,6 +10,7 @@
 #include "protocol/names.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/game/daily.hpp"
+#include "server/game/game_record.hpp"
 #include "server/store/sqlite_dialect.hpp"
 #include "tests/e2e/friend_steps.hpp"
 
@@ -31,25 +32,15 @@ std::string record_runs(const std::filesystem::path& data, std::size_t letters, 
   server::SqliteStore store(data / "tilerace.db");
   store.add_player({"olga", "olga-g", protocol::name_key("olga-g"), 1}, std::nullopt);
   engine::Game game(kRunConfig);
-  std::vector<std::int32_t> times;
+  server::MoveTimes times = std::vector<std::int32_t>{};
   for (int turn = 0; game.history().size() < letters; ++turn) {
     if (game.move(static_cast<engine::Direction>(turn % 4)).changed) {
-      times.push_back(300 + every * static_cast<int>(times.size()));
+      times->push_back(300 + every * static_cast<int>(times->size()));
     }
   }
   game.end(engine::GameState::resigned);
-  server::GameRecord run{.id = "run",
-                         .player_id = "olga",
-                         .config = kRunConfig,
-                         .moves = game.history(),
-                         .score = game.score(),
-                         .max_tile = game.max_tile(),
-                         .move_count = game.moves(),
-                         .state = game.state(),
-                         .ranked = true,
-                         .started_at = 1,
-                         .ended_at = 2,
-                         .times = times};
+  const server::GameRecord run =
+      server::game_record(game, "run", "olga", /*ranked=*/true, 1, 2, {}, times);
   store.record_game(run);
   server::GameRecord undone = run;
   undone.id = "undone";
