@@ -258,6 +258,48 @@ ALTER TABLE games ADD COLUMN daily text NOT NULL DEFAULT '';
 ALTER TABLE games ADD COLUMN times text NOT NULL DEFAULT '';
 ALTER TABLE active_games ADD COLUMN daily text NOT NULL DEFAULT '';
 )sql",
+    R"sql(
+-- Moderation (docs/operations.md, "Moderation"): the bans in force (players.banned mirrors
+-- them for the boards' queries), the games taken off the boards, players' reports, and the
+-- append-only audit log of every moderation action.
+CREATE TABLE bans (
+  player_id text COLLATE "C" PRIMARY KEY,
+  reason text NOT NULL,
+  until bigint NOT NULL,
+  at bigint NOT NULL
+);
+ALTER TABLE players ADD COLUMN banned integer NOT NULL DEFAULT 0;
+CREATE TABLE hidden_games (
+  game_id text COLLATE "C" PRIMARY KEY,
+  reason text NOT NULL,
+  at bigint NOT NULL
+);
+CREATE TABLE reports (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  reporter text COLLATE "C" NOT NULL,
+  player_id text COLLATE "C" NOT NULL,
+  reason text NOT NULL,
+  note text NOT NULL,
+  at bigint NOT NULL,
+  day text COLLATE "C" NOT NULL,
+  resolved_at bigint NOT NULL DEFAULT 0,
+  resolution text NOT NULL DEFAULT ''
+);
+CREATE UNIQUE INDEX reports_once_a_day ON reports (reporter, player_id, day);
+CREATE TABLE audit_log (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  at bigint NOT NULL,
+  actor text NOT NULL,
+  action text NOT NULL,
+  target text NOT NULL,
+  reason text NOT NULL,
+  detail text NOT NULL
+);
+CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS
+  $$ BEGIN RAISE EXCEPTION 'the audit log is append-only'; END $$;
+CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
+  FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
+)sql",
 };
 
 // The rank change a best result or a rating makes, announced to every node in the same
@@ -275,7 +317,12 @@ ALTER TABLE active_games ADD COLUMN daily text NOT NULL DEFAULT '';
 #define TILERACE_TOP                                                                           \
   "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, b.ended_at FROM " \
   "period_results b JOIN players p ON p.id = b.player_id WHERE b.period = $1 AND b.mode = $2 " \
-  "AND b.size = $3 "
+  "AND b.size = $3 AND p.banned = 0 "
+// A daily attempt (a) of a player (p) that is on the boards: not banned, its game not hidden.
+#define TILERACE_ON_BOARD \
+  "AND p.banned = 0 AND a.game_id NOT IN (SELECT game_id FROM hidden_games) "
+#define TILERACE_PLAYER_COLUMNS \
+  "id, name, created_at, rating, wins, losses, registered_at, renamed_at"
 #define TILERACE_RACE_COLUMNS                                                \
   "id, room, mode, size, target, seed, time_limit, max_players, is_public, " \
   "max_moves_per_second, host, started_at, remaining_ms"
@@ -286,9 +333,7 @@ const char* text(Sql statement) {
     case Sql::insert_player:
       return "INSERT INTO players (id, name, name_key, rating, wins, losses, created_at) "
              "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING";
-    case Sql::select_player:
-      return "SELECT id, name, created_at, rating, wins, losses, registered_at, renamed_at "
-             "FROM players WHERE id = $1";
+    case Sql::select_player: return "SELECT " TILERACE_PLAYER_COLUMNS " FROM players WHERE id = $1";
     case Sql::player_by_key: return "SELECT id, password_hash FROM players WHERE name_key = $1";
     case Sql::unkeyed_players:
       return "SELECT id, name FROM players WHERE name_key IS NULL ORDER BY created_at, id";
@@ -347,19 +392,22 @@ const char* text(Sql statement) {
     case Sql::daily_top:
       return "SELECT a.player_id, p.name, a.score, a.max_tile, a.moves, a.game_id, a.at "
              "FROM daily_attempts a JOIN players p ON p.id = a.player_id "
-             "WHERE a.day = $1 AND a.mode = $2 ORDER BY a.score DESC, a.moves, a.at, a.player_id "
-             "LIMIT $3";
+             "WHERE a.day = $1 AND a.mode = $2 " TILERACE_ON_BOARD
+             "ORDER BY a.score DESC, a.moves, a.at, a.player_id LIMIT $3";
     case Sql::daily_entry:
       return "SELECT a.player_id, p.name, a.score, a.max_tile, a.moves, a.game_id, a.at "
              "FROM daily_attempts a JOIN players p ON p.id = a.player_id "
-             "WHERE a.day = $1 AND a.mode = $2 AND a.player_id = $3";
+             "WHERE a.day = $1 AND a.mode = $2 AND a.player_id = $3 " TILERACE_ON_BOARD;
     case Sql::daily_better:
-      return "SELECT COUNT(*) FROM daily_attempts WHERE day = $1 AND mode = $2 AND "
-             "(score > $3 OR (score = $3 AND (moves < $4 OR (moves = $4 AND at < $5))))";
+      return "SELECT COUNT(*) FROM daily_attempts a JOIN players p ON p.id = a.player_id "
+             "WHERE a.day = $1 AND a.mode = $2 " TILERACE_ON_BOARD
+             "AND (a.score > $3 OR (a.score = $3 AND (a.moves < $4 OR (a.moves = $4 AND a.at < "
+             "$5))))";
     case Sql::daily_of_day:
       return "SELECT a.day, a.mode, a.player_id, p.name, a.game_id, a.score, a.max_tile, a.moves, "
              "a.at, a.finished FROM daily_attempts a JOIN players p ON p.id = a.player_id "
-             "WHERE a.day = $1 ORDER BY a.mode, a.score DESC, a.moves, a.at, a.player_id";
+             "WHERE a.day = $1 " TILERACE_ON_BOARD
+             "ORDER BY a.mode, a.score DESC, a.moves, a.at, a.player_id";
     case Sql::open_dailies:
       return "SELECT a.day, a.mode, a.player_id, p.name, a.game_id, a.score, a.max_tile, a.moves, "
              "a.at, a.finished FROM daily_attempts a JOIN players p ON p.id = a.player_id "
@@ -371,12 +419,14 @@ const char* text(Sql statement) {
              "RETURNING id, rating, races, streak) SELECT up.races, up.streak, "
              "pg_notify('tilerace_ranks', concat_ws('|', 'r', up.rating, up.races, up.id)) "
              "FROM up";
-    case Sql::rated_players: return "SELECT id, rating, races FROM players WHERE races > 0";
+    case Sql::rated_players:
+      return "SELECT id, rating, races FROM players WHERE races > 0 AND banned = 0";
     case Sql::top_rating:
-      return "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 "
+      return "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 AND banned = 0 "
              "ORDER BY rating DESC, id LIMIT $1";
     case Sql::rating_of:
-      return "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 AND id = $1";
+      return "SELECT id, name, rating, wins, losses FROM players "
+             "WHERE races > 0 AND banned = 0 AND id = $1";
     case Sql::insert_game:
       return "INSERT INTO games (id, player_id, mode, size, target, seed, moves, score, "
              "max_tile, move_count, state, ranked, started_at, ended_at, room, daily, times) "
@@ -420,8 +470,8 @@ const char* text(Sql statement) {
       return TILERACE_BEST_ROWS
           "excluded.move_count < b.move_count RETURNING b.*) " TILERACE_NOTIFY_BEST;
     case Sql::all_bests:
-      return "SELECT mode, size, player_id, score, max_tile, move_count, period "
-             "FROM period_results";
+      return "SELECT b.mode, b.size, b.player_id, b.score, b.max_tile, b.move_count, b.period "
+             "FROM period_results b JOIN players p ON p.id = b.player_id WHERE p.banned = 0";
     case Sql::bests_of:
       return "SELECT mode, size, score, max_tile, move_count, game_id, ended_at "
              "FROM period_results WHERE period = 'all-time' AND player_id = $1 "
@@ -479,9 +529,53 @@ const char* text(Sql statement) {
     case Sql::race_room_of:
       return "SELECT r.room FROM active_racers a JOIN active_races r ON r.id = a.race_id "
              "WHERE a.player_id = $1 AND NOT a.left_race ORDER BY r.started_at DESC LIMIT 1";
+    case Sql::upsert_ban:
+      return "INSERT INTO bans VALUES ($1, $2, $3, $4) ON CONFLICT (player_id) DO UPDATE SET "
+             "reason = excluded.reason, until = excluded.until, at = excluded.at";
+    case Sql::delete_ban: return "DELETE FROM bans WHERE player_id = $1 RETURNING player_id";
+    case Sql::set_banned: return "UPDATE players SET banned = $2 WHERE id = $1";
+    case Sql::select_ban: return "SELECT reason, until, at FROM bans WHERE player_id = $1";
+    case Sql::expired_bans:
+      return "SELECT player_id FROM bans WHERE until > 0 AND until <= $1 ORDER BY player_id";
+    case Sql::hide_game:
+      return "INSERT INTO hidden_games VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
+    case Sql::unhide_game: return "DELETE FROM hidden_games WHERE game_id = $1";
+    case Sql::board_games:
+      return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
+             "move_count, state, ranked, started_at, ended_at, room, daily, times FROM games "
+             "WHERE player_id = $1 AND ranked AND room = '' AND daily = '' "
+             "AND id NOT IN (SELECT game_id FROM hidden_games) ORDER BY ended_at, id";
+    case Sql::delete_bests: return "DELETE FROM period_results WHERE player_id = $1";
+    case Sql::insert_report:
+      return "INSERT INTO reports (reporter, player_id, reason, note, at, day) "
+             "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING";
+    case Sql::select_reports:
+      return "SELECT r.id, r.reporter, a.name, r.player_id, b.name, r.reason, r.note, r.at, "
+             "r.resolved_at, r.resolution FROM reports r JOIN players a ON a.id = r.reporter "
+             "JOIN players b ON b.id = r.player_id WHERE $1::integer = 0 OR r.resolved_at = 0 "
+             "ORDER BY r.id DESC LIMIT $2";
+    case Sql::resolve_report:
+      return "UPDATE reports SET resolved_at = $2, resolution = $3 "
+             "WHERE id = $1 AND resolved_at = 0";
+    case Sql::insert_audit:
+      return "INSERT INTO audit_log (at, actor, action, target, reason, detail) "
+             "VALUES ($1, $2, $3, $4, $5, $6)";
+    case Sql::select_audit:
+      return "SELECT id, at, actor, action, target, reason, detail FROM audit_log "
+             "WHERE id < $1 ORDER BY id DESC LIMIT $2";
+    case Sql::search_players:
+      return "SELECT " TILERACE_PLAYER_COLUMNS
+             " FROM players WHERE id = $1 "
+             "OR strpos(name_key, $2) > 0 OR id IN (SELECT player_id FROM old_names "
+             "WHERE strpos(lower(name), $2) > 0) ORDER BY name_key LIMIT $3";
+    case Sql::old_names_of:
+      return "SELECT name, until FROM old_names WHERE player_id = $1 ORDER BY until";
+    case Sql::ranks_changed: return "SELECT pg_notify('tilerace_ranks', 'reload')";
   }
   return nullptr;
 }
+#undef TILERACE_ON_BOARD
+#undef TILERACE_PLAYER_COLUMNS
 #undef TILERACE_NOTIFY_BEST
 #undef TILERACE_BEST_ROWS
 #undef TILERACE_TOP
@@ -599,14 +693,20 @@ std::unique_ptr<PgConnection> PgDialect::listening() {
   auto conn = connect();
   // Listen before reading the ranks: a change committed in between is then not missed.
   conn->exec("LISTEN tilerace_ranks");
-  PgTransaction tx(*conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-  Session session(*conn);
-  fill_(session);
-  tx.commit();
+  refill(*conn);
   return conn;
 }
 
-void PgDialect::keep_ranks(RankCache& ranks, std::function<void(SqlSession&)> fill) {
+void PgDialect::refill(PgConnection& conn) {
+  RankCache fresh;
+  PgTransaction tx(conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+  Session session(conn);
+  fill_(session, fresh);
+  tx.commit();
+  ranks_->swap(fresh);
+}
+
+void PgDialect::keep_ranks(RankCache& ranks, FillRanks fill) {
   ranks_ = &ranks;
   fill_ = std::move(fill);
   try {
@@ -616,7 +716,9 @@ void PgDialect::keep_ranks(RankCache& ranks, std::function<void(SqlSession&)> fi
   }
 }
 
-void PgDialect::apply_notification(std::string_view payload) {
+void PgDialect::apply_notification(PgConnection& conn, std::string_view payload) {
+  // Moderation took entries off the boards (or put them back): a put cannot say that.
+  if (payload == "reload") return refill(conn);
   const auto f = split(payload, '|');
   if (f.size() == 8 && f[0] == "b") {
     const auto period = protocol::period_from_string(f[1]);
@@ -647,7 +749,7 @@ void PgDialect::listen(std::unique_ptr<PgConnection> conn) {
         ::poll(&p, 1, 200);
         if (!conn->consume_input()) throw StoreUnavailable("the listening connection was lost");
         while (const auto n = conn->next_notification()) {
-          if (n->channel == kChannel) apply_notification(n->payload);
+          if (n->channel == kChannel) apply_notification(*conn, n->payload);
         }
       }
     } catch (const std::exception& e) {

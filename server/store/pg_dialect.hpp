@@ -27,7 +27,7 @@ namespace tilerace::server {
 
 class PgDialect final : public SqlDialect {
  public:
-  static constexpr int kSchemaVersion = 8;
+  static constexpr int kSchemaVersion = 9;
   static constexpr int kPoolSize = 4;
 
   // Connects to url and migrates. node names this server: the running races it journals are
@@ -40,7 +40,8 @@ class PgDialect final : public SqlDialect {
   const std::string& node() const override { return node_; }
   void ping() override;
   void session(SqlTx tx, const std::function<void(SqlSession&)>& work) override;
-  void keep_ranks(RankCache& ranks, std::function<void(SqlSession&)> fill) override;
+  void keep_ranks(RankCache& ranks, FillRanks fill) override;
+  bool hears_ranks_changed() const override { return true; }
 
  private:
   class Session;
@@ -62,13 +63,15 @@ class PgDialect final : public SqlDialect {
   void migrate(PgConnection& conn);
   // A new connection listening for rank changes, the ranks filled through it.
   std::unique_ptr<PgConnection> listening();
-  void apply_notification(std::string_view payload);
+  // Fills a fresh cache through conn, in one snapshot, and swaps it in for the ranks.
+  void refill(PgConnection& conn);
+  void apply_notification(PgConnection& conn, std::string_view payload);
   void listen(std::unique_ptr<PgConnection> conn);
 
   const std::string url_;
   const std::string node_;
-  RankCache* ranks_ = nullptr;             // set by keep_ranks
-  std::function<void(SqlSession&)> fill_;  // likewise
+  RankCache* ranks_ = nullptr;  // set by keep_ranks
+  FillRanks fill_;              // likewise
 
   std::mutex pool_mutex_;
   std::condition_variable pool_changed_;

@@ -98,6 +98,12 @@ int RankCache::rank(const BoardId& id, std::string_view player, RankKey key) con
   return static_cast<int>(better) + 1;
 }
 
+void RankCache::swap(RankCache& other) {
+  if (&other == this) return;
+  std::scoped_lock lock(mutex_, other.mutex_);
+  boards_.swap(other.boards_);
+}
+
 std::size_t RankCache::size(const BoardId& id) const {
   std::lock_guard lock(mutex_);
   const auto b = boards_->boards.find(id);

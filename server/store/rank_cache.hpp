@@ -95,6 +95,10 @@ class RankCache {
   // Entries on board.
   std::size_t size(const BoardId& board) const;
 
+  // Takes other's entries, and gives it these (a cache filled afresh replaces this one at
+  // once: a moderation action took entries off the boards).
+  void swap(RankCache& other);
+
  private:
   struct Boards;
   mutable std::mutex mutex_;

@@ -8,32 +8,11 @@
 #include "protocol/names.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/store/achievements.hpp"
+#include "server/store/record_rows.hpp"
 
 namespace tilerace::server {
 
 namespace {
-
-engine::Mode mode_of(const std::string& name) {
-  return engine::mode_from_string(name).value_or(engine::Mode::classic);
-}
-
-// A game's config from four columns (mode, size, target, seed) starting at col.
-engine::GameConfig config_from(const SqlResult& r, std::size_t row, std::size_t col) {
-  return {mode_of(r.string(row, col)), r.integer(row, col + 1), r.int64(row, col + 2),
-          std::stoull(r.string(row, col + 3))};
-}
-
-// The player in the first row of a select_player result.
-PlayerRecord player_of(const SqlResult& r) {
-  return PlayerRecord{.id = r.string(0, 0),
-                      .name = r.string(0, 1),
-                      .created_at = r.int64(0, 2),
-                      .rating = r.integer(0, 3),
-                      .wins = r.integer(0, 4),
-                      .losses = r.integer(0, 5),
-                      .registered_at = r.int64(0, 6),
-                      .renamed_at = r.int64(0, 7)};
-}
 
 // name with "-n" after it, shortened first so that the whole stays a name's length.
 std::string with_suffix(const std::string& name, int n) {
@@ -47,16 +26,6 @@ std::string with_suffix(const std::string& name, int n) {
   return name.substr(0, end).append(suffix);
 }
 
-// Every row of a result, each read with read.
-template <class Read>
-auto rows_of(const SqlResult& r, Read read) {
-  std::vector<decltype(read(r, 0))> rows;
-  rows.reserve(r.rows());
-  for (std::size_t i = 0; i < r.rows(); ++i) rows.push_back(read(r, i));
-  return rows;
-}
-
-// Whether game is recorded now (false: it was already).
 // A game's move times as stored: comma-separated, '' for none.
 std::string times_text(const std::vector<std::int32_t>& times) {
   std::string out;
@@ -65,18 +34,7 @@ std::string times_text(const std::vector<std::int32_t>& times) {
   return out;
 }
 
-std::vector<std::int32_t> times_from(std::string_view text) {
-  std::vector<std::int32_t> out;
-  while (!text.empty()) {
-    const auto comma = text.find(',');
-    std::int32_t t = 0;
-    std::from_chars(text.data(), text.data() + std::min(comma, text.size()), t);
-    out.push_back(t);
-    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
-  }
-  return out;
-}
-
+// Whether game is recorded now (false: it was already).
 bool insert_game(SqlSession& sql, const GameRecord& g) {
   const engine::GameConfig& c = g.config;
   return sql(Sql::insert_game, g.id, g.player_id, engine::to_string(c.mode), c.size, c.target,
@@ -129,21 +87,10 @@ std::vector<ActiveRaceRecord> races_of(SqlSession& sql, const SqlResult& r) {
 
 }  // namespace
 
-template <class Work>
-auto Recorder::unit(SqlTx tx, Work work) {
-  using Result = decltype(work(std::declval<SqlSession&>()));
-  if constexpr (std::is_void_v<Result>) {
-    dialect_->session(tx, work);
-  } else {
-    std::optional<Result> result;
-    dialect_->session(tx, [&](SqlSession& sql) { result = work(sql); });
-    return std::move(*result);
-  }
-}
-
 Recorder::Recorder(std::unique_ptr<SqlDialect> dialect) : dialect_(std::move(dialect)) {
   unit(SqlTx::write, [this](SqlSession& sql) { key_names(sql); });
-  dialect_->keep_ranks(ranks_, [this](SqlSession& sql) { fill_ranks(sql); });
+  dialect_->keep_ranks(ranks_,
+                       [this](SqlSession& sql, RankCache& ranks) { fill_ranks(sql, ranks); });
 }
 
 void Recorder::key_names(SqlSession& sql) {
@@ -171,18 +118,18 @@ int Recorder::concurrency() const { return dialect_->concurrency(); }
 
 void Recorder::ping() { dialect_->ping(); }
 
-void Recorder::fill_ranks(SqlSession& sql) {
+void Recorder::fill_ranks(SqlSession& sql, RankCache& ranks) {
   const SqlResult best = sql(Sql::all_bests);
   for (std::size_t i = 0; i < best.rows(); ++i) {
     const auto period = protocol::period_from_string(best.string(i, 6));
     if (!period) continue;
     const engine::Mode mode = mode_of(best.string(i, 0));
-    ranks_.put_best({mode, best.integer(i, 1), false, *period}, best.string(i, 2),
-                    best_key(mode, best.int64(i, 3), best.int64(i, 4), best.int64(i, 5)));
+    ranks.put_best({mode, best.integer(i, 1), false, *period}, best.string(i, 2),
+                   best_key(mode, best.int64(i, 3), best.int64(i, 4), best.int64(i, 5)));
   }
   const SqlResult rated = sql(Sql::rated_players);
   for (std::size_t i = 0; i < rated.rows(); ++i) {
-    ranks_.put(kRatingBoard, rated.string(i, 0), rating_key(rated.int64(i, 1)), rated.int64(i, 2));
+    ranks.put(kRatingBoard, rated.string(i, 0), rating_key(rated.int64(i, 1)), rated.int64(i, 2));
   }
 }
 
@@ -328,6 +275,20 @@ std::optional<std::string> Recorder::take_link_code(std::string_view code, std::
   });
 }
 
+std::vector<protocol::Period> Recorder::put_on_boards(SqlSession& sql, const GameRecord& g) {
+  const auto [day, week] = periods_of(g.ended_at);
+  const SqlResult up =
+      sql(g.config.mode == engine::Mode::fifteen ? Sql::upsert_best_fifteen : Sql::upsert_best_2048,
+          protocol::to_string(protocol::Period{}), protocol::to_string(day),
+          protocol::to_string(week), g.player_id, engine::to_string(g.config.mode), g.config.size,
+          g.score, g.max_tile, g.move_count, g.id, g.ended_at);
+  std::vector<protocol::Period> periods;
+  for (std::size_t i = 0; i < up.rows(); ++i) {
+    if (auto period = protocol::period_from_string(up.string(i, 0))) periods.push_back(*period);
+  }
+  return periods;
+}
+
 std::vector<Grant> Recorder::record_game(const GameRecord& g) {
   std::vector<protocol::Period> new_bests;  // the boards where g is the player's new best
   std::vector<Grant> granted;
@@ -336,19 +297,7 @@ std::vector<Grant> Recorder::record_game(const GameRecord& g) {
     if (inserted) {
       for (const std::string_view id : earned_by(Feat{g})) grant(sql, g, id, granted);
     }
-    if (inserted && eligible_for_board(g)) {
-      const auto [day, week] = periods_of(g.ended_at);
-      const SqlResult up = sql(
-          g.config.mode == engine::Mode::fifteen ? Sql::upsert_best_fifteen : Sql::upsert_best_2048,
-          protocol::to_string(protocol::Period{}), protocol::to_string(day),
-          protocol::to_string(week), g.player_id, engine::to_string(g.config.mode), g.config.size,
-          g.score, g.max_tile, g.move_count, g.id, g.ended_at);
-      for (std::size_t i = 0; i < up.rows(); ++i) {
-        if (auto period = protocol::period_from_string(up.string(i, 0))) {
-          new_bests.push_back(*period);
-        }
-      }
-    }
+    if (inserted && eligible_for_board(g)) new_bests = put_on_boards(sql, g);
     if (inserted && g.ranked && !g.daily.empty()) {
       sql(Sql::daily_progress, g.id, g.score, g.max_tile, g.move_count, g.ended_at, 1);
     }
@@ -465,20 +414,7 @@ std::optional<GameRecord> Recorder::find_game(std::string_view id) {
   return unit(SqlTx::none, [&](SqlSession& sql) -> std::optional<GameRecord> {
     const SqlResult r = sql(Sql::select_game, id);
     if (r.rows() == 0) return std::nullopt;
-    return GameRecord{.id = r.string(0, 0),
-                      .player_id = r.string(0, 1),
-                      .config = config_from(r, 0, 2),
-                      .moves = r.string(0, 6),
-                      .score = r.int64(0, 7),
-                      .max_tile = r.int64(0, 8),
-                      .move_count = r.integer(0, 9),
-                      .state = state_from_column(r.string(0, 10)),
-                      .ranked = r.boolean(0, 11),
-                      .started_at = r.int64(0, 12),
-                      .ended_at = r.int64(0, 13),
-                      .room = r.string(0, 14),
-                      .daily = r.string(0, 15),
-                      .times = times_from(r.string(0, 16))};
+    return game_of(r, 0);
   });
 }
 

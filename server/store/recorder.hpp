@@ -9,6 +9,10 @@
 // Threads: as the dialect allows (its concurrency()); the Recorder keeps no state of its own
 // besides the thread-safe RankCache.
 #include <memory>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "server/store/rank_cache.hpp"
 #include "server/store/sql.hpp"
@@ -63,13 +67,35 @@ class Recorder : public Store {
   Leaderboard leaderboard(const LeaderboardQuery& query) override;
   std::optional<Profile> profile(std::string_view player_id) override;
   std::vector<BotRecord> bot_records(std::string_view player_id) override;
+  // Moderation (moderation_records.cpp).
+  void ban(const BanRecord& ban, const AuditEntry& entry) override;
+  bool unban(std::string_view player_id, const AuditEntry& entry) override;
+  std::optional<BanRecord> ban_of(std::string_view player_id, std::int64_t now) override;
+  std::vector<std::string> lift_expired_bans(std::int64_t now) override;
+  bool hide_game(std::string_view game_id, bool hidden, const AuditEntry& entry) override;
+  void audit(const AuditEntry& entry) override;
+  std::vector<AuditEntry> audit_log(std::int64_t before_id, int limit) override;
+  bool add_report(const ReportRecord& report, std::string_view day) override;
+  std::vector<ReportRecord> reports(bool open_only, int limit) override;
+  bool resolve_report(std::int64_t id, std::string_view resolution,
+                      const AuditEntry& entry) override;
+  std::vector<PlayerRecord> search_players(std::string_view query, int limit) override;
+  std::vector<std::pair<std::string, std::int64_t>> old_names(std::string_view player_id) override;
 
  private:
   // Runs work as one unit of the dialect and returns what it returns.
   template <class Work>
   auto unit(SqlTx tx, Work work);
 
-  void fill_ranks(SqlSession& sql);
+  void fill_ranks(SqlSession& sql, RankCache& ranks);
+  // After a write that took entries off the boards or put them back (in the same
+  // transaction): every node's ranks are filled afresh (a shared database tells them all).
+  void ranks_changed(SqlSession& sql);
+  void reload_ranks();
+  // Works out player_id's rows on the score boards again from their games (hidden ones left
+  // out), as recording each of them in order would have.
+  void rebuild_bests(SqlSession& sql, std::string_view player_id);
+  static void write_audit(SqlSession& sql, const AuditEntry& entry);
   // Gives every player without a name key one (players from before accounts): the oldest
   // holder of a key keeps the name, later ones become "name-2", "name-3"… (docs/operations.md,
   // "Unique names").
@@ -78,8 +104,24 @@ class Recorder : public Store {
   Leaderboard rating_board(SqlSession& sql, const LeaderboardQuery& query);
   Leaderboard daily_board(SqlSession& sql, const LeaderboardQuery& query);
 
+  // Puts finished game g (eligible_for_board) on its boards where it beats the player's best:
+  // the periods where it did.
+  std::vector<protocol::Period> put_on_boards(SqlSession& sql, const GameRecord& g);
+
   RankCache ranks_;  // declared first: the dialect may feed it until it is destroyed
   std::unique_ptr<SqlDialect> dialect_;
 };
+
+template <class Work>
+inline auto Recorder::unit(SqlTx tx, Work work) {
+  using Result = decltype(work(std::declval<SqlSession&>()));
+  if constexpr (std::is_void_v<Result>) {
+    dialect_->session(tx, work);
+  } else {
+    std::optional<Result> result;
+    dialect_->session(tx, [&](SqlSession& sql) { result = work(sql); });
+    return std::move(*result);
+  }
+}
 
 }  // namespace tilerace::server

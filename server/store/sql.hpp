@@ -134,8 +134,37 @@ enum class Sql : std::uint8_t {
   adopt_races,    // (dead node, node): the dead node's races become node's → as select_races
   select_racers,  // (race_id) → player_id, game_id, moves, state, left, in position order
   race_room_of,   // (player_id) → room of the newest journaled race they race in (not left)
+  // moderation (docs/operations.md, "Moderation"); the boards leave out banned players
+  // (players.banned) and hidden games
+  upsert_ban,    // (player_id, reason, until, at): the ban in force (until 0: until lifted)
+  delete_ban,    // (player_id) → player_id, if there was a ban
+  set_banned,    // (player_id, banned 0|1)
+  select_ban,    // (player_id) → reason, until, at
+  expired_bans,  // (now) → player_id of each ban whose end has come
+  hide_game,     // (game_id, reason, at); ignores a hidden one
+  unhide_game,   // (game_id)
+  // (player_id) → the columns of select_game of their ranked solo games that are not hidden,
+  // oldest first
+  board_games,
+  delete_bests,  // (player_id): their rows on every score board
+  // (reporter, player_id, reason, note, at, day); ignores a second report of that player by
+  // that reporter on that day
+  insert_report,
+  // (open_only 0|1, limit) → id, reporter, reporter's name, player_id, player's name, reason,
+  // note, at, resolved_at, resolution: newest first
+  select_reports,
+  resolve_report,  // (id, resolved_at, resolution): unless resolved
+  insert_audit,    // (at, actor, action, target, reason, detail)
+  // (before_id, limit) → id, at, actor, action, target, reason, detail: newest first, ids
+  // below before_id
+  select_audit,
+  // (id, key, limit) → the columns of select_player: the player with that id, those whose
+  // name key holds key, and those who had a name holding it (raw, as stored), by name
+  search_players,
+  old_names_of,   // (player_id) → name, until, oldest first
+  ranks_changed,  // (): tells every node sharing the database to reload its ranks
 };
-inline constexpr std::size_t kSqlCount = static_cast<std::size_t>(Sql::race_room_of) + 1;
+inline constexpr std::size_t kSqlCount = static_cast<std::size_t>(Sql::ranks_changed) + 1;
 
 // A parameter: an integer or a text (viewed, not copied: valid for the call).
 using SqlValue = std::variant<std::int64_t, std::string_view>;
@@ -232,9 +261,13 @@ class SqlDialect {
   // returns, rolled back when it throws (the exception goes on).
   virtual void session(SqlTx tx, const std::function<void(SqlSession&)>& work) = 0;
   // Fills ranks by running fill on a session; a database shared by several servers also keeps
-  // ranks current with the others' writes from then on (filling it again after losing track),
-  // until the dialect is destroyed. Called once, before any unit of work.
-  virtual void keep_ranks(RankCache& ranks, std::function<void(SqlSession&)> fill) = 0;
+  // ranks current with the others' writes from then on (filling a fresh cache and swapping it
+  // in after losing track, and on Sql::ranks_changed), until the dialect is destroyed. Called
+  // once, before any unit of work.
+  using FillRanks = std::function<void(SqlSession&, RankCache&)>;
+  virtual void keep_ranks(RankCache& ranks, FillRanks fill) = 0;
+  // Whether keep_ranks hears Sql::ranks_changed (a shared database); else the writer reloads.
+  virtual bool hears_ranks_changed() const { return false; }
 };
 
 }  // namespace tilerace::server

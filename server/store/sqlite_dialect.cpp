@@ -249,6 +249,48 @@ ALTER TABLE games ADD COLUMN daily TEXT NOT NULL DEFAULT '';
 ALTER TABLE games ADD COLUMN times TEXT NOT NULL DEFAULT '';
 ALTER TABLE active_games ADD COLUMN daily TEXT NOT NULL DEFAULT '';
 )sql",
+    R"sql(
+-- Moderation (docs/operations.md, "Moderation"): the bans in force (players.banned mirrors
+-- them for the boards' queries), the games taken off the boards, players' reports, and the
+-- append-only audit log of every moderation action.
+CREATE TABLE bans (
+  player_id TEXT PRIMARY KEY,
+  reason TEXT NOT NULL,
+  until INTEGER NOT NULL,
+  at INTEGER NOT NULL
+) WITHOUT ROWID;
+ALTER TABLE players ADD COLUMN banned INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE hidden_games (
+  game_id TEXT PRIMARY KEY,
+  reason TEXT NOT NULL,
+  at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE reports (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  reporter TEXT NOT NULL,
+  player_id TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  note TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  day TEXT NOT NULL,
+  resolved_at INTEGER NOT NULL DEFAULT 0,
+  resolution TEXT NOT NULL DEFAULT ''
+);
+CREATE UNIQUE INDEX reports_once_a_day ON reports (reporter, player_id, day);
+CREATE TABLE audit_log (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  at INTEGER NOT NULL,
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  target TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  detail TEXT NOT NULL
+);
+CREATE TRIGGER audit_log_append_only_update BEFORE UPDATE ON audit_log
+  BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+CREATE TRIGGER audit_log_append_only_delete BEFORE DELETE ON audit_log
+  BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+)sql",
 };
 
 // utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix
@@ -260,15 +302,19 @@ void period_function(sqlite3_context* context, int, sqlite3_value** args) {
   sqlite3_result_text(context, name.c_str(), static_cast<int>(name.size()), SQLITE_TRANSIENT);
 }
 
+// A daily attempt (a) of a player (p) that is on the boards: not banned, its game not hidden.
+#define TILERACE_ON_BOARD \
+  "AND p.banned = 0 AND a.game_id NOT IN (SELECT game_id FROM hidden_games) "
+#define TILERACE_PLAYER_COLUMNS \
+  "id, name, created_at, rating, wins, losses, registered_at, renamed_at"
+
 // The text of each statement (server/store/sql.hpp says its parameters and columns).
 const char* text(Sql statement) {
   switch (statement) {
     case Sql::insert_player:
       return "INSERT OR IGNORE INTO players (id, name, name_key, rating, wins, losses, "
              "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
-    case Sql::select_player:
-      return "SELECT id, name, created_at, rating, wins, losses, registered_at, renamed_at "
-             "FROM players WHERE id = ?";
+    case Sql::select_player: return "SELECT " TILERACE_PLAYER_COLUMNS " FROM players WHERE id = ?";
     case Sql::player_by_key: return "SELECT id, password_hash FROM players WHERE name_key = ?";
     case Sql::unkeyed_players:
       return "SELECT id, name FROM players WHERE name_key IS NULL ORDER BY created_at, id";
@@ -327,19 +373,22 @@ const char* text(Sql statement) {
     case Sql::daily_top:
       return "SELECT a.player_id, p.name, a.score, a.max_tile, a.moves, a.game_id, a.at "
              "FROM daily_attempts a JOIN players p ON p.id = a.player_id "
-             "WHERE a.day = ?1 AND a.mode = ?2 ORDER BY a.score DESC, a.moves, a.at, a.player_id "
-             "LIMIT ?3";
+             "WHERE a.day = ?1 AND a.mode = ?2 " TILERACE_ON_BOARD
+             "ORDER BY a.score DESC, a.moves, a.at, a.player_id LIMIT ?3";
     case Sql::daily_entry:
       return "SELECT a.player_id, p.name, a.score, a.max_tile, a.moves, a.game_id, a.at "
              "FROM daily_attempts a JOIN players p ON p.id = a.player_id "
-             "WHERE a.day = ?1 AND a.mode = ?2 AND a.player_id = ?3";
+             "WHERE a.day = ?1 AND a.mode = ?2 AND a.player_id = ?3 " TILERACE_ON_BOARD;
     case Sql::daily_better:
-      return "SELECT COUNT(*) FROM daily_attempts WHERE day = ?1 AND mode = ?2 AND "
-             "(score > ?3 OR (score = ?3 AND (moves < ?4 OR (moves = ?4 AND at < ?5))))";
+      return "SELECT COUNT(*) FROM daily_attempts a JOIN players p ON p.id = a.player_id "
+             "WHERE a.day = ?1 AND a.mode = ?2 " TILERACE_ON_BOARD
+             "AND (a.score > ?3 OR (a.score = ?3 AND (a.moves < ?4 OR (a.moves = ?4 AND a.at < "
+             "?5))))";
     case Sql::daily_of_day:
       return "SELECT a.day, a.mode, a.player_id, p.name, a.game_id, a.score, a.max_tile, a.moves, "
              "a.at, a.finished FROM daily_attempts a JOIN players p ON p.id = a.player_id "
-             "WHERE a.day = ?1 ORDER BY a.mode, a.score DESC, a.moves, a.at, a.player_id";
+             "WHERE a.day = ?1 " TILERACE_ON_BOARD
+             "ORDER BY a.mode, a.score DESC, a.moves, a.at, a.player_id";
     case Sql::open_dailies:
       return "SELECT a.day, a.mode, a.player_id, p.name, a.game_id, a.score, a.max_tile, a.moves, "
              "a.at, a.finished FROM daily_attempts a JOIN players p ON p.id = a.player_id "
@@ -348,12 +397,14 @@ const char* text(Sql statement) {
       return "UPDATE players SET rating = ?1, wins = wins + ?2, losses = losses + ?3, "
              "races = races + 1, streak = CASE WHEN ?2 > 0 THEN streak + 1 ELSE 0 END "
              "WHERE id = ?4 RETURNING races, streak";
-    case Sql::rated_players: return "SELECT id, rating, races FROM players WHERE races > 0";
+    case Sql::rated_players:
+      return "SELECT id, rating, races FROM players WHERE races > 0 AND banned = 0";
     case Sql::top_rating:
-      return "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 "
+      return "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 AND banned = 0 "
              "ORDER BY rating DESC, id LIMIT ?";
     case Sql::rating_of:
-      return "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 AND id = ?";
+      return "SELECT id, name, rating, wins, losses FROM players "
+             "WHERE races > 0 AND banned = 0 AND id = ?";
     case Sql::insert_game:
       return "INSERT OR IGNORE INTO games (id, player_id, mode, size, target, seed, moves, "
              "score, max_tile, move_count, state, ranked, started_at, ended_at, room, daily, "
@@ -402,8 +453,8 @@ const char* text(Sql statement) {
              "game_id = excluded.game_id, ended_at = excluded.ended_at "
              "WHERE excluded.move_count < move_count RETURNING period";
     case Sql::all_bests:
-      return "SELECT mode, size, player_id, score, max_tile, move_count, period "
-             "FROM period_results";
+      return "SELECT b.mode, b.size, b.player_id, b.score, b.max_tile, b.move_count, b.period "
+             "FROM period_results b JOIN players p ON p.id = b.player_id WHERE p.banned = 0";
     case Sql::bests_of:
       return "SELECT mode, size, score, max_tile, move_count, game_id, ended_at "
              "FROM period_results WHERE period = 'all-time' AND player_id = ? "
@@ -411,17 +462,18 @@ const char* text(Sql statement) {
     case Sql::top_2048:
       return "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, "
              "b.ended_at FROM period_results b JOIN players p ON p.id = b.player_id "
-             "WHERE b.period = ? AND b.mode = ? AND b.size = ? ORDER BY b.score DESC, "
-             "b.max_tile DESC, b.move_count, b.ended_at, b.player_id LIMIT ?";
+             "WHERE b.period = ? AND b.mode = ? AND b.size = ? AND p.banned = 0 ORDER BY "
+             "b.score DESC, b.max_tile DESC, b.move_count, b.ended_at, b.player_id LIMIT ?";
     case Sql::top_fifteen:
       return "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, "
              "b.ended_at FROM period_results b JOIN players p ON p.id = b.player_id "
-             "WHERE b.period = ? AND b.mode = ? AND b.size = ? "
+             "WHERE b.period = ? AND b.mode = ? AND b.size = ? AND p.banned = 0 "
              "ORDER BY b.move_count, b.ended_at, b.player_id LIMIT ?";
     case Sql::best_of:
       return "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, "
              "b.ended_at FROM period_results b JOIN players p ON p.id = b.player_id "
-             "WHERE b.period = ? AND b.mode = ? AND b.size = ? AND b.player_id = ?";
+             "WHERE b.period = ? AND b.mode = ? AND b.size = ? AND b.player_id = ? "
+             "AND p.banned = 0";
     case Sql::upsert_active:
       return "INSERT INTO active_games SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?10 "
              "WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = ?2) "
@@ -463,9 +515,52 @@ const char* text(Sql statement) {
     case Sql::race_room_of:
       return "SELECT r.room FROM active_racers a JOIN active_races r ON r.id = a.race_id "
              "WHERE a.player_id = ? AND NOT a.left_race ORDER BY r.started_at DESC LIMIT 1";
+    case Sql::upsert_ban:
+      return "INSERT INTO bans VALUES (?, ?, ?, ?) ON CONFLICT (player_id) DO UPDATE SET "
+             "reason = excluded.reason, until = excluded.until, at = excluded.at";
+    case Sql::delete_ban: return "DELETE FROM bans WHERE player_id = ? RETURNING player_id";
+    case Sql::set_banned: return "UPDATE players SET banned = ?2 WHERE id = ?1";
+    case Sql::select_ban: return "SELECT reason, until, at FROM bans WHERE player_id = ?";
+    case Sql::expired_bans:
+      return "SELECT player_id FROM bans WHERE until > 0 AND until <= ? ORDER BY player_id";
+    case Sql::hide_game: return "INSERT OR IGNORE INTO hidden_games VALUES (?, ?, ?)";
+    case Sql::unhide_game: return "DELETE FROM hidden_games WHERE game_id = ?";
+    case Sql::board_games:
+      return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
+             "move_count, state, ranked, started_at, ended_at, room, daily, times FROM games "
+             "WHERE player_id = ? AND ranked <> 0 AND room = '' AND daily = '' "
+             "AND id NOT IN (SELECT game_id FROM hidden_games) ORDER BY ended_at, id";
+    case Sql::delete_bests: return "DELETE FROM period_results WHERE player_id = ?";
+    case Sql::insert_report:
+      return "INSERT OR IGNORE INTO reports (reporter, player_id, reason, note, at, day) "
+             "VALUES (?, ?, ?, ?, ?, ?)";
+    case Sql::select_reports:
+      return "SELECT r.id, r.reporter, a.name, r.player_id, b.name, r.reason, r.note, r.at, "
+             "r.resolved_at, r.resolution FROM reports r JOIN players a ON a.id = r.reporter "
+             "JOIN players b ON b.id = r.player_id WHERE ?1 = 0 OR r.resolved_at = 0 "
+             "ORDER BY r.id DESC LIMIT ?2";
+    case Sql::resolve_report:
+      return "UPDATE reports SET resolved_at = ?2, resolution = ?3 "
+             "WHERE id = ?1 AND resolved_at = 0";
+    case Sql::insert_audit:
+      return "INSERT INTO audit_log (at, actor, action, target, reason, detail) "
+             "VALUES (?, ?, ?, ?, ?, ?)";
+    case Sql::select_audit:
+      return "SELECT id, at, actor, action, target, reason, detail FROM audit_log "
+             "WHERE id < ? ORDER BY id DESC LIMIT ?";
+    case Sql::search_players:
+      return "SELECT " TILERACE_PLAYER_COLUMNS
+             " FROM players WHERE id = ?1 "
+             "OR instr(name_key, ?2) > 0 OR id IN (SELECT player_id FROM old_names "
+             "WHERE instr(lower(name), ?2) > 0) ORDER BY name_key LIMIT ?3";
+    case Sql::old_names_of:
+      return "SELECT name, until FROM old_names WHERE player_id = ? ORDER BY until";
+    case Sql::ranks_changed: return "SELECT 0";
   }
   return nullptr;
 }
+#undef TILERACE_ON_BOARD
+#undef TILERACE_PLAYER_COLUMNS
 
 }  // namespace
 
@@ -553,8 +648,9 @@ void SqliteDialect::session(SqlTx tx, const std::function<void(SqlSession&)>& wo
   transaction.commit();
 }
 
-void SqliteDialect::keep_ranks(RankCache&, std::function<void(SqlSession&)> fill) {
-  session(SqlTx::snapshot, fill);  // only this server writes here: the Recorder keeps it
+void SqliteDialect::keep_ranks(RankCache& ranks, FillRanks fill) {
+  // Only this server writes here: the Recorder keeps the ranks.
+  session(SqlTx::snapshot, [&](SqlSession& sql) { fill(sql, ranks); });
 }
 
 }  // namespace tilerace::server

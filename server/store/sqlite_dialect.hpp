@@ -17,7 +17,7 @@ namespace tilerace::server {
 
 class SqliteDialect final : public SqlDialect {
  public:
-  static constexpr int kSchemaVersion = 10;
+  static constexpr int kSchemaVersion = 11;
 
   // Opens (creating if needed) the database file at path and migrates it.
   explicit SqliteDialect(const std::filesystem::path& path);
@@ -25,7 +25,7 @@ class SqliteDialect final : public SqlDialect {
 
   const std::string& node() const override { return node_; }
   void session(SqlTx tx, const std::function<void(SqlSession&)>& work) override;
-  void keep_ranks(RankCache& ranks, std::function<void(SqlSession&)> fill) override;
+  void keep_ranks(RankCache& ranks, FillRanks fill) override;
 
  private:
   class Session;

@@ -38,7 +38,7 @@ class WatchedDialect final : public SqlDialect {
       work(watched);
     });
   }
-  void keep_ranks(RankCache& ranks, std::function<void(SqlSession&)> fill) override {
+  void keep_ranks(RankCache& ranks, FillRanks fill) override {
     inner_.keep_ranks(ranks, std::move(fill));
   }
 

@@ -1,109 +1,20 @@
 // Every Store test runs against both backends: SQLite in a temporary file, and PostgreSQL in a
 // fresh database of the test process's own server (tests/pg_cluster.hpp).
-#include <SQLiteCpp/Database.h>
-#include <fmt/core.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
-#include <filesystem>
 #include <set>
 #include <thread>
 
-#include "protocol/names.hpp"
-#include "server/store/pg_dialect.hpp"
-#include "server/store/sqlite_dialect.hpp"
 #include "tests/eventually.hpp"
-#include "tests/pg_cluster.hpp"
-#include "tests/temp_dir.hpp"
+#include "tests/server/store/store_fixture.hpp"
 
 namespace tilerace::server {
 namespace {
 
+using namespace testing;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-
-enum class Backend { sqlite, postgresql };
-
-std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
-  return info.param == Backend::sqlite ? "Sqlite" : "Postgresql";
-}
-
-class StoreTest : public ::testing::TestWithParam<Backend> {
- protected:
-  void SetUp() override {
-    if (postgres()) url_ = tilerace::testing::PgCluster::shared().create_database();
-    store_ = open();
-  }
-  void TearDown() override { store_.reset(); }
-  bool postgres() const { return GetParam() == Backend::postgresql; }
-  fs::path file() const { return dir_.path() / "tilerace.db"; }
-  std::unique_ptr<Store> open(const std::string& node = "node-a") const {
-    if (postgres()) return std::make_unique<PgStore>(url_, node);
-    return std::make_unique<SqliteStore>(file());
-  }
-  // The one integer sql answers, asked of the database directly.
-  std::int64_t query(const std::string& sql) const {
-    if (postgres()) return PgConnection(url_).exec(sql.c_str()).int64(0, 0);
-    SQLite::Database db(file().string());
-    return db.execAndGet(sql).getInt64();
-  }
-  void execute(const std::string& sql) const {
-    if (postgres()) {
-      PgConnection(url_).exec(sql.c_str());
-    } else {
-      SQLite::Database(file().string(), SQLite::OPEN_READWRITE).exec(sql);
-    }
-  }
-
-  // A player row as the schema before accounts wrote it (kBeforeAccounts applied).
-  void add_bare(const std::string& id, const std::string& name, std::int64_t created_at) {
-    execute(fmt::format(
-        "INSERT INTO players (id, name, token_hash, created_at) VALUES ('{}', '{}', 'hash-{}', {})",
-        id, name, id, created_at));
-  }
-  void add(const std::string& id, const std::string& name) {
-    store_->add_player({id, name, protocol::name_key(name), 1000},
-                       SessionRecord{"hash-" + id, id, 1000, 1000, "test"});
-  }
-  static GameRecord game(const std::string& id, const std::string& player, std::int64_t score,
-                         std::int64_t max_tile, int moves, std::int64_t ended_at,
-                         engine::Mode mode = engine::Mode::classic) {
-    GameRecord g;
-    g.id = id;
-    g.player_id = player;
-    g.config = {mode, 4, mode == engine::Mode::fifteen ? 0 : 2048, 42};
-    g.moves = "LURD";
-    g.score = score;
-    g.max_tile = max_tile;
-    g.move_count = moves;
-    g.state = mode == engine::Mode::fifteen ? engine::GameState::solved : engine::GameState::over;
-    g.ranked = true;
-    g.started_at = ended_at - 1000;
-    g.ended_at = ended_at;
-    return g;
-  }
-  Leaderboard board(const std::string& me = "", int limit = 10,
-                    engine::Mode mode = engine::Mode::classic) {
-    return store_->leaderboard({mode, 4, BoardKind::score, limit, me, {}});
-  }
-  // The classic 4×4 board of the period named period, as seen by me.
-  Leaderboard board_of(const std::string& period, const std::string& me = "") {
-    return store_->leaderboard({engine::Mode::classic, 4, BoardKind::score, 10, me,
-                                *protocol::period_from_string(period)});
-  }
-  // Who is on a board, in order, with their rank and score: "a#1:500 b#2:300".
-  static std::string listing(const Leaderboard& b) {
-    std::string out;
-    for (const BoardEntry& e : b.entries) {
-      out += fmt::format("{}{}#{}:{}", out.empty() ? "" : " ", e.player_id, e.rank, e.score);
-    }
-    return out;
-  }
-
-  tilerace::testing::TempDir dir_;  // declared first: outlives the store
-  std::string url_;
-  std::unique_ptr<Store> store_;
-};
 
 TEST_P(StoreTest, PlayersRoundTripAndSurviveReopening) {
   add("p1", "ann");
@@ -272,18 +183,24 @@ TEST_P(StoreTest, IsoWeeksOneAndFiftyThreeHoldTheDaysAroundNewYear) {
   EXPECT_EQ(board_of("2026-W53", "a").me->rank, 2);
 }
 
-// Back to the schema before accounts (and friends): each player's one token hash in players,
-// no sessions, no name keys.
-const std::string kBeforeAccounts =
-    "DROP TABLE daily_attempts; DROP TABLE server_secrets; DROP TABLE friend_links; "
-    "ALTER TABLE games DROP COLUMN daily; ALTER TABLE games DROP COLUMN times; "
-    "ALTER TABLE active_games DROP COLUMN daily; "
-    "DROP TABLE sessions; DROP TABLE old_names; DROP TABLE link_codes; "
-    "DROP INDEX players_by_name_key; ALTER TABLE players DROP COLUMN name_key; "
-    "ALTER TABLE players DROP COLUMN password_hash; "
-    "ALTER TABLE players DROP COLUMN registered_at; ALTER TABLE players DROP COLUMN renamed_at; "
-    "ALTER TABLE players ADD COLUMN token_hash TEXT NOT NULL DEFAULT ''; "
-    "UPDATE players SET token_hash = 'hash-' || id;";
+// Back to the schema before accounts (and friends, the daily challenge and moderation): each
+// player's one token hash in players, no sessions, no name keys.
+std::string before_accounts(bool postgres) {
+  return std::string(
+             "DROP TABLE audit_log; DROP TABLE reports; DROP TABLE hidden_games; DROP TABLE bans; "
+             "ALTER TABLE players DROP COLUMN banned; ") +
+         (postgres ? "DROP FUNCTION audit_log_append_only(); " : "") +
+         "DROP TABLE daily_attempts; DROP TABLE server_secrets; DROP TABLE friend_links; "
+         "ALTER TABLE games DROP COLUMN daily; ALTER TABLE games DROP COLUMN times; "
+         "ALTER TABLE active_games DROP COLUMN daily; "
+         "DROP TABLE sessions; DROP TABLE old_names; DROP TABLE link_codes; "
+         "DROP INDEX players_by_name_key; ALTER TABLE players DROP COLUMN name_key; "
+         "ALTER TABLE players DROP COLUMN password_hash; "
+         "ALTER TABLE players DROP COLUMN registered_at; ALTER TABLE players DROP COLUMN "
+         "renamed_at; "
+         "ALTER TABLE players ADD COLUMN token_hash TEXT NOT NULL DEFAULT ''; "
+         "UPDATE players SET token_hash = 'hash-' || id;";
+}
 
 TEST_P(StoreTest, SessionsPasswordsLinkCodesAndRenames) {
   add("p1", "ann");  // with session hash-p1
@@ -330,7 +247,7 @@ TEST_P(StoreTest, UpgradingGivesEachPlayerASessionAndEveryNameItsOwnKey) {
   add("p3", "cid");
   store_.reset();
   // Before accounts names could repeat and break today's rules; tokens lived in players.
-  execute(kBeforeAccounts);
+  execute(before_accounts(postgres()));
   execute(
       "UPDATE players SET name = 'ann', created_at = 2000 WHERE id = 'p2';"
       "UPDATE players SET name = 'ANN', created_at = 3000 WHERE id = 'p3';");
@@ -367,7 +284,7 @@ TEST_P(StoreTest, UpgradingFillsInTheDaysAndWeeksOfResultsAlreadyRecorded) {
       "CREATE TABLE best_results AS SELECT player_id, mode, size, score, max_tile, move_count, "
       "game_id, ended_at FROM period_results WHERE period = 'all-time'; DROP TABLE "
       "period_results; DROP TABLE achievements; ALTER TABLE players DROP COLUMN streak;" +
-      kBeforeAccounts);
+      before_accounts(postgres()));
   execute(postgres() ? "UPDATE tilerace_schema SET version = 3" : "PRAGMA user_version = 5");
   store_ = open();
   EXPECT_EQ(listing(board_of("all-time")), "a#1:600 b#2:300");
