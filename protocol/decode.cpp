@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "protocol/daily.hpp"
+#include "protocol/moderation.hpp"
 #include "protocol/names.hpp"
 #include "protocol/passwords.hpp"
 #include "protocol/utf8.hpp"
@@ -296,6 +297,64 @@ std::string parse_code(const json& object) {
   return check_code(required_string(object, "code"), "code", kRoomCodeLength);
 }
 
+// A free text of at most kMaxNoteChars characters (a report's note, a moderation reason);
+// required ones must not be empty.
+std::string parse_note(const json& object, std::string_view key, bool required) {
+  const std::string* s = required ? &required_string(object, key) : optional_string(object, key);
+  if (s == nullptr) return {};
+  if ((required && s->empty()) || count_chars(*s) > kMaxNoteChars) {
+    reject_field(
+        key, std::string(key) + " must be 1 to " + std::to_string(kMaxNoteChars) + " characters");
+  }
+  return *s;
+}
+
+Report parse_report(const json& object) {
+  Report r{parse_player_id(object), ReportReason::abuse, parse_note(object, "note", false)};
+  const std::string& reason = required_string(object, "reason");
+  if (reason == "name") {
+    r.reason = ReportReason::name;
+  } else if (reason == "cheating") {
+    r.reason = ReportReason::cheating;
+  } else if (reason != "abuse") {
+    reject_field("reason", "reason must be name, cheating or abuse");
+  }
+  return r;
+}
+
+// An operator action's body (POST /admin/api/<action>).
+AdminAction parse_admin(std::string_view action, const json& object) {
+  const auto reason = [&object](bool required) { return parse_note(object, "reason", required); };
+  if (action == "ban") {
+    const auto until =
+        optional_int<std::int64_t>(object, "until", 0, std::numeric_limits<std::int64_t>::max());
+    return AdminBan{parse_player_id(object), reason(true), until.value_or(0)};
+  }
+  if (action == "unban") return AdminUnban{parse_player_id(object), reason(false)};
+  if (action == "rename") {
+    std::string player = parse_player_id(object);
+    return AdminRename{std::move(player), parse_name(required_string(object, "name")),
+                       reason(true)};
+  }
+  if (action == "reset_password") return AdminResetPassword{parse_player_id(object), reason(false)};
+  if (action == "hide_game" || action == "show_game") {
+    const std::string& game = required_string(object, "game");
+    if (!id_shaped(game)) reject_field("game", "game must be a game id");
+    return AdminHideGame{game, action == "hide_game", reason(action == "hide_game")};
+  }
+  if (action == "close_room") {
+    std::string code = parse_code(object);
+    return AdminCloseRoom{std::move(code), reason(true)};
+  }
+  if (action == "resolve_report") {
+    const auto id =
+        optional_int<std::int64_t>(object, "id", 1, std::numeric_limits<std::int64_t>::max());
+    if (!id) reject_field("id", "id is required");
+    return AdminResolveReport{*id, parse_note(object, "resolution", true)};
+  }
+  throw Reject{{ErrorCode::unknown_type, "unknown action", ""}};
+}
+
 // A friendship change: player, or (request and block) a name instead.
 FriendChange parse_friend_change(const json& object, FriendVerb verb) {
   FriendChange change{verb, "", ""};
@@ -455,6 +514,8 @@ ClientMessage parse_message(const json& object) {
   if (type == "challenge_decline") return parse_challenge_answer(object, false);
   if (type == "rematch") return Rematch{};
   if (type == "spectate_player") return SpectatePlayer{parse_player_id(object)};
+  if (type == "report") return parse_report(object);
+  if (type == "kick") return Kick{parse_player_id(object)};
   throw Reject{{ErrorCode::unknown_type, "unknown message type", ""}};
 }
 
@@ -631,27 +692,77 @@ std::variant<LeaderboardRequest, ProtocolError> decode_leaderboard_query(std::st
   }
 }
 
+namespace {
+
+// text as one JSON object, or Reject (bad_json): valid UTF-8, nested at most kMaxDepth deep,
+// numbers too large for a double read as out of range.
+json parse_object(std::string_view text) {
+  if (!valid_utf8(text)) throw Reject{{ErrorCode::bad_json, "text is not valid UTF-8", ""}};
+  const Prescan scan = prescan(text);
+  if (scan.too_deep) throw Reject{{ErrorCode::bad_json, "JSON nested deeper than 8 levels", ""}};
+  std::string patched;
+  if (!scan.overflows.empty()) {
+    patched.assign(text);
+    for (auto it = scan.overflows.rbegin(); it != scan.overflows.rend(); ++it) {
+      patched.replace(it->first, it->second, "1e308");
+    }
+    text = patched;
+  }
+  json object = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (object.is_discarded() || !object.is_object()) {
+    throw Reject{{ErrorCode::bad_json, "expected one JSON object", ""}};
+  }
+  return object;
+}
+
+}  // namespace
+
+std::optional<std::string> query_value(std::string_view query, std::string_view key) {
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    const auto eq = pair.find('=');
+    if (pair.substr(0, eq) != key) continue;
+    const std::string_view raw = eq == std::string_view::npos ? "" : pair.substr(eq + 1);
+    std::string value;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] == '+') {
+        value += ' ';
+      } else if (raw[i] != '%') {
+        value += raw[i];
+      } else {
+        unsigned byte = 0;
+        const char* digits = raw.data() + i + 1;
+        if (i + 2 >= raw.size()) return std::nullopt;  // two hex digits must follow
+        const auto [end, ec] = std::from_chars(digits, digits + 2, byte, 16);
+        if (ec != std::errc() || end != digits + 2) return std::nullopt;
+        value += static_cast<char>(byte);
+        i += 2;
+      }
+    }
+    if (!valid_utf8(value)) return std::nullopt;
+    return value;
+  }
+  return std::nullopt;
+}
+
+std::variant<AdminAction, ProtocolError> decode_admin(std::string_view action,
+                                                      std::string_view body) {
+  try {
+    return parse_admin(action, parse_object(body));
+  } catch (Reject& r) {
+    return std::move(r.error);
+  } catch (const std::exception&) {
+    return ProtocolError{ErrorCode::bad_json, "malformed body", ""};
+  }
+}
+
 Decoded decode_client(std::string_view text) {
   if (auto move = MoveScanner(text).scan()) return std::move(*move);
   Decoded out{ProtocolError{}, {}};
   try {
-    if (!valid_utf8(text)) throw Reject{{ErrorCode::bad_json, "text is not valid UTF-8", ""}};
-    const Prescan scan = prescan(text);
-    if (scan.too_deep) {
-      throw Reject{{ErrorCode::bad_json, "JSON nested deeper than 8 levels", ""}};
-    }
-    std::string patched;
-    if (!scan.overflows.empty()) {
-      patched.assign(text);
-      for (auto it = scan.overflows.rbegin(); it != scan.overflows.rend(); ++it) {
-        patched.replace(it->first, it->second, "1e308");
-      }
-      text = patched;
-    }
-    const json object = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (object.is_discarded() || !object.is_object()) {
-      throw Reject{{ErrorCode::bad_json, "expected one JSON object", ""}};
-    }
+    const json object = parse_object(text);
     out.rid = parse_rid(object);
     out.result = parse_message(object);
   } catch (Reject& r) {

@@ -213,6 +213,14 @@ std::string encode_error(ErrorCode code, std::string_view message, const Rid& ri
   return encode_error(ProtocolError{code, std::string(message), ""}, rid);
 }
 
+std::string encode_kicked(std::string_view code) {
+  return dump({{"type", "kicked"}, {"code", code}});
+}
+
+std::string encode_room_closed(std::string_view code, std::string_view reason) {
+  return dump({{"type", "room_closed"}, {"code", code}, {"reason", reason}});
+}
+
 std::string encode_room(const RoomView& room, const Rid& rid) {
   json j{{"type", "room"}, {"room", room_json(room)}};
   put_rid(j, rid);

@@ -105,6 +105,10 @@ struct RaceOverView {
 };
 
 std::string encode_room(const RoomView& room, const Rid& rid);
+// {"type":"room_closed","code","reason"}: the operator closed the room (our addition).
+std::string encode_room_closed(std::string_view code, std::string_view reason);
+// {"type":"kicked","code"}: the host sent you out of their waiting room (our addition).
+std::string encode_kicked(std::string_view code);
 std::string encode_rooms(const std::vector<RoomView>& rooms, const Rid& rid);
 // Cluster mode: one node's public rooms as a JSON array of `rooms` entries, and `rooms` for
 // this node's rooms followed by such lists from other nodes (trusted: our nodes made them;

@@ -11,13 +11,17 @@ constexpr std::array<std::string_view, kErrorCodes> kErrorNames{
     "no_such_room",      "room_full",       "race_running",   "already_in_room", "not_in_room",
     "not_started",       "not_a_player",    "rate_limited",   "internal",        "unavailable",
     "name_taken",        "bad_credentials", "no_such_player", "not_friends",     "offline",
-    "no_such_challenge", "no_such_game"};
+    "no_such_challenge", "no_such_game",    "banned"};
 static_assert(!kErrorNames.back().empty(), "every error code has its name");
 constexpr std::array<std::string_view, 6> kEmoteNames{"hi", "gl", "gg", "nice", "wow", "oops"};
 
 }  // namespace
 
 std::string_view to_string(ErrorCode code) noexcept { return kErrorNames[static_cast<int>(code)]; }
+std::string_view to_string(ReportReason reason) noexcept {
+  static constexpr std::array<std::string_view, 3> kNames{"name", "cheating", "abuse"};
+  return kNames[static_cast<int>(reason)];
+}
 std::string_view to_string(Emote e) noexcept { return kEmoteNames[static_cast<int>(e)]; }
 
 std::optional<Emote> emote_from_string(std::string_view name) noexcept {

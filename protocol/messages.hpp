@@ -41,9 +41,10 @@ enum class ErrorCode : std::uint8_t {
   offline,            // the friend is not connected anywhere
   no_such_challenge,  // unknown, expired or answered already
   no_such_game,       // our addition (ghost races): no recorded game with that id
+  banned,             // our addition (moderation): the player is banned
 };
 // How many error codes there are: one past the last.
-inline constexpr std::size_t kErrorCodes = static_cast<std::size_t>(ErrorCode::no_such_game) + 1;
+inline constexpr std::size_t kErrorCodes = static_cast<std::size_t>(ErrorCode::banned) + 1;
 std::string_view to_string(ErrorCode code) noexcept;
 
 // A client's request id: absent, a string of at most 64 characters, or an integer.
@@ -158,6 +159,18 @@ struct Rematch {};
 struct SpectatePlayer {
   std::string player;
 };
+// Moderation (docs/protocol.md, "Moderation"): a player reports another to the operator; the
+// host of a waiting room sends a racer out of it.
+enum class ReportReason : std::uint8_t { name, cheating, abuse };
+std::string_view to_string(ReportReason reason) noexcept;
+struct Report {
+  std::string player;
+  ReportReason reason = ReportReason::abuse;
+  std::string note;  // at most kMaxNoteChars characters
+};
+struct Kick {
+  std::string player;
+};
 
 // daily: a day's daily challenge board (board "daily"), ranked by score, then fewer moves,
 // then the earlier finish.
@@ -198,7 +211,7 @@ using ClientMessage =
                  Ready, QuickMatch, CancelMatch, ListRooms, Spectate, StopSpectating,
                  LeaderboardRequest, BotRecordRequest, SendEmote, Register, Login, SessionsRequest,
                  Logout, LogoutAll, ChangePassword, LinkCodeRequest, Rename, FriendChange,
-                 FriendsRequest, Challenge, ChallengeAnswer, Rematch, SpectatePlayer>;
+                 FriendsRequest, Challenge, ChallengeAnswer, Rematch, SpectatePlayer, Report, Kick>;
 
 // A player's record against the computer of one strength (bot_record).
 struct BotRecordView {
@@ -236,6 +249,7 @@ inline constexpr std::string_view kRoomCodeAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ2
 inline constexpr std::size_t kRoomCodeLength = 6;
 inline constexpr std::size_t kMaxPlayerIdChars = 32;   // [0-9A-Za-z_-]
 inline constexpr std::size_t kChallengeIdLength = 16;  // lowercase hex
+inline constexpr int kMaxNoteChars = 200;              // a report's note, a moderation reason
 inline constexpr int kMinTimeLimit = 30;
 inline constexpr int kMaxTimeLimit = 3600;
 inline constexpr int kMinPlayers = 2;

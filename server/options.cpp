@@ -70,6 +70,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("trusted-proxy", po::value<std::vector<std::string>>()->multitoken()->composing(), "address or CIDR of a proxy of ours (several: repeat, or separate by commas): only from these peers does the client's address come from Forwarded or X-Forwarded-For, for limits, logs and metrics")
     ("allowed-origin", po::value<std::vector<std::string>>()->multitoken()->composing(), "another origin of this site (https://host[:port]; several: repeat, or separate by commas): its pages may open WebSockets here and be connected to from here. The site's own origin always may")
     ("name-blocklist", po::value(&o.name_blocklist), "a file of terms player names may not contain, one a line (# starts a comment); matched after normalisation and through look-alikes (0 for o, 4 for a, ...)")
+    ("admin-token-file", po::value(&o.admin_token_file), "a file holding the operator API's bearer token (at least 32 bytes; white space around it is ignored): /admin/api/ and the /admin console answer only with it. Without it the API is off")
     ("password-threads", po::value(&o.password_threads)->default_value(o.password_threads), "threads passwords are hashed on (argon2id, about 30 ms of one core each)")
     ("log-level", po::value(&o.log_level)->default_value(o.log_level), "trace, debug, info, warn, error or off");
   // clang-format on

@@ -34,10 +34,11 @@ struct Options {
   std::size_t max_connections_per_ip = 32;  // 0: no limit
   std::size_t rooms_per_ip = 10;            // rooms created per address per minute; 0: no limit
   std::string log_level = "info";
-  std::string name_blocklist;  // a file of terms names may not hold, one a line; empty: none
-  int password_threads = 1;    // threads passwords are hashed on
-  std::string tls_cert;        // PEM certificate (and chain): the port speaks HTTPS and WSS only
-  std::string tls_key;         // its PEM private key; both or neither
+  std::string name_blocklist;    // a file of terms names may not hold, one a line; empty: none
+  std::string admin_token_file;  // the operator API's bearer token (≥ 32 bytes); empty: API off
+  int password_threads = 1;      // threads passwords are hashed on
+  std::string tls_cert;          // PEM certificate (and chain): the port speaks HTTPS and WSS only
+  std::string tls_key;           // its PEM private key; both or neither
   std::uint16_t redirect_http_port = 0;  // with TLS: plain HTTP here answers 308 to https; 0: off
   // Other origins of this site ("https://host[:port]", lower case): their pages may open
   // WebSockets here, and pages from here may connect to them.

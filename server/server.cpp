@@ -28,6 +28,7 @@
 #include "server/game/matchmaker.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/store_journal.hpp"
+#include "server/net/admin_guard.hpp"
 #include "server/net/certificate_watch.hpp"
 #include "server/net/http_session.hpp"
 #include "server/net/https_redirect.hpp"
@@ -223,6 +224,17 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     blocklist = protocol::NameBlocklist(lines);
     spdlog::info("names: {} blocked terms from {}", blocklist.size(), options.name_blocklist);
   }
+  std::optional<AdminGuard> admin;
+  if (!options.admin_token_file.empty()) {
+    std::string error;
+    std::optional<std::string> token = AdminGuard::read_token(options.admin_token_file, error);
+    if (!token) {
+      spdlog::error("{}", error);
+      return 2;
+    }
+    admin.emplace(std::move(*token));
+    spdlog::info("the operator API is on (/admin/api/, the /admin console)");
+  }
   std::string unused;
   const TrustedProxies proxies = *TrustedProxies::parse(options.trusted_proxies, unused);
   NetworkThreads threads(options.threads);
@@ -290,7 +302,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
       players, rooms, *directory, worker, metrics, limits, {hasher, sign_in_limits, blocklist},
       fallback ? &*fallback : nullptr,
       {reach ? &*reach : nullptr, std::chrono::seconds(options.challenge_seconds), daily_secret});
-  if (reach) reach->attach(dispatcher.friends(), dispatcher.challenges());
+  if (reach) reach->attach(dispatcher.friends(), dispatcher.challenges(), dispatcher.moderation());
   SessionSet sessions;
 
   std::error_code fs_error;
@@ -312,7 +324,8 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
       tls.get(),
       {tls != nullptr, options.allowed_origins, [&directory] { return directory->node_urls(); }},
       proxies,
-      daily_secret};
+      daily_secret,
+      admin ? &*admin : nullptr};
 
   // Races that were running when the server last stopped go on (the worker is idle: nothing
   // else uses the store yet). The computer opponents are players too (their games are

@@ -77,6 +77,13 @@ std::string Metrics::render() const {
   family("tilerace_login_limited_total", "counter",
          "Sign-ins refused (rate_limited) for too many attempts from an address or on a name.",
          login_limited_total);
+  family("tilerace_bans_total", "counter", "Bans made by the operator.", bans_total);
+  family("tilerace_reports_total", "counter", "Reports filed by players.", reports_total);
+  family("tilerace_admin_actions_total", "counter",
+         "Operator actions carried out (each is in the audit log).", admin_actions_total);
+  family("tilerace_admin_denied_total", "counter",
+         "Operator API calls refused: a missing or wrong token (401), or too many of those (429).",
+         admin_denied_total);
 
   out +=
       "# HELP tilerace_errors_total Error messages sent, by code.\n"

@@ -43,6 +43,10 @@ class Metrics {
   std::atomic<std::uint64_t> logins_total{0};               // sign-ins by password or link code
   std::atomic<std::uint64_t> login_failures_total{0};       // wrong name, password or code
   std::atomic<std::uint64_t> login_limited_total{0};        // sign-ins refused as too many
+  std::atomic<std::uint64_t> bans_total{0};                 // bans the operator made
+  std::atomic<std::uint64_t> reports_total{0};              // reports players filed
+  std::atomic<std::uint64_t> admin_actions_total{0};        // operator actions carried out
+  std::atomic<std::uint64_t> admin_denied_total{0};         // operator API calls refused (401, 429)
 
   void count_error(protocol::ErrorCode code) noexcept;
   void observe_handling(std::chrono::nanoseconds took) noexcept;

@@ -192,7 +192,7 @@ void RaceState::broadcast_room(bool direct, const protocol::Rid& rid, const Play
   broadcast(share(protocol::encode_room(view, {})), direct_racer, direct_spectator);
 }
 
-RaceEffects RaceState::join(const Seat& seat, bool claimed, const protocol::Rid& rid) {
+RaceEffects RaceState::join(const Seat& seat, bool claimed, const protocol::Rid& rid, Time now) {
   const auto refuse = [&](ErrorCode code, std::string_view text) {
     if (claimed) fx_.released.push_back(seat.player);
     send_error(code, text, rid);
@@ -205,6 +205,12 @@ RaceEffects RaceState::join(const Seat& seat, bool claimed, const protocol::Rid&
   const auto members =
       std::count_if(racers_.begin(), racers_.end(), [](const Racer& r) { return !r.left; });
   if (members >= options_.max_players) return refuse(ErrorCode::room_full, "the room is full");
+  if (const auto k = kicked_.find(seat.player->id); k != kicked_.end()) {
+    if (now < k->second) {
+      return refuse(ErrorCode::not_allowed, "the host sent you out of this room: try later");
+    }
+    kicked_.erase(k);
+  }
   if (!claimed) {
     if (racers_.empty()) close();  // a room created for them that nobody else knows
     return refuse(ErrorCode::already_in_room, "leave your room first");
@@ -214,6 +220,47 @@ RaceEffects RaceState::join(const Seat& seat, bool claimed, const protocol::Rid&
   racers_.push_back(std::move(racer));
   if (host_.empty() && !seat.player->bot) host_ = seat.player->id;
   broadcast_room(true, rid, seat.player.get());
+  return done();
+}
+
+RaceEffects RaceState::kick(const Player& host, const std::string& target, const protocol::Rid& rid,
+                            Time now) {
+  const auto it = std::find_if(racers_.begin(), racers_.end(),
+                               [&](const Racer& r) { return !r.left && r.player->id == target; });
+  if (host.id != host_) {
+    send_error(ErrorCode::not_allowed, "only the host sends racers out", rid);
+  } else if (state_ != State::waiting) {
+    send_error(ErrorCode::race_running, "the countdown or the race has begun", rid);
+  } else if (it == racers_.end()) {
+    send_error(ErrorCode::not_a_player, "nobody of that id races in this room", rid);
+  } else if (target == host_ || machine(*it)) {
+    send_error(ErrorCode::not_allowed, "you cannot send yourself or the computer out", rid);
+  } else {
+    kicked_[target] = now + kKickedFor;
+    if (auto connection = it->connection.lock()) {
+      fx_.deliveries.push_back({std::move(connection), share(protocol::encode_kicked(code_))});
+    }
+    remove_racer(static_cast<std::size_t>(it - racers_.begin()));
+    broadcast_room(true, rid, &host);
+  }
+  return done();
+}
+
+RaceEffects RaceState::close_by_operator(std::string_view reason) {
+  if (closed_) return done();
+  if (state_ == State::racing || state_ == State::finishing) {
+    if (state_ == State::racing) metrics_->races_active.fetch_sub(1, std::memory_order_relaxed);
+    fx_.abandoned_race = race_id_;
+  }
+  const SharedMessage message = share(protocol::encode_room_closed(code_, reason));
+  broadcast(message);
+  for (const Racer& r : racers_) {
+    if (!r.left) fx_.released.push_back(r.player);
+  }
+  racers_.clear();
+  spectators_.clear();
+  host_.clear();
+  closed_ = true;
   return done();
 }
 

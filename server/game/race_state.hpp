@@ -12,6 +12,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -85,6 +86,8 @@ struct RaceEffects {
   std::vector<std::shared_ptr<Player>> released;  // no longer members: unlinked from the room
   // Ratings that took effect (a race recorded): each player's new Elo, for Player::rating.
   std::vector<std::pair<std::shared_ptr<Player>, int>> ratings;
+  // A running race the operator closed, by id: it is recorded nowhere and leaves the journals.
+  std::optional<std::string> abandoned_race;
 };
 
 class RaceState {
@@ -93,6 +96,7 @@ class RaceState {
   using Time = Clock::time_point;
   static constexpr int kMaxSpectators = 100;
   static constexpr std::chrono::seconds kEmoteEvery{2};
+  static constexpr std::chrono::minutes kKickedFor{10};
 
   // ghost: a ghost room's run (options have its mode, size and target); its racer is seated by
   // seat_ghost.
@@ -114,7 +118,7 @@ class RaceState {
 
   // seat.player asks to join. claimed: the shell linked the player to this room (they were in
   // none); if the join is refused, the player is in released again.
-  RaceEffects join(const Seat& seat, bool claimed, const protocol::Rid& rid);
+  RaceEffects join(const Seat& seat, bool claimed, const protocol::Rid& rid, Time now);
   RaceEffects leave(const Player& player, const protocol::Rid& rid, Time now);
   RaceEffects set_ready(const Player& player, bool ready, const protocol::Rid& rid, Time now);
   // move, slide, undo or resign from a racer: the answer to the caller, the race_update to
@@ -122,6 +126,16 @@ class RaceState {
   // adds to the move journal if it changed the racer's game (else nothing is computed).
   RaceEffects play(const Player& player, const protocol::ClientMessage& message,
                    const protocol::Rid& rid, Time now);
+  // The host sends racer `target` out of the waiting room: they get `kicked`, everyone the
+  // room, and they may not join it again for kKickedFor. Refused (not_allowed) from anyone but
+  // the host, once the countdown or the race has begun, and for the host themselves or a
+  // machine; not_a_player for nobody of that id.
+  RaceEffects kick(const Player& host, const std::string& target, const protocol::Rid& rid,
+                   Time now);
+  // The operator closes the room: racers and spectators get `room_closed` with the reason,
+  // everyone is let go, and a running race is abandoned (effects' abandoned_race): no result,
+  // no rating. The room is closed for good.
+  RaceEffects close_by_operator(std::string_view reason);
   // A racer's emote: to every member and spectator (the caller's copy carries rid); at most
   // one per kEmoteEvery per racer, else rate_limited.
   RaceEffects emote(const Player& player, protocol::Emote emote, const protocol::Rid& rid,
@@ -254,6 +268,7 @@ class RaceState {
   std::string race_id_;
   std::int64_t race_started_at_ = 0;       // Unix ms
   std::shared_ptr<const GhostRun> ghost_;  // a ghost room's run
+  std::map<std::string, Time> kicked_;     // player id → until when they may not join
   bool ghost_stuck_ = false;  // a letter of the run changed nothing: it plays no further
 };
 

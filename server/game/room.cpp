@@ -75,6 +75,10 @@ void Room::apply_locked(RaceEffects fx, Participant* asker) {
     asio::co_spawn(services_.executor, record(shared_from_this(), std::move(*fx.result)),
                    asio::detached);
   }
+  if (fx.abandoned_race) {
+    asio::co_spawn(services_.executor, forget(services_, std::move(*fx.abandoned_race), code_),
+                   asio::detached);
+  }
   for (Delivery& d : fx.deliveries) {
     if (d.to) {
       d.to->deliver(std::move(d.message));
@@ -107,6 +111,17 @@ void Room::apply_locked(RaceEffects fx, Participant* asker) {
       return s.tick(now);
     });
   });
+}
+
+asio::awaitable<void> Room::forget(RoomServices services, std::string race_id, std::string room) {
+  if (services.journal != nullptr) services.journal->forget(race_id);
+  const std::int64_t at = services.settings.wall_clock();
+  const StoreWorker::Job drop = [&](Store& s) { s.drop_race(race_id, room, at); };
+  try {
+    co_await services.store->run(drop);
+  } catch (const std::exception& e) {
+    spdlog::error("race {}: leaving the journal failed: {}", race_id, e.what());
+  }
 }
 
 asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result) {
@@ -150,7 +165,7 @@ void Room::join(const std::shared_ptr<Player>& player, const std::shared_ptr<Par
     if (claimed) player->room = weak_from_this();
     seat.rating = player->rating;
   }
-  apply_locked(state_->join(seat, claimed, rid), to.get());
+  apply_locked(state_->join(seat, claimed, rid, RaceState::Clock::now()), to.get());
 }
 
 void Room::leave(Player& player, Participant& to, const protocol::Rid& rid) {
@@ -268,6 +283,15 @@ void Room::stop() {
   armed_.reset();
   timer_.cancel();
   retry_.cancel();
+}
+
+void Room::kick(Player& host, const std::string& target, Participant& to,
+                const protocol::Rid& rid) {
+  act(&to, [&](RaceState& s, Time now) { return s.kick(host, target, rid, now); });
+}
+
+void Room::close_by_operator(std::string_view reason) {
+  act(nullptr, [&](RaceState& s, Time) { return s.close_by_operator(reason); });
 }
 
 void Room::emote(Player& player, Participant& to, protocol::Emote emote, const protocol::Rid& rid) {

@@ -74,6 +74,10 @@ class Room : public std::enable_shared_from_this<Room> {
                                                    const protocol::ClientMessage& message,
                                                    const protocol::Rid& rid);
   void emote(Player& player, Participant& to, protocol::Emote emote, const protocol::Rid& rid);
+  // See RaceState::kick and RaceState::close_by_operator; an abandoned race leaves the store's
+  // journal (and the move journal) in the background.
+  void kick(Player& host, const std::string& target, Participant& to, const protocol::Rid& rid);
+  void close_by_operator(std::string_view reason);
   // A ghost room: its ghost racer takes its seat (RaceState::seat_ghost).
   void seat_ghost();
   // Quick match: seats a and b (already linked to this room by the registry).
@@ -107,6 +111,9 @@ class Room : public std::enable_shared_from_this<Room> {
   // keeps the timer at the rules' next deadline.
   void apply_locked(RaceEffects fx, Participant* asker);
   static boost::asio::awaitable<void> record(std::shared_ptr<Room> self, RaceResult result);
+  // An abandoned race leaves the move journal and the store's.
+  static boost::asio::awaitable<void> forget(RoomServices services, std::string race_id,
+                                             std::string room);
   // Cluster mode: journals entry (writing a race the store's journal does not have yet
   // first), then gives `to` its held answer.
   static boost::asio::awaitable<void> journal_then_answer(std::shared_ptr<Room> self,

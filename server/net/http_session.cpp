@@ -10,6 +10,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
+#include "server/net/admin_api.hpp"
 #include "server/net/expected_close.hpp"
 #include "server/net/http_api.hpp"
 #include "server/net/ws_session.hpp"
@@ -94,7 +95,14 @@ asio::awaitable<void> BasicHttpSession<Stream>::run(
     context_.metrics.http_requests_total.fetch_add(1, std::memory_order_relaxed);
     // No co_await inside ?: here: GCC 12 miscompiles it (the response came out empty).
     std::optional<http::message_generator> response;
-    if (needs_store(req)) {
+    if (is_admin_request(req)) {
+      try {
+        response.emplace(co_await answer_admin(req, context_, client_address(req)));
+      } catch (const std::exception& e) {
+        spdlog::error("http {}: {}", req.target(), e.what());
+        response.emplace(store_unavailable(req, context_));
+      }
+    } else if (needs_store(req)) {
       try {
         response.emplace(co_await answer_from_store(req, context_));
       } catch (const std::exception& e) {
@@ -114,6 +122,12 @@ asio::awaitable<void> BasicHttpSession<Stream>::run(
       co_return;
     }
   }
+}
+
+template <class Stream>
+std::string BasicHttpSession<Stream>::client_address(const HttpRequest& req) const {
+  if (!context_.proxies.trusts(peer_.address())) return peer_.address().to_string();
+  return context_.proxies.client(req, peer_.address()).to_string();
 }
 
 template <class Stream>

@@ -35,6 +35,9 @@ class BasicHttpSession final : public Session,
   // or the stream handed to a WsSession.
   boost::asio::awaitable<void> upgrade(
       boost::beast::http::request<boost::beast::http::string_body> req);
+  // The client's address: the peer's, or through a proxy of ours the one its headers name.
+  std::string client_address(
+      const boost::beast::http::request<boost::beast::http::string_body>& req) const;
 
   Stream stream_;
   NetExecutor executor_;  // the stream's, kept for after a hand-over

@@ -17,6 +17,7 @@
 
 namespace tilerace::server {
 
+class AdminGuard;
 class TlsCertificates;
 
 // A connection as shutdown sees it, HTTP or WebSocket, from accept until its last handler.
@@ -70,6 +71,7 @@ struct ServerContext {
   SecurityHeaders headers;         // on every HTTP answer; who may open a WebSocket
   TrustedProxies proxies;          // whose forwarding headers name the client
   std::string daily_secret;        // the daily challenge's seeds' key (game/daily.hpp)
+  AdminGuard* admin = nullptr;     // the operator API's token check; null: the API is off
 };
 
 }  // namespace tilerace::server

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "protocol/encode.hpp"
+#include "protocol/moderation.hpp"
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/game/store_journal.hpp"
@@ -69,11 +70,23 @@ asio::awaitable<std::shared_ptr<Player>> Accounts::load(const std::string& id) {
   co_return player;
 }
 
-asio::awaitable<Accounts::SignedIn> Accounts::new_session(const std::string& player_id,
+asio::awaitable<bool> Accounts::banned(Connection& c, const std::string& player_id,
+                                       const protocol::Rid& rid) {
+  std::optional<BanRecord> ban;
+  const StoreWorker::Job find = [&](Store& s) { ban = s.ban_of(player_id, unix_ms()); };
+  co_await store_.run(find);
+  if (!ban) co_return false;
+  metrics_.count_error(ErrorCode::banned);
+  c.send(protocol::encode_banned(ban->reason, ban->until, rid));
+  co_return true;
+}
+
+asio::awaitable<Accounts::SignedIn> Accounts::new_session(const Connection& c,
+                                                          const std::string& player_id,
                                                           const std::string& device) {
   IssuedToken issued = issue_token(player_id);
   const std::int64_t now = unix_ms();
-  const SessionRecord session{issued.hash, player_id, now, now, device};
+  const SessionRecord session{issued.hash, player_id, now, now, device, c.address};
   const StoreWorker::Job save = [&](Store& s) { s.add_session(session); };
   co_await store_.run(save);
   std::shared_ptr<Player> player = co_await load(player_id);
@@ -96,8 +109,9 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::hello(Connection& c
                  "link_code");
       co_return std::nullopt;
     }
+    if (co_await banned(c, *player_id, rid)) co_return std::nullopt;
     metrics_.logins_total.fetch_add(1, std::memory_order_relaxed);
-    co_return co_await new_session(*player_id, m.device);
+    co_return co_await new_session(c, *player_id, m.device);
   }
   co_return co_await new_guest(c, m, rid);
 }
@@ -109,11 +123,18 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::resume(Connection& 
   const std::string hash = token_hash(token);
   std::optional<SessionOwner> owner;
   if (!hash.empty()) {
-    const StoreWorker::Job find = [&](Store& s) { owner = s.session_player(hash, unix_ms()); };
+    const StoreWorker::Job find = [&](Store& s) {
+      owner = s.session_player(hash, unix_ms(), c.address);
+    };
     co_await store_.run(find);
   }
+  const bool known = owner && owner->player_id == id;
+  if (known) {
+    const bool refused = co_await banned(c, id, rid);  // no co_await inside &&: GCC 12
+    if (refused) co_return std::nullopt;
+  }
   std::shared_ptr<Player> player;
-  if (owner && owner->player_id == id) player = co_await load(id);
+  if (known) player = co_await load(id);
   if (!player) {
     send_error(c, ErrorCode::bad_token, "unknown or wrong token", rid, "token");
     co_return std::nullopt;
@@ -135,8 +156,8 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::new_guest(Connectio
       co_return std::nullopt;
     }
     IssuedToken issued = issue_token(record.id);
-    const SessionRecord session{issued.hash, record.id, record.created_at, record.created_at,
-                                m.device};
+    const SessionRecord session{issued.hash,       record.id, record.created_at,
+                                record.created_at, m.device,  c.address};
     bool added = false;
     const StoreWorker::Job save = [&](Store& s) { added = s.add_player(record, session); };
     co_await store_.run(save);
@@ -178,8 +199,9 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::login(Connection& c
   const protocol::ProtocolError wrong{ErrorCode::bad_credentials, "wrong name or password", ""};
   const auto player_id = co_await check_password(c, key, m.password, wrong, rid);
   if (!player_id) co_return std::nullopt;
+  if (co_await banned(c, *player_id, rid)) co_return std::nullopt;
   metrics_.logins_total.fetch_add(1, std::memory_order_relaxed);
-  co_return co_await new_session(*player_id, m.device);
+  co_return co_await new_session(c, *player_id, m.device);
 }
 
 asio::awaitable<void> Accounts::register_player(Connection& c, const protocol::Register& m,

@@ -73,9 +73,12 @@ class Accounts {
                                                          const protocol::Rid& rid);
   boost::asio::awaitable<std::optional<SignedIn>> new_guest(Connection& c, const protocol::Hello& m,
                                                             const protocol::Rid& rid);
-  // A new session for player_id on device; the player loaded if need be.
-  boost::asio::awaitable<SignedIn> new_session(const std::string& player_id,
+  // A new session for player_id on device, seen from c's address; the player loaded if need be.
+  boost::asio::awaitable<SignedIn> new_session(const Connection& c, const std::string& player_id,
                                                const std::string& device);
+  // Whether player_id is banned; if so, c is told (`banned`, with the reason and the end).
+  boost::asio::awaitable<bool> banned(Connection& c, const std::string& player_id,
+                                      const protocol::Rid& rid);
   // The player with this id, from memory or loaded with their journaled solo game.
   boost::asio::awaitable<std::shared_ptr<Player>> load(const std::string& id);
   // The player whose name has key and whose password this is, counted by the limits; else

@@ -180,6 +180,17 @@ void ClusterReach::forward_answer(std::string node, std::string id, std::string 
   }(cluster_, std::move(node), "answer\n" + id + "\n" + player + "\n" + (accept ? "1" : "0")));
 }
 
+void ClusterReach::moderate(std::string kind, std::string target, std::string text) {
+  asio::post(main_, [this, text = "moderate\n" + kind + "\n" + target + "\n" + text] {
+    for (const std::string& node : live_) {
+      if (node == cluster_.settings().node) continue;
+      spawn(main_, [](Cluster& cluster, std::string to, std::string m) -> asio::awaitable<void> {
+        co_await cluster.tell(to, std::move(m));
+      }(cluster_, node, text));
+    }
+  });
+}
+
 void ClusterReach::on_control(const std::string& message) {
   const std::string kind = message.substr(0, message.find('\n'));
   if (kind == "presence") {
@@ -207,6 +218,10 @@ void ClusterReach::on_control(const std::string& message) {
     if (receiving_) return;
     receiving_ = true;
     asio::co_spawn(main_, receive(), asio::detached);
+  } else if (kind == "moderate") {
+    const auto f = fields(message, 3);  // moderate, kind, target, text
+    if (f.size() != 4 || moderation_ == nullptr) return;
+    moderation_->apply_here(f[1], f[2], f[3]);
   } else if (kind == "answer") {
     const auto f = fields(message, 3);  // answer, id, player, accept
     if (f.size() != 4 || challenges_ == nullptr) return;
@@ -233,6 +248,7 @@ asio::awaitable<void> ClusterReach::receive() {
 }
 
 void ClusterReach::on_nodes(const std::set<std::string>& live) {
+  live_ = live;
   for (auto it = heard_from_.begin(); it != heard_from_.end();) {
     if (live.count(it->second) > 0) {
       ++it;

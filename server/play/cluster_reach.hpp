@@ -27,6 +27,7 @@
 #include "server/game/player_registry.hpp"
 #include "server/play/challenges.hpp"
 #include "server/play/friends.hpp"
+#include "server/play/moderation.hpp"
 #include "server/play/player_reach.hpp"
 
 namespace tilerace::server {
@@ -35,10 +36,11 @@ class ClusterReach final : public PlayerReach {
  public:
   // Sets cluster's on_control and on_nodes (call before cluster.start()).
   ClusterReach(boost::asio::any_io_executor main, Cluster& cluster, PlayerRegistry& players);
-  // Where incoming friend changes and challenge answers go; set before serving.
-  void attach(Friends& friends, Challenges& challenges) {
+  // Where incoming friend changes, challenge answers and moderation go; set before serving.
+  void attach(Friends& friends, Challenges& challenges, Moderation& moderation) {
     friends_ = &friends;
     challenges_ = &challenges;
+    moderation_ = &moderation;
   }
 
   void publish(std::string player, std::string presence, std::vector<std::string> friends) override;
@@ -50,6 +52,7 @@ class ClusterReach final : public PlayerReach {
   boost::asio::awaitable<void> hold(std::string id, std::chrono::milliseconds ttl) override;
   boost::asio::awaitable<std::string> holder(std::string id) override;
   void forward_answer(std::string node, std::string id, std::string player, bool accept) override;
+  void moderate(std::string kind, std::string target, std::string text) override;
 
  private:
   struct Publication {
@@ -78,7 +81,9 @@ class ClusterReach final : public PlayerReach {
   PlayerRegistry& players_;
   Friends* friends_ = nullptr;
   Challenges* challenges_ = nullptr;
+  Moderation* moderation_ = nullptr;
   // main context only:
+  std::set<std::string> live_;  // the live nodes, as of the last heartbeat
   std::deque<Publication> queue_;
   bool draining_ = false;
   // flush()es waiting for the queue to empty: each timer is cancelled when it has.

@@ -40,13 +40,18 @@ Dispatcher::Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirecto
       presence_(players, settings.reach),
       friends_(players, store, presence_, metrics, settings.reach, unix_ms),
       challenges_({players, rooms, directory, presence_, store, metrics, settings.reach},
-                  rooms.executor(), settings.challenge_expiry) {}
+                  rooms.executor(), settings.challenge_expiry),
+      moderation_(players, rooms, directory, store, metrics, settings.reach) {}
 
-void Dispatcher::start() { presence_.start(rooms_.executor()); }
+void Dispatcher::start() {
+  presence_.start(rooms_.executor());
+  moderation_.start(rooms_.executor());
+}
 
 void Dispatcher::stop() {
   presence_.stop();
   challenges_.stop();
+  moderation_.stop();
 }
 
 // Hello first; then each message to its route. Checks that concern one message type live in
@@ -279,6 +284,21 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::CreateRoom& m,
           "too many rooms created from your address: try again in a minute", rid);
   } else {
     return create_room(c, m.options, rid);
+  }
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Report& m,
+                                   const protocol::Rid& rid) {
+  return moderation_.report(c, m, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Kick& m,
+                                   const protocol::Rid& rid) {
+  if (const auto room = room_of(*c.player)) {
+    room->kick(*c.player, m.player, c.out, rid);
+  } else {
+    error(c, ErrorCode::not_in_room, "you are not in a room", rid);
   }
   return std::nullopt;
 }

@@ -19,6 +19,7 @@
 #include "server/play/challenges.hpp"
 #include "server/play/connection.hpp"
 #include "server/play/friends.hpp"
+#include "server/play/moderation.hpp"
 #include "server/play/player_reach.hpp"
 #include "server/play/presence_board.hpp"
 #include "server/play/room_directory.hpp"
@@ -56,13 +57,15 @@ class Dispatcher {
              StoreWorker& store, Metrics& metrics, AddressLimits& limits, AccountServices accounts,
              BotFallback* fallback = nullptr, PlaySettings settings = {});
 
-  // Starts presence's sweep on the rooms' executor; stop() ends it and the challenges'
-  // expiry (shutdown).
+  // Starts presence's and moderation's sweeps on the rooms' executor; stop() ends them and the
+  // challenges' expiry (shutdown).
   void start();
   void stop();
   // For the cluster's messages to this node (ClusterReach).
   Friends& friends() noexcept { return friends_; }
   Challenges& challenges() noexcept { return challenges_; }
+  // For the operator's API (net/admin_api) and the cluster's moderation messages.
+  Moderation& moderation() noexcept { return moderation_; }
 
   // Handles one decoded message (or decode error) from connection. What needs no storage or
   // Redis is done before this returns (most messages: moves, rooms, pings), and nullopt comes
@@ -110,6 +113,8 @@ class Dispatcher {
   Work route(Connection& c, const protocol::ChallengeAnswer& m, const protocol::Rid& rid);
   Work route(Connection& c, const protocol::Rematch& m, const protocol::Rid& rid);
   Work route(Connection& c, const protocol::SpectatePlayer& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::Report& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::Kick& m, const protocol::Rid& rid);
   // move, slide, undo or resign: the player's race when they race, else their solo game.
   Work play(Connection& c, const protocol::ClientMessage& m, const protocol::Rid& rid);
 
@@ -166,6 +171,7 @@ class Dispatcher {
   PresenceBoard presence_;
   Friends friends_;
   Challenges challenges_;
+  Moderation moderation_;
 };
 
 }  // namespace tilerace::server

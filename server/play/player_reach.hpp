@@ -39,6 +39,9 @@ class PlayerReach {
   virtual boost::asio::awaitable<std::string> holder(std::string id) = 0;
   virtual void forward_answer(std::string node, std::string id, std::string player,
                               bool accept) = 0;
+  // Moderation: every other live node applies (kind, target, text) to what it has here
+  // (Moderation::apply_here), in the background.
+  virtual void moderate(std::string kind, std::string target, std::string text) = 0;
 };
 
 }  // namespace tilerace::server

@@ -98,6 +98,13 @@ bool Recorder::hide_game(std::string_view game_id, bool hidden, const AuditEntry
   return changed;
 }
 
+void Recorder::drop_race(std::string_view race_id, std::string_view room, std::int64_t at) {
+  unit(SqlTx::write, [&](SqlSession& sql) {
+    sql(Sql::insert_race, race_id, room, "closed", "", "{}", at);
+    sql(Sql::delete_race, race_id);
+  });
+}
+
 void Recorder::audit(const AuditEntry& entry) {
   unit(SqlTx::write, [&](SqlSession& sql) { write_audit(sql, entry); });
 }
@@ -148,6 +155,22 @@ bool Recorder::resolve_report(std::int64_t id, std::string_view resolution,
     if (sql(Sql::resolve_report, id, entry.at, resolution).changed() == 0) return false;
     write_audit(sql, entry);
     return true;
+  });
+}
+
+std::vector<std::string> Recorder::banned_players() {
+  return unit(SqlTx::none, [&](SqlSession& sql) {
+    return rows_of(sql(Sql::banned_players),
+                   [](const SqlResult& r, std::size_t i) { return r.string(i, 0); });
+  });
+}
+
+std::vector<std::pair<GameRecord, bool>> Recorder::recent_games(std::string_view player_id,
+                                                                int limit) {
+  return unit(SqlTx::none, [&](SqlSession& sql) {
+    return rows_of(sql(Sql::recent_games, player_id, limit), [](const SqlResult& r, std::size_t i) {
+      return std::pair(game_of(r, i), r.boolean(i, 17));
+    });
   });
 }
 

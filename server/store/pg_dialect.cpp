@@ -269,6 +269,8 @@ CREATE TABLE bans (
   at bigint NOT NULL
 );
 ALTER TABLE players ADD COLUMN banned integer NOT NULL DEFAULT 0;
+-- Where each session was last seen from (the console shows a player's addresses).
+ALTER TABLE sessions ADD COLUMN address text NOT NULL DEFAULT '';
 CREATE TABLE hidden_games (
   game_id text COLLATE "C" PRIMARY KEY,
   reason text NOT NULL,
@@ -344,15 +346,16 @@ const char* text(Sql statement) {
     case Sql::insert_old_name:
       return "INSERT INTO old_names (player_id, name, until) VALUES ($1, $2, $3)";
     case Sql::insert_session:
-      return "INSERT INTO sessions (token_hash, player_id, created_at, last_seen, label) "
-             "VALUES ($1, $2, $3, $3, $4)";
+      return "INSERT INTO sessions (token_hash, player_id, created_at, last_seen, label, "
+             "address) VALUES ($1, $2, $3, $3, $4, $5)";
     case Sql::session_player:
       return "SELECT s.player_id, p.name FROM sessions s JOIN players p ON p.id = s.player_id "
              "WHERE s.token_hash = $1";
-    case Sql::touch_session: return "UPDATE sessions SET last_seen = $2 WHERE token_hash = $1";
+    case Sql::touch_session:
+      return "UPDATE sessions SET last_seen = $2, address = $3 WHERE token_hash = $1";
     case Sql::sessions_of:
-      return "SELECT token_hash, created_at, last_seen, label FROM sessions WHERE player_id = $1 "
-             "ORDER BY created_at, token_hash";
+      return "SELECT token_hash, created_at, last_seen, label, address FROM sessions "
+             "WHERE player_id = $1 ORDER BY created_at, token_hash";
     case Sql::delete_session: return "DELETE FROM sessions WHERE token_hash = $1";
     case Sql::delete_other_sessions:
       return "DELETE FROM sessions WHERE player_id = $1 AND token_hash <> $2 RETURNING token_hash";
@@ -571,6 +574,12 @@ const char* text(Sql statement) {
     case Sql::old_names_of:
       return "SELECT name, until FROM old_names WHERE player_id = $1 ORDER BY until";
     case Sql::ranks_changed: return "SELECT pg_notify('tilerace_ranks', 'reload')";
+    case Sql::banned_players: return "SELECT player_id FROM bans";
+    case Sql::recent_games:
+      return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
+             "move_count, state, ranked, started_at, ended_at, room, daily, times, "
+             "(id IN (SELECT game_id FROM hidden_games))::integer FROM games WHERE player_id = $1 "
+             "ORDER BY ended_at DESC, id LIMIT $2";
   }
   return nullptr;
 }

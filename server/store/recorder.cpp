@@ -142,7 +142,8 @@ bool Recorder::add_player(const PlayerRecord& p, const std::optional<SessionReco
       return holder.rows() == 1 && holder.string(0, 0) == p.id;
     }
     if (session) {
-      sql(Sql::insert_session, session->token_hash, p.id, session->created_at, session->label);
+      sql(Sql::insert_session, session->token_hash, p.id, session->created_at, session->label,
+          session->address);
     }
     return true;
   });
@@ -156,19 +157,19 @@ std::optional<PlayerRecord> Recorder::find_player(std::string_view id) {
   });
 }
 
-std::optional<SessionOwner> Recorder::session_player(std::string_view token_hash,
-                                                     std::int64_t now) {
+std::optional<SessionOwner> Recorder::session_player(std::string_view token_hash, std::int64_t now,
+                                                     std::string_view address) {
   return unit(SqlTx::write, [&](SqlSession& sql) -> std::optional<SessionOwner> {
     const SqlResult r = sql(Sql::session_player, token_hash);
     if (r.rows() == 0) return std::nullopt;
-    sql(Sql::touch_session, token_hash, now);
+    sql(Sql::touch_session, token_hash, now, address);
     return SessionOwner{r.string(0, 0), r.string(0, 1)};
   });
 }
 
 void Recorder::add_session(const SessionRecord& s) {
   unit(SqlTx::write, [&](SqlSession& sql) {
-    sql(Sql::insert_session, s.token_hash, s.player_id, s.created_at, s.label);
+    sql(Sql::insert_session, s.token_hash, s.player_id, s.created_at, s.label, s.address);
   });
 }
 
@@ -179,7 +180,8 @@ std::vector<SessionRecord> Recorder::sessions(std::string_view player_id) {
                            .player_id = std::string(player_id),
                            .created_at = r.int64(i, 1),
                            .last_seen = r.int64(i, 2),
-                           .label = r.string(i, 3)};
+                           .label = r.string(i, 3),
+                           .address = r.string(i, 4)};
     });
   });
 }

@@ -31,8 +31,8 @@ class Recorder : public Store {
   void ping() override;
   bool add_player(const PlayerRecord& player, const std::optional<SessionRecord>& session) override;
   std::optional<PlayerRecord> find_player(std::string_view id) override;
-  std::optional<SessionOwner> session_player(std::string_view token_hash,
-                                             std::int64_t now) override;
+  std::optional<SessionOwner> session_player(std::string_view token_hash, std::int64_t now,
+                                             std::string_view address) override;
   void add_session(const SessionRecord& session) override;
   std::vector<SessionRecord> sessions(std::string_view player_id) override;
   void end_session(std::string_view token_hash) override;
@@ -62,6 +62,7 @@ class Recorder : public Store {
   std::optional<ActiveGameRecord> find_active(std::string_view player_id) override;
   void journal_races(const std::vector<ActiveRaceRecord>& races) override;
   std::vector<ActiveRaceRecord> active_races() override;
+  void drop_race(std::string_view race_id, std::string_view room, std::int64_t at) override;
   std::vector<ActiveRaceRecord> adopt_races(std::string_view node) override;
   std::optional<std::string> race_room_of(std::string_view player_id) override;
   Leaderboard leaderboard(const LeaderboardQuery& query) override;
@@ -79,6 +80,9 @@ class Recorder : public Store {
   std::vector<ReportRecord> reports(bool open_only, int limit) override;
   bool resolve_report(std::int64_t id, std::string_view resolution,
                       const AuditEntry& entry) override;
+  std::vector<std::string> banned_players() override;
+  std::vector<std::pair<GameRecord, bool>> recent_games(std::string_view player_id,
+                                                        int limit) override;
   std::vector<PlayerRecord> search_players(std::string_view query, int limit) override;
   std::vector<std::pair<std::string, std::int64_t>> old_names(std::string_view player_id) override;
 

@@ -41,10 +41,11 @@ enum class Sql : std::uint8_t {
   set_password,     // (id, password_hash, registered_at)
   insert_old_name,  // (player_id, name, until)
   // sessions (one per signed-in device) and link codes
-  insert_session,  // (token_hash, player_id, created_at, label)
+  insert_session,  // (token_hash, player_id, created_at, label, address)
   session_player,  // (token_hash) → player_id, the player's name
-  touch_session,   // (token_hash, last_seen)
-  sessions_of,     // (player_id) → token_hash, created_at, last_seen, label, oldest first
+  touch_session,   // (token_hash, last_seen, address)
+  // (player_id) → token_hash, created_at, last_seen, label, address, oldest first
+  sessions_of,
   delete_session,  // (token_hash)
   // (player_id, token_hash) → token_hash of each session of player_id but the one given,
   // deleted
@@ -161,10 +162,13 @@ enum class Sql : std::uint8_t {
   // (id, key, limit) → the columns of select_player: the player with that id, those whose
   // name key holds key, and those who had a name holding it (raw, as stored), by name
   search_players,
-  old_names_of,   // (player_id) → name, until, oldest first
-  ranks_changed,  // (): tells every node sharing the database to reload its ranks
+  old_names_of,    // (player_id) → name, until, oldest first
+  ranks_changed,   // (): tells every node sharing the database to reload its ranks
+  banned_players,  // () → player_id of every ban (in force or about to be lifted)
+  // (player_id, limit) → the columns of select_game, then hidden 0|1: their newest games
+  recent_games,
 };
-inline constexpr std::size_t kSqlCount = static_cast<std::size_t>(Sql::ranks_changed) + 1;
+inline constexpr std::size_t kSqlCount = static_cast<std::size_t>(Sql::recent_games) + 1;
 
 // A parameter: an integer or a text (viewed, not copied: valid for the call).
 using SqlValue = std::variant<std::int64_t, std::string_view>;

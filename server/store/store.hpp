@@ -50,7 +50,8 @@ struct SessionRecord {
   std::string player_id;
   std::int64_t created_at = 0;
   std::int64_t last_seen = 0;
-  std::string label;  // the device, as the client described it
+  std::string label;    // the device, as the client described it
+  std::string address;  // where it was last seen from
 };
 
 // Who a session signs in.
@@ -330,9 +331,10 @@ class Store {
   virtual std::optional<PlayerRecord> find_player(std::string_view id) = 0;
 
   // Accounts (docs/protocol.md, "Accounts"). The player a session's token hash signs in
-  // (their id and current name), marking the session seen at now; nullopt for no such session.
-  virtual std::optional<SessionOwner> session_player(std::string_view token_hash,
-                                                     std::int64_t now) = 0;
+  // (their id and current name), marking the session seen at now from address; nullopt for no
+  // such session.
+  virtual std::optional<SessionOwner> session_player(std::string_view token_hash, std::int64_t now,
+                                                     std::string_view address = {}) = 0;
   virtual void add_session(const SessionRecord& session) = 0;
   // player_id's sessions, oldest first.
   virtual std::vector<SessionRecord> sessions(std::string_view player_id) = 0;
@@ -392,6 +394,10 @@ class Store {
   virtual void journal_races(const std::vector<ActiveRaceRecord>& races) = 0;
   // Every journaled race not yet recorded.
   virtual std::vector<ActiveRaceRecord> active_races() = 0;
+  // A running race of room that will never have a result (the operator closed the room at
+  // at): kept among the races as "closed", so that no journal pass brings it back, and gone
+  // from the journal.
+  virtual void drop_race(std::string_view race_id, std::string_view room, std::int64_t at) = 0;
   // Cluster mode: the journaled races of node (found dead, or this node's own previous run)
   // become this node's, in one statement, and are returned to be run here. A race moves
   // once: two nodes adopting the same node's races at once never both get one. Only a
@@ -435,6 +441,11 @@ class Store {
   // Resolves an open report; false for no such open report.
   virtual bool resolve_report(std::int64_t id, std::string_view resolution,
                               const AuditEntry& entry) = 0;
+  // The players with a ban (in force, or over and not yet lifted).
+  virtual std::vector<std::string> banned_players() = 0;
+  // player_id's newest games (at most limit), each with whether it is hidden.
+  virtual std::vector<std::pair<GameRecord, bool>> recent_games(std::string_view player_id,
+                                                                int limit) = 0;
   // Players whose id is query, or whose name (or a name they had) holds its key, by name.
   virtual std::vector<PlayerRecord> search_players(std::string_view query, int limit) = 0;
   // The names player_id had before, oldest first (name, until: Unix ms it was given up).

@@ -11,8 +11,8 @@
 #include <boost/beast/http.hpp>
 
 #include <cstring>
-#include <mutex>
 #include <iostream>
+#include <mutex>
 #include <sstream>
 
 namespace tilerace::e2e {
@@ -281,13 +281,19 @@ std::optional<int> WsClient::wait_closed(std::chrono::milliseconds deadline) {
 json WsClient::hello(std::string_view name) { return request({{"type", "hello"}, {"name", name}}); }
 
 HttpResult http_request(std::uint16_t port, std::string_view target, std::string_view method,
-                        std::vector<std::pair<std::string, std::string>> headers) {
+                        std::vector<std::pair<std::string, std::string>> headers,
+                        std::string body) {
   asio::io_context ioc;
   beast::tcp_stream stream(ioc);
   stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
-  http::request<http::empty_body> req{http::string_to_verb(method), target, 11};
+  http::request<http::string_body> req{http::string_to_verb(method), target, 11};
   req.set(http::field::host, "127.0.0.1");
   for (const auto& [name, value] : headers) req.set(name, value);
+  if (!body.empty()) {
+    req.set(http::field::content_type, "application/json");
+    req.body() = std::move(body);
+    req.prepare_payload();
+  }
   http::write(stream, req);
   beast::flat_buffer buffer;
   http::response_parser<http::string_body> parser;
@@ -298,6 +304,16 @@ HttpResult http_request(std::uint16_t port, std::string_view target, std::string
   const auto& res = parser.get();
   return {static_cast<int>(res.result_int()), std::string(res[http::field::content_type]),
           res.body()};
+}
+
+std::pair<std::string, int> shell(const std::string& command) {
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return {"popen failed", -1};
+  std::string out;
+  char chunk[4096];
+  while (std::size_t n = std::fread(chunk, 1, sizeof chunk, pipe)) out.append(chunk, n);
+  const int status = ::pclose(pipe);
+  return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
 }
 
 bool health_says(std::uint16_t port, std::string_view status) {

@@ -105,13 +105,17 @@ struct HttpResult {
   std::string content_type;
   std::string body;
 };
-// One GET (or method) with the target sent byte for byte as given.
 // The value of a Prometheus sample line in a /metrics body, e.g. "tilerace_moves_total".
 std::optional<double> metric_value(std::string_view body, std::string_view sample);
 
+// One GET (or method, with a JSON body when given) with the target sent byte for byte as given.
 HttpResult http_request(std::uint16_t port, std::string_view target,
                         std::string_view method = "GET",
-                        std::vector<std::pair<std::string, std::string>> headers = {});
+                        std::vector<std::pair<std::string, std::string>> headers = {},
+                        std::string body = {});
+
+// Runs command in a shell; its output (stderr too) and exit status.
+std::pair<std::string, int> shell(const std::string& command);
 
 // Whether GET /healthz on port says status ("ok", "degraded") within 10 s. In cluster mode
 // "ok" also means the node is in the cluster (its first heartbeat went through).

@@ -172,6 +172,45 @@ TEST(Decode, AGhostRoomNamesItsRun) {
   EXPECT_FALSE(as<CreateRoom>(decode_client(R"({"type":"create_room"})")).options.ghost);
 }
 
+TEST(Decode, ReportsAndKicks) {
+  const Report r = as<Report>(
+      decode_client(R"({"type":"report","player":"p1","reason":"cheating","note":"too fast"})"));
+  EXPECT_EQ(r.player, "p1");
+  EXPECT_EQ(r.reason, ReportReason::cheating);
+  EXPECT_EQ(r.note, "too fast");
+  EXPECT_EQ(as<Kick>(decode_client(R"({"type":"kick","player":"p2"})")).player, "p2");
+}
+
+TEST(Decode, OperatorActions) {
+  const auto ban = decode_admin("ban", R"({"player":"p1","reason":"abuse","until":1800000000000})");
+  ASSERT_EQ(ban.index(), 0u);
+  const auto& b = std::get<AdminBan>(std::get<AdminAction>(ban));
+  EXPECT_EQ(b.player, "p1");
+  EXPECT_EQ(b.reason, "abuse");
+  EXPECT_EQ(b.until, 1800000000000);
+  const auto show = decode_admin("show_game", R"({"game":"abc"})");
+  ASSERT_EQ(show.index(), 0u);
+  EXPECT_FALSE(std::get<AdminHideGame>(std::get<AdminAction>(show)).hidden);
+  const auto rename = decode_admin("rename", R"({"player":"p1","name":"  Neat  ","reason":"x"})");
+  EXPECT_EQ(std::get<AdminRename>(std::get<AdminAction>(rename)).name, "Neat");
+  const auto field = [](std::string_view action, std::string_view body) {
+    const auto d = decode_admin(action, body);
+    return d.index() == 1 ? std::get<ProtocolError>(d).field : std::string("accepted");
+  };
+  EXPECT_EQ(field("ban", R"({"player":"p1"})"), "reason") << "a ban says why";
+  EXPECT_EQ(field("ban", R"({"player":"p1","reason":""})"), "reason");
+  EXPECT_EQ(field("ban", R"({"player":"p1","reason":"x","until":-5})"), "until");
+  EXPECT_EQ(field("unban", R"({"player":"p1"})"), "accepted");
+  EXPECT_EQ(field("rename", R"({"player":"p1","name":"a\u202Eb","reason":"x"})"), "name");
+  EXPECT_EQ(field("close_room", R"({"code":"nope!!","reason":"x"})"), "code");
+  EXPECT_EQ(field("resolve_report", R"({"id":0,"resolution":"x"})"), "id");
+  EXPECT_EQ(field("hide_game", R"({"game":"g","reason":")" + std::string(201, 'x') + "\"}"),
+            "reason");
+  EXPECT_EQ(std::get<ProtocolError>(decode_admin("format_disk", "{}")).code,
+            ErrorCode::unknown_type);
+  EXPECT_EQ(std::get<ProtocolError>(decode_admin("ban", "[1]")).code, ErrorCode::bad_json);
+}
+
 TEST(Decode, LeaderboardPeriods) {
   const auto request = [](const std::string& text) {
     return as<LeaderboardRequest>(decode_client(text));
@@ -356,6 +395,11 @@ TEST(Decode, MalformedInputsGetTheirExactError) {
       // bot on create_room.
       {R"({"type":"create_room","bot":"godlike"})", ErrorCode::bad_field, "bot"},
       {R"({"type":"create_room","bot":"hard","size":3})", ErrorCode::bad_field, "bot"},
+      // report and kick
+      {R"({"type":"report","player":"p1"})", ErrorCode::bad_field, "reason"},
+      {R"({"type":"report","player":"p1","reason":"rude"})", ErrorCode::bad_field, "reason"},
+      {R"({"type":"report","reason":"name"})", ErrorCode::bad_field, "player"},
+      {R"({"type":"kick"})", ErrorCode::bad_field, "player"},
       // ghost on create_room: a game id, and not with the computer.
       {R"({"type":"create_room","ghost":""})", ErrorCode::bad_field, "ghost"},
       {R"({"type":"create_room","ghost":"a b"})", ErrorCode::bad_field, "ghost"},

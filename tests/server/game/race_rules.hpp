@@ -62,10 +62,20 @@ class Rules {
     return rules;
   }
 
-  void join(const std::shared_ptr<Player>& p, Participant& to, const protocol::Rid& rid) {
+  void join(const std::shared_ptr<Player>& p, Participant& to, const protocol::Rid& rid,
+            Time now = t0) {
     const bool claimed = p->room.expired();
     if (claimed) p->room = owner_->room;
-    apply(state_.join({p, p->connection, p->rating}, claimed, rid), &to);
+    apply(state_.join({p, p->connection, p->rating}, claimed, rid, now), &to);
+  }
+  void kick(Player& host, const std::string& target, Participant& to, Time now) {
+    apply(state_.kick(host, target, {}, now), &to);
+  }
+  std::optional<std::string> close_by_operator(std::string_view reason) {
+    RaceEffects fx = state_.close_by_operator(reason);
+    std::optional<std::string> abandoned = fx.abandoned_race;
+    apply(std::move(fx), nullptr);
+    return abandoned;
   }
   void leave(Player& p, Participant& to, const protocol::Rid& rid, Time now) {
     apply(state_.leave(p, rid, now), &to);

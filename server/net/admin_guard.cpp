@@ -1,0 +1,65 @@
+#include "server/net/admin_guard.hpp"
+
+#include <openssl/crypto.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace tilerace::server {
+
+namespace {
+
+std::string trimmed(std::string s) {
+  const auto first = s.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return {};
+  const auto last = s.find_last_not_of(" \t\r\n");
+  return s.substr(first, last - first + 1);
+}
+
+}  // namespace
+
+std::optional<std::string> AdminGuard::read_token(const std::string& path, std::string& error) {
+  std::ifstream file(path);
+  if (!file) {
+    error = "--admin-token-file " + path + ": cannot read it";
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << file.rdbuf();
+  std::string token = trimmed(text.str());
+  if (token.size() < kMinTokenBytes) {
+    error = "--admin-token-file " + path + ": the token must be at least " +
+            std::to_string(kMinTokenBytes) + " bytes";
+    return std::nullopt;
+  }
+  return token;
+}
+
+AdminGuard::Verdict AdminGuard::check(const std::string& address, std::string_view authorization,
+                                      Clock::time_point now) {
+  std::lock_guard lock(mutex_);
+  if (failures_.size() > 10'000) {  // many addresses: forget those whose minute is over
+    std::erase_if(failures_, [now](const auto& entry) {
+      return entry.second.empty() || now - entry.second.back() >= std::chrono::minutes(1);
+    });
+  }
+  auto& failed = failures_[address];
+  while (!failed.empty() && now - failed.front() >= std::chrono::minutes(1)) failed.pop_front();
+  if (static_cast<int>(failed.size()) >= kMaxFailures) return Verdict::limited;
+  constexpr std::string_view kScheme = "Bearer ";
+  const std::string_view given =
+      authorization.starts_with(kScheme) ? authorization.substr(kScheme.size()) : "";
+  // Constant time over the token: a given token of another length is compared with the token
+  // itself, and fails on the length.
+  const std::string_view against = given.size() == token_.size() ? given : token_;
+  const bool equal = CRYPTO_memcmp(against.data(), token_.data(), token_.size()) == 0 &&
+                     given.size() == token_.size();
+  if (equal) {
+    if (failed.empty()) failures_.erase(address);
+    return Verdict::allowed;
+  }
+  failed.push_back(now);
+  return Verdict::unauthorized;
+}
+
+}  // namespace tilerace::server

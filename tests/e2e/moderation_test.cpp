@@ -1,0 +1,275 @@
+// Moderation with the real binary (docs/operations.md, "Moderation"): the operator API's token,
+// bans that close the player's connections (on every node) and take them off every board until
+// the unban, the audit log, forced renames, password resets, hidden games, closed rooms,
+// reports and kicks.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "tests/e2e/cluster_nodes.hpp"
+#include "tests/e2e/friend_steps.hpp"
+
+namespace tilerace::e2e {
+namespace {
+
+const std::string kToken = "operator-token-for-the-tests-0123456789-abcdef";
+
+// The operator API of a server, with the token (or another one).
+struct Operator {
+  std::uint16_t port;
+  std::string token = kToken;
+
+  HttpResult get(const std::string& path) const {
+    return http_request(port, "/admin/api/" + path, "GET", {{"Authorization", "Bearer " + token}});
+  }
+  // The action's status and JSON answer.
+  std::pair<int, json> post(const std::string& action, const json& body) const {
+    const HttpResult r = http_request(port, "/admin/api/" + action, "POST",
+                                      {{"Authorization", "Bearer " + token}}, body.dump());
+    return {r.status, json::parse(r.body, nullptr, false)};
+  }
+};
+
+// A file holding the token, in dir.
+std::string token_file(const TempDir& dir, const std::string& token = kToken) {
+  const auto path = dir.path() / "admin-token";
+  std::ofstream(path) << token << "\n";
+  return path.string();
+}
+
+// r plays a ranked solo game until it scores, then resigns it: the game's id and score.
+std::pair<std::string, std::int64_t> scored_game(Racer& r) {
+  const std::string id = ask(r.ws, {{"type", "new_game"}})["game"]["id"];
+  std::int64_t score = 0;
+  for (int i = 0; i < 200 && score == 0; ++i) score = play(r.ws, kDirs[i % 4]).value("score", 0);
+  EXPECT_EQ(ask(r.ws, {{"type", "resign"}})["game"]["state"], "resigned");
+  return {id, score};
+}
+
+// The players on a score board of the server (period: all-time, day or week), by id.
+std::set<std::string> on_board(std::uint16_t port, const std::string& period = "") {
+  const std::string target =
+      "/api/leaderboard?mode=classic&size=4" + (period.empty() ? "" : "&period=" + period);
+  const json board = json::parse(http_request(port, target).body);
+  std::set<std::string> ids;
+  for (const json& e : board["entries"]) ids.insert(e["player"].get<std::string>());
+  return ids;
+}
+
+TEST(Moderation, TheOperatorApiNeedsItsTokenAndIsOffWithoutIt) {
+  {
+    ServerProcess off;
+    EXPECT_EQ(http_request(off.port(), "/admin/api/audit").status, 404);
+  }
+  TempDir dir;
+  const auto [out, status] =
+      shell(std::string("timeout 20 ") + TILERACE_BINARY + " --host 127.0.0.1 --port 0 --data " +
+            dir.path().string() + " --admin-token-file " + token_file(dir, "too-short"));
+  EXPECT_EQ(status, 2) << out;
+  EXPECT_NE(out.find("at least 32 bytes"), std::string::npos) << out;
+
+  ServerProcess server({"--admin-token-file", token_file(dir)});
+  EXPECT_EQ(http_request(server.port(), "/admin/api/audit").status, 401);
+  EXPECT_EQ((Operator{server.port(), kToken + "x"}.get("audit").status), 401);
+  EXPECT_EQ((Operator{server.port(), kToken.substr(1)}.get("audit").status), 401);
+  EXPECT_EQ(Operator{server.port()}.get("audit").status, 200);
+  EXPECT_TRUE(server.wait_for_metric("tilerace_admin_denied_total", 3));
+  // Ten failures a minute from one address, then even the right token waits.
+  for (int i = 3; i < 10; ++i) {
+    EXPECT_EQ((Operator{server.port(), "wrong"}.get("audit").status), 401);
+  }
+  EXPECT_EQ(Operator{server.port()}.get("audit").status, 429);
+  EXPECT_EQ(server.log().find(kToken), std::string::npos) << "the token is never logged";
+}
+
+TEST(Moderation, ABanClosesThePlayerOutAndTakesThemOffTheBoardsUntilUnbanned) {
+  TempDir dir;
+  ServerProcess server({"--admin-token-file", token_file(dir)});
+  const Operator op{server.port()};
+  Racer ann(server.port(), "ann-m"), bob(server.port(), "bob-m");
+  scored_game(ann);
+  scored_game(bob);
+  ASSERT_EQ(on_board(server.port()), (std::set<std::string>{ann.id, bob.id}));
+  const json found = json::parse(op.get("players?q=ANN-").body);
+  ASSERT_EQ(found.size(), 1u) << found.dump();
+  EXPECT_EQ(found[0]["id"], ann.id);
+
+  const auto [status, answer] = op.post("ban", {{"player", ann.id}, {"reason", "abusive name"}});
+  EXPECT_EQ(status, 200) << answer.dump();
+  // She is told why, and her connection closes with 4003.
+  const json told = ann.ws.until("error");
+  EXPECT_EQ(told["code"], "banned");
+  EXPECT_EQ(told["reason"], "abusive name");
+  EXPECT_EQ(ann.ws.wait_closed(), 4003);
+  // Back with her token, or by name and password: refused.
+  WsClient again(server.port());
+  const json refused = again.request({{"type", "hello"}, {"token", ann.token}});
+  EXPECT_EQ(refused["code"], "banned");
+  EXPECT_EQ(refused["reason"], "abusive name");
+  // Off every board; her games are kept.
+  EXPECT_EQ(on_board(server.port()), std::set<std::string>{bob.id});
+  EXPECT_EQ(on_board(server.port(), "day"), std::set<std::string>{bob.id});
+  EXPECT_EQ(on_board(server.port(), "week"), std::set<std::string>{bob.id});
+  const json view = json::parse(op.get("players/" + ann.id).body);
+  EXPECT_EQ(view["banned_until"], 0);
+  EXPECT_EQ(view["ban_reason"], "abusive name");
+  ASSERT_EQ(view["games"].size(), 1u);
+  ASSERT_EQ(view["sessions"].size(), 1u);
+  EXPECT_EQ(view["sessions"][0]["address"], "127.0.0.1");
+  EXPECT_TRUE(server.wait_for_metric("tilerace_bans_total", 1));
+
+  EXPECT_EQ(op.post("unban", {{"player", ann.id}, {"reason", "appeal"}}).first, 200);
+  EXPECT_EQ(op.post("unban", {{"player", ann.id}}).first, 404) << "not banned any more";
+  EXPECT_EQ(on_board(server.port()), (std::set<std::string>{ann.id, bob.id}));
+  json welcome;
+  Racer back(server.port(), ann.id, ann.token, welcome);
+  EXPECT_EQ(welcome["type"], "welcome");
+  // Both actions are in the audit log, newest first.
+  const json log = json::parse(op.get("audit").body);
+  ASSERT_EQ(log.size(), 2u) << log.dump();
+  EXPECT_EQ(log[0]["action"], "unban");
+  EXPECT_EQ(log[0]["reason"], "appeal");
+  EXPECT_EQ(log[1]["action"], "ban");
+  EXPECT_EQ(log[1]["target"], ann.id);
+  EXPECT_EQ(log[1]["actor"], "operator");
+}
+
+TEST(Moderation, RenamesResetsHiddenGamesAndClosedRoomsAreCarriedOutAndAudited) {
+  TempDir dir;
+  ServerProcess server({"--admin-token-file", token_file(dir), "--countdown", "0"});
+  const Operator op{server.port()};
+  Racer ann(server.port(), "ann-r"), bob(server.port(), "bob-r");
+  const auto [game, score] = scored_game(ann);
+  scored_game(bob);
+
+  // A forced rename: she is told, and the boards show it.
+  EXPECT_EQ(op.post("rename", {{"player", ann.id}, {"name", "bob-r"}, {"reason", "x"}}).first, 409);
+  EXPECT_EQ(
+      op.post("rename", {{"player", ann.id}, {"name", "Nice Name"}, {"reason", "rude"}}).first,
+      200);
+  EXPECT_EQ(ann.ws.until("renamed")["player"]["name"], "Nice Name");
+  const json board = json::parse(http_request(server.port(), "/api/leaderboard").body);
+  bool shown = false;
+  for (const json& e : board["entries"]) shown |= e["name"] == "Nice Name";
+  EXPECT_TRUE(shown) << board.dump();
+
+  // A game off the boards, and back.
+  EXPECT_EQ(op.post("hide_game", {{"game", game}, {"reason", "assisted"}}).first, 200);
+  EXPECT_EQ(on_board(server.port()), std::set<std::string>{bob.id});
+  EXPECT_EQ(op.post("show_game", {{"game", game}}).first, 200);
+  EXPECT_EQ(on_board(server.port()), (std::set<std::string>{ann.id, bob.id}));
+  EXPECT_EQ(op.post("hide_game", {{"game", "nosuchgame"}, {"reason", "x"}}).first, 404);
+
+  // A password reset gives a link code that signs her in.
+  ask(ann.ws, {{"type", "register"}, {"password", "correct horse battery"}});
+  const auto [reset_status, reset] = op.post("reset_password", {{"player", ann.id}});
+  ASSERT_EQ(reset_status, 200) << reset.dump();
+  WsClient linked(server.port());
+  const json w = linked.request({{"type", "hello"}, {"link_code", reset["link_code"]}});
+  EXPECT_EQ(w["type"], "welcome") << w.dump();
+  EXPECT_EQ(w["player"]["id"], ann.id);
+  EXPECT_EQ(w["registered"], false) << "she chooses a new password";
+
+  // A closed room: its racers and spectators are told, and it is gone.
+  const json room = ask(bob.ws, {{"type", "create_room"}})["room"];
+  const std::string code = room["code"];
+  Racer sam(server.port(), "sam-r");
+  EXPECT_EQ(ask(sam.ws, {{"type", "spectate"}, {"code", code}})["type"], "room");
+  EXPECT_EQ(op.post("close_room", {{"code", code}, {"reason", "spam"}}).first, 200);
+  EXPECT_EQ(bob.ws.until("room_closed")["reason"], "spam");
+  EXPECT_EQ(sam.ws.until("room_closed")["code"], code);
+  EXPECT_EQ(ask(sam.ws, {{"type", "join_room"}, {"code", code}})["code"], "no_such_room");
+  EXPECT_EQ(op.post("close_room", {{"code", code}, {"reason", "x"}}).first, 404);
+  EXPECT_EQ(op.post("close_room", {{"reason", "x"}}).first, 400) << "a code is required";
+
+  std::vector<std::string> actions;
+  const json log = json::parse(op.get("audit").body);
+  for (const json& e : log) actions.push_back(e["action"]);
+  EXPECT_EQ(actions, (std::vector<std::string>{"close_room", "reset_password", "show_game",
+                                               "hide_game", "rename"}));
+  EXPECT_TRUE(server.wait_for_metric("tilerace_admin_actions_total", 5));
+}
+
+TEST(Moderation, ReportsAreLimitedAndResolved) {
+  TempDir dir;
+  ServerProcess server({"--admin-token-file", token_file(dir)});
+  const Operator op{server.port()};
+  Racer ann(server.port(), "ann-p"), bob(server.port(), "bob-p");
+  const json report{{"type", "report"}, {"player", bob.id}, {"reason", "name"}, {"note", "rude"}};
+  EXPECT_EQ(ask(ann.ws, report)["type"], "reported");
+  EXPECT_EQ(ask(ann.ws, report)["code"], "rate_limited") << "once a day";
+  EXPECT_EQ(ask(ann.ws, {{"type", "report"}, {"player", ann.id}, {"reason", "name"}})["code"],
+            "not_allowed");
+  EXPECT_EQ(ask(ann.ws, {{"type", "report"}, {"player", "nobody"}, {"reason", "name"}})["code"],
+            "no_such_player");
+  // Five a minute, whoever they are about (three so far: oneself is refused before counting).
+  for (const char* who : {"nobody2", "nobody3"}) {
+    EXPECT_EQ(ask(ann.ws, {{"type", "report"}, {"player", who}, {"reason", "abuse"}})["code"],
+              "no_such_player");
+  }
+  EXPECT_EQ(ask(ann.ws, {{"type", "report"}, {"player", "nobody4"}, {"reason", "abuse"}})["code"],
+            "rate_limited");
+  const json open = json::parse(op.get("reports?open=1").body);
+  ASSERT_EQ(open.size(), 1u) << open.dump();
+  EXPECT_EQ(open[0]["reporter"]["name"], "ann-p");
+  EXPECT_EQ(open[0]["player"]["id"], bob.id);
+  EXPECT_EQ(open[0]["note"], "rude");
+  const std::int64_t id = open[0]["id"];
+  EXPECT_EQ(op.post("resolve_report", {{"id", id}, {"resolution", "warned"}}).first, 200);
+  EXPECT_EQ(op.post("resolve_report", {{"id", id}, {"resolution", "again"}}).first, 404);
+  EXPECT_TRUE(json::parse(op.get("reports?open=1").body).empty());
+  EXPECT_EQ(json::parse(op.get("reports?open=0").body)[0]["resolution"], "warned");
+  EXPECT_EQ(json::parse(op.get("players/" + bob.id).body)["reports"].size(), 1u);
+  EXPECT_TRUE(server.wait_for_metric("tilerace_reports_total", 1));
+}
+
+TEST(Moderation, TheHostSendsARacerOutForTenMinutes) {
+  ServerProcess server;
+  Racer host(server.port(), "host-k"), carl(server.port(), "carl-k"), dan(server.port(), "dan-k");
+  const std::string code =
+      ask(host.ws, {{"type", "create_room"}, {"max_players", 3}})["room"]["code"];
+  ASSERT_EQ(ask(carl.ws, {{"type", "join_room"}, {"code", code}})["type"], "room");
+  ASSERT_EQ(ask(dan.ws, {{"type", "join_room"}, {"code", code}})["type"], "room");
+  EXPECT_EQ(ask(dan.ws, {{"type", "kick"}, {"player", carl.id}})["code"], "not_allowed");
+  EXPECT_EQ(ask(host.ws, {{"type", "kick"}, {"player", host.id}})["code"], "not_allowed");
+  const json after = ask(host.ws, {{"type", "kick"}, {"player", carl.id}});
+  ASSERT_EQ(after["type"], "room") << after.dump();
+  EXPECT_EQ(after["room"]["players"].size(), 2u);
+  EXPECT_EQ(carl.ws.until("kicked")["code"], code);
+  EXPECT_EQ(ask(carl.ws, {{"type", "join_room"}, {"code", code}})["code"], "not_allowed");
+  // Only out of that room: another one takes them.
+  EXPECT_EQ(ask(carl.ws, {{"type", "create_room"}})["type"], "room");
+}
+
+// Two nodes on one database and one Redis: a ban made on one closes the player's connection on
+// the other, and every node's boards leave them out until the unban.
+class ModerationCluster : public Cluster {};
+
+TEST_F(ModerationCluster, ABanReachesEveryNode) {
+  TempDir dir;
+  const std::string file = token_file(dir);
+  auto a = node("a", {"--admin-token-file", file});
+  auto b = node("b", {"--admin-token-file", file});
+  Racer ann(b->port(), "ann-c"), bob(a->port(), "bob-c");
+  scored_game(ann);
+  scored_game(bob);
+  const std::set<std::string> both{ann.id, bob.id};
+  ASSERT_EQ(on_board(a->port()), both);
+  EXPECT_EQ(Operator{a->port()}.post("ban", {{"player", ann.id}, {"reason", "cheating"}}).first,
+            200);
+  EXPECT_EQ(ann.ws.until("error", 5s)["code"], "banned");
+  EXPECT_EQ(ann.ws.wait_closed(5s), 4003);
+  EXPECT_EQ(on_board(a->port()), std::set<std::string>{bob.id});
+  EXPECT_EQ(on_board(b->port()), std::set<std::string>{bob.id});
+  WsClient again(b->port());
+  EXPECT_EQ(again.request({{"type", "hello"}, {"token", ann.token}})["code"], "banned");
+  EXPECT_EQ(Operator{b->port()}.post("unban", {{"player", ann.id}}).first, 200);
+  EXPECT_EQ(on_board(a->port()), both);
+  EXPECT_EQ(on_board(b->port()), both);
+  // The log is the store's: every node reads the same.
+  EXPECT_EQ(json::parse(Operator{a->port()}.get("audit").body),
+            json::parse(Operator{b->port()}.get("audit").body));
+}
+
+}  // namespace
+}  // namespace tilerace::e2e
