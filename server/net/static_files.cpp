@@ -48,7 +48,8 @@ std::optional<std::filesystem::path> resolve_static(const std::filesystem::path&
     if (part == "..") return std::nullopt;
   }
   std::error_code ec;
-  const fs::path real = fs::canonical(root / relative, ec);
+  fs::path real = fs::canonical(root / relative, ec);
+  if (!ec && fs::is_directory(real, ec)) real = fs::canonical(real / "index.html", ec);  // /admin
   if (ec || !fs::is_regular_file(real, ec)) return std::nullopt;
   // Inside root: the real path must start with root followed by a separator.
   const auto& r = root.native();

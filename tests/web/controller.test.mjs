@@ -160,3 +160,25 @@ test('racing a run asks for a ghost room long enough for the whole run', () => {
   assert.equal(ghostTimeLimit({ moves: 'L'.repeat(3000) }), 1059);
   assert.equal(ghostTimeLimit({ moves: 'L'.repeat(30000), times: [] }), 3600);
 });
+
+test('moderation: the host sends a racer out, anyone reports; kicked and closed rooms leave the room', () => {
+  const { state, sent, controller, receive } = harness();
+  receive(welcome);
+  controller.kick('p2');
+  assert.deepEqual(sent.at(-1), { type: 'kick', player: 'p2' });
+  controller.report('p2', 'name', '');
+  assert.deepEqual(sent.at(-1), { type: 'report', player: 'p2', reason: 'name' });
+  controller.report('p2', 'abuse', 'rude in chat');
+  assert.deepEqual(sent.at(-1), { type: 'report', player: 'p2', reason: 'abuse', note: 'rude in chat' });
+  const room = { code: 'ABCDEF', host: 'p2', state: 'waiting', players: [{ id: 'p1', name: 'ann', ready: false, connected: true }] };
+  receive({ type: 'room', room });
+  assert.equal(state.role, 'racer');
+  receive({ type: 'kicked', code: 'ABCDEF' });
+  assert.equal(state.room, null);
+  assert.equal(state.view, 'lobby');
+  assert.match(state.notice.text, /sent you out of room ABCDEF/);
+  receive({ type: 'room', room });
+  receive({ type: 'room_closed', code: 'ABCDEF', reason: 'spam' });
+  assert.equal(state.room, null);
+  assert.match(state.notice.text, /closed by the operator: spam/);
+});

@@ -97,6 +97,7 @@ function render() {
   $('play').hidden = view !== 'play';
   $('replay').hidden = view !== 'replay';
   $('profile').hidden = view !== 'profile';
+  $('report-form').hidden = view !== 'profile' || !state.me || profileId === state.me.id;
   const mine = view === 'profile' && state.me && profileId === state.me.id;
   renderAccount({ card: $('account'), register: $('register-form'), registered: $('registered-note'),
     rename: $('rename-form'), linkCode: $('link-code'), sessions: $('sessions') },
@@ -132,7 +133,7 @@ function render() {
     $('ready').textContent = me && me.ready ? 'Not ready' : 'Ready';
     $('copy-link').hidden = state.role !== 'racer';
     $('emotes').hidden = state.role !== 'racer';
-    race.renderPlayers(room);
+    race.renderPlayers(room, state.me?.id, (id) => controller.kick(id));
   }
   race.renderBoards(state.race, room, state.role === 'racer' && state.me ? state.me.id : null);
   race.renderClock(state.race && !state.results ? state.race : null);
@@ -151,7 +152,7 @@ function render() {
 
 connection.addEventListener('status', (e) => {
   const text = { connecting: 'connecting…', open: '', closed: 'connection lost — reconnecting…',
-    replaced: 'opened in another tab' }[e.detail];
+    replaced: 'opened in another tab', banned: 'banned by the operator' }[e.detail];
   $('status').textContent = text ?? '';
 });
 
@@ -284,6 +285,11 @@ $('friend-form').addEventListener('submit', (e) => {
   e.preventDefault();
   controller.addFriend($('friend-name').value.trim());
   $('friend-name').value = '';
+});
+$('report-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  controller.report(profileId, $('report-reason').value, $('report-note').value.trim());
+  $('report-note').value = '';
 });
 $('link-device').addEventListener('click', () => controller.linkDevice());
 $('sign-out-others').addEventListener('click', () => controller.signOutOthers());

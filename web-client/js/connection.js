@@ -91,6 +91,7 @@ export class Connection extends EventTarget {
           (msg.code === 'bad_credentials' || msg.code === 'rate_limited')) {
         this.first = null;  // back to the name screen, where the notice says why
       }
+      if (msg.type === 'error' && msg.code === 'banned') this.banned = true;  // no reconnecting
       if (msg.type === 'error' && msg.code === 'bad_token') {
         this.storage.token = null;  // forgotten by the server: start afresh
         this.send({ type: 'hello', name: this.name });
@@ -103,8 +104,9 @@ export class Connection extends EventTarget {
       this.dispatchEvent(new CustomEvent('message', { detail: msg }));
     };
     socket.onclose = (event) => {
-      this.setStatus(event.code === 4000 ? 'replaced' : 'closed');
-      if (event.code === 4000) return;  // another tab took over: do not fight it
+      if (event.code === 4003) this.banned = true;
+      this.setStatus(event.code === 4000 ? 'replaced' : this.banned ? 'banned' : 'closed');
+      if (event.code === 4000 || this.banned) return;  // another tab took over, or a ban
       if (!this.ready) return;          // signed out: nobody to reconnect as
       if (this.url !== this.home && this.attempt >= NODE_ATTEMPTS) this.url = this.home;
       const delay = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)];

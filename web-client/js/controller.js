@@ -113,6 +113,9 @@ export class Controller {
     leaveRoom(this.state);
   }
   undo() { this.send({ type: 'undo' }); }
+  // Moderation: the host sends a racer out of the waiting room; anyone reports a player.
+  kick(player) { this.send({ type: 'kick', player }); }
+  report(player, reason, note) { this.send({ type: 'report', player, reason, ...(note ? { note } : {}) }); }
   // A direction from the keys or a swipe, already mapped for the game's mode (input.js).
   move(dir) { if (myGame(this.state)) this.send({ type: 'move', dir }); }
   slide(row, col) { this.send({ type: 'slide', cell: [row, col] }); }

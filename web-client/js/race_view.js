@@ -30,12 +30,20 @@ export class RaceView {
     this.boards = new Map();  // player id → BoardView
   }
 
-  renderPlayers(room) {
+  // The room's racers; the host (me) of a waiting room may send another person out (onKick).
+  renderPlayers(room, me, onKick) {
+    const hosting = room && me === room.host && room.state === 'waiting';
     this.players.replaceChildren(...(room ? room.players : []).map((p) => {
       const li = text('li', p.name + (p.id === room.host ? ' (host)' : ''));
       if (p.ready) li.classList.add('ready');
       if (p.ghost) li.classList.add('ghost');
       if (!p.connected) li.classList.add('away');
+      if (hosting && p.id !== me && !p.ghost && !p.id.startsWith('bot-')) {
+        const kick = text('button', 'send out', 'link');
+        kick.setAttribute('aria-label', `Send ${p.name} out of the room`);
+        kick.addEventListener('click', () => onKick(p.id));
+        li.append(' ', kick);
+      }
       return li;
     }));
   }

@@ -102,6 +102,19 @@ export function applyMessage(state, msg, now = Date.now()) {
     case 'left':
       state.room = null; state.role = null; state.race = null; state.countdown = null;
       break;
+    // Moderation: the host sent me out, or the operator closed the room.
+    case 'kicked':
+      leaveRoom(state);
+      state.notice = { kind: 'info', text: `The host sent you out of room ${msg.code}.` };
+      break;
+    case 'room_closed':
+      leaveRoom(state);
+      state.countdown = null;
+      state.notice = { kind: 'info', text: `Room ${msg.code} was closed by the operator: ${msg.reason}` };
+      break;
+    case 'reported':
+      state.notice = { kind: 'info', text: 'Thank you: the operator will look at your report.' };
+      break;
     case 'stopped':
       if (state.role === 'spectator') { state.room = null; state.role = null; state.race = null; }
       break;

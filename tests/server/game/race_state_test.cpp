@@ -373,5 +373,53 @@ TEST_F(RaceFixture, SecretsAndTheWallClockComeFromTheSettings) {
   EXPECT_EQ(result->record.ended_at, fixed_wall_clock());
 }
 
+TEST_F(RaceFixture, TheHostSendsARacerOutOfTheWaitingRoomForTenMinutes) {
+  Rules race = make();
+  race.join(a.player, *a.out, {});
+  race.join(b.player, *b.out, {});
+  a.out->take();
+  b.out->take();
+  race.kick(*b.player, "a", *b.out, t0);
+  EXPECT_EQ(b.out->take().back()["code"], "not_allowed") << "only the host";
+  race.kick(*a.player, "a", *a.out, t0);
+  EXPECT_EQ(a.out->take().back()["code"], "not_allowed") << "not the host themselves";
+  race.kick(*a.player, "b", *a.out, t0);
+  EXPECT_EQ(b.out->take_types(), (std::vector<std::string>{"kicked"}));
+  EXPECT_EQ(a.out->take().back()["room"]["players"].size(), 1u);
+  EXPECT_TRUE(b.player->room.expired());
+  race.join(b.player, *b.out, {}, t0 + RaceState::kKickedFor - 1ms);
+  EXPECT_EQ(b.out->take().back()["code"], "not_allowed");
+  EXPECT_TRUE(b.player->room.expired());
+  race.join(b.player, *b.out, {}, t0 + RaceState::kKickedFor);
+  EXPECT_EQ(b.out->take().back()["type"], "room");
+}
+
+TEST_F(RaceFixture, NobodyIsSentOutOnceTheRaceHasBegun) {
+  Rules race = racing();
+  race.kick(*a.player, "b", *a.out, t0 + 4s);
+  EXPECT_EQ(a.out->take().back()["code"], "race_running");
+}
+
+TEST_F(RaceFixture, TheOperatorClosesARoomMidRace) {
+  Rules race = racing();
+  auto watcher = std::make_shared<FakeParticipant>();
+  ASSERT_TRUE(race.add_spectator(watcher, {}, t0 + 4s));
+  watcher->take();
+  EXPECT_EQ(metrics.races_active, 1);
+  const std::optional<std::string> abandoned = race.close_by_operator("spam");
+  ASSERT_TRUE(abandoned.has_value()) << "the running race leaves the journals";
+  for (auto* out : {a.out.get(), b.out.get(), watcher.get()}) {
+    const json closed = out->take().back();
+    EXPECT_EQ(closed["type"], "room_closed");
+    EXPECT_EQ(closed["reason"], "spam");
+  }
+  EXPECT_TRUE(race.closed());
+  EXPECT_TRUE(a.player->room.expired());
+  EXPECT_TRUE(b.player->room.expired());
+  EXPECT_FALSE(race.take_result().has_value()) << "no result, no rating";
+  EXPECT_EQ(metrics.races_active, 0);
+  EXPECT_EQ(race.next_deadline(), std::nullopt);
+}
+
 }  // namespace
 }  // namespace tilerace::server

@@ -20,6 +20,8 @@ class StaticFiles : public ::testing::Test {
     std::ofstream(root_ / "index.html") << "x";
     fs::create_directory(root_ / "js");
     std::ofstream(root_ / "js" / "app.js") << "x";
+    fs::create_directory(root_ / "admin");
+    std::ofstream(root_ / "admin" / "index.html") << "x";
     fs::create_symlink("/etc/hostname", root_ / "out");
     // A sibling whose name starts like the root must not count as inside it.
     std::ofstream(root_.string() + "-evil.txt") << "x";
@@ -35,6 +37,9 @@ TEST_F(StaticFiles, ResolvesFilesInsideTheRoot) {
   EXPECT_EQ(resolve_static(root_, "/js/app.js"), root_ / "js" / "app.js");
   EXPECT_EQ(resolve_static(root_, "/js/%61pp.js"), root_ / "js" / "app.js");
   EXPECT_EQ(resolve_static(root_, "/js/./app.js"), root_ / "js" / "app.js");
+  // A folder is its index.html (the /admin console); one without stays refused (/js).
+  EXPECT_EQ(resolve_static(root_, "/admin"), root_ / "admin" / "index.html");
+  EXPECT_EQ(resolve_static(root_, "/admin/"), root_ / "admin" / "index.html");
 }
 
 TEST_F(StaticFiles, RefusesEverythingElse) {

@@ -1,0 +1,42 @@
+// The operator console's words: each line of the audit log, of a report, and what is known of a
+// player, as plain text (the console sets it as text, never as HTML).
+
+const when = (ms) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+
+export function auditLine(e) {
+  const why = e.reason ? ` — ${e.reason}` : '';
+  const detail = e.detail ? ` (${e.detail})` : '';
+  return `${when(e.at)} · ${e.actor} · ${e.action} ${e.target}${why}${detail}`;
+}
+
+export function reportLine(r) {
+  const note = r.note ? `: “${r.note}”` : '';
+  const state = r.resolved_at ? ` · resolved: ${r.resolution}` : '';
+  return `${when(r.at)} · ${r.reporter.name} reported ${r.player.name} for ${r.reason}${note}${state}`;
+}
+
+// A player's standing: rating, account, ban.
+export function playerFacts(p) {
+  const account = p.registered ? 'registered' : 'guest';
+  let ban = 'not banned';
+  if (p.banned_until !== undefined) {
+    ban = p.banned_until === 0 ? 'banned until lifted' : `banned until ${when(p.banned_until)}`;
+    if (p.ban_reason) ban += ` — ${p.ban_reason}`;
+  }
+  return `${p.id} · rating ${p.rating} · ${account} · since ${when(p.created_at)} · ${ban}`;
+}
+
+export function sessionLine(s) {
+  return `${s.label || 'a device'} · last seen ${when(s.last_seen)} from ${s.address || 'an unknown address'}`;
+}
+
+export function gameLine(g) {
+  const where = g.room ? `race in ${g.room}` : g.ranked ? 'ranked solo' : 'solo';
+  return `${when(g.at)} · ${g.mode} ${g.size}×${g.size} · ${g.score} points, ${g.moves} moves (${g.state}) · ${where}${g.hidden ? ' · hidden' : ''}`;
+}
+
+// A ban's end from a number of days (empty: none), as the API takes it.
+export function banUntil(days, now = Date.now()) {
+  const n = Number(days);
+  return days === '' || !Number.isFinite(n) || n <= 0 ? undefined : now + n * 86400000;
+}
