@@ -83,6 +83,23 @@ std::string encode_player_list(const std::vector<PlayerSummary>& players) {
   return dump(list);
 }
 
+std::string encode_suspicion(const std::vector<SuspicionView>& games) {
+  json list = json::array();
+  for (const SuspicionView& g : games) {
+    list.push_back({{"game", g.game},
+                    {"player", {{"id", g.player_id}, {"name", g.player_name}}},
+                    {"mode", engine::to_string(g.mode)},
+                    {"size", g.size},
+                    {"score", g.score},
+                    {"moves_per_second", g.moves_per_second},
+                    {"spread", g.spread},
+                    {"match_rate", g.match_rate ? json(*g.match_rate) : json(nullptr)},
+                    {"sampled", g.sampled},
+                    {"suspicion", g.suspicion}});
+  }
+  return dump(list);
+}
+
 std::string encode_admin_player(const AdminPlayerView& v) {
   json j = player_json(v.player);
   if (v.player.banned_until) j["ban_reason"] = v.ban_reason;

@@ -120,5 +120,19 @@ struct AdminPlayerView {
   std::vector<ReportView> reports;
 };
 std::string encode_admin_player(const AdminPlayerView& view);
+// The games of the suspicion list (docs/operations.md, "Moderation"), most suspicious first.
+struct SuspicionView {
+  std::string game;
+  std::string player_id, player_name;
+  engine::Mode mode = engine::Mode::classic;
+  int size = 4;
+  std::int64_t score = 0;
+  double moves_per_second = 0;
+  double spread = 0;
+  std::optional<double> match_rate;
+  int sampled = 0;
+  double suspicion = 0;
+};
+std::string encode_suspicion(const std::vector<SuspicionView>& games);
 
 }  // namespace tilerace::protocol

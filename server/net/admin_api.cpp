@@ -100,6 +100,8 @@ asio::awaitable<http::message_generator> answer_admin(const HttpRequest& req,
                                        std::numeric_limits<std::int64_t>::max());
     answer =
         co_await moderation.audit(before, static_cast<int>(number(query, "limit", 50, 1, 500)));
+  } else if (path == "suspicion") {
+    answer = co_await moderation.suspicion(static_cast<int>(number(query, "limit", 50, 1, 500)));
   } else if (path == "reports") {
     answer = co_await moderation.reports(number(query, "open", 1, 0, 1) == 1);
   }

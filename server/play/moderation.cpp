@@ -77,6 +77,7 @@ void Moderation::start(asio::any_io_executor executor) {
 void Moderation::stop() {
   stopped_ = true;
   if (timer_) timer_->cancel();
+  analysis_.stop();
 }
 
 asio::awaitable<void> Moderation::sweep() {
@@ -97,7 +98,48 @@ asio::awaitable<void> Moderation::sweep() {
       continue;
     }
     for (const std::string& id : banned) apply_here("close", id, "");
+    try {
+      co_await analyse_some();
+    } catch (const std::exception& e) {
+      spdlog::debug("assisted-play signals: {}", e.what());
+    }
   }
+}
+
+asio::awaitable<void> Moderation::analyse_some() {
+  std::vector<GameRecord> games;
+  const StoreWorker::Job load = [&games](Store& s) {
+    games = s.unanalysed_games(kAnalysedPerSweep);
+  };
+  co_await store_.run(load);
+  for (GameRecord& game : games) {
+    if (stopped_) co_return;
+    const AssistSignals a = co_await analyse(std::move(game));
+    const SignalRecord record{.game_id = a.game_id,
+                              .player_id = a.player_id,
+                              .moves_per_second = a.moves_per_second,
+                              .spread = a.spread,
+                              .match_rate = a.match_rate,
+                              .sampled = a.sampled,
+                              .suspicion = a.suspicion};
+    const StoreWorker::Job save = [&record](Store& s) { s.save_signals(record, unix_ms()); };
+    co_await store_.run(save);
+  }
+}
+
+asio::awaitable<AssistSignals> Moderation::analyse(GameRecord game) {
+  auto initiate = [this, game = std::move(game)](auto handler) mutable {
+    asio::post(analysis_, [game = std::move(game), handler = std::move(handler)]() mutable {
+      thread_local engine::Bot bot;
+      AssistSignals signals = assist_signals(game, bot);
+      const auto executor = asio::get_associated_executor(handler);
+      asio::post(executor, [handler = std::move(handler), signals = std::move(signals)]() mutable {
+        std::move(handler)(std::move(signals));
+      });
+    });
+  };
+  co_return co_await asio::async_initiate<decltype(asio::use_awaitable), void(AssistSignals)>(
+      std::move(initiate), asio::use_awaitable);
 }
 
 void Moderation::apply_here(const std::string& kind, const std::string& target,
@@ -350,6 +392,19 @@ asio::awaitable<AdminAnswer> Moderation::audit(std::int64_t before, int limit) {
   };
   co_await store_.run(load);
   co_return AdminAnswer{200, protocol::encode_audit(entries)};
+}
+
+asio::awaitable<AdminAnswer> Moderation::suspicion(int limit) {
+  std::vector<SignalRecord> records;
+  const StoreWorker::Job load = [&](Store& s) { records = s.suspicious_games(limit); };
+  co_await store_.run(load);
+  std::vector<protocol::SuspicionView> views;
+  for (SignalRecord& r : records) {
+    views.push_back({std::move(r.game_id), std::move(r.player_id), std::move(r.name), r.mode,
+                     r.size, r.score, r.moves_per_second, r.spread, r.match_rate, r.sampled,
+                     r.suspicion});
+  }
+  co_return AdminAnswer{200, protocol::encode_suspicion(views)};
 }
 
 asio::awaitable<AdminAnswer> Moderation::reports(bool open_only) {

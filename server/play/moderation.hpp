@@ -4,13 +4,16 @@
 // resolved, each in the store's audit log — and players' reports. A ban closes the player's
 // connection (4003) here and, through the PlayerReach, on every other node; the store stays the
 // authority: a sweep every kSweepEvery lifts bans whose time is over and closes any connection
-// here of a banned player (a node that missed the message still honours the ban).
+// here of a banned player (a node that missed the message still honours the ban). The same
+// sweep works out the signals of computer-assisted play of up to kAnalysedPerSweep recorded
+// ranked games that have none yet, on a thread of its own (server/game/assist_signals.hpp).
 //
 // Threading: callable from any thread; awaitables resume on the caller's executor. The lock
 // (a leaf) guards only the reporters' recent reports.
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
 
 #include <chrono>
 #include <deque>
@@ -21,6 +24,7 @@
 
 #include "protocol/moderation.hpp"
 #include "server/base/metrics.hpp"
+#include "server/game/assist_signals.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
 #include "server/play/connection.hpp"
@@ -42,6 +46,7 @@ class Moderation {
   static constexpr int kReportsPerMinute = 5;
   static constexpr std::int64_t kResetCodeMs = 24 * 60 * 60 * 1000;  // a reset's link code
   static constexpr std::uint16_t kBannedClose = 4003;
+  static constexpr int kAnalysedPerSweep = 4;
 
   // reach: null on a single node.
   Moderation(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,
@@ -63,6 +68,7 @@ class Moderation {
   boost::asio::awaitable<AdminAnswer> player(std::string id);
   boost::asio::awaitable<AdminAnswer> audit(std::int64_t before, int limit);
   boost::asio::awaitable<AdminAnswer> reports(bool open_only);
+  boost::asio::awaitable<AdminAnswer> suspicion(int limit);
 
   // A moderation message from another node (PlayerReach::moderate): "close", "rename" or
   // "unregister" for a player connected here, or "close_room" for a room here.
@@ -70,6 +76,10 @@ class Moderation {
 
  private:
   boost::asio::awaitable<void> sweep();
+  // Works out and saves the signals of the next games that have none.
+  boost::asio::awaitable<void> analyse_some();
+  // game's signals, worked out on the analysis thread.
+  boost::asio::awaitable<AssistSignals> analyse(GameRecord game);
   boost::asio::awaitable<AdminAnswer> ban(const protocol::AdminBan& a);
   boost::asio::awaitable<AdminAnswer> unban(const protocol::AdminUnban& a);
   boost::asio::awaitable<AdminAnswer> rename(const protocol::AdminRename& a);
@@ -92,6 +102,7 @@ class Moderation {
   bool stopped_ = false;
   std::mutex mutex_;
   std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> recent_;
+  boost::asio::thread_pool analysis_{1};  // expectimax's comparisons: never a network thread
 };
 
 }  // namespace tilerace::server

@@ -174,6 +174,44 @@ std::vector<std::pair<GameRecord, bool>> Recorder::recent_games(std::string_view
   });
 }
 
+std::vector<GameRecord> Recorder::unanalysed_games(int limit) {
+  return unit(SqlTx::none,
+              [&](SqlSession& sql) { return rows_of(sql(Sql::unanalysed_games, limit), game_of); });
+}
+
+namespace {
+std::int64_t thousandths(double v) { return static_cast<std::int64_t>(v * 1000.0 + 0.5); }
+double from_thousandths(std::int64_t v) { return static_cast<double>(v) / 1000.0; }
+}  // namespace
+
+void Recorder::save_signals(const SignalRecord& s, std::int64_t at) {
+  unit(SqlTx::write, [&](SqlSession& sql) {
+    sql(Sql::upsert_signals, s.game_id, s.player_id, thousandths(s.moves_per_second),
+        thousandths(s.spread), s.match_rate ? thousandths(*s.match_rate) : std::int64_t{-1},
+        s.sampled, thousandths(s.suspicion), at);
+  });
+}
+
+std::vector<SignalRecord> Recorder::suspicious_games(int limit) {
+  return unit(SqlTx::none, [&](SqlSession& sql) {
+    return rows_of(sql(Sql::top_signals, limit), [](const SqlResult& r, std::size_t i) {
+      const std::int64_t match = r.int64(i, 8);
+      return SignalRecord{
+          .game_id = r.string(i, 0),
+          .player_id = r.string(i, 1),
+          .name = r.string(i, 2),
+          .mode = mode_of(r.string(i, 3)),
+          .size = r.integer(i, 4),
+          .score = r.int64(i, 5),
+          .moves_per_second = from_thousandths(r.int64(i, 6)),
+          .spread = from_thousandths(r.int64(i, 7)),
+          .match_rate = match < 0 ? std::nullopt : std::optional<double>(from_thousandths(match)),
+          .sampled = r.integer(i, 9),
+          .suspicion = from_thousandths(r.int64(i, 10))};
+    });
+  });
+}
+
 std::vector<PlayerRecord> Recorder::search_players(std::string_view query, int limit) {
   return unit(SqlTx::none, [&](SqlSession& sql) {
     const SqlResult r = sql(Sql::search_players, query, protocol::name_key(query), limit);

@@ -297,6 +297,19 @@ CREATE TABLE audit_log (
   reason text NOT NULL,
   detail text NOT NULL
 );
+-- Signals of computer-assisted play per ranked game (server/game/assist_signals.hpp), in
+-- thousandths (match -1: not worked out).
+CREATE TABLE game_signals (
+  game_id text COLLATE "C" PRIMARY KEY,
+  player_id text COLLATE "C" NOT NULL,
+  moves_per_second bigint NOT NULL,
+  spread bigint NOT NULL,
+  match bigint NOT NULL,
+  sampled integer NOT NULL,
+  suspicion bigint NOT NULL,
+  at bigint NOT NULL
+);
+CREATE INDEX game_signals_by_suspicion ON game_signals (suspicion DESC, game_id);
 CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS
   $$ BEGIN RAISE EXCEPTION 'the audit log is append-only'; END $$;
 CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
@@ -575,6 +588,19 @@ const char* text(Sql statement) {
       return "SELECT name, until FROM old_names WHERE player_id = $1 ORDER BY until";
     case Sql::ranks_changed: return "SELECT pg_notify('tilerace_ranks', 'reload')";
     case Sql::banned_players: return "SELECT player_id FROM bans";
+    case Sql::unanalysed_games:
+      return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
+             "move_count, state, ranked, started_at, ended_at, room, daily, times FROM games g "
+             "WHERE ranked AND player_id NOT LIKE 'bot-%' AND NOT EXISTS "
+             "(SELECT 1 FROM game_signals s WHERE s.game_id = g.id) ORDER BY ended_at DESC LIMIT $1";
+    case Sql::upsert_signals:
+      return "INSERT INTO game_signals VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT "
+             "(game_id) DO NOTHING";
+    case Sql::top_signals:
+      return "SELECT s.game_id, s.player_id, p.name, g.mode, g.size, g.score, s.moves_per_second, "
+             "s.spread, s.match, s.sampled, s.suspicion FROM game_signals s "
+             "JOIN players p ON p.id = s.player_id JOIN games g ON g.id = s.game_id "
+             "ORDER BY s.suspicion DESC, s.game_id LIMIT $1";
     case Sql::recent_games:
       return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
              "move_count, state, ranked, started_at, ended_at, room, daily, times, "

@@ -83,6 +83,9 @@ class Recorder : public Store {
   std::vector<std::string> banned_players() override;
   std::vector<std::pair<GameRecord, bool>> recent_games(std::string_view player_id,
                                                         int limit) override;
+  std::vector<GameRecord> unanalysed_games(int limit) override;
+  void save_signals(const SignalRecord& signals, std::int64_t at) override;
+  std::vector<SignalRecord> suspicious_games(int limit) override;
   std::vector<PlayerRecord> search_players(std::string_view query, int limit) override;
   std::vector<std::pair<std::string, std::int64_t>> old_names(std::string_view player_id) override;
 

@@ -167,8 +167,17 @@ enum class Sql : std::uint8_t {
   banned_players,  // () → player_id of every ban (in force or about to be lifted)
   // (player_id, limit) → the columns of select_game, then hidden 0|1: their newest games
   recent_games,
+  // (limit) → the columns of select_game of ranked games (not the computer's) without
+  // signals, newest first
+  unanalysed_games,
+  // (game_id, player_id, moves_per_second, spread, match, sampled, suspicion, at), each a
+  // thousandth (match -1: none); ignores a game that has them
+  upsert_signals,
+  // (limit) → game_id, player_id, name, mode, size, score, moves_per_second, spread, match,
+  // sampled, suspicion: the most suspicious first
+  top_signals,
 };
-inline constexpr std::size_t kSqlCount = static_cast<std::size_t>(Sql::recent_games) + 1;
+inline constexpr std::size_t kSqlCount = static_cast<std::size_t>(Sql::top_signals) + 1;
 
 // A parameter: an integer or a text (viewed, not copied: valid for the call).
 using SqlValue = std::variant<std::int64_t, std::string_view>;

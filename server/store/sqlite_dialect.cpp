@@ -288,6 +288,19 @@ CREATE TABLE audit_log (
   reason TEXT NOT NULL,
   detail TEXT NOT NULL
 );
+-- Signals of computer-assisted play per ranked game (server/game/assist_signals.hpp), in
+-- thousandths (match -1: not worked out).
+CREATE TABLE game_signals (
+  game_id TEXT PRIMARY KEY,
+  player_id TEXT NOT NULL,
+  moves_per_second INTEGER NOT NULL,
+  spread INTEGER NOT NULL,
+  match INTEGER NOT NULL,
+  sampled INTEGER NOT NULL,
+  suspicion INTEGER NOT NULL,
+  at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX game_signals_by_suspicion ON game_signals (suspicion DESC, game_id);
 CREATE TRIGGER audit_log_append_only_update BEFORE UPDATE ON audit_log
   BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 CREATE TRIGGER audit_log_append_only_delete BEFORE DELETE ON audit_log
@@ -560,6 +573,19 @@ const char* text(Sql statement) {
       return "SELECT name, until FROM old_names WHERE player_id = ? ORDER BY until";
     case Sql::ranks_changed: return "SELECT 0";
     case Sql::banned_players: return "SELECT player_id FROM bans";
+    case Sql::unanalysed_games:
+      return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
+             "move_count, state, ranked, started_at, ended_at, room, daily, times FROM games g "
+             "WHERE ranked <> 0 AND player_id NOT LIKE 'bot-%' AND NOT EXISTS "
+             "(SELECT 1 FROM game_signals s WHERE s.game_id = g.id) ORDER BY ended_at DESC LIMIT ?";
+    case Sql::upsert_signals:
+      return "INSERT INTO game_signals VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO "
+             "NOTHING";
+    case Sql::top_signals:
+      return "SELECT s.game_id, s.player_id, p.name, g.mode, g.size, g.score, s.moves_per_second, "
+             "s.spread, s.match, s.sampled, s.suspicion FROM game_signals s "
+             "JOIN players p ON p.id = s.player_id JOIN games g ON g.id = s.game_id "
+             "ORDER BY s.suspicion DESC, s.game_id LIMIT ?";
     case Sql::recent_games:
       return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
              "move_count, state, ranked, started_at, ended_at, room, daily, times, "

@@ -202,6 +202,21 @@ struct ReportRecord {
   std::string resolution;
 };
 
+// A game's signals of computer-assisted play, as kept (server/game/assist_signals.hpp).
+struct SignalRecord {
+  std::string game_id;
+  std::string player_id;
+  std::string name;  // the player's, when read
+  engine::Mode mode = engine::Mode::classic;
+  int size = 4;
+  std::int64_t score = 0;
+  double moves_per_second = 0;
+  double spread = 0;
+  std::optional<double> match_rate;
+  int sampled = 0;
+  double suspicion = 0;
+};
+
 struct RaceRecord {
   std::string id;
   std::string room;
@@ -446,6 +461,11 @@ class Store {
   // player_id's newest games (at most limit), each with whether it is hidden.
   virtual std::vector<std::pair<GameRecord, bool>> recent_games(std::string_view player_id,
                                                                 int limit) = 0;
+  // Ranked games (not the computer's) whose signals are not worked out yet, newest first.
+  virtual std::vector<GameRecord> unanalysed_games(int limit) = 0;
+  virtual void save_signals(const SignalRecord& signals, std::int64_t at) = 0;
+  // The games with the highest suspicion first.
+  virtual std::vector<SignalRecord> suspicious_games(int limit) = 0;
   // Players whose id is query, or whose name (or a name they had) holds its key, by name.
   virtual std::vector<PlayerRecord> search_players(std::string_view query, int limit) = 0;
   // The names player_id had before, oldest first (name, until: Unix ms it was given up).

@@ -6,6 +6,8 @@
 
 #include <fstream>
 
+#include "engine/bitboard.hpp"
+#include "engine/bot.hpp"
 #include "tests/e2e/cluster_nodes.hpp"
 #include "tests/e2e/friend_steps.hpp"
 
@@ -44,6 +46,36 @@ std::pair<std::string, std::int64_t> scored_game(Racer& r) {
   for (int i = 0; i < 200 && score == 0; ++i) score = play(r.ws, kDirs[i % 4]).value("score", 0);
   EXPECT_EQ(ask(r.ws, {{"type", "resign"}})["game"]["state"], "resigned");
   return {id, score};
+}
+
+// A classic 4×4 board as the server sends it, as the engine's bitboard.
+engine::bitboard::Board bitboard_of(const json& rows) {
+  engine::Grid grid;
+  grid.size = 4;
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 4; ++c) {
+      const auto v = rows[r][c].get<std::uint64_t>();
+      grid.at(r, c) = static_cast<std::uint8_t>(v == 0 ? 0 : std::countr_zero(v));
+    }
+  }
+  return engine::bitboard::from_grid(grid);
+}
+
+// r plays a ranked classic 4×4 game through the protocol, each of up to `moves` moves the
+// computer's choice at strength, then resigns: the game's id.
+std::string computer_game(Racer& r, engine::BotStrength strength, int moves) {
+  const json game = ask(r.ws, {{"type", "new_game"}})["game"];
+  json board = game["board"];
+  engine::Bot bot;
+  for (int i = 0; i < moves; ++i) {
+    const auto d = bot.choose(bitboard_of(board), strength, static_cast<std::uint64_t>(i));
+    if (!d) break;
+    const json moved = play(r.ws, std::string(engine::to_string(*d)));
+    board = moved["board"];
+    if (moved["state"] != "playing") break;
+  }
+  ask(r.ws, {{"type", "resign"}});
+  return game["id"];
 }
 
 // The players on a score board of the server (period: all-time, day or week), by id.
@@ -239,6 +271,29 @@ TEST(Moderation, TheHostSendsARacerOutForTenMinutes) {
   EXPECT_EQ(ask(carl.ws, {{"type", "join_room"}, {"code", code}})["code"], "not_allowed");
   // Only out of that room: another one takes them.
   EXPECT_EQ(ask(carl.ws, {{"type", "create_room"}})["type"], "room");
+}
+
+TEST(Moderation, TheComputersGamesRankAboveRandomGreedyPlayOnTheSuspicionList) {
+  TempDir dir;
+  ServerProcess server({"--admin-token-file", token_file(dir)});
+  Racer hal(server.port(), "hal-s"), eve(server.port(), "eve-s");
+  // The hard computer's moves, and random-greedy ones (the easy computer's).
+  const std::string assisted = computer_game(hal, engine::BotStrength::hard, 80);
+  const std::string greedy = computer_game(eve, engine::BotStrength::easy, 80);
+  json list;
+  EXPECT_TRUE(tilerace::testing::eventually(
+      [&] {
+        list = json::parse(Operator{server.port()}.get("suspicion").body);
+        return list.size() == 2u;
+      },
+      10s))
+      << list.dump();
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0]["game"], assisted) << list.dump();
+  EXPECT_EQ(list[1]["game"], greedy);
+  EXPECT_EQ(list[0]["player"]["name"], "hal-s");
+  EXPECT_GT(list[0]["match_rate"].get<double>(), list[1]["match_rate"].get<double>());
+  EXPECT_GT(list[0]["sampled"].get<int>(), 0);
 }
 
 // Two nodes on one database and one Redis: a ban made on one closes the player's connection on

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { auditLine, banUntil, gameLine, playerFacts, reportLine, sessionLine } from '../../web-client/js/admin_view.js';
+import { auditLine, banUntil, gameLine, playerFacts, reportLine, sessionLine, suspicionLine } from '../../web-client/js/admin_view.js';
 
 const at = Date.UTC(2026, 10, 26, 14, 5);
 
@@ -27,4 +27,11 @@ test('a player\'s standing, and a ban\'s end from days', () => {
   assert.equal(banUntil('', at), undefined);
   assert.equal(banUntil('0', at), undefined);
   assert.equal(banUntil('2', at), at + 2 * 86400000);
+});
+
+test('a suspicion line says the score, whose game, and both signals', () => {
+  const s = { suspicion: 68.4, player: { name: 'hal' }, mode: 'classic', size: 4, score: 1200,
+    match_rate: 0.91, sampled: 80, moves_per_second: 6.25, spread: 0.5 };
+  assert.equal(suspicionLine(s), "68 · hal · classic 4×4, 1200 points · 91% expectimax's move (80 compared) · 6.3 moves/s, spread 0.50");
+  assert.match(suspicionLine({ ...s, match_rate: null, moves_per_second: 0 }), /no expectimax comparison · no move times$/);
 });

@@ -1,6 +1,6 @@
 // The operator console (/admin): wiring the page to the operator API (/admin/api/, docs/
 // operations.md "Moderation"). The token stays in this tab's sessionStorage only.
-import { auditLine, banUntil, gameLine, playerFacts, reportLine, sessionLine } from './admin_view.js';
+import { auditLine, banUntil, gameLine, playerFacts, reportLine, sessionLine, suspicionLine } from './admin_view.js';
 
 const $ = (id) => document.getElementById(id);
 const KEY = 'tilerace-admin-token';
@@ -74,6 +74,17 @@ async function loadReports() {
     }))));
 }
 
+async function loadSuspicion() {
+  const games = await api('suspicion?limit=50');
+  if (!games) return;
+  $('suspicion').replaceChildren(...games.map((g) => item(suspicionLine(g),
+    button('see player', () => openPlayer(g.player.id)),
+    button('take off the boards', () => {
+      const reason = prompt('Why take this game off the boards?');
+      if (reason) act('hide_game', { game: g.game, reason }, () => 'Taken off the boards.');
+    }))));
+}
+
 async function loadAudit() {
   const log = await api('audit?limit=100');
   if (log) $('audit').replaceChildren(...log.map((e) => item(auditLine(e))));
@@ -83,7 +94,7 @@ async function showDesk() {
   const signedIn = !!sessionStorage.getItem(KEY);
   $('desk').hidden = !signedIn;
   $('token-form').hidden = signedIn;
-  if (signedIn) await Promise.all([loadReports(), loadAudit()]);
+  if (signedIn) await Promise.all([loadReports(), loadAudit(), loadSuspicion()]);
 }
 
 $('token-form').addEventListener('submit', (e) => {
@@ -117,4 +128,5 @@ $('close-form').addEventListener('submit', (e) => {
   act('close_room', { code: $('close-code').value.trim().toUpperCase(), reason: $('close-reason').value.trim() }, () => 'Room closed.');
 });
 $('refresh-audit').addEventListener('click', loadAudit);
+$('refresh-suspicion').addEventListener('click', loadSuspicion);
 showDesk();

@@ -35,6 +35,13 @@ export function gameLine(g) {
   return `${when(g.at)} · ${g.mode} ${g.size}×${g.size} · ${g.score} points, ${g.moves} moves (${g.state}) · ${where}${g.hidden ? ' · hidden' : ''}`;
 }
 
+// A game of the suspicion list.
+export function suspicionLine(s) {
+  const match = s.match_rate === null ? 'no expectimax comparison' : `${Math.round(s.match_rate * 100)}% expectimax's move (${s.sampled} compared)`;
+  const pace = s.moves_per_second > 0 ? `${s.moves_per_second.toFixed(1)} moves/s, spread ${s.spread.toFixed(2)}` : 'no move times';
+  return `${s.suspicion.toFixed(0)} · ${s.player.name} · ${s.mode} ${s.size}×${s.size}, ${s.score} points · ${match} · ${pace}`;
+}
+
 // A ban's end from a number of days (empty: none), as the API takes it.
 export function banUntil(days, now = Date.now()) {
   const n = Number(days);

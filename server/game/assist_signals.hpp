@@ -1,0 +1,37 @@
+#pragma once
+// Signals of computer-assisted play (docs/operations.md, "Moderation"), worked out from a
+// recorded game: how fast and how steadily its moves came (from their times), and — on classic
+// 4×4, where the built-in computer plays — how often the player's move was the one expectimax
+// chooses at a fixed strength (medium: two moves deep). They suggest; they prove nothing.
+// Pure but for the Bot's search table: run it on a worker thread, never a network thread.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "engine/bot.hpp"
+#include "server/store/store.hpp"
+
+namespace tilerace::server {
+
+struct AssistSignals {
+  std::string game_id;
+  std::string player_id;
+  double moves_per_second = 0;       // 1000 / the median time between two moves; 0: no times
+  double spread = 0;                 // the gaps' interquartile range / their median (0: metronome)
+  std::optional<double> match_rate;  // share of sampled moves equal to expectimax's choice
+  int sampled = 0;                   // positions compared with expectimax
+  double suspicion = 0;              // 0–100, suspicion_of
+};
+
+// At most this many positions of a game are compared with expectimax (evenly spread).
+inline constexpr int kMaxSampledMoves = 150;
+
+// The signals of game (its moves replayed from its seed); bot does the comparisons.
+AssistSignals assist_signals(const GameRecord& game, engine::Bot& bot);
+
+// The suspicion score the console sorts by, 0–100: 75 × the match rate + 25 × the steadiness
+// (1 − min(1, spread)); without a match rate (not classic 4×4) only the steadiness counts,
+// and without times only the match rate.
+double suspicion_of(const AssistSignals& s);
+
+}  // namespace tilerace::server
