@@ -248,6 +248,8 @@ const std::array<json, std::variant_size_v<protocol::ClientMessage>> kOneOfEach 
     json{{"type", "challenge_accept"}, {"id", "0123456789abcdef"}},
     json{{"type", "rematch"}},
     json{{"type", "spectate_player"}, {"player", "0123abcd"}},
+    json{{"type", "report"}, {"player", "0123abcd"}, {"reason", "name"}},
+    json{{"type", "kick"}, {"player", "0123abcd"}},
 };
 
 // Every type has a route (the visit would not compile otherwise), and every route answers:
