@@ -123,7 +123,8 @@ std::string encode_admin_player(const AdminPlayerView& view);
 // The games of the suspicion list (docs/operations.md, "Moderation"), most suspicious first.
 struct SuspicionView {
   std::string game;
-  std::string player_id, player_name;
+  std::string player_id;
+  std::string player_name;
   engine::Mode mode = engine::Mode::classic;
   int size = 4;
   std::int64_t score = 0;

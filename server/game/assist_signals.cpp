@@ -15,8 +15,12 @@ double quantile(const std::vector<double>& sorted, double q) {
 
 }  // namespace
 
-AssistSignals assist_signals(const GameRecord& game, engine::Bot& bot) {
-  AssistSignals s{game.id, game.player_id};
+SignalRecord assist_signals(const GameRecord& game, engine::Bot& bot) {
+  SignalRecord s{.game = game.id,
+                 .player_id = game.player_id,
+                 .mode = game.config.mode,
+                 .size = game.config.size,
+                 .score = game.score};
   const std::string& moves = game.moves;
   if (game.times.size() == moves.size() && moves.size() >= 3) {
     std::vector<double> gaps;
@@ -50,7 +54,7 @@ AssistSignals assist_signals(const GameRecord& game, engine::Bot& bot) {
   return s;
 }
 
-double suspicion_of(const AssistSignals& s) {
+double suspicion_of(const SignalRecord& s) {
   const bool timed = s.moves_per_second > 0;
   const double steadiness = 1.0 - std::min(1.0, s.spread);
   if (s.match_rate && timed) return 75.0 * *s.match_rate + 25.0 * steadiness;

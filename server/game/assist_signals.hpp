@@ -13,25 +13,19 @@
 
 namespace tilerace::server {
 
-struct AssistSignals {
-  std::string game_id;
-  std::string player_id;
-  double moves_per_second = 0;       // 1000 / the median time between two moves; 0: no times
-  double spread = 0;                 // the gaps' interquartile range / their median (0: metronome)
-  std::optional<double> match_rate;  // share of sampled moves equal to expectimax's choice
-  int sampled = 0;                   // positions compared with expectimax
-  double suspicion = 0;              // 0–100, suspicion_of
-};
-
 // At most this many positions of a game are compared with expectimax (evenly spread).
 inline constexpr int kMaxSampledMoves = 150;
 
-// The signals of game (its moves replayed from its seed); bot does the comparisons.
-AssistSignals assist_signals(const GameRecord& game, engine::Bot& bot);
+// The signals of game (its moves replayed from its seed), as the store keeps them
+// (SignalRecord: moves_per_second — 1000 / the median gap between two moves, 0 without times;
+// spread — the gaps' interquartile range over their median, 0 a metronome; match_rate — the
+// share of sampled positions where the move was expectimax's; suspicion — suspicion_of); bot
+// does the comparisons.
+SignalRecord assist_signals(const GameRecord& game, engine::Bot& bot);
 
 // The suspicion score the console sorts by, 0–100: 75 × the match rate + 25 × the steadiness
 // (1 − min(1, spread)); without a match rate (not classic 4×4) only the steadiness counts,
 // and without times only the match rate.
-double suspicion_of(const AssistSignals& s);
+double suspicion_of(const SignalRecord& s);
 
 }  // namespace tilerace::server

@@ -114,31 +114,24 @@ asio::awaitable<void> Moderation::analyse_some() {
   co_await store_.run(load);
   for (GameRecord& game : games) {
     if (stopped_) co_return;
-    const AssistSignals a = co_await analyse(std::move(game));
-    const SignalRecord record{.game_id = a.game_id,
-                              .player_id = a.player_id,
-                              .moves_per_second = a.moves_per_second,
-                              .spread = a.spread,
-                              .match_rate = a.match_rate,
-                              .sampled = a.sampled,
-                              .suspicion = a.suspicion};
+    const SignalRecord record = co_await analyse(std::move(game));
     const StoreWorker::Job save = [&record](Store& s) { s.save_signals(record, unix_ms()); };
     co_await store_.run(save);
   }
 }
 
-asio::awaitable<AssistSignals> Moderation::analyse(GameRecord game) {
+asio::awaitable<SignalRecord> Moderation::analyse(GameRecord game) {
   auto initiate = [this, game = std::move(game)](auto handler) mutable {
     asio::post(analysis_, [game = std::move(game), handler = std::move(handler)]() mutable {
       thread_local engine::Bot bot;
-      AssistSignals signals = assist_signals(game, bot);
+      SignalRecord signals = assist_signals(game, bot);
       const auto executor = asio::get_associated_executor(handler);
       asio::post(executor, [handler = std::move(handler), signals = std::move(signals)]() mutable {
         std::move(handler)(std::move(signals));
       });
     });
   };
-  co_return co_await asio::async_initiate<decltype(asio::use_awaitable), void(AssistSignals)>(
+  co_return co_await asio::async_initiate<decltype(asio::use_awaitable), void(SignalRecord)>(
       std::move(initiate), asio::use_awaitable);
 }
 
@@ -398,13 +391,7 @@ asio::awaitable<AdminAnswer> Moderation::suspicion(int limit) {
   std::vector<SignalRecord> records;
   const StoreWorker::Job load = [&](Store& s) { records = s.suspicious_games(limit); };
   co_await store_.run(load);
-  std::vector<protocol::SuspicionView> views;
-  for (SignalRecord& r : records) {
-    views.push_back({std::move(r.game_id), std::move(r.player_id), std::move(r.name), r.mode,
-                     r.size, r.score, r.moves_per_second, r.spread, r.match_rate, r.sampled,
-                     r.suspicion});
-  }
-  co_return AdminAnswer{200, protocol::encode_suspicion(views)};
+  co_return AdminAnswer{200, protocol::encode_suspicion(records)};
 }
 
 asio::awaitable<AdminAnswer> Moderation::reports(bool open_only) {

@@ -79,7 +79,7 @@ class Moderation {
   // Works out and saves the signals of the next games that have none.
   boost::asio::awaitable<void> analyse_some();
   // game's signals, worked out on the analysis thread.
-  boost::asio::awaitable<AssistSignals> analyse(GameRecord game);
+  boost::asio::awaitable<SignalRecord> analyse(GameRecord game);
   boost::asio::awaitable<AdminAnswer> ban(const protocol::AdminBan& a);
   boost::asio::awaitable<AdminAnswer> unban(const protocol::AdminUnban& a);
   boost::asio::awaitable<AdminAnswer> rename(const protocol::AdminRename& a);
