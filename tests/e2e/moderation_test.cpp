@@ -61,21 +61,37 @@ engine::bitboard::Board bitboard_of(const json& rows) {
   return engine::bitboard::from_grid(grid);
 }
 
-// r plays a ranked classic 4×4 game through the protocol, each of up to `moves` moves the
-// computer's choice at strength, then resigns: the game's id.
-std::string computer_game(Racer& r, engine::BotStrength strength, int moves) {
-  const json game = ask(r.ws, {{"type", "new_game"}})["game"];
-  json board = game["board"];
+// Ranked classic 4×4 games through the protocol, one move each in turn (so that both games'
+// moves come at the same pace, the slower search's): each of up to `moves` moves of players[i]
+// the computer's choice at strengths[i]; then each resigns. The games' ids.
+std::vector<std::string> computer_games(const std::vector<Racer*>& players,
+                                        const std::vector<engine::BotStrength>& strengths,
+                                        int moves) {
+  std::vector<std::string> ids;
+  std::vector<json> boards;
+  std::vector<bool> playing(players.size(), true);
+  for (Racer* r : players) {
+    const json game = ask(r->ws, {{"type", "new_game"}})["game"];
+    ids.push_back(game["id"]);
+    boards.push_back(game["board"]);
+  }
   engine::Bot bot;
   for (int i = 0; i < moves; ++i) {
-    const auto d = bot.choose(bitboard_of(board), strength, static_cast<std::uint64_t>(i));
-    if (!d) break;
-    const json moved = play(r.ws, std::string(engine::to_string(*d)));
-    board = moved["board"];
-    if (moved["state"] != "playing") break;
+    for (std::size_t p = 0; p < players.size(); ++p) {
+      if (!playing[p]) continue;
+      const auto d =
+          bot.choose(bitboard_of(boards[p]), strengths[p], static_cast<std::uint64_t>(i));
+      if (!d) {
+        playing[p] = false;
+        continue;
+      }
+      const json moved = play(players[p]->ws, std::string(engine::to_string(*d)));
+      boards[p] = moved["board"];
+      playing[p] = moved["state"] == "playing";
+    }
   }
-  ask(r.ws, {{"type", "resign"}});
-  return game["id"];
+  for (Racer* r : players) ask(r->ws, {{"type", "resign"}});
+  return ids;
 }
 
 // The players on a score board of the server (period: all-time, day or week), by id.
@@ -121,6 +137,8 @@ TEST(Moderation, ABanClosesThePlayerOutAndTakesThemOffTheBoardsUntilUnbanned) {
   Racer ann(server.port(), "ann-m"), bob(server.port(), "bob-m");
   scored_game(ann);
   scored_game(bob);
+  ask(ann.ws, {{"type", "register"}, {"password", "correct horse battery"}});
+  const std::string code = ask(ann.ws, {{"type", "link_code"}})["code"];
   ASSERT_EQ(on_board(server.port()), (std::set<std::string>{ann.id, bob.id}));
   const json found = json::parse(op.get("players?q=ANN-").body);
   ASSERT_EQ(found.size(), 1u) << found.dump();
@@ -133,11 +151,18 @@ TEST(Moderation, ABanClosesThePlayerOutAndTakesThemOffTheBoardsUntilUnbanned) {
   EXPECT_EQ(told["code"], "banned");
   EXPECT_EQ(told["reason"], "abusive name");
   EXPECT_EQ(ann.ws.wait_closed(), 4003);
-  // Back with her token, or by name and password: refused.
+  // Back with her token, by name and password, or with a link code: refused.
   WsClient again(server.port());
   const json refused = again.request({{"type", "hello"}, {"token", ann.token}});
   EXPECT_EQ(refused["code"], "banned");
   EXPECT_EQ(refused["reason"], "abusive name");
+  WsClient by_password(server.port());
+  EXPECT_EQ(
+      by_password.request(
+          {{"type", "login"}, {"name", "ann-m"}, {"password", "correct horse battery"}})["code"],
+      "banned");
+  WsClient by_code(server.port());
+  EXPECT_EQ(by_code.request({{"type", "hello"}, {"link_code", code}})["code"], "banned");
   // Off every board; her games are kept.
   EXPECT_EQ(on_board(server.port()), std::set<std::string>{bob.id});
   EXPECT_EQ(on_board(server.port(), "day"), std::set<std::string>{bob.id});
@@ -275,11 +300,13 @@ TEST(Moderation, TheHostSendsARacerOutForTenMinutes) {
 
 TEST(Moderation, TheComputersGamesRankAboveRandomGreedyPlayOnTheSuspicionList) {
   TempDir dir;
-  ServerProcess server({"--admin-token-file", token_file(dir)});
+  ServerProcess server({"--admin-token-file", token_file(dir), "--rate", "100000"});
   Racer hal(server.port(), "hal-s"), eve(server.port(), "eve-s");
-  // The hard computer's moves, and random-greedy ones (the easy computer's).
-  const std::string assisted = computer_game(hal, engine::BotStrength::hard, 80);
-  const std::string greedy = computer_game(eve, engine::BotStrength::easy, 80);
+  // The hard computer's moves, and random-greedy ones (the easy computer's), at one pace.
+  const std::vector<std::string> games =
+      computer_games({&hal, &eve}, {engine::BotStrength::hard, engine::BotStrength::easy}, 400);
+  const std::string& assisted = games[0];
+  const std::string& greedy = games[1];
   json list;
   EXPECT_TRUE(tilerace::testing::eventually(
       [&] {
@@ -308,19 +335,31 @@ TEST_F(ModerationCluster, ABanReachesEveryNode) {
   Racer ann(b->port(), "ann-c"), bob(a->port(), "bob-c");
   scored_game(ann);
   scored_game(bob);
+  // Ann on both nodes at once: her phone on a, her laptop on b.
+  json welcome;
+  Racer ann_phone(a->port(), ann.id, ann.token, welcome);
+  ASSERT_EQ(welcome["type"], "welcome");
   const std::set<std::string> both{ann.id, bob.id};
   ASSERT_EQ(on_board(a->port()), both);
   EXPECT_EQ(Operator{a->port()}.post("ban", {{"player", ann.id}, {"reason", "cheating"}}).first,
             200);
-  EXPECT_EQ(ann.ws.until("error", 5s)["code"], "banned");
-  EXPECT_EQ(ann.ws.wait_closed(5s), 4003);
-  EXPECT_EQ(on_board(a->port()), std::set<std::string>{bob.id});
-  EXPECT_EQ(on_board(b->port()), std::set<std::string>{bob.id});
+  for (Racer* device : {&ann, &ann_phone}) {
+    EXPECT_EQ(device->ws.until("error", 5s)["code"], "banned");
+    EXPECT_EQ(device->ws.wait_closed(5s), 4003);
+  }
+  for (const std::string period : {"", "day", "week"}) {
+    EXPECT_EQ(on_board(a->port(), period), std::set<std::string>{bob.id}) << period;
+    EXPECT_EQ(on_board(b->port(), period), std::set<std::string>{bob.id}) << period;
+  }
   WsClient again(b->port());
   EXPECT_EQ(again.request({{"type", "hello"}, {"token", ann.token}})["code"], "banned");
   EXPECT_EQ(Operator{b->port()}.post("unban", {{"player", ann.id}}).first, 200);
-  EXPECT_EQ(on_board(a->port()), both);
-  EXPECT_EQ(on_board(b->port()), both);
+  for (const std::string period : {"", "day", "week"}) {
+    EXPECT_EQ(on_board(a->port(), period), both) << period;
+    EXPECT_EQ(on_board(b->port(), period), both) << period;
+  }
+  EXPECT_EQ(a->log().find(kToken), std::string::npos) << "the token is never logged";
+  EXPECT_EQ(b->log().find(kToken), std::string::npos);
   // The log is the store's: every node reads the same.
   EXPECT_EQ(json::parse(Operator{a->port()}.get("audit").body),
             json::parse(Operator{b->port()}.get("audit").body));
