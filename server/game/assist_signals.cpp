@@ -16,7 +16,7 @@ double quantile(const std::vector<double>& sorted, double q) {
 }  // namespace
 
 SignalRecord assist_signals(const GameRecord& game, engine::Bot& bot) {
-  SignalRecord s{.game = game.id,
+  SignalRecord s{.game_id = game.id,
                  .player_id = game.player_id,
                  .mode = game.config.mode,
                  .size = game.config.size,

@@ -391,7 +391,21 @@ asio::awaitable<AdminAnswer> Moderation::suspicion(int limit) {
   std::vector<SignalRecord> records;
   const StoreWorker::Job load = [&](Store& s) { records = s.suspicious_games(limit); };
   co_await store_.run(load);
-  co_return AdminAnswer{200, protocol::encode_suspicion(records)};
+  std::vector<protocol::SuspicionView> views;
+  for (SignalRecord& r : records) {
+    views.push_back({.game = std::move(r.game_id),
+                     .player_id = std::move(r.player_id),
+                     .player_name = std::move(r.player_name),
+                     .mode = r.mode,
+                     .size = r.size,
+                     .score = r.score,
+                     .moves_per_second = r.moves_per_second,
+                     .spread = r.spread,
+                     .match_rate = r.match_rate,
+                     .sampled = r.sampled,
+                     .suspicion = r.suspicion});
+  }
+  co_return AdminAnswer{200, protocol::encode_suspicion(views)};
 }
 
 asio::awaitable<AdminAnswer> Moderation::reports(bool open_only) {

@@ -186,7 +186,7 @@ double from_thousandths(std::int64_t v) { return static_cast<double>(v) / 1000.0
 
 void Recorder::save_signals(const SignalRecord& s, std::int64_t at) {
   unit(SqlTx::write, [&](SqlSession& sql) {
-    sql(Sql::upsert_signals, s.game, s.player_id, thousandths(s.moves_per_second),
+    sql(Sql::upsert_signals, s.game_id, s.player_id, thousandths(s.moves_per_second),
         thousandths(s.spread), s.match_rate ? thousandths(*s.match_rate) : std::int64_t{-1},
         s.sampled, thousandths(s.suspicion), at);
   });
@@ -197,7 +197,7 @@ std::vector<SignalRecord> Recorder::suspicious_games(int limit) {
     return rows_of(sql(Sql::top_signals, limit), [](const SqlResult& r, std::size_t i) {
       const std::int64_t match = r.int64(i, 8);
       return SignalRecord{
-          .game = r.string(i, 0),
+          .game_id = r.string(i, 0),
           .player_id = r.string(i, 1),
           .player_name = r.string(i, 2),
           .mode = mode_of(r.string(i, 3)),

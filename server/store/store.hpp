@@ -23,7 +23,6 @@
 #include <vector>
 
 #include "engine/types.hpp"
-#include "protocol/moderation.hpp"
 #include "protocol/period.hpp"
 #include "server/store/friendship.hpp"
 #include "server/store/rank_cache.hpp"
@@ -203,10 +202,21 @@ struct ReportRecord {
   std::string resolution;
 };
 
-// A game's signals of computer-assisted play, as kept (server/game/assist_signals.hpp) and
-// as the operator's API shows them (the player's name, mode, size and score filled in when
-// read).
-using SignalRecord = protocol::SuspicionView;
+// A game's signals of computer-assisted play, as kept (server/game/assist_signals.hpp); the
+// player's name is filled in when read.
+struct SignalRecord {
+  std::string game_id;
+  std::string player_id;
+  std::string player_name;
+  engine::Mode mode = engine::Mode::classic;
+  int size = 4;
+  std::int64_t score = 0;
+  double moves_per_second = 0;
+  double spread = 0;
+  std::optional<double> match_rate;
+  int sampled = 0;
+  double suspicion = 0;
+};
 
 struct RaceRecord {
   std::string id;
