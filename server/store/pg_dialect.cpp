@@ -592,7 +592,8 @@ const char* text(Sql statement) {
       return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
              "move_count, state, ranked, started_at, ended_at, room, daily, times FROM games g "
              "WHERE ranked AND player_id NOT LIKE 'bot-%' AND NOT EXISTS "
-             "(SELECT 1 FROM game_signals s WHERE s.game_id = g.id) ORDER BY ended_at DESC LIMIT $1";
+             "(SELECT 1 FROM game_signals s WHERE s.game_id = g.id) ORDER BY ended_at DESC LIMIT "
+             "$1";
     case Sql::upsert_signals:
       return "INSERT INTO game_signals VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT "
              "(game_id) DO NOTHING";

@@ -187,7 +187,8 @@ TEST_P(StoreTest, IsoWeeksOneAndFiftyThreeHoldTheDaysAroundNewYear) {
 // player's one token hash in players, no sessions, no name keys.
 std::string before_accounts(bool postgres) {
   return std::string(
-             "DROP TABLE game_signals; DROP TABLE audit_log; DROP TABLE reports; DROP TABLE hidden_games; DROP TABLE bans; "
+             "DROP TABLE game_signals; DROP TABLE audit_log; DROP TABLE reports; DROP TABLE "
+             "hidden_games; DROP TABLE bans; "
              "ALTER TABLE players DROP COLUMN banned; ") +
          (postgres ? "DROP FUNCTION audit_log_append_only(); " : "") +
          "DROP TABLE daily_attempts; DROP TABLE server_secrets; DROP TABLE friend_links; "
