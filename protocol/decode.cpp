@@ -662,20 +662,32 @@ bool valid_utf8(std::string_view text) noexcept {
   return true;
 }
 
+namespace {
+
+// Calls f(key, raw value) for each pair of a URL query ("a=1&b=2"), in order, until f returns
+// true.
+template <class F>
+void for_each_pair(std::string_view query, F f) {
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    const auto eq = pair.find('=');
+    if (f(pair.substr(0, eq), eq == std::string_view::npos ? "" : pair.substr(eq + 1))) return;
+  }
+}
+
+}  // namespace
+
 std::variant<LeaderboardRequest, ProtocolError> decode_leaderboard_query(std::string_view query) {
   try {
     if (!valid_utf8(query)) reject_field("query", "the query is not valid UTF-8");
     json object = json::object();
-    while (!query.empty()) {
-      const auto amp = query.find('&');
-      const std::string_view pair = query.substr(0, amp);
-      query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-      const auto eq = pair.find('=');
-      const std::string key(pair.substr(0, eq));
-      const std::string value(eq == std::string_view::npos ? "" : pair.substr(eq + 1));
+    for_each_pair(query, [&object](std::string_view k, std::string_view v) {
+      const std::string key(k), value(v);
       if (key != "mode" && key != "size" && key != "kind" && key != "limit" && key != "period" &&
           key != "board") {
-        continue;
+        return false;
       }
       std::int64_t number = 0;
       const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
@@ -685,7 +697,8 @@ std::variant<LeaderboardRequest, ProtocolError> decode_leaderboard_query(std::st
       } else {
         object[key] = value;
       }
-    }
+      return false;
+    });
     return parse_leaderboard(object);
   } catch (Reject& r) {
     return std::move(r.error);
@@ -718,33 +731,31 @@ json parse_object(std::string_view text) {
 }  // namespace
 
 std::optional<std::string> query_value(std::string_view query, std::string_view key) {
-  while (!query.empty()) {
-    const auto amp = query.find('&');
-    const std::string_view pair = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-    const auto eq = pair.find('=');
-    if (pair.substr(0, eq) != key) continue;
-    const std::string_view raw = eq == std::string_view::npos ? "" : pair.substr(eq + 1);
-    std::string value;
-    for (std::size_t i = 0; i < raw.size(); ++i) {
-      if (raw[i] == '+') {
-        value += ' ';
-      } else if (raw[i] != '%') {
-        value += raw[i];
-      } else {
-        unsigned byte = 0;
-        const char* digits = raw.data() + i + 1;
-        if (i + 2 >= raw.size()) return std::nullopt;  // two hex digits must follow
-        const auto [end, ec] = std::from_chars(digits, digits + 2, byte, 16);
-        if (ec != std::errc() || end != digits + 2) return std::nullopt;
-        value += static_cast<char>(byte);
-        i += 2;
-      }
+  std::optional<std::string_view> found;
+  for_each_pair(query, [&](std::string_view k, std::string_view v) {
+    if (k == key) found = v;
+    return found.has_value();
+  });
+  if (!found) return std::nullopt;
+  const std::string_view raw = *found;
+  std::string value;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '+') {
+      value += ' ';
+    } else if (raw[i] != '%') {
+      value += raw[i];
+    } else {
+      unsigned byte = 0;
+      const char* digits = raw.data() + i + 1;
+      if (i + 2 >= raw.size()) return std::nullopt;  // two hex digits must follow
+      const auto [end, ec] = std::from_chars(digits, digits + 2, byte, 16);
+      if (ec != std::errc() || end != digits + 2) return std::nullopt;
+      value += static_cast<char>(byte);
+      i += 2;
     }
-    if (!valid_utf8(value)) return std::nullopt;
-    return value;
   }
-  return std::nullopt;
+  if (!valid_utf8(value)) return std::nullopt;
+  return value;
 }
 
 std::variant<AdminAction, ProtocolError> decode_admin(std::string_view action,

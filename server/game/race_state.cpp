@@ -271,7 +271,7 @@ RaceEffects RaceState::seat_ghost() {
   return done();
 }
 
-RaceState::Racer* RaceState::ghost() {
+const RaceState::Racer* RaceState::ghost() const {
   const auto it =
       std::find_if(racers_.begin(), racers_.end(), [](const Racer& r) { return r.ghost; });
   return it == racers_.end() ? nullptr : &*it;
@@ -765,12 +765,9 @@ std::optional<RaceState::Time> RaceState::next_deadline() const {
   };
   if (state_ == State::countdown) consider(countdown_until_);
   if (state_ == State::racing) consider(race_deadline_);
-  if (state_ == State::racing && ghost_) {
-    const auto g =
-        std::find_if(racers_.begin(), racers_.end(), [](const Racer& r) { return r.ghost; });
-    if (g != racers_.end() && playing(*g->game) && !ghost_done(*g)) {
-      consider(race_start() + ghost_->due(g->game->history().size()));
-    }
+  if (const Racer* g = ghost();
+      g != nullptr && state_ == State::racing && playing(*g->game) && !ghost_done(*g)) {
+    consider(race_start() + ghost_->due(g->game->history().size()));
   }
   if (state_ != State::finishing) {
     for (const auto& r : racers_) {

@@ -212,7 +212,8 @@ class RaceState {
   // The computer or a ghost: always ready, never host, and no rating changes with one.
   static bool machine(const Racer& r) { return r.ghost || r.player->bot.has_value(); }
   static Racer ghost_racer(const GhostRun& run);
-  Racer* ghost();
+  const Racer* ghost() const;
+  Racer* ghost() { return const_cast<Racer*>(std::as_const(*this).ghost()); }
   // The ghost has played every letter of its run it can.
   bool ghost_done(const Racer& r) const;
   // A racer other than a machine is still playing.

@@ -19,16 +19,8 @@ constexpr std::string_view kPrefix = "/admin/api/";
 
 http::message_generator json(const HttpRequest& req, const ServerContext& context, int status,
                              std::string body) {
-  http::response<http::string_body> res{static_cast<http::status>(status), req.version()};
-  res.set(http::field::server, "tilerace");
-  context.headers.apply(res, req[http::field::host]);
-  res.set(http::field::content_type, "application/json");
-  res.set(http::field::cache_control, "no-store");
+  HttpResponse res = json_reply(req, context, static_cast<http::status>(status), std::move(body));
   if (status == 401) res.set(http::field::www_authenticate, "Bearer");
-  res.keep_alive(req.keep_alive());
-  const auto size = body.size();
-  if (req.method() != http::verb::head) res.body() = std::move(body);
-  res.content_length(size);
   return res;
 }
 

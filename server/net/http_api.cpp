@@ -20,9 +20,8 @@ namespace {
 
 using Request = HttpRequest;
 
-http::message_generator text_response(const Request& req, const ServerContext& context,
-                                      http::status status, std::string_view content_type,
-                                      std::string body) {
+HttpResponse text_response(const Request& req, const ServerContext& context, http::status status,
+                           std::string_view content_type, std::string body) {
   http::response<http::string_body> res{status, req.version()};
   res.set(http::field::server, "tilerace");
   context.headers.apply(res, req[http::field::host]);
@@ -35,11 +34,6 @@ http::message_generator text_response(const Request& req, const ServerContext& c
   return res;
 }
 
-http::message_generator json_response(const Request& req, const ServerContext& context,
-                                      http::status status, std::string body) {
-  return text_response(req, context, status, "application/json", std::move(body));
-}
-
 // GET /api/players/<id>: the player's profile (404 for no such player).
 asio::awaitable<http::message_generator> profile_response(const Request& req, std::string_view path,
                                                           ServerContext& context) {
@@ -49,8 +43,7 @@ asio::awaitable<http::message_generator> profile_response(const Request& req, st
     const StoreWorker::Job load = [&](Store& s) { p = s.profile(id); };
     co_await context.store.run(load);
   }
-  if (!p)
-    co_return json_response(req, context, http::status::not_found, R"({"error":"not_found"})");
+  if (!p) co_return json_reply(req, context, http::status::not_found, R"({"error":"not_found"})");
   const auto result = [](const GameRecord& g) {
     return protocol::ProfileView::Result{.game_id = g.id,
                                          .room = g.room,
@@ -77,7 +70,7 @@ asio::awaitable<http::message_generator> profile_response(const Request& req, st
   const DailyStreaks streaks = daily_streaks(p->daily_days, day_of(unix_ms()));
   view.daily_streak = streaks.current;
   view.longest_daily_streak = streaks.longest;
-  co_return json_response(req, context, http::status::ok, protocol::encode_profile(view));
+  co_return json_reply(req, context, http::status::ok, protocol::encode_profile(view));
 }
 
 // GET /api/daily/<day>: a day's daily challenge once it is over — each mode's seed and every
@@ -87,10 +80,10 @@ asio::awaitable<http::message_generator> daily_response(const Request& req, std:
   const std::string day(path.substr(std::string_view("/api/daily/").size()));
   const auto period = protocol::period_from_string(day);
   if (!period || period->kind != protocol::PeriodKind::day) {
-    co_return json_response(req, context, http::status::not_found, R"({"error":"not_found"})");
+    co_return json_reply(req, context, http::status::not_found, R"({"error":"not_found"})");
   }
   if (day >= day_of(unix_ms())) {
-    co_return json_response(req, context, http::status::forbidden, R"({"error":"daily_not_over"})");
+    co_return json_reply(req, context, http::status::forbidden, R"({"error":"daily_not_over"})");
   }
   std::vector<DailyAttempt> attempts;
   const StoreWorker::Job load = [&](Store& s) { attempts = s.daily_attempts(day); };
@@ -108,7 +101,7 @@ asio::awaitable<http::message_generator> daily_response(const Request& req, std:
     }
     view.modes.push_back(std::move(m));
   }
-  co_return json_response(req, context, http::status::ok, protocol::encode_daily_results(view));
+  co_return json_reply(req, context, http::status::ok, protocol::encode_daily_results(view));
 }
 
 // The path of a request's target, and its query (after '?', or empty).
@@ -124,6 +117,11 @@ std::string_view query_of(const Request& req) {
 
 }  // namespace
 
+HttpResponse json_reply(const Request& req, const ServerContext& context, http::status status,
+                        std::string body) {
+  return text_response(req, context, status, "application/json", std::move(body));
+}
+
 bool needs_store(const Request& req) {
   const std::string_view path = path_of(req);
   return (req.method() == http::verb::get || req.method() == http::verb::head) &&
@@ -132,8 +130,8 @@ bool needs_store(const Request& req) {
 }
 
 http::message_generator store_unavailable(const Request& req, const ServerContext& context) {
-  return json_response(req, context, http::status::service_unavailable,
-                       R"({"error":"store_unavailable"})");
+  return json_reply(req, context, http::status::service_unavailable,
+                    R"({"error":"store_unavailable"})");
 }
 
 namespace {
@@ -169,8 +167,8 @@ asio::awaitable<http::message_generator> answer_from_store(const Request& req,
   if (path == "/api/leaderboard") {
     auto decoded = protocol::decode_leaderboard_query(query);
     if (const auto* error = std::get_if<protocol::ProtocolError>(&decoded)) {
-      co_return json_response(req, context, http::status::bad_request,
-                              protocol::encode_error(*error, {}));
+      co_return json_reply(req, context, http::status::bad_request,
+                           protocol::encode_error(*error, {}));
     }
     auto& request = std::get<protocol::LeaderboardRequest>(decoded);
     request.period = protocol::period_at(request, unix_ms());
@@ -178,7 +176,7 @@ asio::awaitable<http::message_generator> answer_from_store(const Request& req,
     Leaderboard board;
     const StoreWorker::Job load = [&](Store& s) { board = s.leaderboard(q); };
     co_await context.store.run(load);
-    co_return json_response(
+    co_return json_reply(
         req, context, http::status::ok,
         protocol::encode_leaderboard(request, views_of(board.entries), std::nullopt, {}));
   }
@@ -196,12 +194,12 @@ asio::awaitable<http::message_generator> answer_from_store(const Request& req,
     co_await context.store.run(load);
   }
   if (!game)
-    co_return json_response(req, context, http::status::not_found, R"({"error":"not_found"})");
+    co_return json_reply(req, context, http::status::not_found, R"({"error":"not_found"})");
   if (!game->daily.empty() && game->daily >= day_of(unix_ms())) {
     // Its seed is the day's: every daily game of a day that is not over stays unseen.
-    co_return json_response(req, context, http::status::forbidden, R"({"error":"daily_not_over"})");
+    co_return json_reply(req, context, http::status::forbidden, R"({"error":"daily_not_over"})");
   }
-  co_return json_response(
+  co_return json_reply(
       req, context, http::status::ok,
       protocol::encode_replay({game->id,
                                game->config,
@@ -218,8 +216,8 @@ http::message_generator answer(const Request& req, ServerContext& context) {
   const std::string_view target = req.target();
   const std::string_view path = path_of(req);
   if (req.method() != http::verb::get && req.method() != http::verb::head) {
-    return json_response(req, context, http::status::method_not_allowed,
-                         R"({"error":"method_not_allowed"})");
+    return json_reply(req, context, http::status::method_not_allowed,
+                      R"({"error":"method_not_allowed"})");
   }
   if (path == "/healthz") {
     // Alive either way (a balancer should not drop a node whose races go on); the body says
@@ -230,27 +228,27 @@ http::message_generator answer(const Request& req, ServerContext& context) {
     if (!database) body += R"(,"database":"unreachable")";
     if (!redis) body += R"(,"redis":"unreachable")";
     body += "}";
-    return json_response(req, context, http::status::ok, body);
+    return json_reply(req, context, http::status::ok, body);
   }
   if (path == "/metrics") {
     return text_response(req, context, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
                          context.metrics.render());
   }
   if (path == "/ws") {
-    return json_response(req, context, http::status::upgrade_required,
-                         R"({"error":"websocket_upgrade_required"})");
+    return json_reply(req, context, http::status::upgrade_required,
+                      R"({"error":"websocket_upgrade_required"})");
   }
   if (path == "/api/rooms") {
     if (!context.directory.available()) {
-      return json_response(req, context, http::status::service_unavailable,
-                           R"({"error":"cluster_unavailable"})");
+      return json_reply(req, context, http::status::service_unavailable,
+                        R"({"error":"cluster_unavailable"})");
     }
-    return json_response(
+    return json_reply(
         req, context, http::status::ok,
         protocol::encode_rooms(context.rooms.public_rooms(), context.directory.remote_rooms(), {}));
   }
   if (path == "/api" || path.starts_with("/api/")) {
-    return json_response(req, context, http::status::not_found, R"({"error":"not_found"})");
+    return json_reply(req, context, http::status::not_found, R"({"error":"not_found"})");
   }
   const auto file = resolve_static(context.web_root, target);
   if (!file)

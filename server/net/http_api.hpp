@@ -11,6 +11,12 @@
 namespace tilerace::server {
 
 using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;
+using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
+
+// A JSON answer to req with the server's headers (the security headers, no caching), its body
+// left out for HEAD.
+HttpResponse json_reply(const HttpRequest& req, const ServerContext& context,
+                        boost::beast::http::status status, std::string body);
 
 // Whether req is answered from the store (answer_from_store), not at once (answer).
 bool needs_store(const HttpRequest& req);

@@ -183,9 +183,8 @@ bool Moderation::may_report(const std::string& reporter) {
 
 asio::awaitable<void> Moderation::report(Connection& c, const protocol::Report& m,
                                          const protocol::Rid& rid) {
-  const auto refuse = [&](ErrorCode code, std::string_view text) {
-    metrics_.count_error(code);
-    c.send(protocol::encode_error(code, text, rid));
+  const auto refuse = [&](ErrorCode code, std::string text) {
+    send_error(c, metrics_, code, std::move(text), rid);
   };
   if (m.player == c.player->id)
     co_return refuse(ErrorCode::not_allowed, "you cannot report yourself");

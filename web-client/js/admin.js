@@ -37,6 +37,14 @@ function button(label, onClick) {
   return b;
 }
 
+// Takes game off the boards, with the reason asked for.
+function hideButton(game) {
+  return button('take off the boards', () => {
+    const reason = prompt('Why take this game off the boards?');
+    if (reason) act('hide_game', { game, reason }, () => 'Taken off the boards.');
+  });
+}
+
 // An action, then what it changed read again.
 async function act(action, body, done) {
   const answer = await api(action, body);
@@ -56,10 +64,7 @@ async function openPlayer(id) {
   $('player-sessions').replaceChildren(...p.sessions.map((s) => item(sessionLine(s))));
   $('player-games').replaceChildren(...p.games.map((g) => item(gameLine(g), g.hidden
     ? button('put back on the boards', () => act('show_game', { game: g.id }, () => 'Back on the boards.'))
-    : button('take off the boards', () => {
-      const reason = prompt('Why take this game off the boards?');
-      if (reason) act('hide_game', { game: g.id, reason }, () => 'Taken off the boards.');
-    }))));
+    : hideButton(g.id))));
   $('player-reports').replaceChildren(...p.reports.map((r) => item(reportLine(r))));
 }
 
@@ -78,11 +83,7 @@ async function loadSuspicion() {
   const games = await api('suspicion?limit=50');
   if (!games) return;
   $('suspicion').replaceChildren(...games.map((g) => item(suspicionLine(g),
-    button('see player', () => openPlayer(g.player.id)),
-    button('take off the boards', () => {
-      const reason = prompt('Why take this game off the boards?');
-      if (reason) act('hide_game', { game: g.game, reason }, () => 'Taken off the boards.');
-    }))));
+    button('see player', () => openPlayer(g.player.id)), hideButton(g.game))));
 }
 
 async function loadAudit() {
