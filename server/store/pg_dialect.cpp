@@ -531,6 +531,9 @@ const char* text(Sql statement) {
              "remaining_ms = excluded.remaining_ms";
     case Sql::delete_race:
       return "DELETE FROM active_races WHERE id = $1";  // with its racers (ON DELETE CASCADE)
+    case Sql::drop_recorded_race:
+      return "DELETE FROM active_races WHERE id = $1 AND EXISTS (SELECT 1 FROM races WHERE id = "
+             "$1)";
     case Sql::delete_racers: return "DELETE FROM active_racers WHERE race_id = $1";
     case Sql::insert_racer:
       return "INSERT INTO active_racers SELECT $1, $2::integer, $3, $4, $5, $6, $7::boolean "

@@ -516,6 +516,10 @@ void Recorder::journal_races(const std::vector<ActiveRaceRecord>& races) {
         sql(Sql::insert_racer, r.id, i, a.player_id, a.game_id, a.moves, engine::to_string(a.state),
             a.left);
       }
+      // The race may have been recorded while the upsert waited on its row (PostgreSQL: the
+      // upsert's NOT EXISTS saw the races table before that commit, and inserted the row anew
+      // once the recording had deleted it). This statement sees the commit: the row goes again.
+      sql(Sql::drop_recorded_race, r.id);
     }
   });
 }

@@ -125,8 +125,9 @@ enum class Sql : std::uint8_t {
   // (id, node, room, config…4, time_limit, max_players, public 0|1, max_moves_per_second,
   // host, started_at, remaining_ms): unless the race is recorded
   upsert_race,
-  delete_race,    // (id): with its racers
-  delete_racers,  // (race_id)
+  delete_race,         // (id): with its racers
+  drop_recorded_race,  // (id): the journal's row of a race the races table has
+  delete_racers,       // (race_id)
   // (race_id, position, player_id, game_id, moves, state, left 0|1): if the race is journaled
   insert_racer,
   // (node) → id, room, config…4, time_limit, max_players, public, max_moves_per_second, host,

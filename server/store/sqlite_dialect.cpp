@@ -516,6 +516,9 @@ const char* text(Sql statement) {
              "remaining_ms = excluded.remaining_ms";
     case Sql::delete_race:
       return "DELETE FROM active_races WHERE id = ?";  // its racers go with it (ON DELETE CASCADE)
+    case Sql::drop_recorded_race:
+      return "DELETE FROM active_races WHERE id = ?1 AND EXISTS (SELECT 1 FROM races WHERE id = "
+             "?1)";
     case Sql::delete_racers: return "DELETE FROM active_racers WHERE race_id = ?";
     case Sql::insert_racer:
       return "INSERT INTO active_racers SELECT ?, ?, ?, ?, ?, ?, ? "

@@ -754,6 +754,34 @@ TEST_F(SharedStoreTest, ANodeGetsBackOnlyItsOwnRunningRaces) {
   EXPECT_EQ(b.active_races()[0].room, "GHIJKL");
 }
 
+TEST_F(SharedStoreTest, AJournalWriteThatMeetsTheRaceBeingRecordedDoesNotBringItBack) {
+  PgStore a(url_, "node-a");
+  ActiveRaceRecord race;
+  race.id = "r1";
+  race.room = "ABCDEF";
+  race.seed = 9;
+  race.racers = {{"p", "g1", "LR", engine::GameState::playing, false}};
+  a.journal_races({race});
+  // The race is being recorded (as record_race does it) while the node's journal, read a moment
+  // before the race ended, is written: the write waits on the recording's lock on the row.
+  PgConnection recording(url_);
+  recording.exec("BEGIN");
+  recording.exec("INSERT INTO races VALUES ('r1', 'ABCDEF', 'all_over', 'p', '{}', 1)");
+  recording.exec("DELETE FROM active_races WHERE id = 'r1'");
+  std::thread journal([&] { a.journal_races({race}); });
+  const auto count = [&](const char* sql) { return PgConnection(url_).exec(sql).int64(0, 0); };
+  EXPECT_TRUE(tilerace::testing::eventually(
+      [&] {
+        return count("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'") == 1;
+      },
+      5s));
+  recording.exec("COMMIT");
+  journal.join();
+  EXPECT_EQ(count("SELECT count(*) FROM active_races"), 0);
+  EXPECT_EQ(count("SELECT count(*) FROM active_racers"), 0);
+  EXPECT_TRUE(a.active_races().empty());
+}
+
 TEST_F(SharedStoreTest, ADeadNodesRacesAreAdoptedOnceWhoeverTriesAtTheSameTime) {
   PgStore a(url_, "node-a"), b(url_, "node-b"), c(url_, "node-c");
   constexpr int kRaces = 20;
