@@ -234,7 +234,17 @@ json room_list(const std::vector<RoomView>& rooms) {
   for (const auto& room : rooms) {
     json players = json::array();
     for (const auto& p : room.players) {
-      players.push_back({{"id", p.id}, {"name", p.name}, {"score", p.score}});
+      json player{{"id", p.id}, {"name", p.name}, {"score", p.score}};
+      if (!p.cells.empty()) {
+        json rows = json::array();
+        const int size = room.options.size;
+        for (int r = 0; r < size; ++r) {
+          rows.push_back(std::vector<std::int64_t>(p.cells.begin() + r * size,
+                                                   p.cells.begin() + (r + 1) * size));
+        }
+        player["board"] = std::move(rows);
+      }
+      players.push_back(std::move(player));
     }
     list.push_back({{"code", room.code},
                     {"mode", engine::to_string(room.options.mode)},
@@ -417,6 +427,7 @@ std::string encode_profile(const ProfileView& p) {
     if (race) {
       j["room"] = r.room;
       j["state"] = engine::to_string(r.state);
+      if (!r.outcome.empty()) j["outcome"] = r.outcome;
     }
     return j;
   };

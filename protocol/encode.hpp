@@ -54,6 +54,9 @@ struct RoomPlayerView {
   bool connected = true;
   std::int64_t score = 0;  // in the rooms list: the race score so far
   bool ghost = false;      // the ghost racer of a ghost room
+  // In the rooms list, while a race runs: the racer's board, row by row (size × size cells;
+  // empty elsewhere). Our addition, for the lobby's miniature live boards.
+  std::vector<std::int64_t> cells;
 };
 // Owns its data: a room's view outlives the lock it was taken under.
 struct RoomView {
@@ -171,6 +174,7 @@ struct ProfileView {
     int moves = 0;
     engine::GameState state = engine::GameState::over;
     std::int64_t at = 0;
+    std::string_view outcome;  // a race game: won, lost or draw (empty: not known)
   };
   PlayerInfo player;
   int rating = 0;

@@ -142,6 +142,24 @@ protocol::RoomView RaceState::summary() const {
   return view;
 }
 
+protocol::RoomView RaceState::listing() const {
+  protocol::RoomView view = summary();
+  if (state_ != State::racing) return view;
+  auto player = view.players.begin();
+  for (const auto& r : racers_) {
+    if (r.left) continue;
+    if (r.game) {
+      const engine::Game& g = *r.game;
+      player->cells.reserve(static_cast<std::size_t>(g.size() * g.size()));
+      for (int row = 0; row < g.size(); ++row) {
+        for (int col = 0; col < g.size(); ++col) player->cells.push_back(g.cell(row, col));
+      }
+    }
+    ++player;
+  }
+  return view;
+}
+
 std::vector<std::string> RaceState::checks() const {
   std::vector<std::string> checks;
   for (const auto& r : racers_) {

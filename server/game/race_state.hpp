@@ -180,8 +180,10 @@ class RaceState {
   // A running race (or one whose result is not yet recorded) as the store's journal keeps it.
   std::optional<ActiveRaceRecord> active_record(Time now);
 
-  // This room as list_rooms shows it.
+  // This room as its `room` message shows it.
   protocol::RoomView summary() const;
+  // This room as list_rooms shows it: the summary, with each racer's board while a race runs.
+  protocol::RoomView listing() const;
   // Where each racer's race game is (game_check), in joining order; empty when no race runs.
   std::vector<std::string> checks() const;
   // A copy of player's race game while the race runs and that game is being played.

@@ -267,6 +267,11 @@ protocol::RoomView Room::summary() const {
   return state_->summary();
 }
 
+protocol::RoomView Room::listing() const {
+  std::lock_guard lock(mutex_);
+  return state_->listing();
+}
+
 std::vector<std::string> Room::checks() const {
   std::lock_guard lock(mutex_);
   return state_->checks();

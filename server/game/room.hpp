@@ -90,6 +90,7 @@ class Room : public std::enable_shared_from_this<Room> {
   void reconnected(Player& player, const std::shared_ptr<Participant>& to);
   void disconnected(Player& player);
   protocol::RoomView summary() const;
+  protocol::RoomView listing() const;  // RaceState::listing
   std::vector<std::string> checks() const;
   // The running race as the store's journal keeps it (RaceState::active_record).
   std::optional<ActiveRaceRecord> active_record();

@@ -128,7 +128,7 @@ std::vector<std::shared_ptr<Room>> RoomRegistry::all() const {
 std::vector<protocol::RoomView> RoomRegistry::public_rooms() const {
   std::vector<protocol::RoomView> views;
   for (const auto& room : all()) {
-    if (room->is_public()) views.push_back(room->summary());
+    if (room->is_public()) views.push_back(room->listing());
   }
   return views;
 }

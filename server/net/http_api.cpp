@@ -63,7 +63,10 @@ asio::awaitable<http::message_generator> profile_response(const Request& req, st
                              .games = p->games,
                              .ratings = p->ratings};
   for (const GameRecord& g : p->bests) view.bests.push_back(result(g));
-  for (const GameRecord& g : p->races) view.races.push_back(result(g));
+  for (const RaceGameRecord& g : p->races) {
+    view.races.push_back(result(g.game));
+    view.races.back().outcome = g.outcome;
+  }
   for (const Grant& g : p->achievements) {
     if (auto a = view_of(g)) view.achievements.push_back(*a);
   }

@@ -631,15 +631,16 @@ std::optional<Profile> Recorder::profile(std::string_view player_id) {
       return std::pair<std::int64_t, int>(r.int64(i, 0), r.integer(i, 1));
     });
     p.races = rows_of(sql(Sql::recent_races, id), [&](const SqlResult& r, std::size_t i) {
-      return GameRecord{.id = r.string(i, 0),
-                        .player_id = id,
-                        .config = config_from(r, i, 1),
-                        .score = r.int64(i, 5),
-                        .max_tile = r.int64(i, 6),
-                        .move_count = r.integer(i, 7),
-                        .state = state_from_column(r.string(i, 8)),
-                        .ended_at = r.int64(i, 9),
-                        .room = r.string(i, 10)};
+      return RaceGameRecord{GameRecord{.id = r.string(i, 0),
+                                       .player_id = id,
+                                       .config = config_from(r, i, 1),
+                                       .score = r.int64(i, 5),
+                                       .max_tile = r.int64(i, 6),
+                                       .move_count = r.integer(i, 7),
+                                       .state = state_from_column(r.string(i, 8)),
+                                       .ended_at = r.int64(i, 9),
+                                       .room = r.string(i, 10)},
+                            r.string(i, 11)};
     });
     p.daily_days = rows_of(sql(Sql::daily_days, id),
                            [](const SqlResult& r, std::size_t i) { return r.string(i, 0); });

@@ -90,7 +90,9 @@ enum class Sql : std::uint8_t {
   // started_at, ended_at, room, daily, times
   select_game,
   count_games,  // (player_id) → the number of their recorded games
-  recent_races,  // (player_id) → id, config…4, score, max_tile, move_count, state, ended_at, room
+  // (player_id) → id, config…4, score, max_tile, move_count, state, ended_at, room, outcome
+  // (won, lost, draw; '' when its race is not recorded)
+  recent_races,
   // (id, room, reason, winner, result, ended_at); ignores a known id
   insert_race,
   insert_rating_point,  // (player_id, race_id, at, rating)

@@ -149,12 +149,18 @@ struct Grant {
 };
 
 // What a player's profile shows (GET /api/players/<id>).
+// A race game on a profile, with how its race ended for the player.
+struct RaceGameRecord {
+  GameRecord game;
+  std::string outcome;  // won, lost or draw; empty when its race is not recorded
+};
+
 struct Profile {
   PlayerRecord player;
   int games = 0;                  // finished games recorded, solo and race
   std::vector<GameRecord> bests;  // best ranked solo result per mode and size (no moves)
   std::vector<std::pair<std::int64_t, int>> ratings;  // (Unix ms, rating after) per rated race
-  std::vector<GameRecord> races;        // their last 10 race games, newest first (no moves)
+  std::vector<RaceGameRecord> races;    // their last 10 race games, newest first (no moves)
   std::vector<Grant> achievements;      // in the order they were granted
   std::vector<std::string> daily_days;  // the days they made a ranked daily attempt, in order
 };

@@ -20,9 +20,9 @@ test('Race the computer: the bot joins, is ready, and its board moves live', asy
   await page.click('#ready');
   const theirs = page.locator('.opponent[data-player="bot-hard"] .board');
   await theirs.locator('.tile').first().waitFor();
-  assert.match(await page.textContent('.opponent[data-player="bot-hard"] h3'), /^Computer \(hard\) — /);
+  assert.match(await page.textContent('.opponent[data-player="bot-hard"] h3'), /^Computer \(hard\)/);
   // The computer reaches the target (16: a few moves) first; the lobby shows the loss.
-  await page.locator('#overlay-text', { hasText: 'You lose' }).waitFor();
+  await page.locator('#results-verdict', { hasText: 'You lose' }).waitFor();
   await page.waitForFunction(() => document.getElementById('bot-record').textContent === 'Your record: hard 0–1');
   // The computer moved by itself, live: its view showed more than one board on the way.
   assert.ok(await boardsSeen(page) >= 2);

@@ -1,14 +1,13 @@
 // The web client in a real browser against the real server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveAndBrowse, startServer, enter, boardOf, drawnBoard, settled, movingKey, screenshot } from './harness.mjs';
+import { serveAndBrowse, startServer, enter, boardOf, drawnBoard, settled, movingKey } from './harness.mjs';
 
 const env = serveAndBrowse();
 
 test('a solo game by keyboard: the board changes as the server says', async () => {
   const context = await env.browser.newContext();
   const page = await enter(context, env.server.url, 'keys');
-  await screenshot(page, 'lobby');
   await page.click('#new-game');
   await page.locator('#board .tile').first().waitFor();
   await settled(page);
@@ -105,7 +104,6 @@ test('two browsers race through an invite link while a third spectates', async (
   await host.locator('#countdown').waitFor({ state: 'hidden' });
   await guest.locator('#board .tile').first().waitFor();
   await watcher.locator('.opponent').nth(1).waitFor();
-  await screenshot(host, 'race');
   // Identical first boards for both racers.
   assert.deepEqual(await boardOf(host), await boardOf(guest));
 
@@ -125,7 +123,6 @@ test('two browsers race through an invite link while a third spectates', async (
   const hostBoard = await boardOf(host);
   await watcher.waitForFunction((want) => [...document.querySelectorAll('.opponent .board')]
     .some((b) => b.dataset.board === want), JSON.stringify(hostBoard));
-  await screenshot(watcher, 'spectator');
   // The guest's view shows the host's board beside their own, live too.
   await guest.waitForFunction((want) => [...document.querySelectorAll('.opponent .board')]
     .some((b) => b.dataset.board === want), JSON.stringify(hostBoard));

@@ -2,7 +2,7 @@
 // the result's share text, and the player's rank on today's board back in the lobby.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveAndBrowse, enter, movingKey, screenshot } from './harness.mjs';
+import { serveAndBrowse, enter, movingKey } from './harness.mjs';
 
 const env = serveAndBrowse();
 
@@ -29,7 +29,6 @@ test('play today\'s daily to the end, share it, and see the rank in the lobby', 
   const text = await notice.textContent();
   assert.match(text, new RegExp(`classic 4×4[\\s\\S]*${moves} moves`));
   assert.equal((text.match(/[⬜🟨🟧🟥🟪]/gu) ?? []).length, 16, 'a 4×4 grid of squares');
-  await screenshot(page, 'daily');
   await page.click('#back');
   await page.locator('#daily-mine', { hasText: `#1 with` }).waitFor();
   await page.locator('#daily-top li', { hasText: 'dana-d' }).waitFor();

@@ -3,7 +3,7 @@
 // player, the second one's friend, follows them from the friends panel.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveAndBrowse, enter, movingKey, screenshot } from './harness.mjs';
+import { serveAndBrowse, enter, movingKey } from './harness.mjs';
 
 const env = serveAndBrowse();
 
@@ -46,7 +46,6 @@ test('friends challenge, race and rematch; a friend follows them', async () => {
   await toast.waitFor();
   assert.match(await bob.textContent('#notice'), /ann-f challenges you/);
   assert.equal(await bob.getAttribute('#notice', 'role'), 'status');  // read out
-  await screenshot(bob, 'challenge');
   await bob.click('button[aria-label="Accept the challenge from ann-f"]');
   await toast.waitFor({ state: 'detached' });
   for (const page of [ann, bob]) await page.locator('#room-players li').nth(1).waitFor();
@@ -70,7 +69,7 @@ test('friends challenge, race and rematch; a friend follows them', async () => {
   await bob.locator('#notice', { hasText: 'ann-f wants a rematch' }).waitFor();
   await bob.click('#rematch');
   for (const page of [ann, bob]) {
-    await page.locator('#overlay').waitFor({ state: 'hidden' });
+    await page.locator('#results').waitFor({ state: 'hidden' });
     await page.waitForFunction(() => document.getElementById('moves').textContent === '0');
     assert.equal((await page.textContent('#room-code')).trim(), code);
   }

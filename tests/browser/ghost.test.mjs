@@ -3,7 +3,7 @@
 // says by how much the run was beaten or trailed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveAndBrowse, enter, movingKey, recordBoards, boardsSeen, screenshot } from './harness.mjs';
+import { serveAndBrowse, enter, movingKey, recordBoards, boardsSeen } from './harness.mjs';
 
 const env = serveAndBrowse();
 
@@ -52,6 +52,5 @@ test('race a finished run as a ghost: both boards move, the ghost marked, the ma
   assert.match(await page.textContent('#results .ghost-margins'),
     new RegExp(`^gina-g trailed gina-g's run \\(${runScore} points\\) by \\d+ points\\.$`));
   assert.ok(await boardsSeen(page) >= 2, 'the ghost moved live');
-  await screenshot(page, 'ghost');
   await context.close();
 });

@@ -1,5 +1,5 @@
 // A player's profile: after three won races the chart draws four points (the 1500 start and
-// one per race), rising; the achievement the first win earned is listed; the recent races open
+// one per race), rising, with its axes; the races are listed as won; the achievement the first win earned is listed; the recent races open
 // their replays. And the leaderboard's period: this week's board, named by the server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -57,7 +57,8 @@ test('the profile chart draws the rating history of a player who played three ra
   await page.click('#board-rating');
   await page.locator('#leaderboard tbody button', { hasText: 'champ' }).click();
   await page.locator('#profile-name', { hasText: 'champ' }).waitFor();
-  assert.match(await page.textContent('#profile-stats'), /3 wins, 0 losses/);
+  const tiles = await page.locator('#profile-stats li').allTextContents();
+  assert.ok(tiles.includes('Wins3') && tiles.includes('Losses0'), tiles.join(' | '));
   const points = (await page.locator('#rating-chart polyline').getAttribute('points'))
     .split(' ').map((p) => p.split(',').map(Number));
   assert.equal(points.length, 4);
@@ -65,7 +66,17 @@ test('the profile chart draws the rating history of a player who played three ra
     assert.ok(points[i][0] > points[i - 1][0], 'later to the right');
     assert.ok(points[i][1] < points[i - 1][1], 'a higher rating higher up');
   }
-  assert.equal(await page.locator('#profile-races li').count(), 3);
+  // A point per race and the start, the axes' labels, and the rating now beside the last point.
+  assert.equal(await page.locator('#rating-chart circle').count(), 4);
+  const labels = await page.locator('#rating-chart text').allTextContents();
+  assert.ok(labels.includes('1500'), labels.join(' | '));
+  const now = await page.locator('#rating-chart text.current').textContent();
+  assert.ok(Number(now) > 1500 && labels.filter((l) => l === now).length === 2, labels.join(' | '));  // the top tick too
+  assert.ok(labels.some((l) => /^\d{1,2} \w+$|^\w+ \d{1,2}$/.test(l)), `a date on the axis: ${labels.join(' | ')}`);
+  // The races, each with its outcome and final score.
+  const races = await page.locator('#profile-races li').allTextContents();
+  assert.equal(races.length, 3);
+  for (const r of races) assert.match(r, /^Won\d+ points · classic 4×4/);
   // The first of the three wins earned an achievement; the profile lists it once.
   const held = await page.locator('#profile-achievements li').allTextContents();
   assert.equal(held.length, 1, held.join(' | '));
@@ -102,7 +113,7 @@ test('an achievement is announced on the winner\'s screen, and the leaderboard s
   await page.locator('#notice', { hasText: 'Achievement unlocked: First win' }).waitFor();
   assert.match(await page.textContent('#announce'), /Achievement unlocked: First win/);
 
-  await page.click('#leave');
+  await page.click('#results-lobby');  // from the result's dialog back to the lobby
   await page.selectOption('#board-period', 'week');
   await page.locator('#leaderboard caption', { hasText: /classic 4×4, week \d{4}-W\d{2}/ }).waitFor();
   await page.selectOption('#board-period', 'all-time');

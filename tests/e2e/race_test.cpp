@@ -326,6 +326,7 @@ TEST(Race, PrivateRoomsAreNotListed) {
   const HttpResult http = http_request(server.port(), "/api/rooms");
   EXPECT_EQ(http.status, 200);
   EXPECT_EQ(json::parse(http.body), json({{"type", "rooms"}, {"rooms", rooms["rooms"]}}));
+  EXPECT_FALSE(rooms["rooms"][0]["players"][0].contains("board"));  // no race yet
   // A private room can still be spectated by code.
   WsClient watcher(server.port());
   watcher.hello("w");
@@ -416,13 +417,47 @@ TEST(Race, EmotesReachTheRoomAndItsSpectatorsFromTheFixedSetOnly) {
   EXPECT_EQ(spectator.until("error")["code"], "not_in_room");
 }
 
+// While a race runs, the rooms list carries each racer's board as it stands (the lobby draws
+// them as miniature live boards).
+TEST(Race, TheRoomsListShowsEachRacersBoardWhileARaceRuns) {
+  ServerProcess server({"--countdown", "0"});
+  Racer a(server.port(), "ann"), b(server.port(), "bob");
+  const std::string code = create_room(a, {{"size", 5}, {"public", true}})["code"];
+  b.ws.request({{"type", "join_room"}, {"code", code}});
+  start_race({&a, &b});
+  json moved;
+  for (const char* dir : {"left", "up", "right", "down"}) {
+    moved = play(a.ws, dir);
+    if (moved["changed"] == true) break;
+  }
+  WsClient lobby(server.port());
+  lobby.hello("lobby");
+  const json rooms = lobby.request({{"type", "list_rooms"}});
+  ASSERT_EQ(rooms["rooms"].size(), 1u);
+  const json& room = rooms["rooms"][0];
+  EXPECT_EQ(room["state"], "racing");
+  ASSERT_EQ(room["players"].size(), 2u);
+  for (const json& p : room["players"]) {
+    ASSERT_TRUE(p.contains("board")) << p;
+    EXPECT_EQ(p["board"].size(), 5u);
+    EXPECT_EQ(p["board"][0].size(), 5u);
+    if (p["id"] == a.id) {
+      EXPECT_EQ(p["board"], moved["board"]);
+      EXPECT_EQ(p["score"], moved["score"]);
+    }
+  }
+  EXPECT_EQ(json::parse(http_request(server.port(), "/api/rooms").body)["rooms"], rooms["rooms"]);
+}
+
 // A player's profile: three won races make three points of rating history, rising, and three
-// recent races whose games replay; an unknown player is 404.
+// recent races, each won, whose games replay; an unknown player is 404.
 TEST(Race, TheProfileShowsRatingHistoryAndRecentRacesWithReplays) {
   ServerProcess server({"--countdown", "0"});
   Racer a(server.port(), "ann");
+  std::string last_rival;
   for (int n = 0; n < 3; ++n) {
     Racer b(server.port(), "bob" + std::to_string(n));
+    last_rival = b.id;
     const std::string code = create_room(a, {})["code"];
     b.ws.request({{"type", "join_room"}, {"code", code}});
     start_race({&a, &b});
@@ -445,11 +480,16 @@ TEST(Race, TheProfileShowsRatingHistoryAndRecentRacesWithReplays) {
   EXPECT_EQ(p["rating"], last);
   ASSERT_EQ(p["races"].size(), 3u);
   for (const json& race : p["races"]) {
+    EXPECT_EQ(race["outcome"], "won");
     const auto replay =
         http_request(server.port(), "/api/replays/" + race["game"].get<std::string>());
     EXPECT_EQ(replay.status, 200);
   }
   EXPECT_EQ(http_request(server.port(), "/api/players/nobody").status, 404);
+  // The other side of the last race lost it.
+  const json loser = json::parse(http_request(server.port(), "/api/players/" + last_rival).body);
+  ASSERT_EQ(loser["races"].size(), 1u);
+  EXPECT_EQ(loser["races"][0]["outcome"], "lost");
 }
 
 }  // namespace

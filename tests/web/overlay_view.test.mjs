@@ -9,26 +9,22 @@ const never = () => false;
 test('a solo game: nothing while playing, You win! until Keep going, then the end', () => {
   const s = initialState();
   assert.equal(overlayFor(s, game({}), never), null);
-  assert.deepEqual(overlayFor(s, game({ won: true }), never), { text: 'You win!', keepGoing: true, tryAgain: true, rematch: false, share: false });
+  assert.deepEqual(overlayFor(s, game({ won: true }), never), { text: 'You win!', keepGoing: true, tryAgain: true, share: false });
   assert.equal(overlayFor(s, game({ won: true }), () => true), null);
   assert.deepEqual(overlayFor(s, game({ won: true, state: 'over' }), () => true),
-    { text: 'Game over', keepGoing: false, tryAgain: true, rematch: false, share: false });
+    { text: 'Game over', keepGoing: false, tryAgain: true, share: false });
   assert.equal(overlayFor(s, game({ mode: 'fifteen', state: 'solved' }), never).text, 'Solved!');
   // A finished daily game offers Share instead of Try again (one attempt counts).
   assert.deepEqual(overlayFor(s, game({ daily: '2026-11-26', state: 'over' }), never),
-    { text: 'Game over', keepGoing: false, tryAgain: false, rematch: false, share: true });
+    { text: 'Game over', keepGoing: false, tryAgain: false, share: true });
 });
 
-test('a race result for a racer, with Rematch; nothing for a spectator', () => {
+test('no overlay in a race, for a racer or a spectator: the result has its own dialog', () => {
   const s = initialState();
   s.me = { id: 'p1' };
   s.role = 'racer';
   s.results = { winner: 'p1' };
-  assert.deepEqual(overlayFor(s, null, never), { text: 'You win!', keepGoing: false, tryAgain: false, rematch: true, share: false });
-  s.results = { winner: 'p2' };
-  assert.equal(overlayFor(s, null, never).text, 'You lose');
-  s.results = { winner: null };
-  assert.equal(overlayFor(s, null, never).text, 'Draw');
+  assert.equal(overlayFor(s, game({ state: 'over' }), never), null);
   s.role = 'spectator';
   assert.equal(overlayFor(s, null, never), null);
 });

@@ -1,19 +1,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chartPoints } from '../../web-client/js/profile_view.js';
+import { chartLayout } from '../../web-client/js/profile_view.js';
 
-const pts = (s) => s.split(' ').map((p) => p.split(',').map(Number));
+const pad = { left: 10, right: 10, top: 10, bottom: 10 };
 
-test('the rating chart spans the box, higher ratings higher up', () => {
-  const p = pts(chartPoints([{ rating: 1500 }, { rating: 1516 }, { rating: 1490 }], 300, 100));
-  assert.deepEqual(p.map(([x]) => x), [10, 150, 290]);
-  assert.equal(p[1][1], 10);   // the highest at the top margin
-  assert.equal(p[2][1], 90);   // the lowest at the bottom margin
-  assert.ok(p[0][1] > 10 && p[0][1] < 90);
+test('the rating chart spans the plot area, higher ratings higher up, with its axes\' ticks', () => {
+  const ratings = [{ at: 1, rating: 1500 }, { at: 2, rating: 1516 }, { at: 3, rating: 1490 }];
+  const { points, yTicks, xTicks } = chartLayout(ratings, 300, 100, pad);
+  assert.deepEqual(points.map((p) => p.x), [10, 150, 290]);
+  assert.equal(points[1].y, 10);   // the highest at the top of the plot
+  assert.equal(points[2].y, 90);   // the lowest at the bottom
+  assert.ok(points[0].y > 10 && points[0].y < 90);
+  assert.deepEqual(yTicks.map((t) => [t.value, t.y]), [[1490, 90], [1503, 50], [1516, 10]]);
+  assert.deepEqual(xTicks, [{ at: 1, x: 10 }, { at: 3, x: 290 }]);  // the first and last dates
 });
 
 test('one rating, or equal ones, draw level in the middle; none draws nothing', () => {
-  assert.equal(chartPoints([{ rating: 1500 }], 300, 100), '150,50');
-  assert.deepEqual(pts(chartPoints([{ rating: 1500 }, { rating: 1500 }], 300, 100)).map(([, y]) => y), [50, 50]);
-  assert.equal(chartPoints([], 300, 100), '');
+  const one = chartLayout([{ at: 5, rating: 1500 }], 300, 100, pad);
+  assert.deepEqual(one.points, [{ x: 150, y: 50, rating: 1500, at: 5 }]);
+  assert.deepEqual(one.yTicks, [{ value: 1500, y: 50 }]);
+  assert.deepEqual(one.xTicks, [{ at: 5, x: 150 }]);
+  assert.deepEqual(chartLayout([{ rating: 1500 }, { rating: 1500 }], 300, 100, pad).points.map((p) => p.y), [50, 50]);
+  assert.deepEqual(chartLayout([], 300, 100, pad), { points: [], yTicks: [], xTicks: [] });
 });

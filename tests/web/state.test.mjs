@@ -81,7 +81,9 @@ test('an error notice clears itself once a later request goes through', () => {
   assert.equal(s.notice.kind, 'error');
   applyMessage(s, { type: 'race_update', code: 'X', player: 'p2' });  // not an answer to us
   assert.equal(s.notice.kind, 'error');
-  applyMessage(s, { type: 'rooms', rooms: [] });
+  applyMessage(s, { type: 'rooms', rooms: [] });  // the lobby's own refresh: no answer to us
+  assert.equal(s.notice.kind, 'error');
+  applyMessage(s, { type: 'leaderboard', kind: 'rating', entries: [] });
   assert.equal(s.notice, null);
 });
 

@@ -3,7 +3,7 @@
 // state after each.
 import { Connection } from './connection.js';
 import { ClientStorage } from './storage.js';
-import { applyMessage, initialState, myGame, notify, setEmotesMuted, showView } from './state.js';
+import { applyMessage, dismissResults, initialState, myGame, notify, setEmotesMuted, showView } from './state.js';
 import { Controller } from './controller.js';
 import { fetchProfile, fetchReplay } from './api.js';
 import { BoardView } from './board_view.js';
@@ -30,14 +30,16 @@ const controller = new Controller(state, { send: (msg) => connection.send(msg), 
   { room: params.get('room'), watch: params.get('watch') });
 
 const board = new BoardView($('board'), { label: 'Your board', onCell: (row, col) => controller.slide(row, col) });
-const race = new RaceView({ players: $('room-players'), opponents: $('opponents'), results: $('results'),
-  clock: $('clock'), clockValue: $('clock-value') });
+const race = new RaceView({ players: $('room-players'), opponents: $('opponents'), arena: $('arena'),
+  ownHead: $('own-head'), leader: $('leader'), results: $('results'), verdict: $('results-verdict'),
+  title: $('results-title'), standings: $('standings'), ghostMargins: $('ghost-margins'), rematch: $('rematch'),
+  keepWatching: $('keep-watching'), clock: $('clock'), clockValue: $('clock-value') });
 const replay = new ReplayView({ board: $('replay-board'), play: $('replay-play'), step: $('replay-step'),
   title: $('replay-title'), move: $('replay-move'), total: $('replay-total'), score: $('replay-score') });
 const lobby = new LobbyView({ mode: $('mode'), size: $('size'), target: $('target'), rooms: $('rooms'),
   botRecord: $('bot-record') });
 const overlay = new OverlayView({ overlay: $('overlay'), text: $('overlay-text'), keepGoing: $('keep-going'),
-  tryAgain: $('try-again'), rematch: $('rematch'), share: $('share'), board: $('board') });
+  tryAgain: $('try-again'), share: $('share'), board: $('board') });
 const daily = new DailyView({ day: $('daily-day'), mine: $('daily-mine'), top: $('daily-top'), streak: $('daily-streak') },
   (id) => openProfile(id));
 const friends = new FriendsView({ list: $('friends'), incoming: $('friend-requests'), outgoing: $('friend-outgoing'),
@@ -69,6 +71,7 @@ function say(text) { $('announce').textContent = text; }
 function clearGain() { $('gain').textContent = ''; }
 
 function show(view) {
+  if (view !== state.view) window.scrollTo(0, 0);  // a new screen starts at its top
   showView(state, view);
   clearGain();
   render();
@@ -90,8 +93,33 @@ function confirmUndo() {
 }
 function newGame() { controller.newGame(lobby.settings()); }
 
+// The space a race's boards may fill: the arena's width, and the window's height below the
+// arena's top (at least enough for one small board).
+function boardSpace() {
+  const arena = $('arena');
+  const top = arena.getBoundingClientRect().top + window.scrollY;
+  return { width: arena.clientWidth || window.innerWidth, height: Math.max(240, window.innerHeight - top - 16) };
+}
+
+// The header's line of invitation for the screen shown.
+function tagline(game) {
+  const room = state.room;
+  if (state.view === 'play' && state.role === 'spectator' && room) return `Watching room ${room.code}: every board, live.`;
+  if (state.view === 'play' && room) {
+    return room.mode === 'fifteen' ? 'Race to put the tiles in order: the same start for everyone.'
+      : `Race to ${room.target}: the same tiles for everyone.`;
+  }
+  if (state.view === 'play' && game) {
+    return game.mode === 'fifteen' ? 'Slide the tiles into order, the blank last.'
+      : `Join the tiles, get to ${game.target ?? 2048}!`;
+  }
+  return 'Race your friends to 2048: the same tiles, live.';
+}
+
 function render() {
   const { view } = state;
+  document.body.dataset.view = connection.ready ? view : 'name';
+  document.body.dataset.role = state.role ?? 'solo';
   $('name-screen').hidden = connection.ready;
   $('lobby').hidden = !connection.ready || view !== 'lobby';
   $('play').hidden = view !== 'play';
@@ -112,8 +140,10 @@ function render() {
   $('notice').textContent = state.notice ? state.notice.text : '';
 
   const game = myGame(state);
-  $('board').parentElement.hidden = !game;
+  $('tagline').textContent = tagline(game);
+  $('board').closest('.main-board').hidden = !game;
   for (const box of document.querySelectorAll('.score-box.own')) box.hidden = !game;  // spectators
+  $('best-box').hidden = !game || !!state.role;  // a solo record: not a race's
   if (game) {
     if (board.board === null) board.show(game.board, game.mode);  // later: snapshots and moves redraw it
     $('score').textContent = String(game.score);
@@ -124,6 +154,7 @@ function render() {
     ? 'Arrows, WASD or HJKL move the blank; click, tap or swipe a tile to slide it.'
     : 'Arrows, WASD or HJKL to move (swipe on touch screens).';
   $('help').textContent = state.role ? keys : `${keys} R new game, Z undo.`;
+  $('help').hidden = !game;
   const room = state.room;
   $('room-bar').hidden = !room;
   if (room) {
@@ -132,12 +163,17 @@ function render() {
     $('ready').hidden = !me || room.state !== 'waiting';
     $('ready').textContent = me && me.ready ? 'Not ready' : 'Ready';
     $('copy-link').hidden = state.role !== 'racer';
-    $('emotes').hidden = state.role !== 'racer';
     race.renderPlayers(room, state.me?.id, (id) => controller.kick(id));
   }
-  race.renderBoards(state.race, room, state.role === 'racer' && state.me ? state.me.id : null);
+  $('emote-bar').hidden = !room || state.role !== 'racer';
+  race.renderBoards(view === 'play' ? state.race : null, room, state.role === 'racer' && state.me ? state.me.id : null, boardSpace());
   race.renderClock(state.race && !state.results ? state.race : null);
-  race.renderResults(state.results, openReplay);
+  if (race.renderResults(view === 'play' ? state.results : null, { me: state.me?.id, role: state.role }, openReplay)
+      && state.role === 'racer') {
+    const verdict = $('results-verdict').textContent;
+    sound.play(verdict === 'You win!' ? 'win' : 'lose');
+    say(`${verdict} ${$('results-title').textContent}`);
+  }
   $('countdown').hidden = state.countdown === null;
   $('countdown').textContent = state.countdown ?? '';
   $('undo').hidden = !!state.role;
@@ -173,7 +209,7 @@ connection.addEventListener('message', (e) => {
   }
   if (msg.type === 'race_start') { say('Go!'); clearGain(); }
   if (msg.type === 'achievement') { say(`Achievement unlocked: ${msg.achievement.title}`); sound.play('win'); }
-  if (msg.type === 'race_over' && state.role !== 'racer') {
+  if (msg.type === 'race_over' && state.role === 'spectator') {
     const winner = msg.standings.find((s) => s.player === msg.winner);
     say(winner ? `Race over: ${winner.name} wins` : 'Race over: a draw');
   }
@@ -205,7 +241,7 @@ function animate({ target, before, message }) {
 // An emote beside the sender's board (yours: beside your own), and in words for screen readers.
 function showEmote(player, emote) {
   const mine = state.me && player === state.me.id;
-  const at = mine ? $('board').parentElement : race.boxOf(player);
+  const at = mine ? $('board').closest('.main-board') : race.boxOf(player);
   if (at) RaceView.showEmote(at, emote);
   const name = state.room?.players.find((p) => p.id === player)?.name ?? 'someone';
   say(`${mine ? 'You' : name}: ${EMOTE_WORDS[emote] ?? emote}`);
@@ -308,7 +344,6 @@ renderSound();
 $('emotes').replaceChildren(...Object.entries(EMOTES).map(([name, symbol]) => {
   const button = Object.assign(document.createElement('button'), { type: 'button', textContent: symbol, className: 'emote' });
   button.dataset.emote = name;
-  button.setAttribute('aria-label', EMOTE_WORDS[name]);
   button.addEventListener('click', () => controller.emote(name));
   return button;
 }));
@@ -320,12 +355,19 @@ $('mute-emotes').addEventListener('change', () => {
 });
 $('join-form').addEventListener('submit', (e) => { e.preventDefault(); controller.joinRoom($('join-code').value.trim()); });
 $('refresh-rooms').addEventListener('click', () => controller.refreshRooms());
-const showScores = () => controller.showScores(lobby.settings(), $('board-period').value);
+// The leaderboard's tabs: the one chosen is marked selected (the period applies to scores).
+function selectTab(tab) {
+  for (const id of ['board-score', 'board-rating']) $(id).setAttribute('aria-selected', String(id === tab));
+  $('board-period').hidden = tab !== 'board-score';
+}
+const showScores = () => { selectTab('board-score'); controller.showScores(lobby.settings(), $('board-period').value); };
 $('board-score').addEventListener('click', showScores);
 $('board-period').addEventListener('change', showScores);
-$('board-rating').addEventListener('click', () => controller.showRatings());
+$('board-rating').addEventListener('click', () => { selectTab('board-rating'); controller.showRatings(); });
 $('ready').addEventListener('click', () => controller.toggleReady());
 $('rematch').addEventListener('click', () => { controller.rematch(); render(); });
+$('keep-watching').addEventListener('click', () => { dismissResults(state); render(); });
+$('results-lobby').addEventListener('click', () => { controller.leave(); show('lobby'); controller.refreshRooms(); });
 $('leave').addEventListener('click', () => { controller.leave(); clearGain(); render(); });
 $('copy-link').addEventListener('click', async () => {
   const link = `${location.origin}/?room=${state.room.code}`;
@@ -368,6 +410,11 @@ bindInput($('board'), {
 // A "+N" is gone once it has risen (a faded one must not linger as invisible text).
 document.addEventListener('animationend', (e) => { if (e.target.id === 'gain') e.target.textContent = ''; });
 setInterval(() => { if (state.race && !state.results) race.renderClock(state.race); }, 500);
+// The lobby's live races stay live: listed again every 3 s while the lobby is in sight.
+setInterval(() => {
+  if (connection.ready && state.view === 'lobby' && document.visibilityState === 'visible') controller.refreshRooms();
+}, 3000);
+window.addEventListener('resize', () => render());
 
 // ?link=CODE from another device signs this one in as that player (once: the code is spent,
 // so it leaves the address), unless someone already plays here.

@@ -1,6 +1,7 @@
 // The lobby: the game settings (mode, size, target; only the sizes the server accepts for a
 // mode), the public races to watch, and the player's record against the computer. Draws what
 // it is given and reads its own controls; it sends nothing itself.
+import { BoardView } from './board_view.js';
 
 // "Your record: easy 2–1, hard 0–3" (wins–losses, draws after a slash), or '' before any race.
 export function botRecordText(records) {
@@ -34,20 +35,43 @@ export class LobbyView {
 
   renderBotRecord(records) { this.el.botRecord.textContent = botRecordText(records); }
 
-  // The public races, each with a Spectate button calling onSpectate(code).
+  // The public races as cards: code, settings, state and watchers, each racer's name, score
+  // and miniature live board (while racing), and a Watch button calling onSpectate(code).
   renderRooms(rooms, onSpectate) {
     if (rooms.length === 0) {
-      this.el.rooms.replaceChildren(Object.assign(document.createElement('li'), { textContent: 'No public races right now.' }));
+      this.el.rooms.replaceChildren(Object.assign(document.createElement('li'), { className: 'room-card empty', textContent: 'No public races right now.' }));
       return;
     }
-    this.el.rooms.replaceChildren(...rooms.map((r) => {
+    // Races running first (their boards move), then the rooms with the most players.
+    const shown = [...rooms].sort((a, b) => (b.state === 'racing') - (a.state === 'racing') || b.players.length - a.players.length);
+    this.el.rooms.replaceChildren(...shown.map((r) => {
       const li = document.createElement('li');
-      const label = document.createElement('span');
-      label.textContent = `${r.code} · ${r.mode} ${r.size}×${r.size} · ${r.state} · ${r.players.map((p) => p.name).join(', ')} `;
-      const watch = document.createElement('button');
-      watch.textContent = 'Spectate';
+      li.className = 'room-card';
+      const head = document.createElement('div');
+      head.className = 'card-head';
+      head.append(Object.assign(document.createElement('strong'), { textContent: r.code }),
+        Object.assign(document.createElement('span'), { className: 'what', textContent: `${r.state}${r.spectators ? ` · ${r.spectators} watching` : ''}` }));
+      const what = Object.assign(document.createElement('span'), { className: 'what',
+        textContent: `${r.mode} ${r.size}×${r.size}${r.mode === 'fifteen' ? '' : ` to ${r.target}`}` });
+      const racers = document.createElement('div');
+      racers.className = 'racers';
+      racers.append(...r.players.map((p) => {
+        const box = document.createElement('div');
+        box.className = 'racer-mini';
+        box.append(Object.assign(document.createElement('span'), { textContent: `${p.name} · ${p.score}` }));
+        if (p.board) {
+          const board = document.createElement('div');
+          box.append(board);
+          const view = new BoardView(board, { label: `${p.name}'s board` });
+          board.classList.add('mini');
+          view.show(p.board, r.mode);
+        }
+        return box;
+      }));
+      const watch = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Watch' });
+      watch.setAttribute('aria-label', `Watch room ${r.code}`);
       watch.addEventListener('click', () => onSpectate(r.code));
-      li.append(label, watch);
+      li.append(head, what, racers, watch);
       return li;
     }));
   }

@@ -1,31 +1,23 @@
-// The dialogs over the board: the overlay that ends a game (a solo win until Keep going, a
-// finished solo game, a race's result for a racer) and the inline confirm that R and Z ask
-// before they resign or unrank a game (never window.confirm).
+// The dialogs over the board: the overlay that ends a solo game (a win until Keep going, a
+// finished game) and the inline confirm that R and Z ask before they resign or unrank a game
+// (never window.confirm). A race's result has its own dialog (race_view.js).
 
-// What the overlay says for the game shown (myGame), or null when it is closed: {text, keepGoing,
-// tryAgain, rematch, share} — the last four say which buttons it offers (share: a finished
-// daily game). keptGoing(game): the player
-// chose to play on after winning that game.
+// What the overlay says for the solo game shown (myGame), or null when it is closed: {text,
+// keepGoing, tryAgain, share} — the last three say which buttons it offers (share: a finished
+// daily game). keptGoing(game): the player chose to play on after winning that game.
 export function overlayFor(state, game, keptGoing) {
-  if (game && !state.role) {
-    let text = null;
-    if (game.won && !keptGoing(game) && game.state === 'playing') text = 'You win!';
-    else if (game.state !== 'playing') text = game.state === 'solved' ? 'Solved!' : 'Game over';
-    return text && { text, keepGoing: game.state === 'playing', tryAgain: !game.daily, rematch: false,
-      share: !!game.daily && game.state !== 'playing' };
-  }
-  if (state.results && state.role === 'racer') {
-    const { winner } = state.results;
-    const text = winner === state.me?.id ? 'You win!' : winner ? 'You lose' : 'Draw';
-    return { text, keepGoing: false, tryAgain: false, rematch: true, share: false };
-  }
-  return null;
+  if (!game || state.role) return null;
+  let text = null;
+  if (game.won && !keptGoing(game) && game.state === 'playing') text = 'You win!';
+  else if (game.state !== 'playing') text = game.state === 'solved' ? 'Solved!' : 'Game over';
+  return text && { text, keepGoing: game.state === 'playing', tryAgain: !game.daily,
+    share: !!game.daily && game.state !== 'playing' };
 }
 
 // The overlay as a dialog: it takes the focus when it opens, keys do not reach the board
 // behind it, and the focus goes back to the board when it closes.
 export class OverlayView {
-  // el: {overlay, text, keepGoing, tryAgain, rematch, share, board}.
+  // el: {overlay, text, keepGoing, tryAgain, share, board}.
   constructor(el) { this.el = el; }
 
   get open() { return !this.el.overlay.hidden; }
@@ -39,7 +31,6 @@ export class OverlayView {
       el.text.textContent = content.text;
       el.keepGoing.hidden = !content.keepGoing;
       el.tryAgain.hidden = !content.tryAgain;
-      el.rematch.hidden = !content.rematch;
       el.share.hidden = !content.share;
       if (!wasOpen) el.overlay.querySelector('button:not([hidden])')?.focus();
     } else if (wasOpen) {

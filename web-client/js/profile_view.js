@@ -1,21 +1,27 @@
-// A player's profile (GET /api/players/<id>): rating, record, games, a chart of the rating
-// over time (an SVG line drawn here, no library), best results and recent races with their
-// replays. Names and numbers are text, never HTML.
+// A player's profile (GET /api/players/<id>): their numbers as stat tiles, a chart of the
+// rating over time (an SVG drawn here, no library: axes, dates, a point per race and the
+// current value), best results and recent races with their outcome and replays. Names and
+// numbers are text, never HTML.
 
-// The chart's polyline points ("x,y x,y …") for ratings [{at, rating}] oldest first, in a
-// width × height box with pad pixels of margin; higher ratings are higher up. One point is
-// drawn level in the middle; none gives ''.
-export function chartPoints(ratings, width, height, pad = 10) {
-  if (ratings.length === 0) return '';
+// The chart's geometry for ratings [{at, rating}] oldest first, in a width × height box whose
+// plot area leaves pad = {left, right, top, bottom} for the axes' labels: {points: [{x, y,
+// rating, at}], yTicks: [{value, y}] (lowest, middle, highest), xTicks: [{at, x}] (first and
+// last)}. Points are evenly spaced, higher ratings higher up; one point (or equal ones) is
+// drawn level in the middle; none gives no points.
+export function chartLayout(ratings, width, height, pad = { left: 44, right: 44, top: 14, bottom: 26 }) {
+  if (ratings.length === 0) return { points: [], yTicks: [], xTicks: [] };
   const values = ratings.map((r) => r.rating);
   const low = Math.min(...values), high = Math.max(...values);
-  const span = high - low || 1;
-  const step = ratings.length > 1 ? (width - 2 * pad) / (ratings.length - 1) : 0;
-  return ratings.map((r, i) => {
-    const x = ratings.length > 1 ? pad + i * step : width / 2;
-    const y = high === low ? height / 2 : pad + ((high - r.rating) / span) * (height - 2 * pad);
-    return `${Math.round(x * 10) / 10},${Math.round(y * 10) / 10}`;
-  }).join(' ');
+  const plotW = width - pad.left - pad.right, plotH = height - pad.top - pad.bottom;
+  const round = (v) => Math.round(v * 10) / 10;
+  const yOf = (v) => round(high === low ? pad.top + plotH / 2 : pad.top + ((high - v) / (high - low)) * plotH);
+  const xOf = (i) => round(ratings.length > 1 ? pad.left + (i * plotW) / (ratings.length - 1) : pad.left + plotW / 2);
+  const points = ratings.map((r, i) => ({ x: xOf(i), y: yOf(r.rating), rating: r.rating, at: r.at }));
+  const tickValues = high === low ? [low] : [...new Set([low, Math.round((low + high) / 2), high])];
+  const yTicks = tickValues.map((value) => ({ value, y: yOf(value) }));
+  const last = points.length - 1;
+  const xTicks = (last > 0 ? [points[0], points[last]] : [points[0]]).map((p) => ({ at: p.at, x: p.x }));
+  return { points, yTicks, xTicks };
 }
 
 function text(tag, value, className) {
@@ -26,6 +32,40 @@ function text(tag, value, className) {
 }
 
 const SVG = 'http://www.w3.org/2000/svg';
+function svg(tag, attrs, content) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (content !== undefined) node.textContent = content;
+  return node;
+}
+
+const day = (at) => new Date(at).toLocaleDateString(undefined, { day: 'numeric', month: 'short' });
+
+// Draws ratings into the chart (an <svg> with a 600 × 220 viewBox).
+function drawChart(chart, ratings) {
+  const width = 600, height = 220;
+  const { points, yTicks, xTicks } = chartLayout(ratings, width, height);
+  const left = 44, right = width - 44, bottom = height - 26;
+  const parts = [];
+  for (const t of yTicks) {
+    parts.push(svg('line', { class: 'grid-line', x1: left, x2: right, y1: t.y, y2: t.y }),
+      svg('text', { x: left - 6, y: t.y + 4, 'text-anchor': 'end' }, String(t.value)));
+  }
+  parts.push(svg('line', { class: 'axis', x1: left, x2: left, y1: 8, y2: bottom }),
+    svg('line', { class: 'axis', x1: left, x2: right, y1: bottom, y2: bottom }));
+  xTicks.forEach((t, i) => parts.push(svg('text', { x: t.x, y: height - 8,
+    'text-anchor': xTicks.length === 1 ? 'middle' : i === 0 ? 'start' : 'end' }, day(t.at))));
+  if (points.length > 1) parts.push(svg('polyline', { class: 'line', points: points.map((p) => `${p.x},${p.y}`).join(' ') }));
+  for (const p of points) {
+    const dot = svg('circle', { class: 'point', cx: p.x, cy: p.y, r: 4 });
+    dot.append(svg('title', {}, `${p.rating} on ${day(p.at)}`));
+    parts.push(dot);
+  }
+  const now = points[points.length - 1];
+  if (now) parts.push(svg('text', { class: 'current', x: Math.min(now.x + 8, width - 2), y: now.y + 4 }, String(now.rating)));
+  chart.replaceChildren(...parts);
+  chart.setAttribute('aria-label', `Rating over time, now ${now?.rating}: ${ratings.map((r) => r.rating).join(', ')}`);
+}
 
 // A game's links: its replay, and racing it as a ghost.
 function gameLinks(li, game, onReplay, onRace) {
@@ -36,20 +76,20 @@ function gameLinks(li, game, onReplay, onRace) {
   li.append(replay, ' ', race);
 }
 
+function statTile(label, value) {
+  const li = document.createElement('li');
+  li.append(text('span', label, 'label'), text('span', String(value), 'value'));
+  return li;
+}
+
 // Draws profile p into el: {name, stats, chart, achievements, bests, races}; onReplay(gameId)
 // opens a replay, onRace(gameId) races the game as a ghost.
 export function renderProfile(el, p, onReplay, onRace) {
   el.name.textContent = p.name;
-  el.stats.textContent = `Rating ${p.rating} · ${p.wins} wins, ${p.losses} losses · ${p.games} games`;
+  el.stats.replaceChildren(statTile('Rating', p.rating), statTile('Wins', p.wins), statTile('Losses', p.losses),
+    statTile('Games', p.games), statTile('Daily streak', p.daily?.streak ?? 0));
   // The rating starts at 1500 when the player is created; each rated race adds a point.
-  const ratings = [{ at: p.created_at, rating: 1500 }, ...p.rating_history];
-  const line = document.createElementNS(SVG, 'polyline');
-  line.setAttribute('points', chartPoints(ratings, 300, 100));
-  line.setAttribute('fill', 'none');
-  line.setAttribute('stroke', '#6f5e4f');
-  line.setAttribute('stroke-width', '2');
-  el.chart.replaceChildren(line);
-  el.chart.setAttribute('aria-label', `Rating over time: ${ratings.map((r) => r.rating).join(', ')}`);
+  drawChart(el.chart, [{ at: p.created_at, rating: 1500 }, ...p.rating_history]);
   const held = p.achievements ?? [];
   el.achievements.replaceChildren(...(held.length === 0 ? [text('li', 'None yet.')] : held.map((a) => {
     const li = text('li', '');
@@ -62,9 +102,12 @@ export function renderProfile(el, p, onReplay, onRace) {
     gameLinks(li, b.game, onReplay, onRace);
     return li;
   })));
-  el.races.replaceChildren(...p.races.map((r) => {
-    const li = text('li', `${new Date(r.at).toLocaleString()} · room ${r.room} · ${r.score} points (${r.state}) `);
+  el.races.replaceChildren(...(p.races.length === 0 ? [text('li', 'No races yet.')] : p.races.map((r) => {
+    const li = document.createElement('li');
+    const outcome = { won: 'Won', lost: 'Lost', draw: 'Draw' }[r.outcome] ?? 'Played';
+    li.append(text('span', outcome, `outcome ${r.outcome ?? ''}`),
+      text('span', `${r.score} points · ${r.mode} ${r.size}×${r.size} · ${new Date(r.at).toLocaleString()}`));
     gameLinks(li, r.game, onReplay, onRace);
     return li;
-  }));
+  })));
 }

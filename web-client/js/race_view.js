@@ -1,5 +1,7 @@
-// Everything about a room besides your own board: the players bar, the other racers' boards
-// (every racer's, for a spectator), the clock and the results. Names are text, never HTML.
+// Everything about a room besides your own board: the players bar, every racer's heading
+// (name, score, largest tile, progress to the target, who leads), the other racers' boards
+// (every racer's, for a spectator) laid out to fit the screen, the clock and the result
+// dialog. Names are text, never HTML.
 import { BoardView } from './board_view.js';
 
 function text(tag, value, className) {
@@ -9,8 +11,8 @@ function text(tag, value, className) {
   return node;
 }
 
-// The emotes racers may send (the server's fixed set), as they are shown.
-export const EMOTES = { hi: '👋', gl: '🍀', gg: '🤝', nice: '👍', wow: '😮', oops: '😅' };
+// The emotes racers may send (the server's fixed set), as words: they draw in any font.
+export const EMOTES = { hi: 'Hi', gl: 'Good luck', gg: 'Good game', nice: 'Nice', wow: 'Wow', oops: 'Oops' };
 export const EMOTE_WORDS = { hi: 'hi', gl: 'good luck', gg: 'good game', nice: 'nice', wow: 'wow', oops: 'oops' };
 
 // A ghost race's result in words: by how much each racer beat or trailed the run.
@@ -24,20 +26,90 @@ export function ghostMargins(over) {
   }).join(' ');
 }
 
+// The racer ahead in race.games: the one highest score, or null while nobody has scored or
+// two share the lead (Fifteen: nobody leads by score).
+export function leaderOf(games) {
+  let best = null, tied = false;
+  for (const [id, g] of Object.entries(games)) {
+    if (g.mode === 'fifteen') return null;
+    if (!best || g.score > games[best].score) { best = id; tied = false; } else if (g.score === games[best].score) tied = true;
+  }
+  return best && !tied && games[best].score > 0 ? best : null;
+}
+
+// How far a largest tile is on the way to the target, 0–1 (log scale: 2 … target).
+export function progressTo(maxTile, target) {
+  if (!target || target <= 2 || !maxTile) return 0;
+  return Math.max(0, Math.min(1, Math.log2(Math.max(maxTile, 1)) / Math.log2(target)));
+}
+
+// The grid that shows n boards of size×size largest in a width × height space: {cols, cell,
+// gap} in CSS pixels (cells at most 88px, the original's). head: the height of a racer's
+// heading; colGap and rowGap: the space between boards.
+export function fitBoards(n, size, width, height, { head = 56, colGap = 24, rowGap = 16 } = {}) {
+  let best = null;
+  for (let cols = 1; cols <= Math.min(n, 4); ++cols) {
+    const rows = Math.ceil(n / cols);
+    for (const gap of [10, 6, 3]) {
+      const byWidth = ((width - (cols - 1) * colGap) / cols - (size + 1) * gap) / size;
+      const byHeight = ((height - (rows - 1) * rowGap) / rows - head - (size + 1) * gap) / size;
+      const cell = Math.floor(Math.min(88, byWidth, byHeight));
+      if (cell >= gap * 4 || gap === 3) {
+        if (!best || cell > best.cell) best = { cols, cell: Math.max(cell, 8), gap };
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+// A racer's heading: name, score and largest tile (or how their game ended), a bar of the progress to the target and
+// "Leads" beside it for the racer ahead. Kept as one element whose parts are updated.
+class RacerHead {
+  constructor(element) {
+    this.element = element;
+    this.name = text('h3', '');
+    this.badge = text('span', 'Leads', 'badge leader');
+    this.numbers = text('span', '', 'numbers');
+    this.bar = document.createElement('div');
+    const progress = document.createElement('div');
+    progress.className = 'progress';
+    progress.setAttribute('aria-hidden', 'true');  // the largest tile says it in words
+    progress.append(this.bar);
+    element.replaceChildren(this.name, this.numbers, progress, this.badge);
+  }
+
+  // g: a race game; name: shown as is; leads: this racer is ahead.
+  render(name, g, leads, target) {
+    this.name.textContent = name;
+    this.badge.classList.toggle('off', !leads);  // kept in place: every heading is as tall
+    this.element.parentElement.classList.toggle('leads', leads);
+    const detail = g.state !== 'playing' ? g.state : g.mode === 'fifteen' ? `${g.moves} moves` : `tile ${g.max_tile ?? 0}`;
+    this.numbers.replaceChildren(`${g.score}`, text('span', detail, 'tile-stat'));
+    this.bar.style.width = `${Math.round(progressTo(g.max_tile, target) * 100)}%`;
+    this.bar.parentElement.hidden = g.mode === 'fifteen';
+  }
+}
+
 export class RaceView {
-  constructor({ players, opponents, results, clock, clockValue }) {
-    Object.assign(this, { players, opponents, results, clock, clockValue });
-    this.boards = new Map();  // player id → BoardView
+  // el: {players, opponents, arena, ownHead, leader, results, verdict, title, standings,
+  // ghostMargins, rematch, keepWatching, clock, clockValue}.
+  constructor(el) {
+    this.el = el;
+    this.boards = new Map();  // player id → {view, head}
+    this.ownHead = new RacerHead(el.ownHead);
+    this.leaderId = undefined;
   }
 
   // The room's racers; the host (me) of a waiting room may send another person out (onKick).
   renderPlayers(room, me, onKick) {
     const hosting = room && me === room.host && room.state === 'waiting';
-    this.players.replaceChildren(...(room ? room.players : []).map((p) => {
-      const li = text('li', p.name + (p.id === room.host ? ' (host)' : ''));
-      if (p.ready) li.classList.add('ready');
+    this.el.players.replaceChildren(...(room ? room.players : []).map((p) => {
+      const li = text('li', p.name);
+      if (p.id === room.host) li.append(text('span', 'host', 'badge'));
+      if (p.ready) { li.classList.add('ready'); li.append(text('span', 'ready', 'badge ready')); }
       if (p.ghost) li.classList.add('ghost');
-      if (!p.connected) li.classList.add('away');
+      if (!p.connected) { li.classList.add('away'); li.append(text('span', 'away', 'badge')); }
       if (hosting && p.id !== me && !p.ghost && !p.id.startsWith('bot-')) {
         const kick = text('button', 'send out', 'link');
         kick.setAttribute('aria-label', `Send ${p.name} out of the room`);
@@ -48,32 +120,66 @@ export class RaceView {
     }));
   }
 
-  // Small boards for every racer in race.games except `skip` (your own id when racing).
-  renderBoards(race, room, skip) {
-    if (!race) { this.opponents.replaceChildren(); this.boards.clear(); return; }
-    const names = new Map((room ? room.players : []).map((p) => [p.id, p.name]));
-    const ghosts = new Set((room ? room.players : []).filter((p) => p.ghost).map((p) => p.id));
-    const ids = Object.keys(race.games).filter((id) => id !== skip);
-    if (ids.join() !== [...this.boards.keys()].join()) {
+  // Every racer's board and heading: the others' boards here (all of them for a spectator,
+  // skip = null), your own heading on your board. Lays the boards out to fit: equal sizes,
+  // as large as the space allows (a phone racer's own board keeps the width, the others
+  // below it small).
+  renderBoards(race, room, skip, space) {
+    const { el } = this;
+    el.arena.classList.remove('fitted');
+    el.ownHead.hidden = !race || !skip;
+    if (!race) {
+      el.opponents.replaceChildren(); this.boards.clear();
+      el.leader.hidden = true; this.leaderId = undefined;
+      return;
+    }
+    const players = room ? room.players : [];
+    const names = new Map(players.map((p) => [p.id, p.name]));
+    const ghosts = new Set(players.filter((p) => p.ghost).map((p) => p.id));
+    const target = room?.target ?? 0;
+    // In the room's order (who joined first), then any racer the room no longer lists.
+    const order = players.map((p) => p.id).filter((id) => id in race.games);
+    const ids = [...order, ...Object.keys(race.games).filter((id) => !order.includes(id))].filter((id) => id !== skip);
+    const compact = skip && space.width < 640;  // a phone racer: the others small, below
+    if (ids.join() !== [...this.boards.keys()].join() || compact !== this.compact) {
       this.boards.clear();
-      this.opponents.replaceChildren(...ids.map((id) => {
+      this.compact = compact;
+      el.opponents.replaceChildren(...ids.map((id) => {
         const box = document.createElement('div');
-        box.className = ghosts.has(id) ? 'opponent ghost' : 'opponent';
+        box.className = ghosts.has(id) ? 'opponent racer ghost' : 'opponent racer';
         box.dataset.player = id;
-        const title = text('h3', '');
+        const head = document.createElement('div');
+        head.className = 'racer-head';
         const board = document.createElement('div');
-        box.append(title, board);
-        this.boards.set(id, { view: new BoardView(board, { small: true }), title });
+        box.append(head, board);
+        this.boards.set(id, { view: new BoardView(board, { small: compact }), head: new RacerHead(head) });
         return box;
       }));
     }
+    const leader = leaderOf(race.games);
     for (const id of ids) {
       const g = race.games[id], entry = this.boards.get(id);
       const name = names.get(id) ?? 'racer';
-      entry.title.textContent = `${name} — ${g.score}${g.state === 'playing' ? '' : ` (${g.state})`}`;
+      entry.head.render(name, g, id === leader, target);
       entry.view.setLabel(`${name}'s board`);
       if (!entry.view.board) entry.view.show(g.board, g.mode);
     }
+    if (skip && race.games[skip]) this.ownHead.render(`You (${names.get(skip) ?? 'you'})`, race.games[skip], skip === leader, target);
+    // Who leads, in words (a live region: said when the leader changes, not on every move).
+    el.leader.hidden = Object.keys(race.games).length < 2;
+    if (leader !== this.leaderId) {
+      this.leaderId = leader;
+      el.leader.textContent = leader === null ? 'Nobody leads yet'
+        : leader === skip ? 'You lead' : `${names.get(leader) ?? 'A racer'} leads`;
+    }
+    if (compact) return;
+    const size = Object.values(race.games)[0]?.size ?? 4;
+    const fit = fitBoards(Object.keys(race.games).length, size, space.width, space.height);
+    if (!fit) return;
+    el.arena.classList.add('fitted');
+    el.arena.style.setProperty('--cols', fit.cols);
+    el.arena.style.setProperty('--fit-cell', `${fit.cell}px`);
+    el.arena.style.setProperty('--fit-gap', `${fit.gap}px`);
   }
 
   // Shows emote (a name of EMOTES) beside the board of `at` (an element) for three seconds.
@@ -84,9 +190,9 @@ export class RaceView {
     setTimeout(() => bubble.remove(), 3000);
   }
 
-  // The box of a racer's small board, or null.
+  // The box of a racer's board, or null.
   boxOf(playerId) {
-    return this.opponents.querySelector(`.opponent[data-player="${CSS.escape(playerId)}"]`);
+    return this.el.opponents.querySelector(`.opponent[data-player="${CSS.escape(playerId)}"]`);
   }
 
   animate(playerId, before, message, mode) {
@@ -95,30 +201,56 @@ export class RaceView {
   }
 
   renderClock(race, now = Date.now()) {
-    this.clock.hidden = !race;
+    const { clock, clockValue } = this.el;
+    clock.hidden = !race;
     if (!race) return;
     const left = Math.max(0, Math.round((race.endsAt - now) / 1000));
-    this.clockValue.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+    clockValue.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+    clock.classList.toggle('low', left <= 30);
   }
 
-  // race_over: standings, rating changes and links to every racer's replay.
-  renderResults(over, onReplay) {
-    this.results.hidden = !over;
-    if (!over) return;
-    const reason = { target: 'target reached', time: 'time is up', all_over: 'every board is full', forfeit: 'by forfeit' }[over.reason];
+  // race_over as a dialog: the verdict (a racer's), the standings with each rating before →
+  // after and the change, each racer's replay, a ghost's margins; Rematch for a racer, Keep
+  // watching for a spectator. Returns true when this opened it.
+  renderResults(over, { me, role }, onReplay) {
+    const { el } = this;
+    const wasOpen = !el.results.hidden;
+    el.results.hidden = !over;
+    if (!over) return false;
+    const reason = { target: 'target reached', time: 'time is up', all_over: 'every board is full', forfeit: 'by forfeit' }[over.reason] ?? over.reason;
     const winner = over.standings.find((s) => s.player === over.winner);
-    const rows = over.standings.map((s, i) => {
-      const r = over.ratings[s.player];
-      const li = document.createElement('li');
-      li.append(text('span', `${i + 1}. ${s.name} — ${s.score} points, ${s.moves} moves (${s.state}), rating ${r.before} → ${r.after} `));
-      const link = text('button', 'replay', 'link');
-      link.addEventListener('click', () => onReplay(over.replays[s.player]));
-      li.append(link);
-      return li;
-    });
-    const list = document.createElement('ol');
-    list.replaceChildren(...rows);
-    this.results.replaceChildren(text('h2', winner ? `${winner.name} wins — ${reason}` : `Draw — ${reason}`), list);
-    if (over.ghost) this.results.append(text('p', ghostMargins(over), 'ghost-margins'));
+    const racing = role === 'racer';
+    el.verdict.hidden = !racing;
+    el.verdict.textContent = over.winner === me ? 'You win!' : over.winner ? 'You lose' : 'Draw';
+    el.title.textContent = winner ? `${winner.name} wins — ${reason}` : `Draw — ${reason}`;
+    el.standings.replaceChildren(...over.standings.map((s, i) => {
+      const tr = document.createElement('tr');
+      if (s.player === me) tr.className = 'you';
+      const r = over.ratings?.[s.player];
+      const rating = document.createElement('td');
+      if (r) {
+        const change = r.after - r.before;
+        rating.append(`${r.before} → ${r.after} `,
+          text('span', change > 0 ? `+${change}` : change < 0 ? `−${-change}` : '±0', `change ${change > 0 ? 'up' : change < 0 ? 'down' : ''}`));
+      } else {
+        rating.textContent = '–';
+      }
+      const replay = document.createElement('td');
+      if (over.replays?.[s.player]) {
+        const link = text('button', 'replay', 'link');
+        link.setAttribute('aria-label', `Replay ${s.name}'s game`);
+        link.addEventListener('click', () => onReplay(over.replays[s.player]));
+        replay.append(link);
+      }
+      tr.append(text('td', String(i + 1)), text('td', s.player === me ? `${s.name} (you)` : s.name),
+        text('td', `${s.score}`), text('td', `${s.max_tile ?? ''}`), rating, replay);
+      return tr;
+    }));
+    el.ghostMargins.hidden = !over.ghost;
+    el.ghostMargins.textContent = over.ghost ? ghostMargins(over) : '';
+    el.rematch.hidden = !racing;
+    el.keepWatching.hidden = racing;
+    if (!wasOpen) el.results.querySelector('.buttons button:not([hidden])')?.focus();
+    return !wasOpen;
   }
 }

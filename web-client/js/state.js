@@ -51,8 +51,8 @@ function dropChallenge(state, id) { state.challenges = state.challenges.filter((
 function game(g) { return { ...g }; }
 
 // Answers that mean the player's last request went through: an error notice about an earlier
-// one has had its day.
-const SUCCESSES = new Set(['game', 'moved', 'room', 'rooms', 'queued', 'match_cancelled', 'leaderboard',
+// one has had its day. (Not `rooms`: the lobby asks for it by itself every few seconds.)
+const SUCCESSES = new Set(['game', 'moved', 'room', 'queued', 'match_cancelled', 'leaderboard',
   'race_start', 'left', 'stopped', 'registered', 'renamed', 'link_code', 'sessions', 'friends',
   'friend_update', 'challenge_sent']);
 

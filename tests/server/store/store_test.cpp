@@ -359,9 +359,29 @@ TEST_P(StoreTest, AProfileHasGamesBestsTheRatingHistoryAndRecentRaces) {
   const std::vector<std::pair<std::int64_t, int>> history{{100, 1515}, {200, 1530}, {300, 1545}};
   EXPECT_EQ(p->ratings, history);
   ASSERT_EQ(p->races.size(), 3u);
-  EXPECT_EQ(p->races[0].id, "ga3");  // newest first
-  EXPECT_EQ(p->races[0].room, "ROOM23");
-  EXPECT_EQ(p->races[2].id, "ga1");
+  EXPECT_EQ(p->races[0].game.id, "ga3");  // newest first
+  EXPECT_EQ(p->races[0].game.room, "ROOM23");
+  EXPECT_EQ(p->races[2].game.id, "ga1");
+  for (const RaceGameRecord& r : p->races) EXPECT_EQ(r.outcome, "won") << r.game.id;
+  const std::optional<Profile> q = store_->profile("b");
+  ASSERT_EQ(q->races.size(), 3u);
+  EXPECT_EQ(q->races[1].outcome, "lost");
+  // A rematch in the same room, drawn: each game is matched to its own race.
+  RaceRecord draw;
+  draw.id = "r4";
+  draw.room = "ROOM23";
+  draw.reason = "all_over";
+  draw.result = "{}";
+  draw.ended_at = 400;
+  draw.games = {game("ga4", "a", 10, 4, 3, 350)};
+  draw.games[0].room = draw.room;
+  store_->record_race(draw);
+  const std::optional<Profile> after = store_->profile("a");
+  ASSERT_EQ(after->races.size(), 4u);
+  EXPECT_EQ(after->races[0].game.id, "ga4");
+  EXPECT_EQ(after->races[0].outcome, "draw");
+  EXPECT_EQ(after->races[1].game.id, "ga3");
+  EXPECT_EQ(after->races[1].outcome, "won");
 }
 
 // The achievement ids of grants, in order.

@@ -1,0 +1,233 @@
+// The client's look, checked by geometry on every screen at a phone's, a tablet's and a
+// desktop's size: nothing scrolls sideways, nothing sticks out of its container, no emoji is
+// drawn (they need a font this machine may lack). A race's two boards are equal; the result
+// dialog shows the rating change the server sent and Rematch starts the next race; "+N" is
+// legible; the dark theme passes axe on every screen. `make screenshots` takes the README's
+// lobby, race, spectator, result and dark-theme pictures here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { serveAndBrowse, enter, race, settled, movingKey, screenshot } from './harness.mjs';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const env = serveAndBrowse();
+
+const SIZES = {
+  phone: { viewport: { width: 375, height: 667 }, hasTouch: true, isMobile: true },
+  tablet: { viewport: { width: 768, height: 1024 } },
+  desktop: { viewport: { width: 1280, height: 720 } },
+};
+
+// What is wrong with the page's layout as drawn now: sideways scroll, elements in the flow that
+// stick out of their container (by more than a pixel), and drawn text holding an emoji.
+async function layoutDefects(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const html = document.documentElement;
+    if (html.scrollWidth > html.clientWidth) out.push(`the page scrolls sideways by ${html.scrollWidth - html.clientWidth}px`);
+    const name = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`;
+    const drawn = (el) => el.getClientRects().length > 0 && getComputedStyle(el).display !== 'contents';
+    for (const el of document.body.querySelectorAll('*')) {
+      if (!drawn(el) || el.closest('.visually-hidden') || (el.closest('svg') && el.tagName !== 'svg')) continue;
+      const position = getComputedStyle(el).position;
+      if (position === 'absolute' || position === 'fixed') continue;  // placed over others on purpose
+      let box = el.parentElement;
+      while (box && !drawn(box)) box = box.parentElement;
+      if (!box || box === html) continue;
+      const a = el.getBoundingClientRect(), b = box.getBoundingClientRect();
+      if (a.left < b.left - 1 || a.right > b.right + 1 || a.top < b.top - 1 || a.bottom > b.bottom + 1) {
+        out.push(`${name(el)} sticks out of ${name(box)}: [${Math.round(a.left)}, ${Math.round(a.right)}] in [${Math.round(b.left)}, ${Math.round(b.right)}]`);
+      }
+    }
+    const emoji = /[\u{1F000}-\u{1FAFF}\u{2600}-\u{27BF}\u{2B00}-\u{2BFF}\u{FE0F}]/u;
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (emoji.test(node.textContent) && node.parentElement.getClientRects().length > 0) out.push(`an emoji in ${name(node.parentElement)}`);
+    }
+    return out;
+  });
+}
+
+// axe-core's serious and critical violations on the page as it is now, as "rule: targets".
+async function seriousViolations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axePath });
+  return page.evaluate(async () => {
+    const { violations } = await window.axe.run(document, { resultTypes: ['violations'] });
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+// Every screen, as a host, a guest and a watcher at one size (and colour scheme): the name
+// screen, the lobby (with a live race's card), a solo game, a race, a spectator's view, the
+// result, a replay and a profile. check(page, screen) is run on each.
+async function tour(options, check, pictures = {}) {
+  const tag = `${options.viewport.width}${options.colorScheme === 'dark' ? 'd' : ''}`;  // names are unique
+  const contexts = [];
+  for (let i = 0; i < 3; ++i) contexts.push(await env.browser.newContext({ ...options, bypassCSP: true }));
+  try {
+    const first = await contexts[0].newPage();
+    await first.goto(env.server.url);
+    await first.locator('#name-form').waitFor();
+    await check(first, 'name screen');
+    await first.close();
+    const host = await enter(contexts[0], env.server.url, `host-${tag}`);
+    await check(host, 'lobby');
+    await host.click('#new-game');
+    await host.locator('#board .tile').first().waitFor();
+    await settled(host);
+    await check(host, 'solo game');
+    await host.click('#back');
+    const guest = await enter(contexts[1], env.server.url, `guest-${tag}`);
+    const code = await race(host, guest);
+    for (let i = 1; i <= 6; ++i) {  // a few moves each (the host more): scores, tiles, a leader
+      for (const page of i <= 2 ? [host, guest] : [host]) {
+        const key = await movingKey(page);
+        if (!key) continue;
+        await page.keyboard.press(key);
+        await page.locator('#moves', { hasText: new RegExp(`^${i}$`) }).waitFor();
+      }
+    }
+    await settled(host);
+    await settled(host, '.opponent .board');
+    await host.waitForFunction(() => !document.getElementById('gain').textContent);  // "+N" has risen
+    await check(host, 'race');
+    if (pictures.race) await screenshot(host, pictures.race);
+    const watcher = await enter(contexts[2], env.server.url, `watcher-${tag}`);
+    const card = watcher.locator('#rooms li', { hasText: code });
+    await card.locator('.board .tile').first().waitFor();  // the lobby lists it within 3 s, live
+    await check(watcher, 'lobby with a live race');
+    if (pictures.lobby) await screenshot(watcher, pictures.lobby);
+    await card.locator('button', { hasText: 'Watch' }).click();
+    await watcher.locator('.opponent .board .tile').first().waitFor();
+    await watcher.locator('.opponent').nth(1).waitFor();
+    await check(watcher, 'spectator');
+    if (pictures.spectator) await screenshot(watcher, pictures.spectator);
+    await guest.click('#leave');  // the host wins by forfeit
+    await host.locator('#results').waitFor();
+    await check(host, 'result');
+    if (pictures.result) await screenshot(host, pictures.result);
+    await host.locator('#standings button').first().click();
+    await host.locator('#replay').waitFor();
+    await host.locator('#replay-board .tile').first().waitFor();
+    await check(host, 'replay');
+    await host.click('#me');
+    await host.locator('#profile-name').waitFor();
+    await host.locator('#profile-races li .outcome', { hasText: 'Won' }).waitFor();
+    await check(host, 'profile');
+  } finally {
+    for (const c of contexts) await c.close();
+  }
+}
+
+for (const [size, options] of Object.entries(SIZES)) {
+  test(`at ${size} size (${options.viewport.width}×${options.viewport.height}) no screen scrolls sideways or overflows, and no emoji is drawn`, async () => {
+    const desktop = size === 'desktop';
+    await tour(options, async (page, screen) => {
+      assert.deepEqual(await layoutDefects(page), [], `${size}: ${screen}`);
+      if (screen === 'race' && desktop) {
+        // Two racers: both boards the same size, side by side.
+        const own = await page.locator('#board').boundingBox();
+        const theirs = await page.locator('.opponent .board').boundingBox();
+        assert.equal(Math.round(own.width), Math.round(theirs.width), 'equal widths');
+        assert.equal(Math.round(own.height), Math.round(theirs.height), 'equal heights');
+        assert.equal(Math.round(own.y), Math.round(theirs.y), 'side by side');
+        assert.ok(own.y + own.height <= 720, 'the whole board in sight');
+        // The emotes are words: drawn by any font.
+        const emotes = await page.locator('#emotes button').allTextContents();
+        assert.equal(emotes.length, 6);
+        for (const e of emotes) assert.match(e, /^[A-Za-z ]+$/);
+        for (const box of await page.locator('#emotes button').evaluateAll((buttons) => buttons.map((b) => {
+          const range = document.createRange();
+          range.selectNodeContents(b);
+          const r = range.getBoundingClientRect();
+          return r.width * r.height;
+        }))) assert.ok(box > 0);
+      }
+    }, desktop ? { lobby: 'lobby', race: 'race', spectator: 'spectator', result: 'result' } : {});
+  });
+}
+
+test('the dark theme passes axe with nothing serious or critical on every screen', async () => {
+  await tour({ ...SIZES.desktop, colorScheme: 'dark' }, async (page, screen) => {
+    assert.equal(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches), true);
+    assert.deepEqual(await seriousViolations(page), [], screen);
+  }, { race: 'dark-race' });
+});
+
+// A page entered as name whose server messages are kept, parsed, in the array it returns.
+async function enterListening(context, name) {
+  const page = await context.newPage();
+  page.setDefaultTimeout(10000);
+  const received = [];
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => received.push(JSON.parse(f.payload))));
+  await page.goto(env.server.url);
+  await page.fill('#name-input', name);
+  await page.click('#name-form button');
+  await page.locator('#me').filter({ hasText: name }).waitFor();
+  return { page, received };
+}
+
+test('the result shows the rating change the server sent, and Rematch starts the next race', async () => {
+  const contexts = [await env.browser.newContext(SIZES.desktop), await env.browser.newContext(SIZES.desktop)];
+  const host = await enterListening(contexts[0], 'rita');
+  const guest = await enterListening(contexts[1], 'remy');
+  // A target of 16 (below the lobby's choices) ends the race in a few moves.
+  await host.page.evaluate(() => { const t = document.getElementById('target'); t.add(new Option('16', '16')); t.value = '16'; });
+  await race(host.page, guest.page);
+  for (let i = 0; i < 400 && await host.page.locator('#results').isHidden(); ++i) {
+    const page = [host.page, guest.page][i % 2];
+    const key = await movingKey(page);
+    if (key) await page.keyboard.press(key);
+  }
+  await host.page.locator('#results').waitFor();
+  const over = host.received.find((m) => m.type === 'race_over');
+  assert.ok(over, 'race_over received');
+  for (const s of over.standings) {
+    const { before, after } = over.ratings[s.player];
+    const change = after - before;
+    const row = host.page.locator('#standings tr', { hasText: s.name });
+    assert.match(await row.textContent(), new RegExp(`${before} → ${after} ${change > 0 ? `\\+${change}` : change < 0 ? `−${-change}` : '±0'}`));
+  }
+  assert.notEqual(over.ratings[over.standings[0].player].after, over.ratings[over.standings[0].player].before);
+  const winner = over.standings.find((s) => s.player === over.winner);
+  assert.equal(await host.page.textContent('#results-title'), `${winner.name} wins — target reached`);
+  // Both ask for a rematch: the next race starts in the same room, from move 0.
+  for (const side of [host, guest]) {
+    await side.page.locator('#rematch').waitFor();
+    await side.page.click('#rematch');
+  }
+  for (const side of [host, guest]) {
+    await side.page.waitForFunction(() => document.getElementById('results').hidden);
+    await side.page.locator('#board .tile').first().waitFor();
+    await side.page.waitForFunction(() => document.getElementById('moves').textContent === '0');
+  }
+  assert.equal(host.received.filter((m) => m.type === 'race_start').length, 2);
+  for (const c of contexts) await c.close();
+});
+
+test('"+N" rises in dark ink that passes axe\'s contrast check while it shows', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const context = await env.browser.newContext({ ...SIZES.desktop, colorScheme, bypassCSP: true });
+    const page = await enter(context, env.server.url, `gain-${colorScheme}`);
+    await page.click('#new-game');
+    await page.locator('#board .tile').first().waitFor();
+    // Held where it starts to rise, so that it can be checked while it shows.
+    await page.addStyleTag({ content: '.gain { animation-play-state: paused !important; }' });
+    for (let i = 0; i < 300 && !(await page.textContent('#gain')); ++i) {
+      const key = await movingKey(page);
+      if (!key) break;
+      await page.keyboard.press(key);
+      await page.locator('#moves', { hasText: new RegExp(`^${i + 1}$`) }).waitFor();
+    }
+    assert.match(await page.textContent('#gain'), /^\+\d+$/);
+    await page.addScriptTag({ path: axePath });
+    const result = await page.evaluate(async () => {
+      const r = await window.axe.run({ include: [['#gain']] }, { runOnly: ['color-contrast'] });
+      const nodes = (list) => list.flatMap((x) => x.nodes.map((n) => n.target.join(' ')));
+      return { passes: nodes(r.passes), violations: nodes(r.violations), incomplete: nodes(r.incomplete) };
+    });
+    assert.deepEqual(result, { passes: ['#gain'], violations: [], incomplete: [] }, colorScheme);
+    await context.close();
+  }
+});
