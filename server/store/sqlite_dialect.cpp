@@ -308,7 +308,7 @@ CREATE TRIGGER audit_log_append_only_delete BEFORE DELETE ON audit_log
 )sql",
     // A race game's race, for the outcome a profile lists (recent_races).
     R"sql(
-CREATE INDEX races_by_room ON races (room, ended_at);
+CREATE INDEX IF NOT EXISTS races_by_room ON races (room, ended_at);
 )sql",
 };
 

@@ -24,8 +24,11 @@ async function layoutDefects(page) {
   return page.evaluate(() => {
     const out = [];
     const html = document.documentElement;
-    if (html.scrollWidth > html.clientWidth) out.push(`the page scrolls sideways by ${html.scrollWidth - html.clientWidth}px`);
     const name = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`;
+    if (html.scrollWidth > html.clientWidth) {
+      const beyond = [...document.body.querySelectorAll('*')].filter((el) => el.getBoundingClientRect().right > html.clientWidth + 1);
+      out.push(`the page scrolls sideways by ${html.scrollWidth - html.clientWidth}px: ${beyond.slice(-3).map(name).join(', ')}`);
+    }
     const drawn = (el) => el.getClientRects().length > 0 && getComputedStyle(el).display !== 'contents';
     for (const el of document.body.querySelectorAll('*')) {
       if (!drawn(el) || el.closest('.visually-hidden') || (el.closest('svg') && el.tagName !== 'svg')) continue;
@@ -230,4 +233,57 @@ test('"+N" rises in dark ink that passes axe\'s contrast check while it shows', 
     assert.deepEqual(result, { passes: ['#gain'], violations: [], incomplete: [] }, colorScheme);
     await context.close();
   }
+});
+
+test('a spectator sees eight racers\' boards all at once, equal, as large as the screen allows', async () => {
+  const context = await env.browser.newContext({ ...SIZES.desktop, bypassCSP: true });
+  const page = await enter(context, env.server.url, 'octo-watch');
+  // Eight racers on sockets of the page's own: a public room of eight, all ready.
+  const code = await page.evaluate(async () => {
+    const open = async (name) => {
+      const ws = new WebSocket(`ws://${location.host}/ws`);
+      const seen = [];
+      const waiting = [];
+      ws.onmessage = (e) => {
+        const m = JSON.parse(e.data);
+        const i = waiting.findIndex((w) => w.type === m.type);
+        if (i >= 0) waiting.splice(i, 1)[0].resolve(m); else seen.push(m);
+      };
+      await new Promise((r) => { ws.onopen = r; });
+      const until = (type) => {
+        const i = seen.findIndex((m) => m.type === type);
+        if (i >= 0) return Promise.resolve(seen.splice(i, 1)[0]);
+        return new Promise((resolve) => waiting.push({ type, resolve }));
+      };
+      ws.send(JSON.stringify({ type: 'hello', name }));
+      await until('welcome');
+      return { send: (m) => ws.send(JSON.stringify(m)), until };
+    };
+    const racers = [];
+    for (let i = 0; i < 8; ++i) racers.push(await open(`octo-${i}`));
+    racers[0].send({ type: 'create_room', max_players: 8, public: true, size: 4 });
+    const { room } = await racers[0].until('room');
+    for (const r of racers.slice(1)) {
+      r.send({ type: 'join_room', code: room.code });
+      await r.until('room');
+    }
+    window.octo = racers;  // kept open for the test
+    return room.code;
+  });
+  // Watched from the lobby's live races (the page stays: its sockets are the racers).
+  await page.locator('#rooms li', { hasText: code }).locator('button', { hasText: 'Watch' }).click();
+  await page.locator('#room-players li').nth(7).waitFor();
+  await page.evaluate(() => { for (const r of window.octo) r.send({ type: 'ready' }); });
+  await page.locator('.opponent').nth(7).waitFor();
+  await page.locator('.opponent .board .tile').first().waitFor();
+  assert.deepEqual(await layoutDefects(page), []);
+  const boxes = await page.locator('.opponent .board').evaluateAll((boards) => boards.map((b) => b.getBoundingClientRect().toJSON()));
+  assert.equal(boxes.length, 8);
+  for (const b of boxes) {
+    assert.equal(Math.round(b.width), Math.round(boxes[0].width), 'equal sizes');
+    assert.ok(b.bottom <= 720 && b.right <= 1280, `all in sight: ${JSON.stringify(b)}`);
+  }
+  // As large as fits: the second row reaches down to the bottom of the screen (less a margin).
+  assert.ok(Math.max(...boxes.map((b) => b.bottom)) >= 720 - 60, `as large as it fits: ${JSON.stringify(boxes[7])}`);
+  await context.close();
 });

@@ -166,7 +166,7 @@ function render() {
     race.renderPlayers(room, state.me?.id, (id) => controller.kick(id));
   }
   $('emote-bar').hidden = !room || state.role !== 'racer';
-  race.renderBoards(view === 'play' ? state.race : null, room, state.role === 'racer' && state.me ? state.me.id : null, boardSpace());
+  race.renderBoards(view === 'play' ? state.race : null, room, state.role === 'racer' && state.me ? state.me.id : null, boardSpace);
   race.renderClock(state.race && !state.results ? state.race : null);
   if (race.renderResults(view === 'play' ? state.results : null, { me: state.me?.id, role: state.role }, openReplay)
       && state.role === 'racer') {

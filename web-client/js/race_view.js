@@ -123,7 +123,8 @@ export class RaceView {
   // Every racer's board and heading: the others' boards here (all of them for a spectator,
   // skip = null), your own heading on your board. Lays the boards out to fit: equal sizes,
   // as large as the space allows (a phone racer's own board keeps the width, the others
-  // below it small).
+  // below it small). space() measures the room the boards have, {width, height}: asked once
+  // everything above them is drawn.
   renderBoards(race, room, skip, space) {
     const { el } = this;
     el.arena.classList.remove('fitted');
@@ -140,7 +141,7 @@ export class RaceView {
     // In the room's order (who joined first), then any racer the room no longer lists.
     const order = players.map((p) => p.id).filter((id) => id in race.games);
     const ids = [...order, ...Object.keys(race.games).filter((id) => !order.includes(id))].filter((id) => id !== skip);
-    const compact = skip && space.width < 640;  // a phone racer: the others small, below
+    const compact = skip && window.innerWidth < 640;  // a phone racer: the others small, below
     if (ids.join() !== [...this.boards.keys()].join() || compact !== this.compact) {
       this.boards.clear();
       this.compact = compact;
@@ -174,7 +175,10 @@ export class RaceView {
     }
     if (compact) return;
     const size = Object.values(race.games)[0]?.size ?? 4;
-    const fit = fitBoards(Object.keys(race.games).length, size, space.width, space.height);
+    const { width, height } = space();
+    const head = el.opponents.querySelector('.racer-head');  // as tall as every heading
+    const fit = fitBoards(Object.keys(race.games).length, size, width, height,
+      head ? { head: head.offsetHeight + parseFloat(getComputedStyle(head).marginBottom) } : {});
     if (!fit) return;
     el.arena.classList.add('fitted');
     el.arena.style.setProperty('--cols', fit.cols);
