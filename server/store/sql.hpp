@@ -29,6 +29,14 @@ class RankCache;
 
 // Every statement the Recorder runs; its comment says the parameters and the columns
 // returned, in order. A game's config is four columns: mode, size, target, seed (decimal text).
+// How the race of a race game g ended for its player (won, lost, draw; '' when that race is
+// not recorded): its race is the first recorded in its room as the game ended (rematches share
+// a room; an operator's close is no result). The same in every dialect.
+#define TILERACE_RACE_OUTCOME                                                              \
+  "COALESCE((SELECT CASE WHEN r.winner = '' THEN 'draw' WHEN r.winner = g.player_id THEN " \
+  "'won' ELSE 'lost' END FROM races r WHERE r.room = g.room AND r.ended_at >= g.ended_at " \
+  "AND r.reason <> 'closed' ORDER BY r.ended_at LIMIT 1), '')"
+
 enum class Sql : std::uint8_t {
   // players
   // (id, name, name_key, rating, wins, losses, created_at); ignores a known id or name_key

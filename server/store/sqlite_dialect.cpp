@@ -434,13 +434,11 @@ const char* text(Sql statement) {
              "move_count, state, ranked, started_at, ended_at, room, daily, times FROM games "
              "WHERE id = ?";
     case Sql::count_games: return "SELECT COUNT(*) FROM games WHERE player_id = ?";
-    case Sql::recent_races:  // a race game's race: the first recorded in its room as it ended
+    case Sql::recent_races:
       return "SELECT g.id, g.mode, g.size, g.target, g.seed, g.score, g.max_tile, g.move_count, "
-             "g.state, g.ended_at, g.room, COALESCE((SELECT CASE WHEN r.winner = '' THEN 'draw' "
-             "WHEN r.winner = g.player_id THEN 'won' ELSE 'lost' END FROM races r "
-             "WHERE r.room = g.room AND r.ended_at >= g.ended_at AND r.reason <> 'closed' "
-             "ORDER BY r.ended_at LIMIT 1), '') FROM games g WHERE g.player_id = ?1 AND "
-             "g.room <> '' ORDER BY g.ended_at DESC, g.id LIMIT 10";
+             "g.state, g.ended_at, g.room, " TILERACE_RACE_OUTCOME
+             " FROM games g WHERE "
+             "g.player_id = ?1 AND g.room <> '' ORDER BY g.ended_at DESC, g.id LIMIT 10";
     case Sql::insert_race:
       return "INSERT OR IGNORE INTO races (id, room, reason, winner, result, ended_at) "
              "VALUES (?, ?, ?, ?, ?, ?)";

@@ -2,22 +2,9 @@
 // colour is readable, the board reads as rows of numbers, and Fifteen plays by keyboard.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { serveAndBrowse, enter, boardOf, settled, movingKey, race } from './harness.mjs';
-
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+import { serveAndBrowse, enter, boardOf, settled, movingKey, race, seriousViolations, injectAxe } from './harness.mjs';
 
 const env = serveAndBrowse();
-
-// axe-core's serious and critical violations on the page as it is now, as "rule: targets".
-async function seriousViolations(page) {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axePath });
-  return page.evaluate(async () => {
-    const { violations } = await window.axe.run(document, { resultTypes: ['violations'] });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-}
 
 // The rows the board's text alternative reads out.
 async function readRows(page, selector = '#board') {
@@ -73,7 +60,7 @@ test('every tile colour, on the large board and the small ones, passes WCAG AA c
       new BoardView(fifteen, { small }).show([[1, 2, 3], [4, 5, 6], [7, 8, 0]], 'fifteen');
     }
   });
-  await page.addScriptTag({ path: axePath });
+  await injectAxe(page);
   const result = await page.evaluate(async () => {
     const { violations, passes } = await window.axe.run(document, { runOnly: ['color-contrast'] });
     const tiles = (list) => list.flatMap((r) => r.nodes).filter((n) => n.html.startsWith('<div class="tile ')).length;

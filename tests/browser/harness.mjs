@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, after } from 'node:test';
+import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -169,6 +170,49 @@ export async function race(host, guest) {
     await page.locator('.opponent .board .tile').first().waitFor();
   }
   return code;
+}
+
+// axe-core's serious and critical violations on the page as it is now, as "rule: targets"
+// (the page's context needs bypassCSP: axe-core is injected as an inline script).
+export async function seriousViolations(page) {
+  await injectAxe(page);
+  return page.evaluate(async () => {
+    const { violations } = await window.axe.run(document, { resultTypes: ['violations'] });
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+export async function injectAxe(page) {
+  if (await page.evaluate(() => 'axe' in window)) return;
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+}
+
+// Gives the page window.openSocket(name): a player of its own on a WebSocket of the page's,
+// resolving after `welcome` to {send(msg), until(type) (the next message of that type, kept
+// if it came first), drain() (forgets what came unread), close()} — for the players a test
+// needs besides the page's own.
+export async function installSockets(page) {
+  await page.evaluate(() => {
+    window.openSocket = async (name) => {
+      const ws = new WebSocket(`ws://${location.host}/ws`);
+      const queue = [];
+      const waiting = [];
+      ws.onmessage = (e) => {
+        const m = JSON.parse(e.data);
+        const i = waiting.findIndex((w) => w.type === m.type);
+        if (i >= 0) waiting.splice(i, 1)[0].resolve(m); else queue.push(m);
+      };
+      await new Promise((r) => { ws.onopen = r; });
+      const until = (type) => {
+        const i = queue.findIndex((m) => m.type === type);
+        if (i >= 0) return Promise.resolve(queue.splice(i, 1)[0]);
+        return new Promise((resolve) => waiting.push({ type, resolve }));
+      };
+      ws.send(JSON.stringify({ type: 'hello', name }));
+      await until('welcome');
+      return { send: (m) => ws.send(JSON.stringify(m)), until, drain: () => { queue.length = 0; }, close: () => ws.close() };
+    };
+  });
 }
 
 // Saves a screenshot into docs/screenshots when TILERACE_SCREENSHOTS is set (make screenshots).

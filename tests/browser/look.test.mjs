@@ -6,10 +6,8 @@
 // lobby, race, spectator, result and dark-theme pictures here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { serveAndBrowse, enter, race, settled, movingKey, screenshot } from './harness.mjs';
+import { serveAndBrowse, enter, race, settled, movingKey, screenshot, seriousViolations, injectAxe, installSockets } from './harness.mjs';
 
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const env = serveAndBrowse();
 
 const SIZES = {
@@ -27,7 +25,9 @@ async function layoutDefects(page) {
     const name = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`;
     if (html.scrollWidth > html.clientWidth) {
       const beyond = [...document.body.querySelectorAll('*')].filter((el) => el.getBoundingClientRect().right > html.clientWidth + 1);
-      out.push(`the page scrolls sideways by ${html.scrollWidth - html.clientWidth}px: ${beyond.slice(-3).map(name).join(', ')}`);
+      const arena = document.getElementById('arena');
+      out.push(`the page scrolls sideways by ${html.scrollWidth - html.clientWidth}px: ${beyond.slice(-3).map((el) => `${name(el)} in ${el.closest('.board') ? name(el.closest('.board').parentElement) : '-'}`).join(', ')}` +
+        ` (arena ${arena.className} ${arena.getAttribute('style')}, window ${innerWidth})`);
     }
     const drawn = (el) => el.getClientRects().length > 0 && getComputedStyle(el).display !== 'contents';
     for (const el of document.body.querySelectorAll('*')) {
@@ -48,16 +48,6 @@ async function layoutDefects(page) {
       if (emoji.test(node.textContent) && node.parentElement.getClientRects().length > 0) out.push(`an emoji in ${name(node.parentElement)}`);
     }
     return out;
-  });
-}
-
-// axe-core's serious and critical violations on the page as it is now, as "rule: targets".
-async function seriousViolations(page) {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axePath });
-  return page.evaluate(async () => {
-    const { violations } = await window.axe.run(document, { resultTypes: ['violations'] });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
 }
 
@@ -224,7 +214,7 @@ test('"+N" rises in dark ink that passes axe\'s contrast check while it shows', 
       await page.locator('#moves', { hasText: new RegExp(`^${i + 1}$`) }).waitFor();
     }
     assert.match(await page.textContent('#gain'), /^\+\d+$/);
-    await page.addScriptTag({ path: axePath });
+    await injectAxe(page);
     const result = await page.evaluate(async () => {
       const r = await window.axe.run({ include: [['#gain']] }, { runOnly: ['color-contrast'] });
       const nodes = (list) => list.flatMap((x) => x.nodes.map((n) => n.target.join(' ')));
@@ -239,28 +229,10 @@ test('a spectator sees eight racers\' boards all at once, equal, as large as the
   const context = await env.browser.newContext({ ...SIZES.desktop, bypassCSP: true });
   const page = await enter(context, env.server.url, 'octo-watch');
   // Eight racers on sockets of the page's own: a public room of eight, all ready.
+  await installSockets(page);
   const code = await page.evaluate(async () => {
-    const open = async (name) => {
-      const ws = new WebSocket(`ws://${location.host}/ws`);
-      const seen = [];
-      const waiting = [];
-      ws.onmessage = (e) => {
-        const m = JSON.parse(e.data);
-        const i = waiting.findIndex((w) => w.type === m.type);
-        if (i >= 0) waiting.splice(i, 1)[0].resolve(m); else seen.push(m);
-      };
-      await new Promise((r) => { ws.onopen = r; });
-      const until = (type) => {
-        const i = seen.findIndex((m) => m.type === type);
-        if (i >= 0) return Promise.resolve(seen.splice(i, 1)[0]);
-        return new Promise((resolve) => waiting.push({ type, resolve }));
-      };
-      ws.send(JSON.stringify({ type: 'hello', name }));
-      await until('welcome');
-      return { send: (m) => ws.send(JSON.stringify(m)), until };
-    };
     const racers = [];
-    for (let i = 0; i < 8; ++i) racers.push(await open(`octo-${i}`));
+    for (let i = 0; i < 8; ++i) racers.push(await window.openSocket(`octo-${i}`));
     racers[0].send({ type: 'create_room', max_players: 8, public: true, size: 4 });
     const { room } = await racers[0].until('room');
     for (const r of racers.slice(1)) {

@@ -3,7 +3,7 @@
 // their replays. And the leaderboard's period: this week's board, named by the server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveAndBrowse, enter, screenshot } from './harness.mjs';
+import { serveAndBrowse, enter, installSockets, screenshot } from './harness.mjs';
 
 const env = serveAndBrowse();
 
@@ -11,32 +11,13 @@ test('the profile chart draws the rating history of a player who played three ra
   const context = await env.browser.newContext();
   const page = await enter(context, env.server.url, 'viewer');
   // "champ" wins three races by forfeit, over sockets of the page's own.
+  await installSockets(page);
   await page.evaluate(async () => {
     const deadline = new Promise((_, reject) => setTimeout(() => reject(new Error('races took over 20 s')), 20000));
-    const open = async (name) => {
-      const ws = new WebSocket(`ws://${location.host}/ws`);
-      const queue = [];
-      const waiting = [];
-      ws.onmessage = (e) => {
-        const m = JSON.parse(e.data);
-        const i = waiting.findIndex((w) => w.type === m.type);
-        if (i >= 0) waiting.splice(i, 1)[0].resolve(m); else queue.push(m);
-      };
-      await new Promise((r) => { ws.onopen = r; });
-      const until = (type) => {
-        const i = queue.findIndex((m) => m.type === type);
-        if (i >= 0) return Promise.resolve(queue.splice(i, 1)[0]);
-        return new Promise((resolve) => waiting.push({ type, resolve }));
-      };
-      ws.send(JSON.stringify({ type: 'hello', name }));
-      await until('welcome');
-      const drain = () => { queue.length = 0; };  // what earlier races left unread
-      return { send: (m) => ws.send(JSON.stringify(m)), until, drain, close: () => ws.close() };
-    };
     const races = async () => {
-      const champ = await open('champ');
+      const champ = await window.openSocket('champ');
       for (let n = 0; n < 3; ++n) {
-        const rival = await open(`rival${n}`);
+        const rival = await window.openSocket(`rival${n}`);
         champ.drain();
         champ.send({ type: 'create_room' });
         const { room } = await champ.until('room');

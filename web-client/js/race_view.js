@@ -45,7 +45,7 @@ export function progressTo(maxTile, target) {
 
 // The grid that shows n boards of size×size largest in a width × height space: {cols, cell,
 // gap} in CSS pixels (cells at most 88px, the original's). head: the height of a racer's
-// heading; colGap and rowGap: the space between boards.
+// heading (style.css keeps it below this); colGap and rowGap: the space between boards.
 export function fitBoards(n, size, width, height, { head = 56, colGap = 24, rowGap = 16 } = {}) {
   let best = null;
   for (let cols = 1; cols <= Math.min(n, 4); ++cols) {
@@ -127,9 +127,9 @@ export class RaceView {
   // everything above them is drawn.
   renderBoards(race, room, skip, space) {
     const { el } = this;
-    el.arena.classList.remove('fitted');
     el.ownHead.hidden = !race || !skip;
     if (!race) {
+      el.arena.classList.remove('fitted');
       el.opponents.replaceChildren(); this.boards.clear();
       el.leader.hidden = true; this.leaderId = undefined;
       return;
@@ -141,7 +141,25 @@ export class RaceView {
     // In the room's order (who joined first), then any racer the room no longer lists.
     const order = players.map((p) => p.id).filter((id) => id in race.games);
     const ids = [...order, ...Object.keys(race.games).filter((id) => !order.includes(id))].filter((id) => id !== skip);
+    const leader = leaderOf(race.games);
+    // Who leads, in words (a live region: said when the leader changes, not on every move).
+    el.leader.hidden = Object.keys(race.games).length < 2;
+    if (leader !== this.leaderId) {
+      this.leaderId = leader;
+      el.leader.textContent = leader === null ? 'Nobody leads yet'
+        : leader === skip ? 'You lead' : `${names.get(leader) ?? 'A racer'} leads`;
+    }
+    // The layout before any board is drawn: a tile drawn at one size and then fitted to
+    // another would slide (its transition) out of its board meanwhile.
     const compact = skip && window.innerWidth < 640;  // a phone racer: the others small, below
+    el.arena.classList.toggle('fitted', !compact);
+    if (!compact) {
+      const { width, height } = space();
+      const fit = fitBoards(Object.keys(race.games).length, Object.values(race.games)[0]?.size ?? 4, width, height);
+      el.arena.style.setProperty('--cols', fit.cols);
+      el.arena.style.setProperty('--fit-cell', `${fit.cell}px`);
+      el.arena.style.setProperty('--fit-gap', `${fit.gap}px`);
+    }
     if (ids.join() !== [...this.boards.keys()].join() || compact !== this.compact) {
       this.boards.clear();
       this.compact = compact;
@@ -157,7 +175,6 @@ export class RaceView {
         return box;
       }));
     }
-    const leader = leaderOf(race.games);
     for (const id of ids) {
       const g = race.games[id], entry = this.boards.get(id);
       const name = names.get(id) ?? 'racer';
@@ -166,24 +183,6 @@ export class RaceView {
       if (!entry.view.board) entry.view.show(g.board, g.mode);
     }
     if (skip && race.games[skip]) this.ownHead.render(`You (${names.get(skip) ?? 'you'})`, race.games[skip], skip === leader, target);
-    // Who leads, in words (a live region: said when the leader changes, not on every move).
-    el.leader.hidden = Object.keys(race.games).length < 2;
-    if (leader !== this.leaderId) {
-      this.leaderId = leader;
-      el.leader.textContent = leader === null ? 'Nobody leads yet'
-        : leader === skip ? 'You lead' : `${names.get(leader) ?? 'A racer'} leads`;
-    }
-    if (compact) return;
-    const size = Object.values(race.games)[0]?.size ?? 4;
-    const { width, height } = space();
-    const head = el.opponents.querySelector('.racer-head');  // as tall as every heading
-    const fit = fitBoards(Object.keys(race.games).length, size, width, height,
-      head ? { head: head.offsetHeight + parseFloat(getComputedStyle(head).marginBottom) } : {});
-    if (!fit) return;
-    el.arena.classList.add('fitted');
-    el.arena.style.setProperty('--cols', fit.cols);
-    el.arena.style.setProperty('--fit-cell', `${fit.cell}px`);
-    el.arena.style.setProperty('--fit-gap', `${fit.gap}px`);
   }
 
   // Shows emote (a name of EMOTES) beside the board of `at` (an element) for three seconds.

@@ -756,13 +756,19 @@ TEST_F(SharedStoreTest, EachNodeRanksWhatTheOtherRecords) {
   EXPECT_EQ(rank_becomes(a, "q", 1), 1);
 }
 
-TEST_F(SharedStoreTest, ANodeGetsBackOnlyItsOwnRunningRaces) {
-  PgStore a(url_, "node-a"), b(url_, "node-b");
+// Race r1 in room ABCDEF, with one racer two moves in.
+ActiveRaceRecord running_race() {
   ActiveRaceRecord race;
   race.id = "r1";
   race.room = "ABCDEF";
   race.seed = 9;
   race.racers = {{"p", "g1", "LR", engine::GameState::playing, false}};
+  return race;
+}
+
+TEST_F(SharedStoreTest, ANodeGetsBackOnlyItsOwnRunningRaces) {
+  PgStore a(url_, "node-a"), b(url_, "node-b");
+  ActiveRaceRecord race = running_race();
   a.journal_races({race});
   race.id = "r2";
   race.room = "GHIJKL";
@@ -776,11 +782,7 @@ TEST_F(SharedStoreTest, ANodeGetsBackOnlyItsOwnRunningRaces) {
 
 TEST_F(SharedStoreTest, AJournalWriteThatMeetsTheRaceBeingRecordedDoesNotBringItBack) {
   PgStore a(url_, "node-a");
-  ActiveRaceRecord race;
-  race.id = "r1";
-  race.room = "ABCDEF";
-  race.seed = 9;
-  race.racers = {{"p", "g1", "LR", engine::GameState::playing, false}};
+  ActiveRaceRecord race = running_race();
   a.journal_races({race});
   // The race is being recorded (as record_race does it) while the node's journal, read a moment
   // before the race ended, is written: the write waits on the recording's lock on the row.
