@@ -142,14 +142,22 @@ export async function settled(page, selector = '#board') {
 }
 
 // The arrow key that changes the board shown in selector (by the client's own engine port), or
-// null when none would.
+// null when none would. Of those that do, the one leaving the most empty cells (then down,
+// left, right, up: the corner player's order), so that a test's game reaches a small target
+// rather than filling up first.
 export async function movingKey(page, selector = '#board') {
   return page.evaluate(async (sel) => {
     const { slide } = await import('/js/engine.js');
     const board = JSON.parse(document.querySelector(sel).dataset.board);
-    const keys = { left: 'ArrowLeft', up: 'ArrowUp', right: 'ArrowRight', down: 'ArrowDown' };
-    const dir = Object.keys(keys).find((d) => slide(board.flat(), board.length, d, false).changed);
-    return dir ? keys[dir] : null;
+    const keys = { down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight', up: 'ArrowUp' };
+    let best = null, most = -1;
+    for (const dir of Object.keys(keys)) {
+      const cells = board.flat();
+      if (!slide(cells, board.length, dir, false).changed) continue;
+      const empty = cells.filter((v) => v === 0).length;
+      if (empty > most) { best = dir; most = empty; }
+    }
+    return best ? keys[best] : null;
   }, selector);
 }
 
