@@ -174,9 +174,16 @@ test('a race goes on in the browser after the server restarts, spectator include
     const after = await move();
     assert.equal(after, moves + 1);
     // The spectator watches again, and sees the host's new board.
-    const hostBoard = await boardOf(host);
-    await watcher.waitForFunction((want) => [...document.querySelectorAll('.opponent .board')]
-      .some((b) => b.dataset.board === want), JSON.stringify(hostBoard), { timeout: 30000 });
+    const hostBoard = JSON.stringify(await boardOf(host));
+    try {
+      await watcher.waitForFunction((want) => [...document.querySelectorAll('.opponent .board')]
+        .some((b) => b.dataset.board === want), hostBoard, { timeout: 30000 });
+    } catch (err) {
+      const seen = await watcher.evaluate(() => ({ status: document.getElementById('status').textContent,
+        room: document.getElementById('room-code').textContent,
+        boards: [...document.querySelectorAll('.opponent .board')].map((b) => b.dataset.board) }));
+      throw new Error(`the spectator never showed the host's ${hostBoard}: ${JSON.stringify(seen)}`, { cause: err });
+    }
   } finally {
     for (const c of contexts) await c.close();
     await own.stop();
