@@ -3,12 +3,15 @@
 // current value), best results and recent races with their outcome and replays. Names and
 // numbers are text, never HTML.
 
+// The room the drawn chart leaves around its plot for the axes' labels.
+const CHART_PAD = { left: 44, right: 44, top: 14, bottom: 26 };
+
 // The chart's geometry for ratings [{at, rating}] oldest first, in a width × height box whose
 // plot area leaves pad = {left, right, top, bottom} for the axes' labels: {points: [{x, y,
 // rating, at}], yTicks: [{value, y}] (lowest, middle, highest), xTicks: [{at, x}] (first and
 // last)}. Points are evenly spaced, higher ratings higher up; one point (or equal ones) is
 // drawn level in the middle; none gives no points.
-export function chartLayout(ratings, width, height, pad = { left: 44, right: 44, top: 14, bottom: 26 }) {
+export function chartLayout(ratings, width, height, pad = CHART_PAD) {
   if (ratings.length === 0) return { points: [], yTicks: [], xTicks: [] };
   const values = ratings.map((r) => r.rating);
   const low = Math.min(...values), high = Math.max(...values);
@@ -45,7 +48,7 @@ const day = (at) => new Date(at).toLocaleDateString(undefined, { day: 'numeric',
 function drawChart(chart, ratings) {
   const width = 600, height = 220;
   const { points, yTicks, xTicks } = chartLayout(ratings, width, height);
-  const left = 44, right = width - 44, bottom = height - 26;
+  const left = CHART_PAD.left, right = width - CHART_PAD.right, bottom = height - CHART_PAD.bottom;
   const parts = [];
   for (const t of yTicks) {
     parts.push(svg('line', { class: 'grid-line', x1: left, x2: right, y1: t.y, y2: t.y }),
