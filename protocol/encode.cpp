@@ -112,6 +112,7 @@ json room_json(const RoomView& room) {
             {"state", room.state},
             {"players", std::move(players)},
             {"spectators", room.spectators}};
+  if (room.grace > 0) view["grace"] = room.grace;
   if (o.ghost) view["ghost"] = *o.ghost;
   return view;
 }

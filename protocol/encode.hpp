@@ -66,6 +66,7 @@ struct RoomView {
   std::string state;  // waiting, countdown or racing
   std::vector<RoomPlayerView> players;
   int spectators = 0;
+  int grace = 0;  // seconds a racer who dropped keeps their place (our addition; 0: not said)
 };
 struct RacerGame {
   std::string_view player;

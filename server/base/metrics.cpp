@@ -2,19 +2,55 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <limits>
+#include <utility>
+
 namespace tilerace::server {
 
 void Metrics::count_error(protocol::ErrorCode code) noexcept {
   errors_[static_cast<std::size_t>(code)].fetch_add(1, std::memory_order_relaxed);
 }
 
-void Metrics::observe_handling(std::chrono::nanoseconds took) noexcept {
+void LatencyHistogram::observe(std::chrono::nanoseconds took) noexcept {
   const double seconds = std::chrono::duration<double>(took).count();
   std::size_t i = 0;
   while (i < kBuckets.size() && seconds > kBuckets[i]) ++i;
   buckets_[i].fetch_add(1, std::memory_order_relaxed);
-  handling_count_.fetch_add(1, std::memory_order_relaxed);
-  handling_nanos_.fetch_add(static_cast<std::uint64_t>(took.count()), std::memory_order_relaxed);
+  count_.fetch_add(1, std::memory_order_relaxed);
+  nanos_.fetch_add(static_cast<std::uint64_t>(took.count()), std::memory_order_relaxed);
+}
+
+double LatencyHistogram::quantile(double q) const noexcept {
+  std::array<std::uint64_t, kBuckets.size() + 1> counts{};
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    counts[i] = buckets_[i].load(std::memory_order_relaxed);
+    total += counts[i];
+  }
+  if (total == 0) return 0;
+  const auto rank = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(total)));
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < kBuckets.size(); ++i) {
+    seen += counts[i];
+    if (seen >= rank) return kBuckets[i];
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
+void LatencyHistogram::render(std::string& out, const char* name, const char* help) const {
+  fmt::format_to(std::back_inserter(out), "# HELP {0} {1}\n# TYPE {0} histogram\n", name, help);
+  std::uint64_t cumulative = 0;
+  for (std::size_t i = 0; i < kBuckets.size(); ++i) {
+    cumulative += buckets_[i].load(std::memory_order_relaxed);
+    fmt::format_to(std::back_inserter(out), "{}_bucket{{le=\"{}\"}} {}\n", name, kBuckets[i],
+                   cumulative);
+  }
+  cumulative += buckets_.back().load(std::memory_order_relaxed);
+  fmt::format_to(std::back_inserter(out),
+                 "{0}_bucket{{le=\"+Inf\"}} {1}\n{0}_sum {2}\n{0}_count {3}\n", name, cumulative,
+                 static_cast<double>(nanos_.load(std::memory_order_relaxed)) / 1e9,
+                 count_.load(std::memory_order_relaxed));
 }
 
 std::string Metrics::render() const {
@@ -94,23 +130,18 @@ std::string Metrics::render() const {
                    errors_[i].load(std::memory_order_relaxed));
   }
 
-  out +=
-      "# HELP tilerace_message_handling_seconds Time from a message's arrival to its reply.\n"
-      "# TYPE tilerace_message_handling_seconds histogram\n";
-  std::uint64_t cumulative = 0;
-  for (std::size_t i = 0; i < kBuckets.size(); ++i) {
-    cumulative += buckets_[i].load(std::memory_order_relaxed);
+  handling.render(out, "tilerace_message_handling_seconds",
+                 "Time from a message's arrival to its reply being queued.");
+  move_reply.render(out, "tilerace_move_reply_seconds",
+                    "Time from a move's frame being read to its moved being written.");
+  // The same, read off the buckets for a glance (the bucket's upper bound).
+  for (const auto& [label, q] : {std::pair{"p50", 0.5}, std::pair{"p99", 0.99}}) {
     fmt::format_to(std::back_inserter(out),
-                   "tilerace_message_handling_seconds_bucket{{le=\"{}\"}} {}\n", kBuckets[i],
-                   cumulative);
+                   "# HELP tilerace_move_reply_{0}_seconds The move reply time's {0} (bucket "
+                   "bound).\n# TYPE tilerace_move_reply_{0}_seconds gauge\n"
+                   "tilerace_move_reply_{0}_seconds {1}\n",
+                   label, move_reply.quantile(q));
   }
-  cumulative += buckets_.back().load(std::memory_order_relaxed);
-  fmt::format_to(std::back_inserter(out),
-                 "tilerace_message_handling_seconds_bucket{{le=\"+Inf\"}} {}\n"
-                 "tilerace_message_handling_seconds_sum {}\n"
-                 "tilerace_message_handling_seconds_count {}\n",
-                 cumulative, static_cast<double>(handling_nanos_.load()) / 1e9,
-                 handling_count_.load());
   return out;
 }
 

@@ -11,10 +11,28 @@
 
 namespace tilerace::server {
 
+// A latency histogram (Prometheus buckets, in seconds), lock-free like the counters.
+class LatencyHistogram {
+ public:
+  static constexpr std::array<double, 15> kBuckets{
+      0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025,
+      0.005,   0.01,     0.025,   0.05,   0.1,     0.25,   0.5};
+
+  void observe(std::chrono::nanoseconds took) noexcept;
+  // The upper bound of the bucket that holds quantile q (0 < q ≤ 1) of what was observed, in
+  // seconds (+Inf past the last bucket; 0 when nothing was).
+  double quantile(double q) const noexcept;
+  // Appends the family `name` (its buckets, sum and count) to out.
+  void render(std::string& out, const char* name, const char* help) const;
+
+ private:
+  std::array<std::atomic<std::uint64_t>, kBuckets.size() + 1> buckets_{};
+  std::atomic<std::uint64_t> count_{0};
+  std::atomic<std::uint64_t> nanos_{0};
+};
+
 class Metrics {
  public:
-  static constexpr std::array<double, 12> kBuckets{0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025,
-                                                   0.005,   0.01,   0.025,   0.05,   0.1,   0.5};
   std::atomic<std::int64_t> connections{0};     // open WebSocket connections
   std::atomic<std::int64_t> players_online{0};  // connections that said hello
   std::atomic<std::int64_t> games_active{0};    // solo games in state playing
@@ -48,16 +66,15 @@ class Metrics {
   std::atomic<std::uint64_t> admin_actions_total{0};        // operator actions carried out
   std::atomic<std::uint64_t> admin_denied_total{0};         // operator API calls refused (401, 429)
 
+  LatencyHistogram handling;    // a message's arrival to its reply being queued
+  LatencyHistogram move_reply;  // a move's frame read to its `moved` written to the socket
+
   void count_error(protocol::ErrorCode code) noexcept;
-  void observe_handling(std::chrono::nanoseconds took) noexcept;
   // The whole exposition, one metric family after another.
   std::string render() const;
 
  private:
   std::array<std::atomic<std::uint64_t>, protocol::kErrorCodes> errors_{};
-  std::array<std::atomic<std::uint64_t>, kBuckets.size() + 1> buckets_{};
-  std::atomic<std::uint64_t> handling_count_{0};
-  std::atomic<std::uint64_t> handling_nanos_{0};
 };
 
 }  // namespace tilerace::server

@@ -133,6 +133,7 @@ protocol::RoomView RaceState::summary() const {
   protocol::RoomView view{code_,    host_,
                           options_, std::string(kStates[static_cast<int>(state_)]),
                           {},       static_cast<int>(spectators_.size())};
+  view.grace = settings_.grace;
   view.players.reserve(racers_.size());
   for (const auto& r : racers_) {
     if (r.left) continue;

@@ -202,7 +202,8 @@ void BasicWsSession<Next>::handle_frames() {
   asio::co_spawn(
       executor_, std::move(*rest), [self = this->shared_from_this()](std::exception_ptr e) {
         if (e) self->internal_error(e);
-        self->context_.metrics.observe_handling(std::chrono::steady_clock::now() - self->started_);
+        self->move_read_at_.reset();
+        self->context_.metrics.handling.observe(std::chrono::steady_clock::now() - self->started_);
         self->handle_frames();
       });
 }
@@ -240,8 +241,15 @@ std::optional<asio::awaitable<void>> BasicWsSession<Next>::handle_text(std::stri
     case RateLimiter::Verdict::allow: break;
   }
   decoded_ = protocol::decode_client(text);
+  if (decoded_->ok() && (std::holds_alternative<protocol::Move>(decoded_->message()) ||
+                         std::holds_alternative<protocol::Slide>(decoded_->message()))) {
+    move_read_at_ = started_;
+  }
   std::optional<asio::awaitable<void>> rest = context_.dispatcher.handle(connection_, *decoded_);
-  if (!rest) context_.metrics.observe_handling(std::chrono::steady_clock::now() - started_);
+  if (!rest) {
+    move_read_at_.reset();
+    context_.metrics.handling.observe(std::chrono::steady_clock::now() - started_);
+  }
   return rest;
 }
 
@@ -310,9 +318,13 @@ void BasicWsSession<Next>::on_written(beast::error_code ec) {
   if (ec) return fail(ec, "write", remote_);  // the reader sees the end too
   std::size_t messages = 0;
   for (std::size_t i = 0; i < frames && !queue_.empty(); ++i) {
-    if (queue_.front().op == WsOp::text) {
+    const Outgoing& out = queue_.front();
+    if (out.op == WsOp::text) {
       ++messages;
-      queued_bytes_ -= queue_.front().payload->size();
+      queued_bytes_ -= out.payload->size();
+      if (out.move_read_at != std::chrono::steady_clock::time_point{}) {
+        context_.metrics.move_reply.observe(std::chrono::steady_clock::now() - out.move_read_at);
+      }
     }
     queue_.pop_front();
   }
@@ -377,7 +389,8 @@ void BasicWsSession<Next>::enqueue(SharedMessage message) {
     return;
   }
   queued_bytes_ += message->size();
-  queue_.push_back({std::move(message), WsOp::text});
+  queue_.push_back({std::move(message), WsOp::text, move_read_at_.value_or(std::chrono::steady_clock::time_point{})});
+  move_read_at_.reset();  // the reply is the first message a move queues
   write_next();
 }
 

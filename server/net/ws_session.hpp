@@ -64,6 +64,8 @@ class BasicWsSession final : public Participant,
   struct Outgoing {
     SharedMessage payload;
     WsOp op = WsOp::text;
+    // A move's reply: when the move's frame was read (metrics' move_reply); else empty.
+    std::chrono::steady_clock::time_point move_read_at{};
   };
 
   // self keeps the session alive for as long as the coroutine exists, from its creation.
@@ -109,6 +111,8 @@ class BasicWsSession final : public Participant,
   bool read_failed_ = false;  // the peer broke the protocol: what it sends is discarded
   std::optional<protocol::Decoded> decoded_;       // the message being handled
   std::chrono::steady_clock::time_point started_;  // when its handling began
+  // While a move is handled: when its frame was read, for the first message queued (its reply).
+  std::optional<std::chrono::steady_clock::time_point> move_read_at_;
   std::deque<Outgoing> queue_;                     // the first in_flight_ are being written
   std::size_t queued_bytes_ = 0;
   std::size_t in_flight_ = 0;                       // frames in the write in flight (0: none is)

@@ -29,6 +29,10 @@ TEST(Http, HealthzAndMetrics) {
     EXPECT_EQ(server.metric("tilerace_messages_in_total"), 4);
     EXPECT_EQ(server.metric("tilerace_errors_total{code=\"unknown_type\"}"), 1);
     EXPECT_EQ(server.metric("tilerace_message_handling_seconds_count"), 4);
+    // The move's reply was written: its time from frame to `moved`, and the p99 read off it.
+    EXPECT_TRUE(server.wait_for_metric("tilerace_move_reply_seconds_count", 1));
+    EXPECT_GT(server.metric("tilerace_move_reply_p99_seconds"), 0);
+    EXPECT_LE(server.metric("tilerace_move_reply_p99_seconds"), 0.5);
   }
   const HttpResult metrics = http_request(server.port(), "/metrics");
   EXPECT_EQ(metrics.content_type, "text/plain; version=0.0.4; charset=utf-8");

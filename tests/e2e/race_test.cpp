@@ -122,6 +122,7 @@ TEST(Race, ADisconnectedRacerForfeitsAfterTheGrace) {
   b.reset();                             // gone without a word
   const json away = a.ws.until("room");  // the next room is the one announcing Bob away
   EXPECT_EQ(away["room"]["players"][1]["connected"], false);
+  EXPECT_EQ(away["room"]["grace"], 1);  // the seconds Bob keeps his place (our addition)
   std::vector<json> seen;
   const json over = a.ws.until("race_over", 10s, &seen);
   EXPECT_EQ(over["reason"], "forfeit");
