@@ -5,7 +5,7 @@ DATA       ?= ./data
 CMAKE_ARGS ?=
 WERROR     := $(if $(CI),ON,OFF)
 
-.PHONY: all deps build run test test-web web-deps bench bench-bot bench-one-core bench-cluster profile screenshots test-asan test-tsan fuzz test-hardening soak test-docker clean format
+.PHONY: all deps build run test test-web web-deps bench bench-bot bench-one-core bench-cluster bench-latency profile screenshots test-asan test-tsan fuzz test-hardening soak test-docker clean format
 
 all: build
 
@@ -49,6 +49,11 @@ bench: build
 	taskset -c 1 ./$(BUILD)/password_bench
 	BUILD=$(BUILD) bench/run-scenarios.sh
 	BUILD=$(BUILD) bench/one-core.sh
+
+# Key → board change in Chromium at 0–300 ms round trip, with and without prediction, and the
+# server's frame → moved time at half of peak race load (bench/latency.mjs, about 3 minutes).
+bench-latency: build web-deps
+	BUILD=$(BUILD) node bench/latency.mjs
 
 # One node against two nodes of a cluster under the same race load (bench/cluster.sh, ~1 min).
 bench-cluster: build

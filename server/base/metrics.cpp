@@ -131,7 +131,7 @@ std::string Metrics::render() const {
   }
 
   handling.render(out, "tilerace_message_handling_seconds",
-                 "Time from a message's arrival to its reply being queued.");
+                  "Time from a message's arrival to its reply being queued.");
   move_reply.render(out, "tilerace_move_reply_seconds",
                     "Time from a move's frame being read to its moved being written.");
   // The same, read off the buckets for a glance (the bucket's upper bound).

@@ -14,9 +14,9 @@ namespace tilerace::server {
 // A latency histogram (Prometheus buckets, in seconds), lock-free like the counters.
 class LatencyHistogram {
  public:
-  static constexpr std::array<double, 15> kBuckets{
-      0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025,
-      0.005,   0.01,     0.025,   0.05,   0.1,     0.25,   0.5};
+  static constexpr std::array<double, 15> kBuckets{0.00001, 0.000025, 0.00005, 0.0001, 0.00025,
+                                                   0.0005,  0.001,    0.0025,  0.005,  0.01,
+                                                   0.025,   0.05,     0.1,     0.25,   0.5};
 
   void observe(std::chrono::nanoseconds took) noexcept;
   // The upper bound of the bucket that holds quantile q (0 < q ≤ 1) of what was observed, in

@@ -389,7 +389,8 @@ void BasicWsSession<Next>::enqueue(SharedMessage message) {
     return;
   }
   queued_bytes_ += message->size();
-  queue_.push_back({std::move(message), WsOp::text, move_read_at_.value_or(std::chrono::steady_clock::time_point{})});
+  queue_.push_back({std::move(message), WsOp::text,
+                    move_read_at_.value_or(std::chrono::steady_clock::time_point{})});
   move_read_at_.reset();  // the reply is the first message a move queues
   write_next();
 }

@@ -113,7 +113,7 @@ class BasicWsSession final : public Participant,
   std::chrono::steady_clock::time_point started_;  // when its handling began
   // While a move is handled: when its frame was read, for the first message queued (its reply).
   std::optional<std::chrono::steady_clock::time_point> move_read_at_;
-  std::deque<Outgoing> queue_;                     // the first in_flight_ are being written
+  std::deque<Outgoing> queue_;  // the first in_flight_ are being written
   std::size_t queued_bytes_ = 0;
   std::size_t in_flight_ = 0;                       // frames in the write in flight (0: none is)
   std::vector<boost::asio::const_buffer> buffers_;  // the write in flight, headers and payloads

@@ -97,7 +97,14 @@ export async function enter(context, url, name) {
 
 // The board the server sent last, as the board element carries it.
 export async function boardOf(page, selector = '#board') {
+  await answered(page, selector);
   return JSON.parse(await page.locator(selector).getAttribute('data-board'));
+}
+
+// Waits until the board in selector shows the server's word: no move of mine on it awaits its
+// answer (the player's own board is predicted, prediction.js; the others' have no data-pending).
+export async function answered(page, selector = '#board') {
+  await page.waitForFunction((sel) => (document.querySelector(sel)?.dataset.pending ?? '0') === '0', selector);
 }
 
 // Records every board drawn inside the elements matching selector, as it is drawn (a quick
@@ -113,6 +120,21 @@ export async function recordBoards(page, selector) {
   }, selector);
 }
 export async function boardsSeen(page) { return page.evaluate(() => window.boardsSeen.size); }
+
+// Records, in the page, the time from each keydown to the first change of the tiles drawn on
+// my board (window.latencies, ms): what the player sees of a key.
+export async function watchLatency(page) {
+  await page.evaluate(() => {
+    window.latencies = [];
+    let pressedAt = null;
+    document.addEventListener('keydown', () => { pressedAt = performance.now(); }, { capture: true });
+    new MutationObserver(() => {
+      if (pressedAt === null) return;
+      window.latencies.push(performance.now() - pressedAt);
+      pressedAt = null;
+    }).observe(document.querySelector('#board .tiles'), { childList: true });
+  });
+}
 
 // The tiles drawn on a board, as a board of values (0 where no tile).
 export async function drawnBoard(page, selector = '#board') {
@@ -131,6 +153,7 @@ export async function drawnBoard(page, selector = '#board') {
 export async function settled(page, selector = '#board') {
   await page.waitForFunction((sel) => {
     const root = document.querySelector(sel);
+    if ((root.dataset.pending ?? '0') !== '0') return false;  // a guess, not the server's board yet
     const want = JSON.parse(root.dataset.board);
     const got = want.map((row) => row.map(() => 0));
     for (const t of root.querySelectorAll('.tile')) {

@@ -1,7 +1,7 @@
 // Tiles slide as in the original game, and not at all for players who asked for less motion.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveAndBrowse, enter, boardOf, drawnBoard, settled, movingKey } from './harness.mjs';
+import { serveAndBrowse, enter, boardOf, drawnBoard, settled, movingKey, answered } from './harness.mjs';
 
 const env = serveAndBrowse();
 
@@ -74,6 +74,7 @@ test('with prefers-reduced-motion the board changes at once: nothing slides, pop
     const moves = await page.textContent('#moves');
     await page.keyboard.press(await movingKey(page));
     await page.locator('#moves').filter({ hasText: new RegExp(`^${Number(moves) + 1}$`) }).waitFor();
+    await answered(page);
     // Drawn as the server sent it, with no tile between cells, as soon as the move is shown.
     assert.deepEqual(await drawnBoard(page), await boardOf(page));
     assert.equal(await page.locator('#board .tile[data-to]').count(), 0);

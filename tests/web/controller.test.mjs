@@ -8,7 +8,8 @@ function harness(pending) {
   const state = initialState();
   const sent = [];
   const moves = [];
-  const controller = new Controller(state, { send: (m) => sent.push(m), moveTo: (u) => moves.push(u) }, pending);
+  const controller = new Controller(state, { send: (m) => sent.push(m), press: (a) => sent.push({ press: a }),
+    moveTo: (u) => moves.push(u) }, pending);
   // Folds msg into the model and runs the controller's follow-ups, as app.js does.
   const receive = (msg) => {
     const before = myGame(state);
@@ -88,6 +89,9 @@ test('intents: leave as a racer or a spectator, rematch, ready and moves', () =>
   assert.deepEqual(sent.pop(), { type: 'ready', ready: true });
   controller.move('left');  // no race game yet and no solo game: nothing to move
   assert.deepEqual(sent, []);
+  receive({ type: 'race_start', code: 'ABCDEF', time_limit: 60, games: { p1: G('r1') } });
+  controller.move('left');  // my race game: played through the predictor
+  assert.deepEqual(sent.pop(), { press: { dir: 'left' } });
   state.results = { winner: 'p1' };
   controller.rematch();
   assert.equal(state.results, null);

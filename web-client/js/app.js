@@ -3,8 +3,9 @@
 // state after each.
 import { Connection } from './connection.js';
 import { ClientStorage } from './storage.js';
-import { applyMessage, dismissResults, initialState, myGame, notify, setEmotesMuted, showView } from './state.js';
+import { applyMessage, awayText, dismissResults, initialState, myGame, notify, setEmotesMuted, showView } from './state.js';
 import { Controller } from './controller.js';
+import { Predictor } from './prediction.js';
 import { fetchProfile, fetchReplay } from './api.js';
 import { BoardView } from './board_view.js';
 import { bindInput, moveFor } from './input.js';
@@ -26,8 +27,13 @@ const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}
 const connection = new Connection(url, storage);
 const sound = new Sound(storage);
 const params = new URLSearchParams(location.search);
-const controller = new Controller(state, { send: (msg) => connection.send(msg), moveTo: (to) => connection.moveTo(to) },
-  { room: params.get('room'), watch: params.get('watch') });
+// My own game is predicted (?predict=0 turns it off: the latency benchmark's baseline).
+const predictor = new Predictor((msg) => connection.transmit(msg), { enabled: params.get('predict') !== '0' });
+const controller = new Controller(state, {
+  send: (msg) => connection.send(msg),
+  press: (action) => drawOwn(predictor.press(action)),
+  moveTo: (to) => connection.moveTo(to),
+}, { room: params.get('room'), watch: params.get('watch') });
 
 const board = new BoardView($('board'), { label: 'Your board', onCell: (row, col) => controller.slide(row, col) });
 const race = new RaceView({ players: $('room-players'), opponents: $('opponents'), arena: $('arena'),
@@ -77,9 +83,28 @@ function show(view) {
   render();
 }
 
+// The game shown large as the player sees it: the server's, with the moves still on their
+// way applied (prediction.js).
+function shownGame() {
+  const game = myGame(state);
+  if (!game || !predictor.enabled || predictor.id !== game.id) return game;
+  return { ...game, ...predictor.shown };
+}
+
+// Draws a change of my own board (Predictor's press and observe): a slide at once, the
+// spawn when the server names it, or the server's board where it differs from the guess.
+function drawOwn(change) {
+  if (!change) return;
+  const mode = shownGame()?.mode ?? 'classic';
+  if (change.kind === 'slide') animate({ target: 'solo', before: change.before, message: change.message, mode });
+  else if (change.kind === 'appear') board.appear(change.message.board, change.message.spawned, mode);
+  else board.show(change.board, mode);
+  render();
+}
+
 // R and Z on a game that counts: ask first.
 function confirmNewGame() {
-  const game = myGame(state);
+  const game = shownGame();
   if (game && game.state === 'playing' && game.ranked && game.moves > 0) {
     confirm.ask('Start a new game? This one ends as resigned.', newGame);
   } else {
@@ -87,7 +112,7 @@ function confirmNewGame() {
   }
 }
 function confirmUndo() {
-  const game = myGame(state);
+  const game = shownGame();
   if (game && game.ranked) confirm.ask('Undo makes this game unranked for good. Undo?', () => controller.undo());
   else controller.undo();
 }
@@ -139,7 +164,7 @@ function render() {
   $('matching').hidden = !state.queued;
   $('notice').textContent = state.notice ? state.notice.text : '';
 
-  const game = myGame(state);
+  const game = shownGame();
   $('tagline').textContent = tagline(game);
   $('board').closest('.main-board').hidden = !game;
   for (const box of document.querySelectorAll('.score-box.own')) box.hidden = !game;  // spectators
@@ -148,6 +173,9 @@ function render() {
     if (board.board === null) board.show(game.board, game.mode);  // later: snapshots and moves redraw it
     $('score').textContent = String(game.score);
     $('moves').textContent = String(game.moves);
+    // For tests and tools: which game is shown, and how many of its moves await an answer.
+    $('board').dataset.game = game.id;
+    $('board').dataset.pending = String(predictor.id === game.id ? predictor.entries.length : 0);
     $('best').textContent = bestText(game);
   }
   const keys = game?.mode === 'fifteen'
@@ -165,8 +193,11 @@ function render() {
     $('copy-link').hidden = state.role !== 'racer';
     race.renderPlayers(room, state.me?.id, (id) => controller.kick(id));
   }
+  $('rtt').hidden = !room || state.role !== 'racer' || connection.rtt === null;
+  $('rtt-value').textContent = connection.rtt === null ? '' : `${connection.rtt} ms`;
   $('emote-bar').hidden = !room || state.role !== 'racer';
-  race.renderBoards(view === 'play' ? state.race : null, room, state.role === 'racer' && state.me ? state.me.id : null, boardSpace);
+  race.renderBoards(view === 'play' ? state.race : null, room, state.role === 'racer' && state.me ? state.me.id : null, boardSpace,
+    { own: game, awayOf: (id) => awayText(state, id) });
   race.renderClock(state.race && !state.results ? state.race : null);
   if (race.renderResults(view === 'play' ? state.results : null, { me: state.me?.id, role: state.role }, openReplay)
       && state.role === 'racer') {
@@ -186,6 +217,8 @@ function render() {
   }
 }
 
+connection.addEventListener('welcomed', (e) => predictor.setOpen(e.detail));
+connection.addEventListener('rtt', () => { if (state.room) render(); });
 connection.addEventListener('status', (e) => {
   const text = { connecting: 'connecting…', open: '', closed: 'connection lost — reconnecting…',
     replaced: 'opened in another tab', banned: 'banned by the operator' }[e.detail];
@@ -196,13 +229,21 @@ connection.addEventListener('message', (e) => {
   const msg = e.detail;
   const shownBefore = myGame(state);
   const viewBefore = state.view;
-  for (const effect of applyMessage(state, msg)) {
+  const effects = applyMessage(state, msg);
+  predictor.follow(myGame(state));
+  const own = predictor.observe(msg, state.me?.id);
+  for (const effect of effects) {
     if (effect.kind === 'emote') showEmote(effect.player, effect.emote);
-    if (effect.kind === 'animate') animate(effect);
+    // My own board's changes come from the predictor (drawOwn) when it predicts.
+    if (effect.kind === 'animate' && !(predictor.enabled && ownTarget(effect.target))) animate(effect);
   }
   if (state.view !== viewBefore) clearGain();
   controller.onMessage(msg, shownBefore);
-  if (msg.type === 'game') board.show(msg.game.board, msg.game.mode);
+  if (msg.type === 'game') {
+    // A new game is drawn afresh; a snapshot of the one shown changes it as drawOwn says.
+    if (!predictor.enabled || msg.game.id !== shownBefore?.id) board.show(msg.game.board, msg.game.mode);
+  }
+  drawOwn(own);
   if (msg.type === 'countdown') {
     say(`The race starts in ${msg.seconds} seconds`);
     sound.play('countdown');
@@ -214,7 +255,7 @@ connection.addEventListener('message', (e) => {
     say(winner ? `Race over: ${winner.name} wins` : 'Race over: a draw');
   }
   if (msg.type === 'race_start' || msg.type === 'race_state') {
-    const mine = myGame(state);
+    const mine = shownGame();
     if (mine) board.show(mine.board, mine.mode);
   }
   if (msg.type === 'rooms') lobby.renderRooms(state.rooms, (code) => controller.spectate(code));
@@ -223,10 +264,13 @@ connection.addEventListener('message', (e) => {
   render();
 });
 
+// Whether an animation's target is my own board: my solo game, or my game in a race.
+function ownTarget(target) { return target === 'solo' || (state.me && target === state.me.id && state.role === 'racer'); }
+
 // A move's slides and pops: on your own board with its sound and "+N", else on a racer's.
-function animate({ target, before, message }) {
-  const mine = target === 'solo' || (state.me && target === state.me.id && state.role === 'racer');
-  const mode = state.race?.games[target]?.mode ?? state.solo?.mode ?? 'classic';
+function animate({ target, before, message, mode: given }) {
+  const mine = ownTarget(target);
+  const mode = given ?? state.race?.games[target]?.mode ?? state.solo?.mode ?? 'classic';
   if (!mine) return race.animate(target, before, message, mode);
   board.animate(before, message, mode);
   sound.play(message.gained > 0 ? 'merge' : 'slide');
@@ -398,7 +442,7 @@ $('me').addEventListener('click', () => { if (state.me) openProfile(state.me.id)
 
 bindInput($('board'), {
   onDirection: (dir, via) => {
-    const game = myGame(state);
+    const game = shownGame();
     if (state.view === 'play' && game && !overlay.open) controller.move(moveFor(dir, via, game.mode));
   },
   onCommand: (command) => {
@@ -409,7 +453,10 @@ bindInput($('board'), {
 });
 // A "+N" is gone once it has risen (a faded one must not linger as invisible text).
 document.addEventListener('animationend', (e) => { if (e.target.id === 'gain') e.target.textContent = ''; });
-setInterval(() => { if (state.race && !state.results) race.renderClock(state.race); }, 500);
+setInterval(() => {
+  if (state.race && !state.results) race.renderClock(state.race);
+  if (Object.keys(state.away).length) render();  // the grace counting down in their headings
+}, 500);
 // The lobby's live races stay live: listed again every 3 s while the lobby is in sight.
 setInterval(() => {
   if (connection.ready && state.view === 'lobby' && document.visibilityState === 'visible') controller.refreshRooms();

@@ -1,6 +1,7 @@
-// Draws a board from the server's messages only: tiles slide (~100 ms), merged tiles pop and
-// new tiles appear (~200 ms), as in the original game; with prefers-reduced-motion the board
-// changes at once. Values are drawn as text, and screen readers get the rows as numbers.
+// Draws a board: tiles slide (~100 ms), merged tiles pop and new tiles appear (~200 ms), as
+// in the original game; with prefers-reduced-motion the board changes at once. Your own
+// board slides as soon as you press (prediction.js) and its new tile appears when the server
+// names it. Values are drawn as text, and screen readers get the rows as numbers.
 import { planAnimation } from './animation.js';
 
 const SLIDE_MS = 100;
@@ -29,7 +30,13 @@ export class BoardView {
     this.board = null;
     this.timer = null;
     this.frame = null;
+    this.settling = null;  // while a slide runs: the tiles drawn when it ends
+    this.backlog = [];     // updates waiting for the slide in progress (follow)
+    this.chain = null;     // the timer that plays the next of them
   }
+
+  // The board last given: drawn, or waiting in the backlog to be.
+  get latest() { return this.backlog.at(-1)?.message.board ?? this.board; }
 
   setLabel(label) {
     this.label = label;
@@ -40,6 +47,7 @@ export class BoardView {
   stop() {
     clearTimeout(this.timer);
     cancelAnimationFrame(this.frame);
+    this.settling = null;
   }
 
   // The board the server sent last: kept on the element and read out as rows.
@@ -56,6 +64,9 @@ export class BoardView {
   // Shows board (rows) at once, without animation.
   show(board, mode) {
     this.stop();
+    clearTimeout(this.chain);
+    this.chain = null;
+    this.backlog = [];
     this.mode = mode;
     this.setSize(board.length);
     this.record(board);
@@ -74,13 +85,54 @@ export class BoardView {
     this.drawTiles(plan.sliding.map((t) => ({ value: t.value, at: t.from, to: t.to })), 'sliding');
     // The slide starts on the next frame; the settled tiles (pops, new tiles) replace the
     // sliding ones when it is over.
+    this.settling = plan.settled;
     this.frame = requestAnimationFrame(() => {
       for (const tile of this.element.querySelectorAll('.tile[data-to]')) {
         const [r, c] = JSON.parse(tile.dataset.to);
         tile.style.transform = this.transform(r, c);
       }
-      this.timer = setTimeout(() => this.drawTiles(plan.settled, 'settled'), SLIDE_MS);
+      this.timer = setTimeout(() => {
+        this.drawTiles(this.settling, 'settled');
+        this.settling = null;
+      }, SLIDE_MS);
     });
+  }
+
+  // Another racer's move, as the server's update says: played after the slide in progress.
+  // A backlog (updates that come in a burst after a stall) is caught up: all but the last two
+  // are drawn at once, those two slide.
+  follow(before, message, mode) {
+    if (reducedMotion()) return this.show(message.board, mode);
+    this.backlog.push({ before, message, mode });
+    if (!this.chain) this.playNext();
+  }
+
+  playNext() {
+    if (this.backlog.length > 2) {
+      const skipped = this.backlog.splice(0, this.backlog.length - 2).at(-1);
+      const rest = this.backlog;
+      this.show(skipped.message.board, skipped.mode);
+      this.backlog = rest;
+    }
+    const next = this.backlog.shift();
+    if (!next) { this.chain = null; return; }
+    this.animate(next.before, next.message, next.mode);
+    this.chain = setTimeout(() => this.playNext(), SLIDE_MS + 20);
+  }
+
+  // board is the one shown with the tiles `spawned` ([{at}]) added: they appear, at once or,
+  // while a slide runs, when it ends (its pops kept).
+  appear(board, spawned, mode) {
+    if (!this.board || reducedMotion()) return this.show(board, mode);
+    const fresh = new Set(spawned.map((t) => `${t.at[0]},${t.at[1]}`));
+    const merged = new Set((this.settling ?? []).filter((t) => t.effect === 'merged').map((t) => `${t.at[0]},${t.at[1]}`));
+    const tiles = this.settledOf(board).map((t) => {
+      const at = `${t.at[0]},${t.at[1]}`;
+      return { ...t, effect: fresh.has(at) ? 'new' : merged.has(at) ? 'merged' : null };
+    });
+    this.record(board);
+    if (this.settling) this.settling = tiles;
+    else this.drawTiles(tiles, 'settled');
   }
 
   settledOf(board) {

@@ -1,11 +1,38 @@
 // The socket: connects to /ws, says hello with the saved name and token, reconnects with
-// backoff, and emits each server message as a 'message' event (detail: the object).
+// backoff and jitter, and emits each server message as a 'message' event (detail: the
+// object). What the player asks for before the server has welcomed this connection (the
+// first connect, a reconnect) waits in an Outbox and goes once it has: a click never
+// vanishes. While welcomed it pings every few seconds and keeps the round trip (rtt).
 // Cluster mode: moveTo(url) follows a redirect to the node hosting a room; a connection
 // there that fails NODE_ATTEMPTS times in a row goes back to the address the page came from
 // (the node went away: another one takes the player).
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const NODE_ATTEMPTS = 5;  // about 8 s of backoff: long enough for that node's restart
+const PING_MS = 2000;
+
+// The wait before reconnect attempt `attempt` (0-based): the backoff step, less a random part
+// of up to half of it, so that the clients of a restarted server do not all come back at once.
+export function backoffDelay(attempt, random = Math.random) {
+  const step = BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)];
+  return Math.round(step * (1 - random() / 2));
+}
+
+// Messages waiting for the connection, in order: at most `limit`; a message already waiting
+// (the lobby's periodic list, a second click) is not queued twice.
+export class Outbox {
+  constructor(limit = 32) { this.limit = limit; this.messages = []; }
+  // Returns whether msg is (now or already) waiting.
+  add(msg) {
+    const text = JSON.stringify(msg);
+    if (this.messages.some((m) => JSON.stringify(m) === text)) return true;
+    if (this.messages.length >= this.limit) return false;
+    this.messages.push(msg);
+    return true;
+  }
+  take() { return this.messages.splice(0); }
+  clear() { this.messages = []; }
+}
 
 // A WebSocket URL from a redirect's url: absolute, or a path on the page's own host.
 export function socketUrl(url, base) {
@@ -35,6 +62,10 @@ export class Connection extends EventTarget {
     this.socket = null;
     this.attempt = 0;
     this.status = 'idle';
+    this.welcomed = false;      // the server has said welcome on this socket
+    this.outbox = new Outbox();
+    this.rtt = null;            // the last round trip, ms
+    this.pinging = null;        // {timer, rid, at}
   }
 
   get name() { return this.storage.name; }
@@ -63,12 +94,14 @@ export class Connection extends EventTarget {
   forget() {
     this.storage.forget();
     this.first = null;
+    this.outbox.clear();
   }
   // Whether the page has someone to connect as.
   get ready() { return !!this.name || !!this.first; }
 
   connect() {
     if (this.socket) this.socket.onclose = null, this.socket.close();
+    this.setWelcomed(false);
     this.setStatus('connecting');
     const socket = new WebSocket(this.url);
     this.socket = socket;
@@ -77,13 +110,19 @@ export class Connection extends EventTarget {
       this.setStatus('open');
       const hello = { type: 'hello', name: this.name, device: deviceLabel() };
       if (this.token) hello.token = this.token;
-      this.send(this.token || !this.first ? hello : this.first);
+      this.transmit(this.token || !this.first ? hello : this.first);
     };
     socket.onmessage = (event) => {
       const msg = JSON.parse(event.data);
       if (msg.type === 'welcome') {
         this.storage.signedIn(msg.player.name, msg.token);
         this.first = null;  // the password is not kept, even here
+      }
+      if (msg.type === 'pong' && msg.rid === this.pinging?.rid) {
+        this.rtt = Math.round(performance.now() - this.pinging.at);
+        this.pinging.rid = null;
+        this.dispatchEvent(new CustomEvent('rtt', { detail: this.rtt }));
+        return;
       }
       if (msg.type === 'logged_out') this.forget();
       if (msg.type === 'renamed') this.storage.signedIn(msg.player.name, this.token);
@@ -94,7 +133,7 @@ export class Connection extends EventTarget {
       if (msg.type === 'error' && msg.code === 'banned') this.banned = true;  // no reconnecting
       if (msg.type === 'error' && msg.code === 'bad_token') {
         this.storage.token = null;  // forgotten by the server: start afresh
-        this.send({ type: 'hello', name: this.name });
+        this.transmit({ type: 'hello', name: this.name });
       }
       // A name that is taken or refused: back to the name screen, where the notice says why.
       if (msg.type === 'error' && !this.token &&
@@ -102,16 +141,39 @@ export class Connection extends EventTarget {
         this.storage.forget();
       }
       this.dispatchEvent(new CustomEvent('message', { detail: msg }));
+      if (msg.type === 'welcome') {
+        this.setWelcomed(true);
+        for (const waiting of this.outbox.take()) this.transmit(waiting);
+      }
     };
     socket.onclose = (event) => {
+      this.setWelcomed(false);
       if (event.code === 4003) this.banned = true;
       this.setStatus(event.code === 4000 ? 'replaced' : this.banned ? 'banned' : 'closed');
       if (event.code === 4000 || this.banned) return;  // another tab took over, or a ban
       if (!this.ready) return;          // signed out: nobody to reconnect as
       if (this.url !== this.home && this.attempt >= NODE_ATTEMPTS) this.url = this.home;
-      const delay = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)];
-      setTimeout(() => this.connect(), delay);
+      setTimeout(() => this.connect(), backoffDelay(this.attempt++));
     };
+  }
+
+  // Welcomed (or not any more): the pings run while it is.
+  setWelcomed(welcomed) {
+    if (this.welcomed === welcomed) return;
+    this.welcomed = welcomed;
+    clearInterval(this.pinging?.timer);
+    this.pinging = null;
+    if (welcomed) {
+      let n = 0;
+      const ping = () => {
+        this.pinging.rid = `rtt${++n}`;
+        this.pinging.at = performance.now();
+        this.transmit({ type: 'ping', rid: this.pinging.rid });
+      };
+      this.pinging = { timer: setInterval(ping, PING_MS), rid: null, at: 0 };
+      ping();
+    }
+    this.dispatchEvent(new CustomEvent('welcomed', { detail: welcomed }));
   }
 
   // Reconnects at once to url (a redirect's), saying hello there with the same token.
@@ -121,8 +183,17 @@ export class Connection extends EventTarget {
     this.connect();
   }
 
+  // Sends msg once the server has welcomed this connection: now, or from the outbox.
   send(msg) {
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(msg));
+    if (this.welcomed) this.transmit(msg);
+    else this.outbox.add(msg);
+  }
+
+  // Sends msg now if the socket is open; returns whether it went.
+  transmit(msg) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(msg));
+    return true;
   }
 
   setStatus(status) {

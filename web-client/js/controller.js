@@ -2,11 +2,13 @@
 // each intent is a request; some messages call for follow-ups (after welcome: the invited
 // room or race to watch, the lobby's lists; a new or finished game: its best; a race with
 // the computer: the record against it), and a redirect moves the connection to the node
-// hosting the room. No DOM: send and moveTo are given; the model changes through state.js.
+// hosting the room. No DOM: send, press and moveTo are given; the model changes through
+// state.js.
 import { answeredChallenge, dismissResults, leaveRoom, myGame, startWatching } from './state.js';
 
 export class Controller {
-  // state: the model; io: {send(msg), moveTo(url)}; pending: {room, watch} from the page's
+  // state: the model; io: {send(msg), press(action), moveTo(url)} — press plays a move, slide
+  // or undo on my game (prediction.js) and returns what to draw; pending: {room, watch} from the page's
   // address (?room=CODE joins that room, ?watch=CODE watches it, once the server knows us).
   constructor(state, io, pending = {}) {
     this.state = state;
@@ -112,13 +114,13 @@ export class Controller {
     this.send({ type: this.state.role === 'spectator' ? 'stop_spectating' : 'leave_room' });
     leaveRoom(this.state);
   }
-  undo() { this.send({ type: 'undo' }); }
+  undo() { return this.io.press({ undo: true }); }
   // Moderation: the host sends a racer out of the waiting room; anyone reports a player.
   kick(player) { this.send({ type: 'kick', player }); }
   report(player, reason, note) { this.send({ type: 'report', player, reason, ...(note ? { note } : {}) }); }
   // A direction from the keys or a swipe, already mapped for the game's mode (input.js).
-  move(dir) { if (myGame(this.state)) this.send({ type: 'move', dir }); }
-  slide(row, col) { this.send({ type: 'slide', cell: [row, col] }); }
+  move(dir) { return myGame(this.state) ? this.io.press({ dir }) : null; }
+  slide(row, col) { return myGame(this.state) ? this.io.press({ cell: [row, col] }) : null; }
   emote(name) { this.send({ type: 'emote', emote: name }); }
   // Friends.
   addFriend(name) { this.send({ type: 'friend_request', name }); }

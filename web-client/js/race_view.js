@@ -79,12 +79,15 @@ class RacerHead {
     element.replaceChildren(this.name, this.numbers, progress, this.badge);
   }
 
-  // g: a race game; name: shown as is; leads: this racer is ahead.
-  render(name, g, leads, target) {
+  // g: a race game; name: shown as is; leads: this racer is ahead; away: what to say of a
+  // lost connection (awayText), or null.
+  render(name, g, leads, target, away = null) {
     this.name.textContent = name;
     this.badge.classList.toggle('off', !leads);  // kept in place: every heading is as tall
     this.element.parentElement.classList.toggle('leads', leads);
-    const detail = g.state !== 'playing' ? g.state : g.mode === 'fifteen' ? `${g.moves} moves` : `tile ${g.max_tile ?? 0}`;
+    this.element.parentElement.classList.toggle('away', !!away);
+    const detail = away && g.state === 'playing' ? away
+      : g.state !== 'playing' ? g.state : g.mode === 'fifteen' ? `${g.moves} moves` : `tile ${g.max_tile ?? 0}`;
     this.numbers.replaceChildren(`${g.score}`, text('span', detail, 'tile-stat'));
     this.bar.style.width = `${Math.round(progressTo(g.max_tile, target) * 100)}%`;
     this.bar.parentElement.hidden = g.mode === 'fifteen';
@@ -124,8 +127,9 @@ export class RaceView {
   // skip = null), your own heading on your board. Lays the boards out to fit: equal sizes,
   // as large as the space allows (a phone racer's own board keeps the width, the others
   // below it small). space() measures the room the boards have, {width, height}: asked once
-  // everything above them is drawn.
-  renderBoards(race, room, skip, space) {
+  // everything above them is drawn. own: your game as shown (predicted); awayOf(id): what a
+  // racer's heading says of a lost connection, or null.
+  renderBoards(race, room, skip, space, { own = null, awayOf = () => null } = {}) {
     const { el } = this;
     el.ownHead.hidden = !race || !skip;
     if (!race) {
@@ -178,11 +182,13 @@ export class RaceView {
     for (const id of ids) {
       const g = race.games[id], entry = this.boards.get(id);
       const name = names.get(id) ?? 'racer';
-      entry.head.render(name, g, id === leader, target);
+      entry.head.render(name, g, id === leader, target, awayOf(id));
       entry.view.setLabel(`${name}'s board`);
-      if (!entry.view.board) entry.view.show(g.board, g.mode);
+      // A move is drawn by animate(); a board that came another way (race_state after a
+      // reconnect: moves made meanwhile) is drawn as it is.
+      if (JSON.stringify(entry.view.latest) !== JSON.stringify(g.board)) entry.view.show(g.board, g.mode);
     }
-    if (skip && race.games[skip]) this.ownHead.render(`You (${names.get(skip) ?? 'you'})`, race.games[skip], skip === leader, target);
+    if (skip && race.games[skip]) this.ownHead.render(`You (${names.get(skip) ?? 'you'})`, own ?? race.games[skip], skip === leader, target);
   }
 
   // Shows emote (a name of EMOTES) beside the board of `at` (an element) for three seconds.
@@ -200,7 +206,7 @@ export class RaceView {
 
   animate(playerId, before, message, mode) {
     const entry = this.boards.get(playerId);
-    if (entry) entry.view.animate(before, message, mode);
+    if (entry) entry.view.follow(before, message, mode);
   }
 
   renderClock(race, now = Date.now()) {

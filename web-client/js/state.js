@@ -13,6 +13,7 @@ export function initialState() {
     countdown: null,   // seconds, while counting down
     results: null,     // the last race_over
     queued: false,
+    away: {},          // racers of my room whose connection is lost: id → when I learned it (ms)
     rooms: [],
     leaderboard: null,
     best: null,        // {mode, size, score, moves}: my best ranked result there (leaderboard rid 'best')
@@ -94,13 +95,15 @@ export function applyMessage(state, msg, now = Date.now()) {
       if (wanting.length) state.notice = { kind: 'info', text: `${wanting.join(', ')} wants a rematch` };
       state.view = 'play';
       state.room = msg.room;
+      state.away = Object.fromEntries(msg.room.players.filter((p) => !p.connected && !p.ghost)
+        .map((p) => [p.id, state.away[p.id] ?? now]));
       if (state.me && msg.room.players.some((p) => p.id === state.me.id)) state.queued = false;  // paired
       if (!state.role && state.me && msg.room.players.some((p) => p.id === state.me.id)) state.role = 'racer';
       if (msg.room.state === 'waiting') state.countdown = null;
       break;
     }
     case 'left':
-      state.room = null; state.role = null; state.race = null; state.countdown = null;
+      state.room = null; state.role = null; state.race = null; state.countdown = null; state.away = {};
       break;
     // Moderation: the host sent me out, or the operator closed the room.
     case 'kicked':
@@ -248,8 +251,17 @@ export function myGame(state) {
 export function showView(state, view) { state.view = view; }
 export function startWatching(state) { state.role = 'spectator'; }
 export function leaveRoom(state) {
-  state.room = null; state.role = null; state.race = null; state.results = null;
+  state.room = null; state.role = null; state.race = null; state.results = null; state.away = {};
   state.view = 'lobby';
+}
+
+// What a racer's heading says of a lost connection: "reconnecting… 42 s" (the grace left
+// before they forfeit, counted from when this page learned of it), or null.
+export function awayText(state, id, now = Date.now()) {
+  const since = state.away[id];
+  if (since === undefined) return null;
+  if (!state.room?.grace) return 'reconnecting…';
+  return `reconnecting… ${Math.max(0, Math.ceil((since + state.room.grace * 1000 - now) / 1000))} s`;
 }
 export function dismissResults(state) { state.results = null; }
 export function answeredChallenge(state, id) { dropChallenge(state, id); }

@@ -13,7 +13,7 @@ using std::chrono::milliseconds;
 
 TEST(LatencyHistogram, QuantilesAreTheBoundsOfTheirBuckets) {
   LatencyHistogram h;
-  EXPECT_EQ(h.quantile(0.5), 0);  // nothing observed
+  EXPECT_EQ(h.quantile(0.5), 0);                             // nothing observed
   for (int i = 0; i < 98; ++i) h.observe(microseconds(40));  // in (25 µs, 50 µs]
   h.observe(milliseconds(2));                                // in (1 ms, 2.5 ms]
   h.observe(std::chrono::seconds(3));                        // past the last bucket
