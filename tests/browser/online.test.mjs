@@ -145,13 +145,17 @@ test('a 3 s stall mid-race: no move lost or doubled, and no forfeit', async () =
     .some((b) => b.dataset.board === want), JSON.stringify(annBoard));
   assert.equal(await bob.locator('.opponent.away').count(), 0);
   assert.equal(await ann.locator('#results').isVisible(), false);
+  await ann.locator('#rtt-value').filter({ hasText: /^\d+ ms$/ }).waitFor();  // her round trip, from pings
+  // Bob's connection goes: Ann sees him reconnecting, with the grace he has left.
+  await nearContext.close();
+  await ann.locator('.opponent.away .racer-head', { hasText: /reconnecting… \d+ s/ }).waitFor();
   // Ann leaves: the race is over and her replay has each key once.
   const gameId = await ann.getAttribute('#board', 'data-game');
   await ann.click('#leave');
-  await bob.locator('#results').waitFor();
-  const res = await bob.request.get(`${env.server.url}/api/replays/${gameId}`);
-  assert.equal(res.status(), 200);
-  assertEachKeyOnce(await res.json(), pressed);
+  const replay = await ann.waitForFunction(async (url) => {
+    const res = await fetch(url);
+    return res.status === 200 && res.json();
+  }, `/api/replays/${gameId}`, { polling: 100 });
+  assertEachKeyOnce(await replay.jsonValue(), pressed);
   await farContext.close();
-  await nearContext.close();
 });
