@@ -29,17 +29,26 @@ BotRacer::BotRacer(engine::BotStrength strength, const RoomServices& services)
           std::chrono::duration<double>(1.0 / services.bot_moves_per_second))),
       seed_(random_u64()) {}
 
+std::shared_ptr<BotRacer> BotRacer::make(engine::BotStrength strength,
+                                         const RoomServices& services) {
+  if (services.bots == nullptr) return nullptr;
+  auto bot = std::make_shared<BotRacer>(strength, services);
+  std::lock_guard lock(bot->player_->mutex);
+  bot->player_->connection = bot;
+  return bot;
+}
+
 bool BotRacer::seat(const std::shared_ptr<Room>& room, engine::BotStrength strength) {
-  if (room->services().bots == nullptr) return false;
-  const auto bot = std::make_shared<BotRacer>(strength, room->services());
-  {
-    std::lock_guard lock(bot->player_->mutex);
-    bot->player_->connection = bot;
-  }
-  bot->room_ = room;
+  const auto bot = make(strength, room->services());
+  if (!bot) return false;
   room->join(bot->player_, bot, {});
-  bot->schedule();
+  start(bot, room);
   return true;
+}
+
+void BotRacer::start(const std::shared_ptr<BotRacer>& bot, const std::shared_ptr<Room>& room) {
+  bot->room_ = room;
+  bot->schedule();
 }
 
 void BotRacer::resume(const std::shared_ptr<BotRacer>& bot, const std::shared_ptr<Room>& room) {
@@ -47,9 +56,8 @@ void BotRacer::resume(const std::shared_ptr<BotRacer>& bot, const std::shared_pt
     std::lock_guard lock(bot->player_->mutex);
     bot->player_->connection = bot;
   }
-  bot->room_ = room;
   room->reconnected(*bot->player_, bot);
-  bot->schedule();
+  start(bot, room);
 }
 
 void BotRacer::schedule() {

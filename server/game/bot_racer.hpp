@@ -31,10 +31,18 @@ class BotRacer : public Participant, public std::enable_shared_from_this<BotRace
   // services.bot_moves_per_second (> 0), its turns on services.executor.
   BotRacer(engine::BotStrength strength, const RoomServices& services);
 
+  // A bot of strength whose Player is connected to it, to be seated (seat, or a registry's
+  // create_matched then start); null when services run no bots (no BotPool).
+  static std::shared_ptr<BotRacer> make(engine::BotStrength strength, const RoomServices& services);
+
   // Seats the computer opponent of strength in room as a racer (joining as anyone does) and
   // starts its turns; false when this server runs no bots (room's services have no BotPool).
   // The room must be waiting with a free seat, else the join is refused and the bot goes away.
   static bool seat(const std::shared_ptr<Room>& room, engine::BotStrength strength);
+
+  // The bot's Player is a racer of room already (seated with the other racer at once): it
+  // takes its turns there.
+  static void start(const std::shared_ptr<BotRacer>& bot, const std::shared_ptr<Room>& room);
 
   // The bot's Player is a racer of room already (a race restored from the journal): it
   // reconnects and takes its turns again.

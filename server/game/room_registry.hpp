@@ -42,6 +42,7 @@ class RoomRegistry {
   std::vector<ActiveRaceRecord> active_races() const;
   // Where the rooms' timers run (the main context).
   const boost::asio::any_io_executor& executor() const noexcept { return services_.executor; }
+  const RoomServices& services() const noexcept { return services_; }
   // Server shutdown: every room stops arming timers (Room::stop), and so does every room
   // created or restored from now on (a message or an adoption that raced the shutdown).
   void stop();

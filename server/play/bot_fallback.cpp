@@ -71,10 +71,16 @@ asio::awaitable<void> BotFallback::fire(std::shared_ptr<Player> player,
     co_return;
   }
   options.bot = kFallbackStrength;
-  const std::shared_ptr<Room> room = rooms_.create(options, std::move(code));
-  room->join(player, to, {});
-  if (room_of(*player) != room) co_return;  // joined something else meanwhile
-  if (BotRacer::seat(room, kFallbackStrength)) room->set_ready(*player, true, *to, {});
+  const std::shared_ptr<BotRacer> bot = BotRacer::make(kFallbackStrength, rooms_.services());
+  if (!bot) co_return;  // this server runs no computer opponent
+  // Both seats at once, ready, in one `room` (as a quick match between people is announced).
+  std::shared_ptr<Room> room;
+  if (rooms_.create_matched(options, player, bot->player(), room, std::move(code)) !=
+      Claim::paired) {
+    co_return;  // joined something else meanwhile
+  }
+  BotRacer::start(bot, room);
+  room->announce(nullptr, {});
 }
 
 void BotFallback::stop() {

@@ -152,10 +152,12 @@ test('a 3 s stall mid-race: no move lost or doubled, and no forfeit', async () =
   // Ann leaves: the race is over and her replay has each key once.
   const gameId = await ann.getAttribute('#board', 'data-game');
   await ann.click('#leave');
-  const replay = await ann.waitForFunction(async (url) => {
-    const res = await fetch(url);
-    return res.status === 200 && res.json();
-  }, `/api/replays/${gameId}`, { polling: 100 });
-  assertEachKeyOnce(await replay.jsonValue(), pressed);
+  const deadline = Date.now() + 10000;  // the race is over once it is recorded: asked every 100 ms
+  let res;
+  while ((res = await ann.request.get(`${env.server.url}/api/replays/${gameId}`)).status() !== 200) {
+    assert.ok(Date.now() < deadline, `no replay of ${gameId}: ${res.status()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assertEachKeyOnce(await res.json(), pressed);
   await farContext.close();
 });

@@ -123,10 +123,19 @@ TEST(BotRace, QuickMatchFallsBackToTheComputerAfterTheWait) {
   EXPECT_GE(std::chrono::steady_clock::now() - asked, 1s);
   EXPECT_TRUE(start["games"].contains("bot-medium")) << start.dump();
   EXPECT_TRUE(start["games"].contains(ann.id));
-  ASSERT_FALSE(seen.empty());
-  const json& room = seen.back()["room"];
+  // One `room` announces it, both seats in it and ready, as a match between people is.
+  std::vector<json> rooms;
+  for (const json& m : seen) {
+    if (m["type"] == "room") rooms.push_back(m["room"]);
+  }
+  ASSERT_EQ(rooms.size(), 1u) << json(rooms).dump();
+  const json& room = rooms.front();
   EXPECT_EQ(room["public"], true);
   EXPECT_EQ(room["host"], ann.id);
+  ASSERT_EQ(room["players"].size(), 2u);
+  EXPECT_EQ(room["players"][0]["id"], ann.id);
+  EXPECT_EQ(room["players"][1]["id"], "bot-medium");
+  for (const json& p : room["players"]) EXPECT_EQ(p["ready"], true);
   EXPECT_EQ(ann.ws.until("race_update")["player"], "bot-medium");
 }
 
