@@ -4,11 +4,10 @@
 // first connect, a reconnect) waits in an Outbox and goes once it has: a click never
 // vanishes. While welcomed it pings every few seconds and keeps the round trip (rtt).
 // Cluster mode: moveTo(url) follows a redirect to the node hosting a room; a connection
-// there that fails NODE_ATTEMPTS times in a row goes back to the address the page came from
-// (the node went away: another one takes the player).
+// there that cannot be opened goes back at once to the address the page came from (the node
+// went away: another one takes the player, and that address says where).
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
-const NODE_ATTEMPTS = 5;  // about 8 s of backoff: long enough for that node's restart
 const PING_MS = 2000;
 
 // The wait before reconnect attempt `attempt` (0-based): the backoff step, less a random part
@@ -105,7 +104,9 @@ export class Connection extends EventTarget {
     this.setStatus('connecting');
     const socket = new WebSocket(this.url);
     this.socket = socket;
+    let opened = false;
     socket.onopen = () => {
+      opened = true;
       this.attempt = 0;
       this.setStatus('open');
       const hello = { type: 'hello', name: this.name, device: deviceLabel() };
@@ -152,7 +153,8 @@ export class Connection extends EventTarget {
       this.setStatus(event.code === 4000 ? 'replaced' : this.banned ? 'banned' : 'closed');
       if (event.code === 4000 || this.banned) return;  // another tab took over, or a ban
       if (!this.ready) return;          // signed out: nobody to reconnect as
-      if (this.url !== this.home && this.attempt >= NODE_ATTEMPTS) this.url = this.home;
+      // A node that cannot be reached: the page's own address knows who took its place.
+      if (this.url !== this.home && !opened) this.url = this.home;
       setTimeout(() => this.connect(), backoffDelay(this.attempt++));
     };
   }
@@ -176,10 +178,11 @@ export class Connection extends EventTarget {
     this.dispatchEvent(new CustomEvent('welcomed', { detail: welcomed }));
   }
 
-  // Reconnects at once to url (a redirect's), saying hello there with the same token.
+  // Reconnects at once to url (a redirect's), saying hello there with the same token. The
+  // backoff goes on from where it is (a redirect to a node that refuses comes back home, and
+  // may be sent there again until another node takes over).
   moveTo(url) {
     this.url = socketUrl(url, this.home);
-    this.attempt = 0;
     this.connect();
   }
 
