@@ -31,7 +31,10 @@ const params = new URLSearchParams(location.search);
 const predictor = new Predictor((msg) => connection.transmit(msg), { enabled: params.get('predict') !== '0' });
 const controller = new Controller(state, {
   send: (msg) => connection.send(msg),
-  press: (action) => drawOwn(predictor.press(action)),
+  press: (action) => {
+    predictor.follow(myGame(state));  // the game shown may have changed without a message (Leave)
+    drawOwn(predictor.press(action));
+  },
   moveTo: (to) => connection.moveTo(to),
 }, { room: params.get('room'), watch: params.get('watch') });
 
