@@ -477,7 +477,7 @@ ClientMessage parse_message(const json& object) {
   }
   if (type == "link_code") return LinkCodeRequest{};
   if (type == "rename") return Rename{parse_name(required_string(object, "name"))};
-  if (type == "ping") return Ping{};
+  if (type == "ping") return Ping{optional_int<std::int32_t>(object, "rtt", 0, 600000)};
   if (type == "new_game") return parse_new_game(object);
   if (type == "move") return Move{*parse_dir(object), parse_at_move(object)};
   if (type == "slide") return parse_slide(object);

@@ -97,6 +97,7 @@ json room_json(const RoomView& room) {
   for (const auto& p : room.players) {
     json player{{"id", p.id}, {"name", p.name}, {"ready", p.ready}, {"connected", p.connected}};
     if (p.ghost) player["ghost"] = true;
+    if (p.slow) player["slow"] = true;
     players.push_back(std::move(player));
   }
   const RoomOptions& o = room.options;

@@ -54,6 +54,7 @@ struct RoomPlayerView {
   bool connected = true;
   std::int64_t score = 0;  // in the rooms list: the race score so far
   bool ghost = false;      // the ghost racer of a ghost room
+  bool slow = false;       // their round trip is long (our addition; RaceState::round_trip)
   // In the rooms list, while a race runs: the racer's board, row by row (size × size cells;
   // empty elsewhere). Our addition, for the lobby's miniature live boards.
   std::vector<std::int64_t> cells;

@@ -78,7 +78,9 @@ struct LinkCodeRequest {};
 struct Rename {
   std::string name;  // checked as hello's (protocol/names.hpp)
 };
-struct Ping {};
+struct Ping {
+  std::optional<std::int32_t> rtt;  // the client's last round trip, ms (our addition)
+};
 struct NewGame {
   engine::GameConfig config;  // seed filled only when explicit
   bool explicit_seed = false;

@@ -138,7 +138,7 @@ protocol::RoomView RaceState::summary() const {
   for (const auto& r : racers_) {
     if (r.left) continue;
     view.players.push_back({r.player->id, r.player->name(), r.ready, r.connected,
-                            r.game ? r.game->score() : 0, r.ghost});
+                            r.game ? r.game->score() : 0, r.ghost, r.slow});
   }
   return view;
 }
@@ -744,6 +744,17 @@ RaceEffects RaceState::disconnected(const Player& player, Time now) {
   racer->away_until = now + std::chrono::seconds(settings_.grace);
   if (state_ == State::countdown) state_ = State::waiting;
   broadcast_room(false, {});
+  return done();
+}
+
+RaceEffects RaceState::round_trip(const Player& player, int ms) {
+  Racer* racer = find(player);
+  if (racer == nullptr) return done();
+  const bool slow = ms >= (racer->slow ? kFastAgainMs : kSlowMs);
+  if (slow != racer->slow) {
+    racer->slow = slow;
+    broadcast_room(false, {});
+  }
   return done();
 }
 

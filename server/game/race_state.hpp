@@ -164,6 +164,11 @@ class RaceState {
   RaceEffects reconnected(const Player& player, std::weak_ptr<Participant> connection, Time now);
   // A racer's connection is gone: they keep their place for the grace period.
   RaceEffects disconnected(const Player& player, Time now);
+  // A racer's client measured its round trip (ms): at kSlowMs or more the room says they are
+  // slow, below kFastAgainMs no longer (the gap keeps a wavering link from flapping).
+  RaceEffects round_trip(const Player& player, int ms);
+  static constexpr int kSlowMs = 500;
+  static constexpr int kFastAgainMs = 300;
 
   // Fires whatever is due at now: the countdown's end, the time limit, expired graces.
   RaceEffects tick(Time now);
@@ -199,6 +204,7 @@ class RaceState {
     bool connected = true;
     bool left = false;   // left or timed out during a race: kept for the standings only
     bool ghost = false;  // the ghost racer of a ghost room
+    bool slow = false;   // their client's round trip is long (round_trip)
     std::optional<engine::Game> game;
     std::string game_id;
     // per move letter: ms from the race's start; nullopt once unknown (a restored race)

@@ -262,6 +262,10 @@ void Room::disconnected(Player& player) {
   act(nullptr, [&](RaceState& s, Time now) { return s.disconnected(player, now); });
 }
 
+void Room::round_trip(Player& player, int ms) {
+  act(nullptr, [&](RaceState& s, Time) { return s.round_trip(player, ms); });
+}
+
 protocol::RoomView Room::summary() const {
   std::lock_guard lock(mutex_);
   return state_->summary();

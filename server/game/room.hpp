@@ -89,6 +89,8 @@ class Room : public std::enable_shared_from_this<Room> {
   void remove_spectator(const Participant* spectator);
   void reconnected(Player& player, const std::shared_ptr<Participant>& to);
   void disconnected(Player& player);
+  // The player's client measured its round trip (RaceState::round_trip).
+  void round_trip(Player& player, int ms);
   protocol::RoomView summary() const;
   protocol::RoomView listing() const;  // RaceState::listing
   std::vector<std::string> checks() const;

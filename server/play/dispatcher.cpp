@@ -121,8 +121,12 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Hello& m,
   return std::nullopt;
 }
 
-Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Ping&, const protocol::Rid& rid) {
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Ping& m,
+                                   const protocol::Rid& rid) {
   c.send(protocol::encode_pong(rid));
+  if (m.rtt) {
+    if (const auto room = room_of(*c.player)) room->round_trip(*c.player, *m.rtt);
+  }
   return std::nullopt;
 }
 

@@ -111,6 +111,29 @@ TEST(Race, AllOverWithIdenticalPlayIsADraw) {
   EXPECT_EQ(over["ratings"][a.id]["after"], 1500);
 }
 
+TEST(Race, ARacerWhoseRoundTripIsLongIsShownSlowToTheOthers) {
+  ServerProcess server({"--countdown", "0"});
+  Racer a(server.port(), "ann");
+  Racer b(server.port(), "bob");
+  const std::string code = create_room(a, {})["code"];
+  b.ws.request({{"type", "join_room"}, {"code", code}});
+  start_race({&a, &b});
+  const auto ping = [&](int rtt) {
+    b.ws.send({{"type", "ping"}, {"rtt", rtt}});
+    b.ws.until("pong");
+  };
+  ping(800);  // at 500 ms or more the room says so
+  json room = a.ws.until("room");
+  EXPECT_EQ(room["room"]["players"][1]["slow"], true) << room.dump();
+  EXPECT_FALSE(room["room"]["players"][0].contains("slow"));
+  ping(400);  // between the two bounds: no change, no message
+  ping(100);  // below 300 ms: fast again
+  room = a.ws.until("room");
+  EXPECT_FALSE(room["room"]["players"][1].contains("slow")) << room.dump();
+  b.ws.send({{"type", "ping"}, {"rtt", -1}});
+  EXPECT_EQ(b.ws.until("error")["field"], "rtt");
+}
+
 TEST(Race, ADisconnectedRacerForfeitsAfterTheGrace) {
   ServerProcess server({"--countdown", "0", "--grace", "1"});
   Racer a(server.port(), "ann");

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialState, applyMessage, presenceText, settingsText } from '../../web-client/js/state.js';
+import { initialState, applyMessage, connectionNote, presenceText, settingsText } from '../../web-client/js/state.js';
 
 const G = (id, board) => ({ id, mode: 'classic', size: board.length, target: 2048, board, score: 0, moves: 0,
   max_tile: 2, state: 'playing', won: false, ranked: true, undos: 0 });
@@ -207,4 +207,20 @@ test('after a race, a racer ready again wants a rematch: the others are told', (
   assert.equal(s.notice, null);
   applyMessage(s, room(true));
   assert.equal(s.notice.text, 'bob wants a rematch');
+});
+
+test('a racer\'s connection note: reconnecting with the grace left, or slow, from the room', () => {
+  const s = initialState();
+  const room = (players) => ({ type: 'room', room: { code: 'ABCDEF', grace: 60, state: 'racing', players } });
+  applyMessage(s, room([{ id: 'a', connected: true }, { id: 'b', connected: true, slow: true }]), 1000);
+  assert.equal(connectionNote(s, 'a'), null);
+  assert.deepEqual(connectionNote(s, 'b'), { text: 'slow connection', lost: false });
+  applyMessage(s, room([{ id: 'a', connected: false }, { id: 'b', connected: true }]), 2000);
+  assert.deepEqual(connectionNote(s, 'a', 2000), { text: 'reconnecting… 60 s', lost: true });
+  // A later room with Ann still away keeps the time her grace began.
+  applyMessage(s, room([{ id: 'a', connected: false }, { id: 'b', connected: true }]), 30000);
+  assert.deepEqual(connectionNote(s, 'a', 47500), { text: 'reconnecting… 15 s', lost: true });
+  assert.equal(connectionNote(s, 'b'), null);
+  applyMessage(s, room([{ id: 'a', connected: true }, { id: 'b', connected: true }]), 50000);
+  assert.equal(connectionNote(s, 'a'), null);
 });

@@ -3,7 +3,7 @@
 // state after each.
 import { Connection } from './connection.js';
 import { ClientStorage } from './storage.js';
-import { applyMessage, awayText, dismissResults, initialState, myGame, notify, setEmotesMuted, showView } from './state.js';
+import { applyMessage, connectionNote, dismissResults, initialState, myGame, notify, setEmotesMuted, showView } from './state.js';
 import { Controller } from './controller.js';
 import { Predictor } from './prediction.js';
 import { fetchProfile, fetchReplay } from './api.js';
@@ -200,7 +200,7 @@ function render() {
   $('rtt-value').textContent = connection.rtt === null ? '' : `${connection.rtt} ms`;
   $('emote-bar').hidden = !room || state.role !== 'racer';
   race.renderBoards(view === 'play' ? state.race : null, room, state.role === 'racer' && state.me ? state.me.id : null, boardSpace,
-    { own: game, awayOf: (id) => awayText(state, id) });
+    { own: game, noteOf: (id) => connectionNote(state, id) });
   race.renderClock(state.race && !state.results ? state.race : null);
   if (race.renderResults(view === 'play' ? state.results : null, { me: state.me?.id, role: state.role }, openReplay)
       && state.role === 'racer') {

@@ -170,7 +170,8 @@ export class Connection extends EventTarget {
       const ping = () => {
         this.pinging.rid = `rtt${++n}`;
         this.pinging.at = performance.now();
-        this.transmit({ type: 'ping', rid: this.pinging.rid });
+        // With the last round trip measured: the room tells the others when it is long.
+        this.transmit({ type: 'ping', rid: this.pinging.rid, ...(this.rtt === null ? {} : { rtt: this.rtt }) });
       };
       this.pinging = { timer: setInterval(ping, PING_MS), rid: null, at: 0 };
       ping();

@@ -79,14 +79,14 @@ class RacerHead {
     element.replaceChildren(this.name, this.numbers, progress, this.badge);
   }
 
-  // g: a race game; name: shown as is; leads: this racer is ahead; away: what to say of a
-  // lost connection (awayText), or null.
-  render(name, g, leads, target, away = null) {
+  // g: a race game; name: shown as is; leads: this racer is ahead; note: what to say of their
+  // connection ({text, lost}: connectionNote), or null.
+  render(name, g, leads, target, note = null) {
     this.name.textContent = name;
     this.badge.classList.toggle('off', !leads);  // kept in place: every heading is as tall
     this.element.parentElement.classList.toggle('leads', leads);
-    this.element.parentElement.classList.toggle('away', !!away);
-    const detail = away && g.state === 'playing' ? away
+    this.element.parentElement.classList.toggle('away', !!note?.lost);
+    const detail = note && g.state === 'playing' ? note.text
       : g.state !== 'playing' ? g.state : g.mode === 'fifteen' ? `${g.moves} moves` : `tile ${g.max_tile ?? 0}`;
     this.numbers.replaceChildren(`${g.score}`, text('span', detail, 'tile-stat'));
     this.bar.style.width = `${Math.round(progressTo(g.max_tile, target) * 100)}%`;
@@ -127,9 +127,9 @@ export class RaceView {
   // skip = null), your own heading on your board. Lays the boards out to fit: equal sizes,
   // as large as the space allows (a phone racer's own board keeps the width, the others
   // below it small). space() measures the room the boards have, {width, height}: asked once
-  // everything above them is drawn. own: your game as shown (predicted); awayOf(id): what a
-  // racer's heading says of a lost connection, or null.
-  renderBoards(race, room, skip, space, { own = null, awayOf = () => null } = {}) {
+  // everything above them is drawn. own: your game as shown (predicted); noteOf(id): what a
+  // racer's heading says of their connection (lost or slow), or null.
+  renderBoards(race, room, skip, space, { own = null, noteOf = () => null } = {}) {
     const { el } = this;
     el.ownHead.hidden = !race || !skip;
     if (!race) {
@@ -182,7 +182,7 @@ export class RaceView {
     for (const id of ids) {
       const g = race.games[id], entry = this.boards.get(id);
       const name = names.get(id) ?? 'racer';
-      entry.head.render(name, g, id === leader, target, awayOf(id));
+      entry.head.render(name, g, id === leader, target, noteOf(id));
       entry.view.setLabel(`${name}'s board`);
       // A move is drawn by animate(); a board that came another way (race_state after a
       // reconnect: moves made meanwhile) is drawn as it is.

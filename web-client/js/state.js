@@ -255,13 +255,16 @@ export function leaveRoom(state) {
   state.view = 'lobby';
 }
 
-// What a racer's heading says of a lost connection: "reconnecting… 42 s" (the grace left
-// before they forfeit, counted from when this page learned of it), or null.
-export function awayText(state, id, now = Date.now()) {
+// What a racer's heading says of their connection, {text, lost}, or null: lost,
+// "reconnecting… 42 s" (the grace left before they forfeit, counted from when this page
+// learned of it); slow (the room says their round trip is long), "slow connection".
+export function connectionNote(state, id, now = Date.now()) {
   const since = state.away[id];
-  if (since === undefined) return null;
-  if (!state.room?.grace) return 'reconnecting…';
-  return `reconnecting… ${Math.max(0, Math.ceil((since + state.room.grace * 1000 - now) / 1000))} s`;
+  if (since === undefined) {
+    return state.room?.players.find((p) => p.id === id)?.slow ? { text: 'slow connection', lost: false } : null;
+  }
+  const left = Math.max(0, Math.ceil((since + (state.room?.grace ?? 0) * 1000 - now) / 1000));
+  return { text: state.room?.grace ? `reconnecting… ${left} s` : 'reconnecting…', lost: true };
 }
 export function dismissResults(state) { state.results = null; }
 export function answeredChallenge(state, id) { dropChallenge(state, id); }
