@@ -67,7 +67,7 @@ test('at 200 ms round trip each key changes the board within 50 ms (p90 of 40 ke
   await context.close();
 });
 
-test('30 keys as fast as a key repeats, with jitter: the board and score shown are the server\'s, every key once', async () => {
+test('30 keys back to back (faster than a key repeats), with jitter: the board and score shown are the server\'s, every key once', async () => {
   await distance(200, 100);
   const context = await env.browser.newContext();
   const page = await soloGame(context, 'far-fast');
@@ -75,8 +75,7 @@ test('30 keys as fast as a key repeats, with jitter: the board and score shown a
   const pattern = ['down', 'left', 'down', 'right', 'left', 'left', 'down', 'up', 'right', 'down'];
   for (let i = 0; i < 30; ++i) {
     pressed.push(pattern[i % pattern.length]);
-    await page.keyboard.press(KEYS[pressed.at(-1)]);
-    await page.waitForTimeout(33);  // the pace of a held key: the keyboard's, not a wait for the server
+    await page.keyboard.press(KEYS[pressed.at(-1)]);  // the next at once: none waits for the server
   }
   await answered(page);
   const shown = await boardOf(page);
@@ -134,9 +133,9 @@ test('a 3 s stall mid-race: no move lost or doubled, and no forfeit', async () =
   };
   for (let i = 0; i < 5; ++i) { await press(); await answered(ann); }
   relay.stall(3000);
-  const stalledAt = Date.now();
-  while (Date.now() - stalledAt < 2500) { await press(); await ann.waitForTimeout(150); }
-  assert.notEqual(await ann.getAttribute('#board', 'data-pending'), '0', 'the moves were held by the stall');
+  await press();
+  assert.notEqual(await ann.getAttribute('#board', 'data-pending'), '0', 'the move is held by the stall');
+  for (let i = 0; i < 11; ++i) await press();  // more keys while it lasts, back to back
   await answered(ann);
   for (let i = 0; i < 5; ++i) { await press(); await answered(ann); }
   // Bob sees Ann's board as Ann does, and Ann is racing still.

@@ -33,7 +33,7 @@ const controller = new Controller(state, {
   send: (msg) => connection.send(msg),
   press: (action) => {
     predictor.follow(myGame(state));  // the game shown may have changed without a message (Leave)
-    drawOwn(predictor.press(action));
+    if (drawOwn(predictor.press(action))) render();
   },
   moveTo: (to) => connection.moveTo(to),
 }, { room: params.get('room'), watch: params.get('watch') });
@@ -96,13 +96,14 @@ function shownGame() {
 
 // Draws a change of my own board (Predictor's press and observe): a slide at once, the
 // spawn when the server names it, or the server's board where it differs from the guess.
+// Returns whether it drew anything (the caller renders the rest of the page).
 function drawOwn(change) {
-  if (!change) return;
+  if (!change) return false;
   const mode = shownGame()?.mode ?? 'classic';
   if (change.kind === 'slide') animate({ target: 'solo', before: change.before, message: change.message, mode });
   else if (change.kind === 'appear') board.appear(change.message.board, change.message.spawned, mode);
   else board.show(change.board, mode);
-  render();
+  return true;
 }
 
 // R and Z on a game that counts: ask first.

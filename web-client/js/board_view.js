@@ -108,12 +108,8 @@ export class BoardView {
   }
 
   playNext() {
-    if (this.backlog.length > 2) {
-      const skipped = this.backlog.splice(0, this.backlog.length - 2).at(-1);
-      const rest = this.backlog;
-      this.show(skipped.message.board, skipped.mode);
-      this.backlog = rest;
-    }
+    // Caught up: the slide of the next starts from its own `before`, drawn afresh.
+    this.backlog.splice(0, Math.max(0, this.backlog.length - 2));
     const next = this.backlog.shift();
     if (!next) { this.chain = null; return; }
     this.animate(next.before, next.message, next.mode);
