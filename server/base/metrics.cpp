@@ -98,8 +98,13 @@ std::string Metrics::render() const {
   family("tilerace_redirects_total", "counter", "Clients sent to the node hosting their room.",
          redirects_total);
   family("tilerace_unjournaled_moves_total", "counter",
-         "Cluster mode: race moves answered without their Redis journal entry (Redis away).",
+         "Cluster mode: race moves not in the Redis move journal, answered once the store's "
+         "journal had them (Redis away, or this node's lease unconfirmed).",
          unjournaled_moves_total);
+  family("tilerace_races_handed_over_total", "counter",
+         "Cluster mode: races this node found adopted or recorded by another node (fenced): "
+         "their racers and spectators were sent there.",
+         races_handed_over_total);
   family("tilerace_adoption_mismatches_total", "counter",
          "Cluster mode: racers of adopted races whose rebuilt game differs from its journal's "
          "check.",

@@ -56,6 +56,7 @@ class Metrics {
   std::atomic<std::int64_t> cluster_nodes{0};             // live nodes seen by the last heartbeat
   std::atomic<std::uint64_t> redirects_total{0};          // redirects sent to other nodes
   std::atomic<std::uint64_t> unjournaled_moves_total{0};  // cluster: race moves Redis missed
+  std::atomic<std::uint64_t> races_handed_over_total{0};  // cluster: races found another's
   std::atomic<std::uint64_t> adoption_mismatches_total{0};  // adopted games off their check
   std::atomic<std::uint64_t> registrations_total{0};        // guests who set a password
   std::atomic<std::uint64_t> logins_total{0};               // sign-ins by password or link code

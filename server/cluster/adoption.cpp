@@ -39,9 +39,10 @@ std::size_t mismatches(const std::vector<std::string>& rebuilt,
   return wrong;
 }
 
-Adoption::Adoption(std::string node, RedisConnection& redis, StoreWorker& store,
+Adoption::Adoption(std::string node, std::string url, RedisConnection& redis, StoreWorker& store,
                    PlayerRegistry& players, RoomRegistry& rooms, Metrics& metrics)
     : node_(std::move(node)),
+      url_(std::move(url)),
       redis_(redis),
       store_(store),
       players_(players),
@@ -64,6 +65,14 @@ asio::awaitable<std::size_t> Adoption::run(std::vector<std::string> orphans) {
 
 asio::awaitable<JournalRead> Adoption::read_journal(const ActiveRaceRecord& race) {
   const std::size_t n = race.racers.size();
+  // Commands on one connection run in order: an append under the earlier epoch is either in
+  // what MGET reads, or refused.
+  const std::vector<std::string> own{"SET", owner_key(race.id),
+                                     std::to_string(race.epoch) + " " + node_ + " " + url_, "PX",
+                                     "86400000"};
+  if (const RedisReply set = co_await redis_.command(own); set.error()) {
+    throw std::runtime_error("redis: " + set.str);
+  }
   std::vector<std::string> command{"MGET"};
   for (std::size_t i = 0; i < n; ++i) command.push_back(moves_key(race.id, i));
   for (std::size_t i = 0; i < n; ++i) command.push_back(check_key(race.id, i));
@@ -80,7 +89,7 @@ asio::awaitable<JournalRead> Adoption::read_journal(const ActiveRaceRecord& race
 asio::awaitable<std::size_t> Adoption::adopt(const std::string& orphan) {
   // 1. The races move to this node in the store: from here on no other node can take them.
   std::vector<ActiveRaceRecord> races;
-  const StoreWorker::Job take = [&](Store& s) { races = s.adopt_races(orphan); };
+  const StoreWorker::Job take = [&](Store& s) { races = s.adopt_races(orphan, url_); };
   co_await store_.run(take);
 
   // 2. Each is brought up to the move journal (Redis away: they are this node's now, and run

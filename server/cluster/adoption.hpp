@@ -1,8 +1,9 @@
 #pragma once
 // Adopting the races of an orphan — a dead node, or this node after its restart
 // (docs/architecture.md, "An adoption"): the whole path in one unit. The orphan's journaled
-// races move to this node in the store (one statement: a race moves once, never to two
-// nodes), are brought up to the move journal in Redis, are rebuilt once — the rooms that run
+// races move to this node in the store under their next epoch (one statement: a race moves
+// once, never to two nodes, and the orphan, if it still runs, can write them no more), are
+// brought up to the move journal in Redis (taken over there first), are rebuilt once — the rooms that run
 // them replay each game from seed and moves — and each rebuilt game is checked against the
 // journal's last check; then this node takes over their codes and the orphan is done.
 // Runs on the main context (the store's part on the StoreWorker's thread).
@@ -40,8 +41,9 @@ std::size_t mismatches(const std::vector<std::string>& rebuilt,
 
 class Adoption {
  public:
-  Adoption(std::string node, RedisConnection& redis, StoreWorker& store, PlayerRegistry& players,
-           RoomRegistry& rooms, Metrics& metrics);
+  // node: this node, reached at url.
+  Adoption(std::string node, std::string url, RedisConnection& redis, StoreWorker& store,
+           PlayerRegistry& players, RoomRegistry& rooms, Metrics& metrics);
 
   // Adopts each orphan's races (this node holds the leased claim on each). An orphan whose
   // adoption fails stays claimed by this node until the lease runs out; the next heartbeat
@@ -51,9 +53,12 @@ class Adoption {
 
  private:
   boost::asio::awaitable<std::size_t> adopt(const std::string& orphan);
+  // Makes this node the race's owner in the move journal (a stale copy's appends are refused
+  // from here on), then reads what the journal has.
   boost::asio::awaitable<JournalRead> read_journal(const ActiveRaceRecord& race);
 
   std::string node_;
+  std::string url_;
   RedisConnection& redis_;
   StoreWorker& store_;
   PlayerRegistry& players_;

@@ -32,6 +32,16 @@ constexpr auto kMatchKept = std::chrono::seconds(30);
 constexpr auto kMinBeatGap = std::chrono::milliseconds(50);
 constexpr int kCodeAttempts = 16;
 
+// A Redis reply overdue by this much drops the connection: well within the lease, so that
+// a node cut off from Redis notices before its lease could run out.
+std::chrono::milliseconds reply_timeout(std::chrono::milliseconds lease) {
+  return std::min(RedisConnection::kReplyTimeout, lease / 2);
+}
+
+std::int64_t steady_ns(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
 }  // namespace
 
 Cluster::Cluster(asio::io_context& main, ClusterSettings settings, RoomRegistry& rooms,
@@ -42,9 +52,10 @@ Cluster::Cluster(asio::io_context& main, ClusterSettings settings, RoomRegistry&
       players_(players),
       store_(store),
       metrics_(metrics),
-      commands_(
-          std::make_shared<RedisConnection>(main.get_executor(), settings_.redis, "commands")),
-      control_(std::make_shared<RedisConnection>(main.get_executor(), settings_.redis, "control")),
+      commands_(std::make_shared<RedisConnection>(main.get_executor(), settings_.redis, "commands",
+                                                  reply_timeout(settings_.lease))),
+      control_(std::make_shared<RedisConnection>(main.get_executor(), settings_.redis, "control",
+                                                 reply_timeout(settings_.lease))),
       timer_(main) {}
 
 void Cluster::start() {
@@ -71,6 +82,11 @@ void Cluster::start() {
 
 bool Cluster::available() const noexcept {
   return commands_->connected() && metrics_.cluster_available.load() == 1;
+}
+
+bool Cluster::lease_confirmed() const noexcept {
+  return steady_ns(std::chrono::steady_clock::now()) <
+         lease_confirmed_until_.load(std::memory_order_relaxed);
 }
 
 void Cluster::wake() {
@@ -136,7 +152,22 @@ asio::awaitable<void> Cluster::beat() {
   const std::vector<std::string> args{settings_.node, settings_.public_url,
                                       std::to_string(settings_.lease.count()), listing,
                                       joined_ ? "0" : "1"};
+  // The lease runs from when Redis set it, which is after this: counted from here, the
+  // confirmation can only end early.
+  const auto sent = std::chrono::steady_clock::now();
   const RedisReply reply = co_await eval(kBeat, args);
+  if (joined_ && !lease_confirmed()) {
+    // The lease lapsed: another node may have adopted any race here and taken its move journal
+    // over. None is journaled in Redis again; the store, which knows the owners, confirms
+    // their moves.
+    spdlog::warn("cluster: this node's lease was not confirmed for a while: its running races "
+                 "are confirmed by the store from now on");
+    const std::vector<ActiveRaceRecord> running = rooms_.active_races();  // (rooms lock first)
+    std::lock_guard lock(mutex_);
+    for (const ActiveRaceRecord& race : running) unjournaled_.insert(race.id);
+  }
+  lease_confirmed_until_.store(steady_ns(sent + settings_.lease - settings_.lease / 5),
+                               std::memory_order_relaxed);
   joined_ = true;
   metrics_.cluster_available.store(1, std::memory_order_relaxed);
   if (std::exchange(outage_reported_, false)) spdlog::info("cluster: redis answers again");
@@ -181,28 +212,48 @@ asio::awaitable<void> Cluster::beat() {
 }
 
 asio::awaitable<void> Cluster::adopt(std::vector<std::string> orphans) {
-  Adoption adoption(settings_.node, *commands_, store_, players_, rooms_, metrics_);
+  Adoption adoption(settings_.node, settings_.public_url, *commands_, store_, players_, rooms_,
+                    metrics_);
   if (co_await adoption.run(std::move(orphans)) > 0) rooms_changed();
   adopting_ = false;
 }
 
-asio::awaitable<void> Cluster::append(MoveJournalEntry entry) {
+asio::awaitable<std::optional<RaceOwner>> Cluster::append(MoveJournalEntry entry) {
   {
     std::lock_guard lock(mutex_);
     if (unjournaled_.count(entry.race_id) > 0) {
       throw RedisUnavailable("this race's journal missed a move: it is journaled no further");
     }
+    if (!lease_confirmed()) {
+      unjournaled_.insert(entry.race_id);
+      throw RedisUnavailable("this node's lease is not confirmed");
+    }
   }
   const std::vector<std::string> args{moves_key(entry.race_id, entry.position),
                                       entry.resigned ? entry.moves + "!" : entry.moves,
-                                      check_key(entry.race_id, entry.position), entry.check};
+                                      check_key(entry.race_id, entry.position),
+                                      entry.check,
+                                      owner_key(entry.race_id),
+                                      std::to_string(entry.epoch),
+                                      settings_.node,
+                                      settings_.public_url};
+  RedisReply reply;
   try {
-    co_await eval(kJournal, args);
+    reply = co_await eval(kJournal, args);
   } catch (const std::exception&) {
     std::lock_guard lock(mutex_);
     unjournaled_.insert(entry.race_id);
     throw;
   }
+  if (reply.type != RedisReply::Type::string) co_return std::nullopt;
+  // `<epoch> <node> <url>`: a later owner.
+  RaceOwner owner;
+  const auto first = reply.str.find(' ');
+  const auto second = reply.str.find(' ', first + 1);
+  owner.epoch = std::stoll(reply.str.substr(0, first));
+  if (first != std::string::npos) owner.node = reply.str.substr(first + 1, second - first - 1);
+  if (second != std::string::npos) owner.url = reply.str.substr(second + 1);
+  co_return owner;
 }
 
 void Cluster::forget(const std::string& race_id) {
@@ -291,8 +342,10 @@ asio::awaitable<std::string> Cluster::claim_new_code() {
   throw std::runtime_error("no free room code");  // 16 collisions in a 32^6 space: not chance
 }
 
-asio::awaitable<std::optional<std::string>> Cluster::locate(const std::string& code) {
-  const std::vector<std::string> args{code};
+asio::awaitable<std::optional<std::string>> Cluster::locate(const std::string& code,
+                                                            bool beating) {
+  const std::vector<std::string> args{code,
+                                      std::to_string(beating ? settings_.lease.count() / 2 : 0)};
   const RedisReply reply = co_await eval(kLocate, args);
   if (reply.elements.size() != 2 || reply.elements[0].str == settings_.node) co_return std::nullopt;
   co_return reply.elements[1].str;

@@ -19,6 +19,11 @@
 //   left) and takes over their codes. A node's own earlier races come back the same way
 //   after its first heartbeat, never at start-up, so that it and a survivor never both run
 //   one.
+// - fencing (docs/operations.md, "Fencing"): each adoption gives a race its next epoch in the
+//   store; the move journal keeps the race's owner beside its moves and refuses an append under
+//   an earlier epoch, as the store refuses such a journal write or recording. A node whose lease
+//   is not confirmed (no heartbeat went through for 4/5 of the lease, counted from its sending)
+//   stops journaling moves in Redis: the store confirms each instead, fenced by the epoch.
 //
 // Threading (docs/architecture.md): the heartbeat, the Redis connections and the reaping run
 // on the main context. The public calls may come from any thread; awaitables resume on the
@@ -29,7 +34,9 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -82,11 +89,17 @@ class Cluster final : public MoveJournal {
   void set_public_url(std::string url) { settings_.public_url = std::move(url); }
   // Redis answers and this node's lease is in place (its last heartbeat went through).
   bool available() const noexcept;
+  // The lease is confirmed: a heartbeat sent less than 4/5 of the lease ago went through, so no
+  // other node can have taken this node for dead (the margin: docs/operations.md, "Fencing").
+  bool lease_confirmed() const noexcept;
 
   // A code no room of any node has, claimed for a new room of this node.
   boost::asio::awaitable<std::string> claim_new_code();
   // The public URL of the live node hosting code (never this node); nullopt if none does.
-  boost::asio::awaitable<std::optional<std::string>> locate(const std::string& code);
+  // beating: only a node that beat within the last half lease is named (one that missed two
+  // heartbeats may be dead).
+  boost::asio::awaitable<std::optional<std::string>> locate(const std::string& code,
+                                                            bool beating = false);
   // The room closed: its code is free again (done in the background).
   void release(const std::string& code);
   // The public rooms of the other live nodes as of the last heartbeat: one encoded list each
@@ -123,10 +136,12 @@ class Cluster final : public MoveJournal {
 
   // The move journal (MoveJournal): each racer's moves appended to a Redis string
   // (moves:<race>:<position>, "!" at the end once resigned; a day's expiry), read back when a
-  // race is adopted. A race whose append failed once (Redis away) is journaled no further:
-  // its store journal, written every second, then knows more than Redis does.
-  boost::asio::awaitable<void> append(MoveJournalEntry entry) override;
+  // race is adopted, fenced by the race's owner (owner:<race>). A race whose append failed once
+  // (Redis away, the lease unconfirmed) is journaled there no further: the store confirms its
+  // moves from then on, and its journal knows more than Redis does.
+  boost::asio::awaitable<std::optional<RaceOwner>> append(MoveJournalEntry entry) override;
   void forget(const std::string& race_id) override;
+  std::string url() const override { return settings_.public_url; }
 
  private:
   boost::asio::awaitable<void> heartbeat_loop();
@@ -158,6 +173,8 @@ class Cluster final : public MoveJournal {
   bool joined_ = false;    // a beat went through since this process started
   bool dirty_ = false;     // woken since the last beat began
   bool idle_ = false;      // the heartbeat waits out its interval (a wake cuts it short)
+  // Until when the lease is confirmed (steady clock, ns since its epoch).
+  std::atomic<std::int64_t> lease_confirmed_until_{0};
 
   mutable std::mutex mutex_;  // guards what follows
   std::vector<std::string> remote_rooms_;

@@ -12,6 +12,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
+#include <algorithm>
 #include <array>
 
 namespace tilerace::server {
@@ -43,10 +44,12 @@ RedisReply convert(const redisReply& r) {
 
 }  // namespace
 
-RedisConnection::RedisConnection(Executor executor, RedisAddress address, std::string name)
+RedisConnection::RedisConnection(Executor executor, RedisAddress address, std::string name,
+                                 std::chrono::milliseconds reply_timeout)
     : executor_(executor),
       address_(std::move(address)),
       name_(std::move(name)),
+      reply_timeout_(reply_timeout),
       stream_(executor),
       pause_(executor),
       watchdog_(executor) {}
@@ -138,12 +141,12 @@ asio::awaitable<boost::system::error_code> RedisConnection::read_replies() {
 
 asio::awaitable<void> RedisConnection::watch() {
   while (!stopped_) {
-    watchdog_.expires_after(std::chrono::milliseconds(500));
+    watchdog_.expires_after(std::min(std::chrono::milliseconds(500), reply_timeout_ / 4));
     co_await watchdog_.async_wait(as_tuple(use_awaitable));
     if (stopped_) co_return;
     if (connected() && !pending_.empty() &&
-        std::chrono::steady_clock::now() - pending_.front().since > kReplyTimeout) {
-      spdlog::warn("redis {}: no reply for {} ms: reconnecting", name_, kReplyTimeout.count());
+        std::chrono::steady_clock::now() - pending_.front().since > reply_timeout_) {
+      spdlog::warn("redis {}: no reply for {} ms: reconnecting", name_, reply_timeout_.count());
       drop("reply timeout");
     }
   }

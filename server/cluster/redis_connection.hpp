@@ -7,7 +7,8 @@
 // Commands are pipelined: written in order, answered in order. The connection connects and
 // reconnects by itself (every kReconnectEvery) until stop(). While it is down, a command fails
 // at once with RedisUnavailable; so does every command in flight when it drops, and the
-// connection is dropped when a reply is overdue by kReplyTimeout (a hung server).
+// connection is dropped when a reply is overdue by its reply timeout (a hung server, or one
+// cut off).
 //
 // Subscriber mode (on_push given): every reply goes to on_push (SUBSCRIBE confirmations and
 // messages); the owner subscribes with send() from on_connected.
@@ -43,7 +44,8 @@ class RedisConnection : public std::enable_shared_from_this<RedisConnection> {
   static constexpr std::chrono::milliseconds kReplyTimeout{3000};
 
   // name says which connection a log line is about.
-  RedisConnection(Executor executor, RedisAddress address, std::string name);
+  RedisConnection(Executor executor, RedisAddress address, std::string name,
+                  std::chrono::milliseconds reply_timeout = kReplyTimeout);
   ~RedisConnection();
 
   // Starts connecting. on_connected runs on the executor after each (re)connection, before
@@ -87,6 +89,7 @@ class RedisConnection : public std::enable_shared_from_this<RedisConnection> {
   Executor executor_;
   RedisAddress address_;
   std::string name_;
+  std::chrono::milliseconds reply_timeout_;
   Stream stream_;
   boost::asio::steady_timer pause_;
   boost::asio::steady_timer watchdog_;

@@ -95,9 +95,15 @@ redis.call('DEL', 'tilerace:adopting:' .. o)
 return 1
 )lua";
 
-// ARGV: moves key, moves, check key, check. Appends a racer's moves to their journal and
-// keeps the check of where they led (both kept a day at most).
+// ARGV: moves key, moves, check key, check, owner key, epoch, node, url. Appends a racer's moves
+// to their journal and keeps the check of where they led (both kept a day at most) — unless
+// the race's owner (`<epoch> <node> <url>`, set by its first append and by each adoption) holds
+// a later epoch: then nothing is written and the owner is returned (the caller's copy is
+// stale). 1 when written.
 inline constexpr std::string_view kJournal = R"lua(
+local owner = redis.call('GET', ARGV[5])
+if owner and tonumber(string.match(owner, '^%d+')) > tonumber(ARGV[6]) then return owner end
+redis.call('SET', ARGV[5], ARGV[6] .. ' ' .. ARGV[7] .. ' ' .. ARGV[8], 'PX', 86400000)
 redis.call('APPEND', ARGV[1], ARGV[2])
 redis.call('PEXPIRE', ARGV[1], 86400000)
 redis.call('SET', ARGV[3], ARGV[4], 'PX', 86400000)
@@ -110,6 +116,9 @@ inline std::string moves_key(const std::string& race_id, std::size_t position) {
 inline std::string check_key(const std::string& race_id, std::size_t position) {
   return "tilerace:check:" + race_id + ":" + std::to_string(position);
 }
+// The race's owner as the move journal knows it: `<epoch> <node> <url>`, a day at most (it
+// outlives the race's moves, so that no stale copy appends to a recorded race).
+inline std::string owner_key(const std::string& race_id) { return "tilerace:owner:" + race_id; }
 
 // ARGV: code, node. 1 if the code is now this node's (it was free, ours already, or held by
 // an orphan this node is adopting).
@@ -134,12 +143,15 @@ end
 return 1
 )lua";
 
-// ARGV: code. {node, url} of the live node that has it, or nil.
+// ARGV: code, least lease left (ms). {node, url} of the live node that has it — one whose
+// lease has at least that much left, so a node that missed its heartbeats is not named —, or
+// nil.
 inline constexpr std::string_view kLocate = R"lua(
 local owner = redis.call('GET', 'tilerace:code:' .. ARGV[1])
 if not owner then return nil end
 local url = redis.call('GET', 'tilerace:node:' .. owner)
 if not url then return nil end
+if redis.call('PTTL', 'tilerace:node:' .. owner) < tonumber(ARGV[2]) then return nil end
 return {owner, url}
 )lua";
 

@@ -29,6 +29,9 @@ struct SoloGame {
   // When each letter of the history was played (ms from started_at); nullopt once unknown
   // (restored from the journal).
   std::optional<std::vector<std::int32_t>> times = std::vector<std::int32_t>{};
+  // A shared store: the epoch this node holds the game's journal entry under
+  // (ActiveGameRecord::epoch): 1 for a game started here, the store's for one resumed here.
+  std::int64_t epoch = 1;
 
   bool ranked() const noexcept {
     return daily.empty() ? !explicit_seed && game.undos() == 0 : daily_ranked;

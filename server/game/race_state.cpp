@@ -283,6 +283,21 @@ RaceEffects RaceState::close_by_operator(std::string_view reason) {
   return done();
 }
 
+RaceEffects RaceState::hand_over(std::string_view url) {
+  if (closed_) return done();
+  if (state_ == State::racing) metrics_->races_active.fetch_sub(1, std::memory_order_relaxed);
+  broadcast(share(url.empty() ? protocol::encode_room_closed(code_, "moved")
+                              : protocol::encode_redirect(url, code_, "resume", {})));
+  for (const Racer& r : racers_) {
+    if (!r.left) fx_.released.push_back(r.player);
+  }
+  racers_.clear();
+  spectators_.clear();
+  host_.clear();
+  closed_ = true;
+  return done();
+}
+
 RaceEffects RaceState::seat_ghost() {
   if (!ghost_ || closed_ || state_ != State::waiting) return done();
   racers_.push_back(ghost_racer(*ghost_));
@@ -808,7 +823,7 @@ std::optional<RaceState::Time> RaceState::next_deadline() const {
 }
 
 std::optional<ActiveRaceRecord> RaceState::active_record(Time now) {
-  if (state_ != State::racing && state_ != State::finishing) return std::nullopt;
+  if (closed_ || (state_ != State::racing && state_ != State::finishing)) return std::nullopt;
   ActiveRaceRecord record{.id = race_id_,
                           .room = code_,
                           .options = record_of(options_),

@@ -52,6 +52,7 @@ struct MoveJournalEntry {
   std::string moves;
   bool resigned = false;
   std::string check;  // game_check of the racer's game after it
+  std::int64_t epoch = 0;  // the race's, as this node holds it (ActiveRaceRecord::epoch)
 };
 
 // A finished race to record: the record, and race_over exactly as it will be sent.
@@ -115,6 +116,8 @@ class RaceState {
 
   // The room has nobody left and is gone for good; the shell drops it from the registry.
   bool closed() const noexcept { return closed_; }
+  // The id of the room's race: the running one, or the last (empty before the first).
+  const std::string& race_id() const noexcept { return race_id_; }
 
   // seat.player asks to join. claimed: the shell linked the player to this room (they were in
   // none); if the join is refused, the player is in released again.
@@ -136,6 +139,11 @@ class RaceState {
   // everyone is let go, and a running race is abandoned (effects' abandoned_race): no result,
   // no rating. The room is closed for good.
   RaceEffects close_by_operator(std::string_view reason);
+  // Cluster mode: the race is another node's now (adopted there, or recorded there): racers
+  // and spectators get `redirect` (reason resume) to url — `room_closed` ("moved") when no
+  // owner is known —, everyone is let go, and this copy closes for good: no result, no
+  // journal change (they are the owner's).
+  RaceEffects hand_over(std::string_view url);
   // A racer's emote: to every member and spectator (the caller's copy carries rid); at most
   // one per kEmoteEvery per racer, else rate_limited.
   RaceEffects emote(const Player& player, protocol::Emote emote, const protocol::Rid& rid,

@@ -51,6 +51,8 @@ std::shared_ptr<Room> Room::restore(const ActiveRaceRecord& record,
     players[i]->room = room;
   }
   std::lock_guard lock(room->mutex_);
+  room->epoch_race_ = record.id;
+  room->epoch_ = record.epoch;
   room->state_.emplace(std::move(*state));
   room->apply_locked(std::move(effects), nullptr);
   return room;
@@ -125,6 +127,11 @@ asio::awaitable<void> Room::forget(RoomServices services, std::string race_id, s
 }
 
 asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result) {
+  if (self->services_.journal != nullptr) {
+    std::lock_guard lock(self->mutex_);
+    result.record.epoch = self->epoch_locked(result.record.id);
+    result.record.url = self->services_.journal->url();
+  }
   std::vector<Grant> granted;
   const StoreWorker::Job save = [&result, &granted](Store& s) {
     granted = s.record_race(result.record);
@@ -134,6 +141,9 @@ asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result
     try {
       co_await self->services_.store->run(save);
       committed = true;
+    } catch (const RaceLost& lost) {
+      self->lose(result.record.id, lost.owner());  // its owner records it: nothing is announced
+      co_return;
     } catch (const std::exception& e) {
       spdlog::error("room {}: recording the race failed (attempt {}): {}", self->code_, attempt + 1,
                     e.what());
@@ -142,6 +152,7 @@ asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result
       std::lock_guard lock(self->mutex_);
       if (committed) {
         if (self->services_.journal != nullptr) self->services_.journal->forget(result.record.id);
+        self->confirmed_ = self->played_;  // the record has every move
         self->apply_locked(self->state_->recorded(result, granted), nullptr);
         co_return;
       }
@@ -196,37 +207,135 @@ std::optional<asio::awaitable<void>> Room::play(Player& player,
                                      }),
                       fx.deliveries.end());
   MoveJournalEntry entry = std::move(*fx.move_entry);
+  entry.epoch = epoch_locked(entry.race_id);
   const bool in_store = entry.race_id == in_store_race_;
+  const std::uint64_t seq = ++played_;
   apply_locked(std::move(fx), nullptr);
-  return journal_then_answer(shared_from_this(), std::move(entry), in_store, to, std::move(held));
+  return journal_then_answer(shared_from_this(), std::move(entry), seq, in_store, to,
+                             std::move(held));
 }
 
 asio::awaitable<void> Room::journal_then_answer(std::shared_ptr<Room> self, MoveJournalEntry entry,
-                                                bool in_store, std::shared_ptr<Participant> to,
+                                                std::uint64_t seq, bool in_store,
+                                                std::shared_ptr<Participant> to,
                                                 std::vector<SharedMessage> held) {
+  const std::string race_id = entry.race_id;
+  // A node adopting the race finds it through the store's journal: a young race (not in it
+  // yet: it is written once a second) is written before its first moves are answered.
   if (!in_store) {
-    // A survivor finds a race through the store's journal: a young race (not in it yet: it
-    // is written once a second) is written now, before its first moves are answered.
-    std::optional<ActiveRaceRecord> record = self->active_record();
-    const StoreWorker::Job write = [&record](Store& s) {
-      if (record) s.journal_races({*record});
+    Confirmation c = co_await confirm(self, seq);
+    if (c.owner) {
+      self->lose(race_id, *c.owner);
+      co_return;
+    }
+    if (!c.confirmed) co_return;  // stopped, or handed over meanwhile
+  }
+  std::optional<RaceOwner> owner;
+  bool journaled = false;
+  try {
+    owner = co_await self->services_.journal->append(std::move(entry));
+    journaled = true;
+  } catch (const std::exception& e) {
+    // Not in the move journal (Redis away, the lease unconfirmed, or a move of this race
+    // missed it before): the store's journal must have it before it is answered.
+    self->services_.metrics->unjournaled_moves_total.fetch_add(1, std::memory_order_relaxed);
+    spdlog::debug("room {}: a move is confirmed by the store: {}", self->code_, e.what());
+  }
+  if (!journaled) {
+    Confirmation c = co_await confirm(self, seq);
+    if (!c.confirmed && !c.owner) co_return;  // stopped, or handed over meanwhile
+    owner = std::move(c.owner);
+  }
+  if (owner) {
+    self->lose(race_id, *owner);
+    co_return;
+  }
+  self->answer(seq, std::move(to), std::move(held));
+}
+
+asio::awaitable<Room::Confirmation> Room::confirm(std::shared_ptr<Room> self, std::uint64_t seq) {
+  {
+    std::lock_guard lock(self->mutex_);
+    if (self->confirmed_ >= seq) co_return Confirmation{true, std::nullopt};
+  }
+  asio::steady_timer pause(self->services_.executor);
+  for (;;) {
+    bool done = false;
+    bool ended = false;
+    std::optional<ActiveRaceRecord> record;
+    std::uint64_t covers = 0;
+    std::vector<LostRace> lost;
+    const StoreWorker::Job write = [&](Store& s) {
+      {
+        // Taken here, on the store's thread: every move played while earlier writes ran is in
+        // this one (one write confirms them all).
+        std::lock_guard lock(self->mutex_);
+        done = self->confirmed_ >= seq;
+        if (done) return;
+        record = self->state_->active_record(RaceState::Clock::now());
+        if (record) self->fence_locked(*record);
+        covers = self->played_;
+      }
+      if (record) lost = s.journal_races({*record});
     };
     try {
       co_await self->services_.store->run(write);
+      if (!lost.empty()) co_return Confirmation{false, std::move(lost.front().owner)};
       std::lock_guard lock(self->mutex_);
-      self->in_store_race_ = entry.race_id;
+      if (done || record) {
+        self->confirmed_ = std::max(self->confirmed_, covers);
+        if (record) self->in_store_race_ = record->id;
+        co_return Confirmation{true, std::nullopt};
+      }
+      ended = true;  // its recording confirms the move (or hands the race over): wait for it
     } catch (const std::exception& e) {
-      spdlog::debug("room {}: the race could not be journaled: {}", self->code_, e.what());
+      spdlog::debug("room {}: a move waits for the store: {}", self->code_, e.what());
     }
+    {
+      std::lock_guard lock(self->mutex_);
+      if (self->stopped_ || self->lost_) co_return Confirmation{};
+    }
+    pause.expires_after(ended ? std::chrono::milliseconds(50) : std::chrono::milliseconds(250));
+    co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
   }
-  try {
-    co_await self->services_.journal->append(std::move(entry));
-  } catch (const std::exception& e) {
-    // Redis away: the move stands, answered, but a survivor would not know it.
-    self->services_.metrics->unjournaled_moves_total.fetch_add(1, std::memory_order_relaxed);
-    spdlog::debug("room {}: a move could not be journaled: {}", self->code_, e.what());
+}
+
+void Room::answer(std::uint64_t seq, std::shared_ptr<Participant> to,
+                  std::vector<SharedMessage> held) {
+  std::lock_guard lock(mutex_);
+  if (lost_) return;
+  ready_.emplace(seq, Answer{std::move(to), std::move(held)});
+  for (auto it = ready_.find(next_answer_); it != ready_.end(); it = ready_.find(next_answer_)) {
+    for (SharedMessage& m : it->second.held) it->second.to->deliver(std::move(m));
+    ready_.erase(it);
+    ++next_answer_;
   }
-  for (SharedMessage& m : held) to->deliver(std::move(m));
+}
+
+void Room::lose(const std::string& race_id, const RaceOwner& owner) {
+  std::lock_guard lock(mutex_);
+  if (lost_ || closed_ || state_->race_id() != race_id) return;
+  lost_ = true;
+  ready_.clear();
+  services_.metrics->races_handed_over_total.fetch_add(1, std::memory_order_relaxed);
+  spdlog::warn("room {}: race {} is {}'s now (epoch {}): its racers and spectators go there",
+               code_, race_id, owner.node, owner.epoch);
+  apply_locked(state_->hand_over(owner.url), nullptr);
+}
+
+void Room::stored(const std::string& race_id) {
+  std::lock_guard lock(mutex_);
+  in_store_race_ = race_id;
+}
+
+std::int64_t Room::epoch_locked(const std::string& race_id) const {
+  return race_id == epoch_race_ ? epoch_ : 1;
+}
+
+void Room::fence_locked(ActiveRaceRecord& record) const {
+  if (services_.journal == nullptr) return;
+  record.epoch = epoch_locked(record.id);
+  record.url = services_.journal->url();
 }
 
 void Room::seat_ghost() {
@@ -283,7 +392,9 @@ std::vector<std::string> Room::checks() const {
 
 std::optional<ActiveRaceRecord> Room::active_record() {
   std::lock_guard lock(mutex_);
-  return state_->active_record(RaceState::Clock::now());
+  std::optional<ActiveRaceRecord> record = state_->active_record(RaceState::Clock::now());
+  if (record) fence_locked(*record);
+  return record;
 }
 
 void Room::stop() {

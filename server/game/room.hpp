@@ -1,17 +1,25 @@
 #pragma once
 // A room as the server runs it: the shell around its rules (RaceState). It calls the rules
 // under its mutex and carries out what they return in a fixed order — journal (cluster mode:
-// a racer's move reaches the move journal before its answer goes out) → record (a finished
-// race is committed through the StoreWorker before race_over goes out; a failed recording is
-// retried with backoff, the store's race journal keeping it across a restart meanwhile) →
-// deliver (in the rules' order, under the mutex). It links players to the room and unlinks
-// them (Player::room), and keeps one timer at the rules' next deadline. Every public function
-// may be called from any thread; callers hold a shared_ptr to the room for the call.
+// a racer's move reaches the move journal, or the store confirms it, before its answer goes
+// out) → record (a finished race is committed through the StoreWorker before race_over goes
+// out; a failed recording is retried with backoff, the store's race journal keeping it across
+// a restart meanwhile) → deliver (in the rules' order, under the mutex). It links players to
+// the room and unlinks them (Player::room), and keeps one timer at the rules' next deadline.
+// Every public function may be called from any thread; callers hold a shared_ptr to the room
+// for the call.
+//
+// Fencing (cluster mode; docs/operations.md, "Fencing"): the room runs its race under the
+// epoch it holds (1 for a race it started, the adoption's for one it adopted). Every journal
+// write, move append and recording names it; when one is refused, the race is another node's
+// and the room hands it over (lose): nothing more is answered or announced here.
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -65,10 +73,12 @@ class Room : public std::enable_shared_from_this<Room> {
   void leave(Player& player, Participant& to, const protocol::Rid& rid);
   void set_ready(Player& player, bool ready, Participant& to, const protocol::Rid& rid);
   // A racer's move, slide, undo or resignation. With a move journal (cluster mode), the
-  // answer to `to` (moved, game, or an error) goes out only once the journal has the move — a
-  // racer is never told of a move a survivor adopting this race would not know — and that
-  // rest comes back to be awaited; everyone else sees the race_update at once. nullopt: all
-  // is done.
+  // answer to `to` (moved, game, or an error) goes out only once the move journal has the move
+  // under this room's epoch, or else the store's journal has the race with it (retried while
+  // the store cannot be reached: the answer is held) — a racer is never told of a move a node
+  // adopting this race would not know. Answers go out in the order the moves were played.
+  // That rest comes back to be awaited; everyone else sees the race_update at once. nullopt:
+  // all is done.
   std::optional<boost::asio::awaitable<void>> play(Player& player,
                                                    const std::shared_ptr<Participant>& to,
                                                    const protocol::ClientMessage& message,
@@ -94,8 +104,16 @@ class Room : public std::enable_shared_from_this<Room> {
   protocol::RoomView summary() const;
   protocol::RoomView listing() const;  // RaceState::listing
   std::vector<std::string> checks() const;
-  // The running race as the store's journal keeps it (RaceState::active_record).
+  // The running race as the store's journal keeps it (RaceState::active_record), under the
+  // epoch this room holds.
   std::optional<ActiveRaceRecord> active_record();
+  // Cluster mode: race_id (if it is still this room's race) belongs to owner now — a journal
+  // write or recording was refused. Racers and spectators are sent there
+  // (RaceState::hand_over), unanswered moves stay unanswered, and the room closes.
+  void lose(const std::string& race_id, const RaceOwner& owner);
+  // Cluster mode: the store's journal has race_id now (a journal pass wrote it): its moves need
+  // no write of their own to be found by an adopter.
+  void stored(const std::string& race_id);
   // A copy of player's race game while the race runs and that game is being played.
   std::optional<engine::Game> racing_game(const Player& player);
 
@@ -117,12 +135,29 @@ class Room : public std::enable_shared_from_this<Room> {
   // An abandoned race leaves the move journal and the store's.
   static boost::asio::awaitable<void> forget(RoomServices services, std::string race_id,
                                              std::string room);
-  // Cluster mode: journals entry (writing a race the store's journal does not have yet
-  // first), then gives `to` its held answer.
+  // Cluster mode: journals entry, the room's move number `seq` (the store confirms it when the
+  // move journal cannot, or when the store's journal does not have the race yet), then gives
+  // `to` its held answer, in order; hands the race over when it is another node's.
   static boost::asio::awaitable<void> journal_then_answer(std::shared_ptr<Room> self,
-                                                          MoveJournalEntry entry, bool in_store,
+                                                          MoveJournalEntry entry, std::uint64_t seq,
+                                                          bool in_store,
                                                           std::shared_ptr<Participant> to,
                                                           std::vector<SharedMessage> held);
+  // What confirming a move through the store came to.
+  struct Confirmation {
+    bool confirmed = false;           // the store's journal has the race as of the move
+    std::optional<RaceOwner> owner;   // or: the race is another node's
+  };
+  // Writes the race to the store's journal (as of now: every move played so far) unless a
+  // write since move seq already did; waits and tries again while the store cannot be reached.
+  // Neither confirmed nor an owner: the room stopped or lost its race meanwhile.
+  static boost::asio::awaitable<Confirmation> confirm(std::shared_ptr<Room> self,
+                                                      std::uint64_t seq);
+  // Move seq's answer is ready: it and every later one ready go out, in order.
+  void answer(std::uint64_t seq, std::shared_ptr<Participant> to, std::vector<SharedMessage> held);
+  // The record under this room's epoch (cluster mode; unchanged without a move journal).
+  void fence_locked(ActiveRaceRecord& record) const;
+  std::int64_t epoch_locked(const std::string& race_id) const;
   // seats for players, read under their locks (rating, connection).
   static Seat seat_of(const std::shared_ptr<Player>& player, bool connected);
 
@@ -136,7 +171,19 @@ class Room : public std::enable_shared_from_this<Room> {
   boost::asio::steady_timer retry_;  // backoff between recording attempts
   bool stopped_ = false;
   bool closed_ = false;
-  std::string in_store_race_;  // the race known to be in the store's journal (cluster mode)
+  // Cluster mode.
+  std::string in_store_race_;  // the race known to be in the store's journal
+  std::string epoch_race_;     // the race adopted under epoch_ (any other: 1, its first owner)
+  std::int64_t epoch_ = 1;
+  bool lost_ = false;          // handed over: nothing more is answered
+  std::uint64_t played_ = 0;     // moves played that wait for the journal, numbered from 1
+  std::uint64_t confirmed_ = 0;  // the store's journal has every move up to this one
+  std::uint64_t next_answer_ = 1;
+  struct Answer {
+    std::shared_ptr<Participant> to;
+    std::vector<SharedMessage> held;
+  };
+  std::map<std::uint64_t, Answer> ready_;  // answers waiting for an earlier one
 };
 
 }  // namespace tilerace::server

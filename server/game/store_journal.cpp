@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "server/game/bot_racer.hpp"
 #include "server/game/daily.hpp"
 
@@ -20,6 +22,7 @@ boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRe
     games.push_back({p.id, s.id, s.game.config(), s.explicit_seed, history.substr(s.journaled),
                      s.started_at, s.journaled});
     ActiveGameRecord& a = games.back();
+    a.epoch = s.epoch;
     a.daily = s.daily;     // kept for practice too: its replay stays unseen while its day runs
     if (s.daily_ranked) {  // where the attempt stands, for its board (abandoned: it counts so)
       a.daily_ranked = true;
@@ -32,11 +35,40 @@ boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRe
   const std::vector<ActiveRaceRecord> races = rooms.active_races();
   if (!games.empty() || !races.empty()) {
     try {
-      const StoreWorker::Job save = [&games, &races](Store& s) {
-        s.journal(games);
-        s.journal_races(races);
+      std::vector<std::string> resumed_elsewhere;
+      std::vector<LostRace> lost;
+      const StoreWorker::Job save = [&](Store& s) {
+        resumed_elsewhere = s.journal(games);
+        lost = s.journal_races(races);
       };
       co_await store.run(save);
+      // A shared store: games another node resumed are that node's; the copies here go.
+      for (const std::string& id : resumed_elsewhere) {
+        const auto g = std::find_if(games.begin(), games.end(),
+                                    [&id](const ActiveGameRecord& a) { return a.game_id == id; });
+        const auto p = players.find(g->player_id);
+        if (!p) continue;
+        std::lock_guard lock(p->mutex);
+        if (!p->solo || p->solo->id != id) continue;
+        spdlog::info("solo game {} of {} goes on on another node: dropped here", id, p->id);
+        if (p->solo->game.state() == engine::GameState::playing) {
+          metrics.games_active.fetch_sub(1, std::memory_order_relaxed);
+        }
+        p->solo.reset();
+      }
+      // Cluster mode: races another node owns now are handed over; the others are in the
+      // store's journal.
+      for (const ActiveRaceRecord& race : races) {
+        const auto room = rooms.find(race.room);
+        if (!room) continue;
+        const auto l = std::find_if(lost.begin(), lost.end(),
+                                    [&race](const LostRace& l) { return l.race_id == race.id; });
+        if (l != lost.end()) {
+          room->lose(l->race_id, l->owner);
+        } else {
+          room->stored(race.id);
+        }
+      }
     } catch (const std::exception& e) {
       spdlog::error("journaling {} games and {} races failed: {}", games.size(), races.size(),
                     e.what());
@@ -71,16 +103,24 @@ boost::asio::awaitable<bool> close_dailies(StoreWorker& store, std::string today
   co_return true;
 }
 
-void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metrics) {
+void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metrics,
+                  bool replace) {
   std::optional<engine::Game> game = engine::replay(active.config, active.moves);
   if (!game) return;
   std::lock_guard lock(player.mutex);
-  if (player.solo) return;
+  if (player.solo) {
+    if (!replace) return;
+    if (player.solo->game.state() == engine::GameState::playing) {
+      metrics.games_active.fetch_sub(1, std::memory_order_relaxed);
+    }
+    player.solo.reset();
+  }
   player.solo.emplace(
       SoloGame{active.game_id, std::move(*game), active.explicit_seed, active.started_at});
   player.solo->times.reset();  // not journaled: the record will have none
   player.solo->daily = active.daily;
   player.solo->daily_ranked = active.daily_ranked;
+  player.solo->epoch = active.epoch;
   if (player.solo->game.state() == engine::GameState::playing) {
     metrics.games_active.fetch_add(1, std::memory_order_relaxed);
   }

@@ -20,7 +20,8 @@ namespace tilerace::server {
 inline constexpr std::chrono::seconds kJournalInterval{1};
 
 // Writes every changed, still playing solo game and every running race to the store; resumes
-// when committed (a failure is logged; the next pass writes the same again).
+// when committed (a failure is logged; the next pass writes the same again). A race the store
+// says is another node's now (cluster mode) is handed over (Room::lose).
 boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRegistry& rooms,
                                            StoreWorker& store, Metrics& metrics);
 
@@ -49,8 +50,10 @@ std::vector<std::string> restore_races(const std::vector<LoadedRace>& races, Roo
 // Every node may run it: recording a game twice changes nothing.
 boost::asio::awaitable<bool> close_dailies(StoreWorker& store, std::string today);
 
-// Rebuilds a journaled solo game for a player loaded after a restart (no-op if the player
-// already has a game in memory or the moves do not replay).
-void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metrics);
+// Rebuilds a journaled solo game for a player loaded after a restart (no-op if the moves do
+// not replay, or if the player already has a game in memory — unless replace: a shared store
+// says another node went on with it, and its journal is the current game).
+void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metrics,
+                  bool replace = false);
 
 }  // namespace tilerace::server

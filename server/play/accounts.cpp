@@ -1,5 +1,7 @@
 #include "server/play/accounts.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <array>
 
 #include "protocol/encode.hpp"
@@ -54,7 +56,28 @@ bool Accounts::limited(Connection& c, std::string_view name, const protocol::Rid
 }
 
 asio::awaitable<std::shared_ptr<Player>> Accounts::load(const std::string& id) {
-  if (auto player = players_.find(id)) co_return player;
+  if (auto player = players_.find(id)) {
+    // A shared store: another node may have gone on with their solo game since it was here.
+    std::optional<std::pair<std::string, std::int64_t>> mine;
+    {
+      std::lock_guard lock(player->mutex);
+      if (player->solo && player->solo->game.state() == engine::GameState::playing) {
+        mine.emplace(player->solo->id, player->solo->epoch);
+      }
+    }
+    if (!mine) co_return player;
+    std::optional<ActiveGameRecord> current;
+    const StoreWorker::Job reclaim = [&](Store& s) {
+      current = s.reclaim_active(id, mine->first, mine->second);
+    };
+    try {
+      co_await store_.run(reclaim);
+    } catch (const std::exception& e) {
+      spdlog::debug("{}: whose solo game is current cannot be asked now: {}", id, e.what());
+    }
+    if (current) restore_solo(*player, *current, metrics_, true);
+    co_return player;
+  }
   // Not in memory since this process started: the player and the solo game the journal kept.
   std::optional<PlayerRecord> record;
   std::optional<ActiveGameRecord> active;

@@ -100,12 +100,14 @@ asio::awaitable<void> ClusterDirectory::resume(std::weak_ptr<Participant> to,
       const StoreWorker::Job find = [&](Store& s) { code = s.race_room_of(player->id); };
       co_await store_.run(find);
       if (!code) co_return;  // not racing anywhere
-      url = co_await cluster_.locate(*code);
+      url = co_await cluster_.locate(*code, true);
     } catch (const std::exception& e) {
       spdlog::debug("resume {}: {}", player->id, e.what());  // try again
       continue;
     }
-    if (!url) continue;  // its node is gone and its race not adopted yet (or it is here soon)
+    // Its node missed its heartbeats or is gone, and its race is not adopted yet (or it is
+    // here soon): a node that may be dead is never named.
+    if (!url) continue;
     metrics_.redirects_total.fetch_add(1, std::memory_order_relaxed);
     out->deliver(
         std::make_shared<const std::string>(protocol::encode_redirect(*url, *code, "resume", {})));

@@ -29,6 +29,7 @@ class ClusterDirectory final : public RoomDirectory {
         metrics_(metrics) {}
 
   bool available() const override { return cluster_.available(); }
+  bool lease_confirmed() const override { return cluster_.lease_confirmed(); }
   boost::asio::awaitable<std::string> claim_code() override;
   boost::asio::awaitable<std::optional<std::string>> locate(std::string code) override;
   std::vector<std::string> remote_rooms() const override { return cluster_.remote_rooms(); }

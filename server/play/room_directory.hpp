@@ -29,6 +29,9 @@ class RoomDirectory {
 
   // Whether the directory answers now (a single node's always does).
   virtual bool available() const = 0;
+  // Whether this node's lease is confirmed (cluster mode; docs/operations.md, "Fencing"): if
+  // not, race moves wait for the store's confirmation. A single node has no lease to lose.
+  virtual bool lease_confirmed() const { return true; }
   // A code for a new room of this node: claimed across nodes, or empty (the registry draws
   // one).
   virtual boost::asio::awaitable<std::string> claim_code() = 0;

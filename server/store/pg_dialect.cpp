@@ -319,6 +319,17 @@ CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
     R"sql(
 CREATE INDEX IF NOT EXISTS races_by_room ON races (room, ended_at);
 )sql",
+    // Fencing (docs/operations.md, "Fencing"): a running race's owner holds an epoch that every
+    // adoption increments, and a recorded race says who recorded it.
+    R"sql(
+ALTER TABLE active_races ADD COLUMN IF NOT EXISTS epoch bigint NOT NULL DEFAULT 1,
+  ADD COLUMN IF NOT EXISTS url text NOT NULL DEFAULT '';
+ALTER TABLE races ADD COLUMN IF NOT EXISTS node text NOT NULL DEFAULT '',
+  ADD COLUMN IF NOT EXISTS epoch bigint NOT NULL DEFAULT 0,
+  ADD COLUMN IF NOT EXISTS url text NOT NULL DEFAULT '';
+ALTER TABLE active_games ADD COLUMN IF NOT EXISTS node text NOT NULL DEFAULT '',
+  ADD COLUMN IF NOT EXISTS epoch bigint NOT NULL DEFAULT 0;
+)sql",
 };
 
 // The rank change a best result or a rating makes, announced to every node in the same
@@ -344,7 +355,7 @@ CREATE INDEX IF NOT EXISTS races_by_room ON races (room, ended_at);
   "id, name, created_at, rating, wins, losses, registered_at, renamed_at"
 #define TILERACE_RACE_COLUMNS                                                \
   "id, room, mode, size, target, seed, time_limit, max_players, is_public, " \
-  "max_moves_per_second, host, started_at, remaining_ms"
+  "max_moves_per_second, host, started_at, remaining_ms, epoch, url"
 
 // The text of each statement (server/store/sql.hpp says its parameters and columns).
 const char* text(Sql statement) {
@@ -465,6 +476,9 @@ const char* text(Sql statement) {
     case Sql::insert_race:
       return "INSERT INTO races (id, room, reason, winner, result, ended_at) "
              "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING";
+    case Sql::set_race_recorder:
+      return "UPDATE races SET node = $2, epoch = $3::bigint, url = $4 WHERE id = $1";
+    case Sql::race_recorder: return "SELECT node, epoch, url FROM races WHERE id = $1";
     case Sql::insert_rating_point:
       return "INSERT INTO rating_history VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING";
     case Sql::rating_history:
@@ -506,34 +520,47 @@ const char* text(Sql statement) {
     case Sql::best_of: return TILERACE_TOP "AND b.player_id = $4";
     case Sql::upsert_active:
       return "INSERT INTO active_games SELECT $1, $2, $3, $4::integer, $5::bigint, $6, "
-             "$7::boolean, $8, $9::bigint, $10 WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = "
-             "$2) "
+             "$7::boolean, $8, $9::bigint, $10, $11, $12::bigint WHERE NOT EXISTS (SELECT 1 FROM "
+             "games WHERE id = $2) "
              "ON CONFLICT (player_id) DO UPDATE SET game_id = excluded.game_id, "
              "mode = excluded.mode, size = excluded.size, target = excluded.target, "
              "seed = excluded.seed, explicit_seed = excluded.explicit_seed, "
-             "moves = excluded.moves, started_at = excluded.started_at, daily = excluded.daily";
+             "moves = excluded.moves, started_at = excluded.started_at, daily = excluded.daily, "
+             "node = excluded.node, epoch = excluded.epoch "
+             "WHERE active_games.game_id <> excluded.game_id OR "
+             "(active_games.node = excluded.node AND active_games.epoch = excluded.epoch)";
     case Sql::delete_active: return "DELETE FROM active_games WHERE game_id = $1";
     case Sql::delete_pieces:
       return "DELETE FROM active_moves WHERE player_id = $1 AND NOT EXISTS "
-             "(SELECT 1 FROM games WHERE id = $2)";
+             "(SELECT 1 FROM games WHERE id = $2) AND NOT EXISTS (SELECT 1 FROM active_games "
+             "WHERE player_id = $1 AND game_id = $2 AND (node <> $3 OR epoch <> $4::bigint))";
     case Sql::insert_piece:
       return "INSERT INTO active_moves SELECT $1, $2::integer, $3 WHERE EXISTS (SELECT 1 FROM "
-             "active_games WHERE player_id = $1 AND game_id = $4) "
+             "active_games WHERE player_id = $1 AND game_id = $4 AND node = $5 AND "
+             "epoch = $6::bigint) "
              "ON CONFLICT (player_id, first) DO UPDATE SET moves = excluded.moves";
+    case Sql::claim_active:
+      return "UPDATE active_games SET node = $2, "
+             "epoch = CASE WHEN node = $2 THEN epoch ELSE epoch + 1 END "
+             "WHERE player_id = $1 RETURNING epoch";
+    case Sql::active_owner:
+      return "SELECT node, epoch FROM active_games WHERE player_id = $1 AND game_id = $2";
     case Sql::select_active:
       // A journal write may commit just after the game's record (two store threads), so an
       // entry whose game is recorded is never read back.
       return "SELECT player_id, game_id, mode, size, target, seed, explicit_seed, moves, "
-             "started_at, daily FROM active_games a WHERE player_id = $1 AND NOT EXISTS "
+             "started_at, daily, epoch FROM active_games a WHERE player_id = $1 AND NOT EXISTS "
              "(SELECT 1 FROM games g WHERE g.id = a.game_id)";
     case Sql::select_pieces:
       return "SELECT first, moves FROM active_moves WHERE player_id = $1 ORDER BY first";
     case Sql::upsert_race:
       return "INSERT INTO active_races SELECT $1, $2, $3, $4, $5::integer, $6::bigint, $7, "
              "$8::integer, $9::integer, $10::boolean, $11::integer, $12, $13::bigint, "
-             "$14::bigint WHERE NOT EXISTS (SELECT 1 FROM races WHERE id = $1) "
+             "$14::bigint, $15::bigint, $16 WHERE NOT EXISTS (SELECT 1 FROM races WHERE id = $1) "
              "ON CONFLICT (id) DO UPDATE SET node = excluded.node, host = excluded.host, "
              "remaining_ms = excluded.remaining_ms";
+    case Sql::race_owner:
+      return "SELECT node, epoch, url FROM active_races WHERE id = $1 FOR UPDATE";
     case Sql::delete_race:
       return "DELETE FROM active_races WHERE id = $1";  // with its racers (ON DELETE CASCADE)
     case Sql::drop_recorded_race:
@@ -546,7 +573,11 @@ const char* text(Sql statement) {
     case Sql::select_races:
       return "SELECT " TILERACE_RACE_COLUMNS " FROM active_races WHERE node = $1";
     case Sql::adopt_races:
-      return "UPDATE active_races SET node = $2 WHERE node = $1 RETURNING " TILERACE_RACE_COLUMNS;
+      // A node taking back its own races (after a restart) keeps their epoch: its name is
+      // the same, and no other copy runs under it.
+      return "UPDATE active_races SET node = $2, url = $3, "
+             "epoch = CASE WHEN node = $2 THEN epoch ELSE epoch + 1 END WHERE node = $1 "
+             "RETURNING " TILERACE_RACE_COLUMNS;
     case Sql::select_racers:
       return "SELECT player_id, game_id, moves, state, left_race FROM active_racers "
              "WHERE race_id = $1 ORDER BY position";

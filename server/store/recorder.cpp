@@ -68,7 +68,9 @@ std::vector<ActiveRaceRecord> races_of(SqlSession& sql, const SqlResult& r) {
                             .seed = config.seed,
                             .host = r.string(i, 10),
                             .started_at = r.int64(i, 11),
-                            .remaining_ms = r.int64(i, 12)};
+                            .remaining_ms = r.int64(i, 12),
+                            .epoch = r.int64(i, 13),
+                            .url = r.string(i, 14)};
   });
   for (ActiveRaceRecord& race : races) {
     race.racers = rows_of(sql(Sql::select_racers, race.id), [](const SqlResult& r, std::size_t i) {
@@ -430,11 +432,17 @@ std::vector<Grant> Recorder::record_race(const RaceRecord& race) {
   std::vector<std::int64_t> versions;  // each racer's race count after this one, in id order
   std::vector<Grant> granted;
   unit(SqlTx::write, [&](SqlSession& sql) {
+    if (race.epoch > 0) {
+      if (std::optional<RaceOwner> other = other_owner(sql, race.id, race.epoch)) {
+        throw RaceLost(std::move(*other));
+      }
+    }
     if (sql(Sql::insert_race, race.id, race.room, race.reason, race.winner, race.result,
             race.ended_at)
             .changed() == 0) {
-      return;  // already recorded: nothing changes
+      return;  // already recorded (by this owner, when fenced): nothing changes
     }
+    if (race.epoch > 0) sql(Sql::set_race_recorder, race.id, dialect_->node(), race.epoch, race.url);
     sql(Sql::delete_race, race.id);
     for (const GameRecord& g : race.games) insert_game(sql, g);
     std::vector<int> streaks(race.ratings.size());  // in race.ratings' order
@@ -460,56 +468,113 @@ std::vector<Grant> Recorder::record_race(const RaceRecord& race) {
   return granted;
 }
 
-void Recorder::journal(const std::vector<ActiveGameRecord>& games) {
-  if (games.empty()) return;
-  unit(SqlTx::write, [&](SqlSession& sql) {
+std::vector<std::string> Recorder::journal(const std::vector<ActiveGameRecord>& games) {
+  if (games.empty()) return {};
+  const std::string& node = dialect_->node();
+  return unit(SqlTx::write, [&](SqlSession& sql) {
+    std::vector<std::string> refused;
+    // Written, or skipped because its game is recorded: only another owner's entry refuses it.
+    const auto refused_by_owner = [&](const ActiveGameRecord& a) {
+      const SqlResult owner = sql(Sql::active_owner, a.player_id, a.game_id);
+      return owner.rows() > 0 && (owner.string(0, 0) != node || owner.int64(0, 1) != a.epoch);
+    };
     for (const ActiveGameRecord& a : games) {
       if (a.daily_ranked) {
         sql(Sql::daily_progress, a.game_id, a.score, a.max_tile, a.move_count, unix_ms(), 0);
       }
       if (a.from > 0) {
-        sql(Sql::insert_piece, a.player_id, a.from, a.moves, a.game_id);
+        if (sql(Sql::insert_piece, a.player_id, a.from, a.moves, a.game_id, node, a.epoch)
+                    .changed() == 0 &&
+            refused_by_owner(a)) {
+          refused.push_back(a.game_id);
+        }
         continue;
       }
-      sql(Sql::delete_pieces, a.player_id, a.game_id);
+      sql(Sql::delete_pieces, a.player_id, a.game_id, node, a.epoch);
       const engine::GameConfig& c = a.config;
-      sql(Sql::upsert_active, a.player_id, a.game_id, engine::to_string(c.mode), c.size, c.target,
-          std::to_string(c.seed), a.explicit_seed, a.moves, a.started_at, a.daily);
+      if (sql(Sql::upsert_active, a.player_id, a.game_id, engine::to_string(c.mode), c.size,
+              c.target, std::to_string(c.seed), a.explicit_seed, a.moves, a.started_at, a.daily,
+              node, a.epoch)
+                  .changed() == 0 &&
+          refused_by_owner(a)) {
+        refused.push_back(a.game_id);
+      }
     }
+    return refused;
   });
+}
+
+std::optional<ActiveGameRecord> Recorder::take_active(SqlSession& sql,
+                                                      std::string_view player_id) {
+  const SqlResult claimed = sql(Sql::claim_active, player_id, dialect_->node());
+  const SqlResult r = sql(Sql::select_active, player_id);
+  if (r.rows() == 0) return std::nullopt;
+  ActiveGameRecord a{.player_id = r.string(0, 0),
+                     .game_id = r.string(0, 1),
+                     .config = config_from(r, 0, 2),
+                     .explicit_seed = r.boolean(0, 6),
+                     .moves = r.string(0, 7),
+                     .started_at = r.int64(0, 8),
+                     .daily = r.string(0, 9),
+                     .epoch = claimed.rows() > 0 ? claimed.int64(0, 0) : r.int64(0, 10)};
+  a.daily_ranked = !a.daily.empty() && sql(Sql::daily_of_game, a.game_id).rows() > 0;
+  const SqlResult pieces = sql(Sql::select_pieces, player_id);
+  for (std::size_t i = 0; i < pieces.rows(); ++i) {
+    // Pieces are written in order; one that does not continue the moves ends them.
+    if (pieces.int64(i, 0) != static_cast<std::int64_t>(a.moves.size())) break;
+    a.moves += pieces.string(i, 1);
+  }
+  return a;
 }
 
 std::optional<ActiveGameRecord> Recorder::find_active(std::string_view player_id) {
-  // The entry and its pieces as of one moment.
-  return unit(SqlTx::snapshot, [&](SqlSession& sql) -> std::optional<ActiveGameRecord> {
-    const SqlResult r = sql(Sql::select_active, player_id);
-    if (r.rows() == 0) return std::nullopt;
-    ActiveGameRecord a{.player_id = r.string(0, 0),
-                       .game_id = r.string(0, 1),
-                       .config = config_from(r, 0, 2),
-                       .explicit_seed = r.boolean(0, 6),
-                       .moves = r.string(0, 7),
-                       .started_at = r.int64(0, 8),
-                       .daily = r.string(0, 9)};
-    a.daily_ranked = !a.daily.empty() && sql(Sql::daily_of_game, a.game_id).rows() > 0;
-    const SqlResult pieces = sql(Sql::select_pieces, player_id);
-    for (std::size_t i = 0; i < pieces.rows(); ++i) {
-      // Pieces are written in order; one that does not continue the moves ends them.
-      if (pieces.int64(i, 0) != static_cast<std::int64_t>(a.moves.size())) break;
-      a.moves += pieces.string(i, 1);
+  // The entry and its pieces as of one moment, taken by this node.
+  return unit(SqlTx::write,
+              [&](SqlSession& sql) -> std::optional<ActiveGameRecord> {
+                return take_active(sql, player_id);
+              });
+}
+
+std::optional<ActiveGameRecord> Recorder::reclaim_active(std::string_view player_id,
+                                                         std::string_view game_id,
+                                                         std::int64_t epoch) {
+  if (dialect_->node().empty()) return std::nullopt;  // a database of our own: ours
+  return unit(SqlTx::write, [&](SqlSession& sql) -> std::optional<ActiveGameRecord> {
+    const SqlResult owner = sql(Sql::active_owner, player_id, game_id);
+    if (owner.rows() > 0 && owner.string(0, 0) == dialect_->node() && owner.int64(0, 1) == epoch) {
+      return std::nullopt;
     }
-    return a;
+    if (owner.rows() == 0 && sql(Sql::select_active, player_id).rows() == 0) return std::nullopt;
+    return take_active(sql, player_id);
   });
 }
 
-void Recorder::journal_races(const std::vector<ActiveRaceRecord>& races) {
-  if (races.empty()) return;
-  unit(SqlTx::write, [&](SqlSession& sql) {
+std::optional<RaceOwner> Recorder::other_owner(SqlSession& sql, std::string_view id,
+                                               std::int64_t epoch) {
+  SqlResult r = sql(Sql::race_owner, id);
+  if (r.rows() == 0) r = sql(Sql::race_recorder, id);
+  if (r.rows() == 0) return std::nullopt;
+  RaceOwner owner{r.string(0, 0), r.int64(0, 1), r.string(0, 2)};
+  if (owner.node == dialect_->node() && owner.epoch == epoch) return std::nullopt;
+  return owner;
+}
+
+std::vector<LostRace> Recorder::journal_races(const std::vector<ActiveRaceRecord>& races) {
+  if (races.empty()) return {};
+  return unit(SqlTx::write, [&](SqlSession& sql) {
+    std::vector<LostRace> lost;
     for (const ActiveRaceRecord& r : races) {
+      if (r.epoch > 0) {
+        if (std::optional<RaceOwner> other = other_owner(sql, r.id, r.epoch)) {
+          lost.push_back({r.id, std::move(*other)});
+          continue;
+        }
+      }
       const RaceOptionsRecord& o = r.options;
       sql(Sql::upsert_race, r.id, dialect_->node(), r.room, engine::to_string(o.mode), o.size,
           o.target, std::to_string(r.seed), o.time_limit, o.max_players, o.is_public,
-          o.max_moves_per_second, r.host, r.started_at, r.remaining_ms);
+          o.max_moves_per_second, r.host, r.started_at, r.remaining_ms, std::max<std::int64_t>(r.epoch, 1),
+          r.url);
       sql(Sql::delete_racers, r.id);
       for (std::size_t i = 0; i < r.racers.size(); ++i) {
         const ActiveRacerRecord& a = r.racers[i];
@@ -521,6 +586,7 @@ void Recorder::journal_races(const std::vector<ActiveRaceRecord>& races) {
       // once the recording had deleted it). This statement sees the commit: the row goes again.
       sql(Sql::drop_recorded_race, r.id);
     }
+    return lost;
   });
 }
 
@@ -531,10 +597,10 @@ std::vector<ActiveRaceRecord> Recorder::active_races() {
   });
 }
 
-std::vector<ActiveRaceRecord> Recorder::adopt_races(std::string_view node) {
+std::vector<ActiveRaceRecord> Recorder::adopt_races(std::string_view node, std::string_view url) {
   if (dialect_->node().empty()) return {};  // a database of our own holds no other node's
   return unit(SqlTx::write, [&](SqlSession& sql) {
-    return races_of(sql, sql(Sql::adopt_races, node, dialect_->node()));
+    return races_of(sql, sql(Sql::adopt_races, node, dialect_->node(), url));
   });
 }
 

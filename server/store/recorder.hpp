@@ -58,12 +58,15 @@ class Recorder : public Store {
   std::vector<Grant> record_game(const GameRecord& game) override;
   std::optional<GameRecord> find_game(std::string_view id) override;
   std::vector<Grant> record_race(const RaceRecord& race) override;
-  void journal(const std::vector<ActiveGameRecord>& games) override;
+  std::vector<std::string> journal(const std::vector<ActiveGameRecord>& games) override;
   std::optional<ActiveGameRecord> find_active(std::string_view player_id) override;
-  void journal_races(const std::vector<ActiveRaceRecord>& races) override;
+  std::optional<ActiveGameRecord> reclaim_active(std::string_view player_id,
+                                                 std::string_view game_id,
+                                                 std::int64_t epoch) override;
+  std::vector<LostRace> journal_races(const std::vector<ActiveRaceRecord>& races) override;
   std::vector<ActiveRaceRecord> active_races() override;
   void drop_race(std::string_view race_id, std::string_view room, std::int64_t at) override;
-  std::vector<ActiveRaceRecord> adopt_races(std::string_view node) override;
+  std::vector<ActiveRaceRecord> adopt_races(std::string_view node, std::string_view url) override;
   std::optional<std::string> race_room_of(std::string_view player_id) override;
   Leaderboard leaderboard(const LeaderboardQuery& query) override;
   std::optional<Profile> profile(std::string_view player_id) override;
@@ -95,6 +98,11 @@ class Recorder : public Store {
   auto unit(SqlTx tx, Work work);
 
   void fill_ranks(SqlSession& sql, RankCache& ranks);
+  // find_active's work, in a write transaction.
+  std::optional<ActiveGameRecord> take_active(SqlSession& sql, std::string_view player_id);
+  // Race id's owner when that is not this node under epoch: its journal entry's (locked until
+  // the transaction ends), or whoever recorded it. nullopt: this node's, or nobody's yet.
+  std::optional<RaceOwner> other_owner(SqlSession& sql, std::string_view id, std::int64_t epoch);
   // After a write that took entries off the boards or put them back (in the same
   // transaction): every node's ranks are filled afresh (a shared database tells them all).
   void ranks_changed(SqlSession& sql);

@@ -103,6 +103,9 @@ enum class Sql : std::uint8_t {
   recent_races,
   // (id, room, reason, winner, result, ended_at); ignores a known id
   insert_race,
+  // (id, node, epoch, url): who recorded the race (a dialect without nodes keeps nothing)
+  set_race_recorder,
+  race_recorder,  // (id) → node, epoch, url of who recorded it (none without nodes)
   insert_rating_point,  // (player_id, race_id, at, rating)
   rating_history,       // (player_id) → at, rating, oldest first
   upsert_bot_record,    // (player_id, strength, won, lost, drawn): adds to their record
@@ -122,28 +125,44 @@ enum class Sql : std::uint8_t {
   top_fifteen,
   best_of,  // (period, mode, size, player_id) → the columns of top_2048, for that player
   // the solo journal
-  // (player_id, game_id, config…4, explicit_seed 0|1, moves, started_at): the player's
-  // entry, unless that game is recorded
+  // (player_id, game_id, config…4, explicit_seed 0|1, moves, started_at, daily, node, epoch):
+  // the player's entry, unless that game is recorded or is the entry's game under another
+  // node or epoch (a dialect without nodes ignores those)
   upsert_active,
   delete_active,  // (game_id)
-  delete_pieces,  // (player_id, game_id): unless that game is recorded
-  insert_piece,   // (player_id, first, moves, game_id): if that game is the player's entry
-  // (player_id) → player_id, game_id, config…4, explicit_seed, moves, started_at, daily
+  // (player_id, game_id, node, epoch): unless that game is recorded, or is the entry's game
+  // under another node or epoch
+  delete_pieces,
+  // (player_id, first, moves, game_id, node, epoch): if that game is the player's entry, under
+  // that node and epoch
+  insert_piece,
+  // (player_id, node) → epoch: the player's entry is node's now, under its next epoch (the same
+  // when it was node's already); none without nodes
+  claim_active,
+  // (player_id, game_id) → node, epoch of the player's entry if it is that game (none without
+  // nodes)
+  active_owner,
+  // (player_id) → player_id, game_id, config…4, explicit_seed, moves, started_at, daily, epoch
   select_active,
   select_pieces,  // (player_id) → first, moves, in order
   // the race journal; node names this server (a dialect of its own may ignore it)
   // (id, node, room, config…4, time_limit, max_players, public 0|1, max_moves_per_second,
-  // host, started_at, remaining_ms): unless the race is recorded
+  // host, started_at, remaining_ms, epoch, url): unless the race is recorded
   upsert_race,
+  // (id) → node, epoch, url of the race's entry, locked until the transaction ends (none
+  // without nodes)
+  race_owner,
   delete_race,         // (id): with its racers
   drop_recorded_race,  // (id): the journal's row of a race the races table has
   delete_racers,       // (race_id)
   // (race_id, position, player_id, game_id, moves, state, left 0|1): if the race is journaled
   insert_racer,
   // (node) → id, room, config…4, time_limit, max_players, public, max_moves_per_second, host,
-  // started_at, remaining_ms: the node's journaled races
+  // started_at, remaining_ms, epoch, url: the node's journaled races
   select_races,
-  adopt_races,    // (dead node, node): the dead node's races become node's → as select_races
+  // (dead node, node, url): the dead node's races become node's, each under its next epoch
+  // (the same one when node takes back its own) → as select_races
+  adopt_races,
   select_racers,  // (race_id) → player_id, game_id, moves, state, left, in position order
   race_room_of,   // (player_id) → room of the newest journaled race they race in (not left)
   // moderation (docs/operations.md, "Moderation"); the boards leave out banned players

@@ -442,6 +442,9 @@ const char* text(Sql statement) {
     case Sql::insert_race:
       return "INSERT OR IGNORE INTO races (id, room, reason, winner, result, ended_at) "
              "VALUES (?, ?, ?, ?, ?, ?)";
+    case Sql::set_race_recorder:  // one server: nobody else records its races
+      return "SELECT ?1, ?2, ?3, ?4 WHERE 0";
+    case Sql::race_recorder: return "SELECT '', 0, '' WHERE ?1 IS NULL";
     case Sql::insert_rating_point:
       return "INSERT OR IGNORE INTO rating_history VALUES (?, ?, ?, ?)";
     case Sql::rating_history:
@@ -509,9 +512,12 @@ const char* text(Sql statement) {
     case Sql::insert_piece:
       return "INSERT OR REPLACE INTO active_moves SELECT ?1, ?2, ?3 "
              "WHERE EXISTS (SELECT 1 FROM active_games WHERE player_id = ?1 AND game_id = ?4)";
+    case Sql::claim_active:  // one server: its entries are its own
+      return "SELECT 0 WHERE ?1 IS NULL AND ?2 IS NULL";
+    case Sql::active_owner: return "SELECT '', 0 WHERE ?1 IS NULL AND ?2 IS NULL";
     case Sql::select_active:
       return "SELECT player_id, game_id, mode, size, target, seed, explicit_seed, moves, "
-             "started_at, daily FROM active_games WHERE player_id = ?";
+             "started_at, daily, 0 FROM active_games WHERE player_id = ?";
     case Sql::select_pieces:
       return "SELECT first, moves FROM active_moves WHERE player_id = ? ORDER BY first";
     case Sql::upsert_race:  // ?2, the node, is not kept: the file is this server's own
@@ -519,6 +525,7 @@ const char* text(Sql statement) {
              "?13, ?14 WHERE NOT EXISTS (SELECT 1 FROM races WHERE id = ?1) "
              "ON CONFLICT (id) DO UPDATE SET host = excluded.host, "
              "remaining_ms = excluded.remaining_ms";
+    case Sql::race_owner: return "SELECT '', 0, '' WHERE ?1 IS NULL";  // its own races only
     case Sql::delete_race:
       return "DELETE FROM active_races WHERE id = ?";  // its racers go with it (ON DELETE CASCADE)
     case Sql::drop_recorded_race:
@@ -530,7 +537,7 @@ const char* text(Sql statement) {
              "WHERE EXISTS (SELECT 1 FROM active_races WHERE id = ?1)";
     case Sql::select_races:  // every journaled race is this server's
       return "SELECT id, room, mode, size, target, seed, time_limit, max_players, public, "
-             "max_moves_per_second, host, started_at, remaining_ms FROM active_races";
+             "max_moves_per_second, host, started_at, remaining_ms, 0, '' FROM active_races";
     case Sql::adopt_races:
       return nullptr;  // no other server's races are here (the Recorder never asks)
     case Sql::select_racers:

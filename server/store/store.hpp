@@ -234,6 +234,10 @@ struct RaceRecord {
   std::vector<RatingUpdate> ratings;
   std::int64_t ended_at = 0;
   std::vector<BotOutcome> against_bots;  // a race with the computer: each person's result
+  // Cluster mode: the ownership the recording node holds (ActiveRaceRecord::epoch) and where
+  // it is reached; epoch 0 (a single node): not fenced.
+  std::int64_t epoch = 0;
+  std::string url;
 };
 
 // A solo game still being played, as journaled: enough to rebuild it by replay. Journaled in
@@ -255,6 +259,9 @@ struct ActiveGameRecord {
   std::int64_t score = 0;
   std::int64_t max_tile = 0;
   int move_count = 0;
+  // A shared store: the entry's fencing token — the node that resumes a game from the journal
+  // (find_active) takes the entry under its next epoch; a write under an earlier one is refused.
+  std::int64_t epoch = 1;
 };
 
 // One racer of a running race, as journaled: the game is rebuilt from the race's seed and
@@ -289,6 +296,38 @@ struct ActiveRaceRecord {
   std::int64_t started_at = 0;    // Unix milliseconds
   std::int64_t remaining_ms = 0;  // race time left when journaled
   std::vector<ActiveRacerRecord> racers;
+  // Cluster mode: the race's fencing token — 1 for the node that started it, one more at each
+  // adoption (Store::adopt_races) — and where its owner is reached. A node writes and records
+  // a race only under the epoch it holds; 0 (a single node): not fenced.
+  std::int64_t epoch = 0;
+  std::string url;
+};
+
+// Who runs a race now, as the store says: its node, epoch and URL.
+struct RaceOwner {
+  std::string node;
+  std::int64_t epoch = 0;
+  std::string url;
+};
+
+// A race this node ran under an epoch it no longer holds: adopted by another node, or
+// recorded there.
+struct LostRace {
+  std::string race_id;
+  RaceOwner owner;
+};
+
+// record_race refused: the race belongs to another owner (adopted or recorded elsewhere).
+class RaceLost : public std::runtime_error {
+ public:
+  explicit RaceLost(RaceOwner owner)
+      : std::runtime_error("the race is " + owner.node + "'s now (epoch " +
+                           std::to_string(owner.epoch) + ")"),
+        owner_(std::move(owner)) {}
+  const RaceOwner& owner() const noexcept { return owner_; }
+
+ private:
+  RaceOwner owner_;
 };
 
 enum class BoardKind : std::uint8_t { score, rating, daily };
@@ -404,16 +443,31 @@ class Store {
   virtual std::optional<GameRecord> find_game(std::string_view id) = 0;
   // Records a finished race, its games and the racers' new ratings, all at once, and drops its
   // journal entry; recording the same race id again changes nothing. Returns the achievements
-  // its games granted, as record_game does.
+  // its games granted, as record_game does. Fenced (race.epoch > 0): throws RaceLost, writing
+  // nothing, when the race's journal entry has another owner or another owner recorded it.
   virtual std::vector<Grant> record_race(const RaceRecord& race) = 0;
   // Saves the current moves of active solo games: an entry with from = 0 replaces its player's
   // older one, a later piece (from > 0) extends the entry of the same game. An entry whose
   // game is already recorded as finished is skipped, and so is a piece without its entry.
-  // find_active returns the whole game: the entry and its pieces, joined.
-  virtual void journal(const std::vector<ActiveGameRecord>& games) = 0;
+  // A shared store also skips a game another node resumed (its entry under another node or
+  // epoch): those games are returned (by id), unwritten.
+  virtual std::vector<std::string> journal(const std::vector<ActiveGameRecord>& games) = 0;
+  // The whole game: the entry and its pieces, joined. A shared store makes the entry this
+  // node's, under its next epoch (the one returned): the node that ran it before can write it
+  // no more.
   virtual std::optional<ActiveGameRecord> find_active(std::string_view player_id) = 0;
+  // A shared store: player_id's journaled game when it is no longer game_id under this node and
+  // epoch (another node resumed it, or another game replaced it) — taken as find_active takes
+  // it; nullopt when this node's copy is the current one (or nothing is journaled).
+  virtual std::optional<ActiveGameRecord> reclaim_active(
+      [[maybe_unused]] std::string_view player_id, [[maybe_unused]] std::string_view game_id,
+      [[maybe_unused]] std::int64_t epoch) {
+    return std::nullopt;
+  }
   // Saves running races (replacing their older entries); a race already recorded is skipped.
-  virtual void journal_races(const std::vector<ActiveRaceRecord>& races) = 0;
+  // Fenced races (epoch > 0) are written only while this node holds their epoch; the others
+  // are returned, unwritten, with their owner now.
+  virtual std::vector<LostRace> journal_races(const std::vector<ActiveRaceRecord>& races) = 0;
   // Every journaled race not yet recorded.
   virtual std::vector<ActiveRaceRecord> active_races() = 0;
   // A running race of room that will never have a result (the operator closed the room at
@@ -421,10 +475,13 @@ class Store {
   // from the journal.
   virtual void drop_race(std::string_view race_id, std::string_view room, std::int64_t at) = 0;
   // Cluster mode: the journaled races of node (found dead, or this node's own previous run)
-  // become this node's, in one statement, and are returned to be run here. A race moves
-  // once: two nodes adopting the same node's races at once never both get one. Only a
+  // become this node's (reached at url), each under its next epoch (its own keep theirs), in
+  // one statement, and are
+  // returned to be run here. A race moves once: two nodes adopting the same node's races at
+  // once never both get one, and the node that ran them can write them no more. Only a
   // shared store has other nodes' races.
-  virtual std::vector<ActiveRaceRecord> adopt_races([[maybe_unused]] std::string_view node) {
+  virtual std::vector<ActiveRaceRecord> adopt_races([[maybe_unused]] std::string_view node,
+                                                    [[maybe_unused]] std::string_view url) {
     return {};
   }
   // Cluster mode: the room of the journaled running race player_id races in (not left), on

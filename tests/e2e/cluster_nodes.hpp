@@ -25,6 +25,13 @@ inline std::uint16_t port_of(const std::string& url) {
   return static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1)));
 }
 
+// Where a node reaches Redis and PostgreSQL: directly (0), or through a relay's port (a
+// TcpRelay that can cut the link).
+struct Links {
+  std::uint16_t redis = 0;
+  std::uint16_t database = 0;
+};
+
 class Cluster : public ::testing::Test {
  protected:
   Cluster() : url_(PgCluster::shared().create_database()) {}
@@ -32,11 +39,18 @@ class Cluster : public ::testing::Test {
   // A node of the cluster, once it is in (its first heartbeat went through: /healthz ok); a
   // short lease so that a dead node is noticed within seconds.
   std::unique_ptr<ServerProcess> node(const std::string& name,
-                                      const std::vector<std::string>& extra = {}) {
+                                      const std::vector<std::string>& extra = {},
+                                      Links via = {}) {
+    std::string database = url_;
+    if (via.database != 0) {
+      const std::string port = ":" + std::to_string(PgCluster::shared().port()) + "/";
+      database.replace(database.find(port), port.size(), ":" + std::to_string(via.database) + "/");
+    }
     std::vector<std::string> args{
-        "--database",      url_,
+        "--database",      database,
         "--node-name",     name,
-        "--redis",         "redis://127.0.0.1:" + std::to_string(redis_.port()),
+        "--redis",
+        "redis://127.0.0.1:" + std::to_string(via.redis != 0 ? via.redis : redis_.port()),
         "--node-lease-ms", "1500",
         "--countdown",     "0",
         "--rate",          "100000"};
@@ -72,6 +86,44 @@ inline std::unique_ptr<Racer> follow(const Racer& racer, std::uint16_t port) {
   EXPECT_EQ(welcome["type"], "welcome") << welcome.dump();
   EXPECT_EQ(welcome["resumed"], true);
   return moved;
+}
+
+// host creates a 4×4 room (with options; another size if they say), guest joins, both ready:
+// the race is on. Its code.
+inline std::string race(Racer& host, Racer& guest, json options = json::object()) {
+  if (!options.contains("size")) options["size"] = 4;
+  const std::string code = create_room(host, options)["code"];
+  EXPECT_EQ(guest.ws.request({{"type", "join_room"}, {"code", code}})["type"], "room");
+  start_race({&host, &guest});
+  return code;
+}
+
+// The player racer is back through the balancer (here: port) with their token; if the
+// node says their race is elsewhere (redirect, reason "resume"), they follow it. Returns the
+// new connection, read up to and including race_state. Before a dead node's lease runs out
+// the redirect may still name it: as a client does, they try the balancer again.
+inline std::unique_ptr<Racer> come_back(const Racer& racer, std::uint16_t port, json& race_state) {
+  std::unique_ptr<Racer> back;
+  const bool resumed = testing::eventually(
+      [&] {
+        try {
+          back = follow(racer, port);
+          json m = back->ws.next(15s).value_or(json::object());
+          if (m["type"] == "redirect") {
+            EXPECT_EQ(m["reason"], "resume");
+            back = follow(racer, port_of(m["url"]));
+            m = back->ws.next(15s).value_or(json::object());
+          }
+          if (m["type"] != "room") return false;
+          race_state = back->ws.expect("race_state");
+          return true;
+        } catch (const std::exception&) {
+          return false;  // the redirect named the dead node
+        }
+      },
+      20s);
+  EXPECT_TRUE(resumed) << racer.id;
+  return back;
 }
 
 }  // namespace tilerace::e2e

@@ -143,15 +143,6 @@ TEST_F(Cluster, QuickMatchPairsPlayersOnDifferentNodesIntoOneRace) {
   EXPECT_EQ(ann_start["games"], bob_start["games"]);
 }
 
-// host creates a 4×4 room (with options), guest joins, both ready: the race is on. Its code.
-std::string race(Racer& host, Racer& guest, json options = json::object()) {
-  options["size"] = 4;
-  const std::string code = create_room(host, options)["code"];
-  EXPECT_EQ(guest.ws.request({{"type", "join_room"}, {"code", code}})["type"], "room");
-  start_race({&host, &guest});
-  return code;
-}
-
 // One race on a node about to die, as its racers and spectator saw it.
 struct Doomed {
   std::unique_ptr<Racer> ann, bob;
@@ -160,34 +151,6 @@ struct Doomed {
   json last_board;  // both racers played the same moves: one board for both
   int moves = 0;    // each racer's, acknowledged
 };
-
-// The player racer is back through the balancer (here: port) with their token; if the
-// node says their race is elsewhere (redirect, reason "resume"), they follow it. Returns the
-// new connection, read up to and including race_state. Before a dead node's lease runs out
-// the redirect may still name it: as a client does, they try the balancer again.
-std::unique_ptr<Racer> come_back(const Racer& racer, std::uint16_t port, json& race_state) {
-  std::unique_ptr<Racer> back;
-  const bool resumed = testing::eventually(
-      [&] {
-        try {
-          back = follow(racer, port);
-          json m = back->ws.next(15s).value_or(json::object());
-          if (m["type"] == "redirect") {
-            EXPECT_EQ(m["reason"], "resume");
-            back = follow(racer, port_of(m["url"]));
-            m = back->ws.next(15s).value_or(json::object());
-          }
-          if (m["type"] != "room") return false;
-          race_state = back->ws.expect("race_state");
-          return true;
-        } catch (const std::exception&) {
-          return false;  // the redirect named the dead node
-        }
-      },
-      20s);
-  EXPECT_TRUE(resumed) << racer.id;
-  return back;
-}
 
 TEST_F(Cluster, WhenANodeDiesASurvivorAdoptsItsRacesAndTheyFinish) {
   // Every client comes from 127.0.0.1, as behind a balancer.

@@ -77,6 +77,13 @@ class Rules {
     apply(std::move(fx), nullptr);
     return abandoned;
   }
+  // Whether the hand-over abandoned the race (it never should: the race is the owner's).
+  bool hand_over(std::string_view url) {
+    RaceEffects fx = state_.hand_over(url);
+    const bool abandoned = fx.abandoned_race.has_value();
+    apply(std::move(fx), nullptr);
+    return abandoned;
+  }
   void leave(Player& p, Participant& to, const protocol::Rid& rid, Time now) {
     apply(state_.leave(p, rid, now), &to);
   }

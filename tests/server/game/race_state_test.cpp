@@ -421,5 +421,35 @@ TEST_F(RaceFixture, TheOperatorClosesARoomMidRace) {
   EXPECT_EQ(race.next_deadline(), std::nullopt);
 }
 
+// Cluster mode: the race was adopted by another node while this one still ran it (fencing).
+TEST_F(RaceFixture, ARaceFoundToBeAnotherNodesSendsEveryoneThereAndEndsHereWithoutAResult) {
+  Rules race = racing();
+  auto watcher = std::make_shared<FakeParticipant>();
+  ASSERT_TRUE(race.add_spectator(watcher, {}, t0 + 4s));
+  watcher->take();
+  EXPECT_FALSE(race.hand_over("ws://b.example/ws")) << "the journals are the owner's";
+  for (auto* out : {a.out.get(), b.out.get(), watcher.get()}) {
+    const json moved = out->take().back();
+    EXPECT_EQ(moved["type"], "redirect");
+    EXPECT_EQ(moved["url"], "ws://b.example/ws");
+    EXPECT_EQ(moved["reason"], "resume");
+    EXPECT_EQ(moved["code"], race.summary().code);
+  }
+  EXPECT_TRUE(race.closed());
+  EXPECT_TRUE(a.player->room.expired());
+  EXPECT_FALSE(race.take_result().has_value()) << "nothing announced or recorded here";
+  EXPECT_EQ(metrics.races_active, 0);
+  EXPECT_EQ(race.next_deadline(), std::nullopt);
+}
+
+TEST_F(RaceFixture, ARaceHandedOverToAnUnknownOwnerClosesTheRoom) {
+  Rules race = racing();
+  race.hand_over("");
+  const json closed = a.out->take().back();
+  EXPECT_EQ(closed["type"], "room_closed");
+  EXPECT_EQ(closed["reason"], "moved");
+  EXPECT_TRUE(race.closed());
+}
+
 }  // namespace
 }  // namespace tilerace::server

@@ -17,24 +17,32 @@ namespace {
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 using testing::FakeParticipant;
+using json = nlohmann::json;
 
-// A move journal whose appends wait until the test lets them through.
+// A move journal whose appends wait until the test lets them through; the test may make the
+// next ones fail (Redis away) or be refused (a later owner).
 class GatedJournal final : public MoveJournal {
  public:
   explicit GatedJournal(asio::io_context& ioc)
       : gate_(ioc, asio::steady_timer::time_point::max()) {}
 
-  asio::awaitable<void> append(MoveJournalEntry entry) override {
+  asio::awaitable<std::optional<RaceOwner>> append(MoveJournalEntry entry) override {
     appended.push_back(std::move(entry));
+    if (failing) throw std::runtime_error("redis away");
+    if (refused_by) co_return refused_by;
     boost::system::error_code ec;
     co_await gate_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
     ++through;
+    co_return std::nullopt;
   }
   void forget(const std::string&) override {}
+  std::string url() const override { return "ws://here/ws"; }
   void open() { gate_.cancel(); }
 
   std::vector<MoveJournalEntry> appended;
   int through = 0;
+  bool failing = false;
+  std::optional<RaceOwner> refused_by;
 
  private:
   asio::steady_timer gate_;
@@ -125,6 +133,57 @@ TEST_F(RoomFixture, AJournaledMovesAnswerWaitsForTheJournalOthersSeeItAtOnce) {
   ASSERT_TRUE(run_until([&] { return answered; }));
   EXPECT_EQ(journal.through, 1);
   EXPECT_EQ(a.out->take_types(), std::vector<std::string>{"moved"});
+  room->stop();
+}
+
+// The move journal could not take a move: the store's journal has it before it is answered,
+// and answers still go out in the order the moves were played.
+TEST_F(RoomFixture, AMoveTheJournalMissesIsAnsweredOnceTheStoreHasItAndInOrder) {
+  const auto room = racing(&journal);
+  auto first = changing_move(*room);
+  ASSERT_TRUE(first.has_value());
+  int answered = 0;
+  asio::co_spawn(ioc, std::move(*first), [&](std::exception_ptr) { ++answered; });
+  ASSERT_TRUE(run_until([&] { return journal.appended.size() == 1; }));  // held at the gate
+  journal.failing = true;
+  auto second = changing_move(*room);
+  ASSERT_TRUE(second.has_value());
+  asio::co_spawn(ioc, std::move(*second), [&](std::exception_ptr) { ++answered; });
+  ASSERT_TRUE(run_until([&] { return answered == 1; }));
+  EXPECT_EQ(store.active_races().at(0).racers.at(0).moves.size(), 2u) << "in the store first";
+  EXPECT_TRUE(a.out->take().empty()) << "the second answer went out before the first";
+  EXPECT_EQ(store.active_races().at(0).epoch, 0) << "SQLite keeps no epochs";
+  journal.open();
+  ASSERT_TRUE(run_until([&] { return answered == 2; }));
+  const std::vector<json> answers = a.out->take();
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_EQ(answers[0]["moves"], 1);
+  EXPECT_EQ(answers[1]["moves"], 2);
+  EXPECT_EQ(metrics.unjournaled_moves_total.load(), 1u);
+  room->stop();
+}
+
+// The move journal says a later owner has the race (a node adopted it while this one was cut
+// off): the move is never answered, everyone is sent to the owner, and the room closes.
+TEST_F(RoomFixture, AMoveTheJournalRefusesHandsTheRaceToItsOwner) {
+  const auto room = racing(&journal);
+  journal.refused_by = RaceOwner{"b", 2, "ws://b/ws"};
+  auto rest = changing_move(*room);
+  ASSERT_TRUE(rest.has_value());
+  b.out->take();  // the race_update
+  bool done = false;
+  asio::co_spawn(ioc, std::move(*rest), [&](std::exception_ptr) { done = true; });
+  ASSERT_TRUE(run_until([&] { return done; }));
+  for (auto* out : {a.out.get(), b.out.get()}) {
+    const std::vector<json> got = out->take();
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0]["type"], "redirect");
+    EXPECT_EQ(got[0]["url"], "ws://b/ws");
+    EXPECT_EQ(got[0]["reason"], "resume");
+  }
+  EXPECT_TRUE(a.player->room.expired());
+  EXPECT_EQ(metrics.races_handed_over_total.load(), 1u);
+  EXPECT_FALSE(room->active_record().has_value());
   room->stop();
 }
 

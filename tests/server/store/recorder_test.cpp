@@ -190,7 +190,7 @@ TEST_F(RecorderTest, AGameThatFailsLeavesNoBestAndNoRank) {
 TEST_F(RecorderTest, ADatabaseOfItsOwnAdoptsNothingAndAsksNothing) {
   recorder_.journal_races({{.id = "race-1", .room = "ROOM"}});
   log_.clear();
-  EXPECT_TRUE(recorder_.adopt_races("another-node").empty());
+  EXPECT_TRUE(recorder_.adopt_races("another-node", "ws://x/ws").empty());
   EXPECT_TRUE(log_.statements.empty());
   EXPECT_EQ(recorder_.active_races().size(), 1u);
 }

@@ -824,8 +824,8 @@ TEST_F(SharedStoreTest, ADeadNodesRacesAreAdoptedOnceWhoeverTriesAtTheSameTime) 
   EXPECT_FALSE(b.race_room_of("nobody").has_value());
   // b and c adopt a's races at the same moment: each race goes to exactly one of them.
   std::vector<ActiveRaceRecord> by_b, by_c;
-  std::thread tb([&] { by_b = b.adopt_races("node-a"); });
-  std::thread tc([&] { by_c = c.adopt_races("node-a"); });
+  std::thread tb([&] { by_b = b.adopt_races("node-a", "ws://b/ws"); });
+  std::thread tc([&] { by_c = c.adopt_races("node-a", "ws://c/ws"); });
   tb.join();
   tc.join();
   EXPECT_EQ(by_b.size() + by_c.size(), static_cast<std::size_t>(kRaces));
@@ -840,7 +840,116 @@ TEST_F(SharedStoreTest, ADeadNodesRacesAreAdoptedOnceWhoeverTriesAtTheSameTime) 
   }
   EXPECT_TRUE(a.active_races().empty());  // a's own races are a's no more
   EXPECT_EQ(b.active_races().size(), by_b.size());
-  EXPECT_TRUE(b.adopt_races("node-a").empty());  // nothing twice
+  EXPECT_TRUE(b.adopt_races("node-a", "ws://b/ws").empty());  // nothing twice
+}
+
+// A finished race r1 (no games, no ratings), as a node holding epoch records it.
+RaceRecord finished_race(std::int64_t epoch, std::string url) {
+  RaceRecord race;
+  race.id = "r1";
+  race.room = "ABCDEF";
+  race.reason = "all_over";
+  race.result = "{}";
+  race.ended_at = 9;
+  race.epoch = epoch;
+  race.url = std::move(url);
+  return race;
+}
+
+TEST_F(SharedStoreTest, AnAdoptedRaceCannotBeWrittenOrRecordedByItsFormerOwner) {
+  PgStore a(url_, "node-a"), b(url_, "node-b");
+  ActiveRaceRecord race = running_race();
+  race.epoch = 1;
+  race.url = "ws://a/ws";
+  EXPECT_TRUE(a.journal_races({race}).empty());
+  // b adopts it (a is taken for dead): the next epoch, and b's address.
+  std::vector<ActiveRaceRecord> adopted = b.adopt_races("node-a", "ws://b/ws");
+  ASSERT_EQ(adopted.size(), 1u);
+  EXPECT_EQ(adopted[0].epoch, 2);
+  EXPECT_EQ(adopted[0].url, "ws://b/ws");
+  // a still runs it: its journal write is refused and names the owner; nothing changes.
+  race.racers[0].moves = "LRUD";
+  const std::vector<LostRace> lost = a.journal_races({race});
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_EQ(lost[0].race_id, "r1");
+  EXPECT_EQ(lost[0].owner.node, "node-b");
+  EXPECT_EQ(lost[0].owner.epoch, 2);
+  EXPECT_EQ(lost[0].owner.url, "ws://b/ws");
+  ASSERT_EQ(b.active_races().size(), 1u);
+  EXPECT_EQ(b.active_races()[0].racers.at(0).moves, "LR");
+  // Nor can a record it: RaceLost, and nothing recorded.
+  try {
+    a.record_race(finished_race(1, "ws://a/ws"));
+    FAIL() << "a stale owner recorded the race";
+  } catch (const RaceLost& e) {
+    EXPECT_EQ(e.owner().node, "node-b");
+    EXPECT_EQ(e.owner().url, "ws://b/ws");
+  }
+  EXPECT_EQ(PgConnection(url_).exec("SELECT count(*) FROM races").int64(0, 0), 0);
+  EXPECT_EQ(b.active_races().size(), 1u);
+  // b's own writes go on under its epoch, and it records the race.
+  adopted[0].racers[0].moves = "LRU";
+  EXPECT_TRUE(b.journal_races(adopted).empty());
+  EXPECT_NO_THROW(b.record_race(finished_race(2, "ws://b/ws")));
+  EXPECT_NO_THROW(b.record_race(finished_race(2, "ws://b/ws")));  // its retry: nothing changes
+  EXPECT_TRUE(b.active_races().empty());
+  // Once it is recorded, a's copy learns whose it was from the record.
+  const std::vector<LostRace> after = a.journal_races({race});
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(after[0].owner.node, "node-b");
+  EXPECT_EQ(after[0].owner.url, "ws://b/ws");
+  EXPECT_THROW(a.record_race(finished_race(1, "ws://a/ws")), RaceLost);
+  EXPECT_TRUE(b.active_races().empty());  // the stale write brought nothing back
+}
+
+TEST_F(SharedStoreTest, ANodeTakingBackItsOwnRacesKeepsTheirEpoch) {
+  PgStore a(url_, "node-a");
+  ActiveRaceRecord race = running_race();
+  race.epoch = 1;
+  a.journal_races({race});
+  const std::vector<ActiveRaceRecord> back = a.adopt_races("node-a", "ws://a/ws");
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].epoch, 1);
+  EXPECT_TRUE(a.journal_races({race}).empty());
+  EXPECT_NO_THROW(a.record_race(finished_race(1, "ws://a/ws")));
+}
+
+// A solo game's journal entry is fenced as a race's: the node that resumes it takes it.
+TEST_F(SharedStoreTest, ASoloGameResumedOnAnotherNodeIsWrittenByThatNodeOnly) {
+  PgStore a(url_, "node-a"), b(url_, "node-b");
+  a.add_player({"p", "ann", "ann", 1}, std::nullopt);
+  ActiveGameRecord on_a{"p", "g1", {engine::Mode::classic, 4, 2048, 7}, false, "LR", 100};
+  EXPECT_TRUE(a.journal({on_a}).empty());
+  // The player comes back through b: b resumes the game under the next epoch.
+  const std::optional<ActiveGameRecord> resumed = b.find_active("p");
+  ASSERT_TRUE(resumed.has_value());
+  EXPECT_EQ(resumed->moves, "LR");
+  EXPECT_EQ(resumed->epoch, 2);
+  // a still holds its copy: neither a piece nor a whole rewrite of it is written any more.
+  ActiveGameRecord piece = on_a;
+  piece.from = 2;
+  piece.moves = "UU";
+  EXPECT_EQ(a.journal({piece}), std::vector<std::string>{"g1"});
+  on_a.moves = "LRUUL";
+  EXPECT_EQ(a.journal({on_a}), std::vector<std::string>{"g1"});
+  // b's pieces are.
+  ActiveGameRecord on_b = *resumed;
+  on_b.from = 2;
+  on_b.moves = "DD";
+  EXPECT_TRUE(b.journal({on_b}).empty());
+  EXPECT_EQ(b.find_active("p")->moves, "LRDD");
+  EXPECT_EQ(b.find_active("p")->epoch, 2) << "b resuming its own game keeps the epoch";
+  // Back on a, a's copy is stale: a takes the current game, b's copy is stale in turn.
+  EXPECT_FALSE(b.reclaim_active("p", "g1", 2).has_value()) << "b's copy is the current one";
+  const std::optional<ActiveGameRecord> back = a.reclaim_active("p", "g1", 1);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->moves, "LRDD");
+  EXPECT_EQ(back->epoch, 3);
+  EXPECT_EQ(b.journal({on_b}), std::vector<std::string>{"g1"});
+  // A new game replaces the entry from any node.
+  ActiveGameRecord fresh{"p", "g2", {engine::Mode::classic, 4, 2048, 8}, false, "U", 200};
+  EXPECT_TRUE(b.journal({fresh}).empty());
+  EXPECT_EQ(a.find_active("p")->game_id, "g2");
 }
 
 TEST(PgStoreStart, AWrongUrlIsAClearErrorAtOnce) {
