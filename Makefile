@@ -3,9 +3,10 @@ BUILD      ?= build
 PORT       ?= 8080
 DATA       ?= ./data
 CMAKE_ARGS ?=
+CHAOS_MINUTES ?= 10
 WERROR     := $(if $(CI),ON,OFF)
 
-.PHONY: all deps build run test test-web web-deps bench bench-bot bench-one-core bench-cluster bench-latency profile screenshots test-asan test-tsan fuzz test-hardening soak test-docker clean format
+.PHONY: all deps build run test test-web web-deps bench bench-bot bench-one-core bench-cluster bench-latency chaos profile screenshots test-asan test-tsan fuzz test-hardening soak test-docker clean format
 
 all: build
 
@@ -54,6 +55,12 @@ bench: build
 # server's frame → moved time at half of peak race load (bench/latency.mjs, about 3 minutes).
 bench-latency: build web-deps
 	BUILD=$(BUILD) node bench/latency.mjs
+
+# The chaos suite (tests/chaos/chaos_main.cpp): three nodes, Redis and PostgreSQL behind relays
+# on 127.0.0.1, racers and spectators playing all along, a fault every 30 s for CHAOS_MINUTES
+# minutes; fails on any violation (docs/operations.md, "Fencing"). Not part of make test.
+chaos: build
+	CHAOS_MINUTES=$(CHAOS_MINUTES) ./$(BUILD)/tilerace-chaos
 
 # One node against two nodes of a cluster under the same race load (bench/cluster.sh, ~1 min).
 bench-cluster: build

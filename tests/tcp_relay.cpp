@@ -1,5 +1,7 @@
 #include "tests/tcp_relay.hpp"
 
+#include <fcntl.h>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -12,9 +14,17 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <random>
 #include <thread>
 
 namespace tilerace::testing {
+
+namespace {
+
+// The relay's sockets stay its own: a server a test starts later must not hold them open.
+void keep_from_children(int fd) { ::fcntl(fd, F_SETFD, FD_CLOEXEC); }
+
+}  // namespace
 
 namespace asio = boost::asio;
 using asio::as_tuple;
@@ -23,12 +33,21 @@ using asio::ip::tcp;
 
 struct TcpRelay::Impl {
   explicit Impl(std::uint16_t target_port)
-      : target(asio::ip::make_address("127.0.0.1"), target_port),
-        acceptor(ioc, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {}
+      : target(target_port),
+        acceptor(ioc, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+    keep_from_children(acceptor.native_handle());
+  }
 
-  // Resumes once the link is not cut (looks every 5 ms).
+  // Resumes once the link is not cut (looks every 5 ms), after the chunk's delay.
   asio::awaitable<void> passable() {
     asio::steady_timer timer(ioc);
+    const auto base = std::chrono::milliseconds(delay_ms.load());
+    const auto jitter = jitter_ms.load();
+    if (base.count() > 0 || jitter > 0) {
+      std::uniform_int_distribution<int> spread(0, jitter);
+      timer.expires_after(base + std::chrono::milliseconds(spread(random)));
+      co_await timer.async_wait(as_tuple(use_awaitable));
+    }
     while (cut.load()) {
       timer.expires_after(std::chrono::milliseconds(5));
       co_await timer.async_wait(as_tuple(use_awaitable));
@@ -59,8 +78,12 @@ struct TcpRelay::Impl {
       auto [ec, socket] = co_await acceptor.async_accept(as_tuple(use_awaitable));
       if (ec) co_return;
       auto client = std::make_shared<tcp::socket>(std::move(socket));
+      keep_from_children(client->native_handle());
       auto server = std::make_shared<tcp::socket>(ioc);
-      auto [cec] = co_await server->async_connect(target, as_tuple(use_awaitable));
+      server->open(tcp::v4());
+      keep_from_children(server->native_handle());
+      const tcp::endpoint to(asio::ip::make_address("127.0.0.1"), target.load());
+      auto [cec] = co_await server->async_connect(to, as_tuple(use_awaitable));
       if (cec) continue;  // the target is down: the client's connection goes
       asio::co_spawn(ioc, pump(client, server), asio::detached);
       asio::co_spawn(ioc, pump(server, client), asio::detached);
@@ -68,9 +91,12 @@ struct TcpRelay::Impl {
   }
 
   asio::io_context ioc;
-  tcp::endpoint target;
+  std::atomic<std::uint16_t> target;
   tcp::acceptor acceptor;
   std::atomic<bool> cut{false};
+  std::atomic<int> delay_ms{0};
+  std::atomic<int> jitter_ms{0};
+  std::minstd_rand random{2048};  // used on the relay's thread only
   std::thread thread;
 };
 
@@ -87,5 +113,10 @@ TcpRelay::~TcpRelay() {
 std::uint16_t TcpRelay::port() const { return impl_->acceptor.local_endpoint().port(); }
 void TcpRelay::cut() { impl_->cut.store(true); }
 void TcpRelay::heal() { impl_->cut.store(false); }
+void TcpRelay::retarget(std::uint16_t target) { impl_->target.store(target); }
+void TcpRelay::delay(std::chrono::milliseconds base, std::chrono::milliseconds jitter) {
+  impl_->delay_ms.store(static_cast<int>(base.count()));
+  impl_->jitter_ms.store(static_cast<int>(jitter.count()));
+}
 
 }  // namespace tilerace::testing

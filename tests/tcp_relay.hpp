@@ -3,7 +3,10 @@
 // forwards every connection to a target port. cut() is a network partition as the two ends
 // see it — bytes stop flowing both ways, and new connections open but carry nothing — and
 // heal() ends it: what was held is delivered then, as TCP retransmitting after a short
-// partition would. Nothing is dropped or reordered. Runs its own thread; stops with the object.
+// partition would. delay() holds each chunk a while (a slow, jittery link: the chaos suite's
+// stand-in for netem, which this kernel lacks). Nothing is dropped or reordered. Runs its own
+// thread; stops with the object. Callable from any thread.
+#include <chrono>
 #include <cstdint>
 #include <memory>
 
@@ -19,6 +22,10 @@ class TcpRelay {
   std::uint16_t port() const;
   void cut();
   void heal();
+  // New connections go to port from now on (the target restarted elsewhere).
+  void retarget(std::uint16_t target);
+  // Each chunk, each way, waits base plus up to jitter (uniform) before it is passed on.
+  void delay(std::chrono::milliseconds base, std::chrono::milliseconds jitter);
 
  private:
   struct Impl;

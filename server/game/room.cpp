@@ -74,6 +74,11 @@ void Room::apply_locked(RaceEffects fx, Participant* asker) {
     player->rating = rating;
   }
   if (fx.result) {
+    if (services_.journal != nullptr) {  // recorded under the epoch this room holds
+      fx.result->record.epoch = epoch_locked(fx.result->record.id);
+      fx.result->record.url = services_.journal->url();
+    }
+    // (The coroutine may start at once, on this thread: it takes no lock before its first wait.)
     asio::co_spawn(services_.executor, record(shared_from_this(), std::move(*fx.result)),
                    asio::detached);
   }
@@ -127,11 +132,6 @@ asio::awaitable<void> Room::forget(RoomServices services, std::string race_id, s
 }
 
 asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result) {
-  if (self->services_.journal != nullptr) {
-    std::lock_guard lock(self->mutex_);
-    result.record.epoch = self->epoch_locked(result.record.id);
-    result.record.url = self->services_.journal->url();
-  }
   std::vector<Grant> granted;
   const StoreWorker::Job save = [&result, &granted](Store& s) {
     granted = s.record_race(result.record);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <boost/asio/connect.hpp>
@@ -74,8 +75,8 @@ ServerProcess::ServerProcess(std::vector<std::string> extra_args, std::filesyste
   if (pid_ == 0) {
     ::dup2(fds[1], STDOUT_FILENO);
     ::dup2(fds[1], STDERR_FILENO);
-    ::close(fds[0]);
-    ::close(fds[1]);
+    // Nothing else of the test's goes with it (a relay's sockets would outlive their close).
+    ::close_range(3, ~0U, 0);
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -191,6 +192,7 @@ WsClient::WsClient(std::uint16_t port, std::optional<int> receive_buffer, const 
       }));
   auto& socket = beast::get_lowest_layer(ws_).socket();
   socket.open(tcp::v4());
+  ::fcntl(socket.native_handle(), F_SETFD, FD_CLOEXEC);  // not inherited by servers started later
   if (receive_buffer) socket.set_option(asio::socket_base::receive_buffer_size(*receive_buffer));
   socket.connect({asio::ip::make_address("127.0.0.1"), port});
   ws_.handshake("127.0.0.1:" + std::to_string(port), target);

@@ -1,0 +1,203 @@
+// make chaos: three nodes, Redis and PostgreSQL, scripted racers and spectators playing all
+// along, and a fault every CHAOS_FAULT_EVERY seconds (default 30) for CHAOS_MINUTES minutes
+// (default 10): a node killed (-9) and restarted 10 s later; a node cut from Redis, from
+// PostgreSQL or from its clients for 8 s; Redis restarted empty; PostgreSQL restarted. Every
+// link — clients to nodes, nodes to Redis, nodes to PostgreSQL — is a TcpRelay on 127.0.0.1
+// (this kernel has no netem: the relays add the delay and jitter, and make the cuts). Then
+// the verdict (verdict.hpp): violations must be 0; exit status 1 otherwise.
+// Everything runs on loopback, bounded in time, and stops by itself; SIGINT or SIGTERM ends
+// the faults early and still heals, finishes the races, judges and cleans up.
+#include <fmt/format.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "server/store/pg_connection.hpp"
+#include "tests/chaos/ledger.hpp"
+#include "tests/chaos/race_driver.hpp"
+#include "tests/chaos/verdict.hpp"
+#include "tests/e2e/harness.hpp"
+#include "tests/pg_cluster.hpp"
+#include "tests/redis_process.hpp"
+#include "tests/tcp_relay.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using tilerace::chaos::Clock;
+using tilerace::chaos::Fault;
+using tilerace::chaos::Ledger;
+using tilerace::chaos::RaceDriver;
+using tilerace::e2e::ServerProcess;
+using tilerace::testing::PgCluster;
+using tilerace::testing::RedisProcess;
+using tilerace::testing::TcpRelay;
+
+std::atomic<bool> interrupted{false};
+
+int setting(const char* name, int fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? std::atoi(value) : fallback;
+}
+
+// One node and its three links.
+struct Node {
+  std::string name;
+  std::unique_ptr<TcpRelay> door;      // clients → node
+  std::unique_ptr<TcpRelay> to_redis;  // node → Redis
+  std::unique_ptr<TcpRelay> to_db;     // node → PostgreSQL
+  std::unique_ptr<ServerProcess> process;
+};
+
+std::string via(const std::string& database, std::uint16_t pg_port, std::uint16_t relay) {
+  std::string url = database;
+  const std::string port = fmt::format(":{}/", pg_port);
+  url.replace(url.find(port), port.size(), fmt::format(":{}/", relay));
+  return url;
+}
+
+void start(Node& n, const std::string& database, std::uint16_t pg_port) {
+  n.process = std::make_unique<ServerProcess>(std::vector<std::string>{
+      "--database", via(database, pg_port, n.to_db->port()), "--redis",
+      fmt::format("redis://127.0.0.1:{}", n.to_redis->port()), "--node-name", n.name,
+      "--node-lease-ms", "1500", "--public-url",
+      fmt::format("ws://127.0.0.1:{}/ws", n.door->port()), "--countdown", "0", "--rate",
+      "100000", "--rooms-per-ip", "0", "--max-connections-per-ip", "0"});
+  n.door->retarget(n.process->port());
+}
+
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const auto i = static_cast<std::size_t>(p * static_cast<double>(values.size() - 1) + 0.5);
+  return values[std::min(i, values.size() - 1)];
+}
+
+}  // namespace
+
+int main() {
+  ::signal(SIGINT, [](int) { interrupted = true; });
+  ::signal(SIGTERM, [](int) { interrupted = true; });
+  ::signal(SIGPIPE, SIG_IGN);
+  const int minutes = setting("CHAOS_MINUTES", 10);
+  const auto every = std::chrono::seconds(setting("CHAOS_FAULT_EVERY", 30));
+  const int races = setting("CHAOS_RACES", 6);
+  std::mt19937 random(static_cast<unsigned>(setting("CHAOS_SEED", 2048)));
+
+  PgCluster& pg = PgCluster::shared();
+  const std::string database = pg.create_database();
+  RedisProcess redis;
+  std::vector<Node> nodes(3);
+  std::vector<std::uint16_t> doors;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    Node& n = nodes[i];
+    n.name = fmt::format("n{}", i + 1);
+    n.door = std::make_unique<TcpRelay>(0);
+    n.to_redis = std::make_unique<TcpRelay>(redis.port());
+    n.to_db = std::make_unique<TcpRelay>(pg.port());
+    n.door->delay(10ms, 30ms);  // players on the internet
+    n.to_redis->delay(0ms, 2ms);
+    n.to_db->delay(0ms, 2ms);
+    start(n, database, pg.port());
+    doors.push_back(n.door->port());
+  }
+  for (Node& n : nodes) {
+    if (!tilerace::e2e::health_says(n.process->port(), "ok")) {
+      std::fprintf(stderr, "chaos: node %s never joined the cluster\n", n.name.c_str());
+      return 2;
+    }
+  }
+  std::printf("chaos: 3 nodes, Redis, PostgreSQL; %d races at a time; a fault every %llds for "
+              "%d min\n",
+              races, static_cast<long long>(every.count()), minutes);
+  std::fflush(stdout);
+
+  Ledger ledger;
+  const auto recorded = [&database](const std::string& code, const std::string& player) {
+    try {
+      thread_local std::unique_ptr<tilerace::server::PgConnection> db;
+      if (!db || !db->healthy()) db = std::make_unique<tilerace::server::PgConnection>(database);
+      const std::string sql = "SELECT count(*) FROM races WHERE room = '" + code +
+                              "' AND result LIKE '%" + player + "%'";
+      return db->exec(sql.c_str()).int64(0, 0) > 0;
+    } catch (const std::exception&) {
+      return false;  // PostgreSQL restarting: ask again
+    }
+  };
+  std::vector<std::unique_ptr<RaceDriver>> drivers;
+  for (int i = 0; i < races; ++i) {
+    drivers.push_back(std::make_unique<RaceDriver>(i, doors, ledger, recorded));
+    drivers.back()->start();
+  }
+
+  // The faults, one at a time; each heals (or its node restarts) before the next.
+  const std::vector<std::string> kinds{"kill",       "cut_redis",     "cut_postgresql",
+                                       "cut_clients", "restart_redis", "restart_postgresql"};
+  std::map<std::string, int> injected;
+  const auto end = Clock::now() + std::chrono::minutes(minutes);
+  auto next = Clock::now() + every;
+  while (Clock::now() < end && !interrupted) {
+    std::this_thread::sleep_for(100ms);  // the fault schedule's tick
+    if (Clock::now() < next) continue;
+    next += every;
+    const std::string kind = kinds[random() % kinds.size()];
+    const int target = static_cast<int>(random() % nodes.size());
+    Node& n = nodes[static_cast<std::size_t>(target)];
+    ++injected[kind];
+    const bool global = kind.starts_with("restart_");
+    std::printf("chaos: %s %s\n", kind.c_str(), global ? "" : n.name.c_str());
+    std::fflush(stdout);
+    ledger.fault({kind, global ? -1 : target, Clock::now()});
+    if (kind == "kill") {
+      n.process->stop(SIGKILL);
+      std::this_thread::sleep_for(10s);  // dead for a while
+      start(n, database, pg.port());
+    } else if (kind == "restart_redis") {
+      redis.stop();
+      redis.start();
+    } else if (kind == "restart_postgresql") {
+      pg.stop();
+      pg.start();
+    } else {
+      TcpRelay& link = kind == "cut_redis" ? *n.to_redis
+                       : kind == "cut_postgresql" ? *n.to_db
+                                                  : *n.door;
+      link.cut();
+      std::this_thread::sleep_for(8s);  // the partition's length
+      link.heal();
+    }
+  }
+
+  // Everything healed: the races in progress finish and are recorded.
+  std::printf("chaos: faults over; finishing the races\n");
+  std::fflush(stdout);
+  for (auto& d : drivers) d->stop();
+  const tilerace::chaos::Verdict verdict = judge(ledger, database, doors);
+
+  std::printf("\nchaos summary (%d min, seed %d)\n", minutes, setting("CHAOS_SEED", 2048));
+  int faults = 0;
+  for (const auto& [kind, count] : injected) {
+    std::printf("  fault %-20s %d\n", kind.c_str(), count);
+    faults += count;
+  }
+  std::printf("  faults injected          %d\n", faults);
+  std::printf("  races recorded           %zu\n", verdict.races);
+  std::printf("  races given up in setup  %d\n", ledger.setbacks());
+  std::printf("  acknowledged moves       %zu\n", verdict.acks);
+  std::printf("  fault -> next answered move, by kind (races it hit): p50 / p99 ms\n");
+  for (const auto& [kind, delays] : verdict.recovery_ms) {
+    std::printf("    %-20s %4zu  %8.0f / %8.0f\n", kind.c_str(), delays.size(),
+                percentile(delays, 0.5), percentile(delays, 0.99));
+  }
+  std::printf("  violations               %zu\n", verdict.violations.size());
+  for (const std::string& v : verdict.violations) std::printf("    %s\n", v.c_str());
+  return verdict.violations.empty() ? 0 : 1;
+}
