@@ -33,8 +33,7 @@ using asio::ip::tcp;
 
 struct TcpRelay::Impl {
   explicit Impl(std::uint16_t target_port)
-      : target(target_port),
-        acceptor(ioc, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+      : target(target_port), acceptor(ioc, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
     keep_from_children(acceptor.native_handle());
   }
 
@@ -62,8 +61,8 @@ struct TcpRelay::Impl {
       auto [ec, n] = co_await from->async_read_some(asio::buffer(buffer), as_tuple(use_awaitable));
       co_await passable();
       if (n > 0) {
-        auto [wec, written] =
-            co_await asio::async_write(*to, asio::buffer(buffer.data(), n), as_tuple(use_awaitable));
+        auto [wec, written] = co_await asio::async_write(*to, asio::buffer(buffer.data(), n),
+                                                         as_tuple(use_awaitable));
         if (wec) break;
       }
       if (ec) break;

@@ -3,8 +3,8 @@
 // (docs/architecture.md, "An adoption"): the whole path in one unit. The orphan's journaled
 // races move to this node in the store under their next epoch (one statement: a race moves
 // once, never to two nodes, and the orphan, if it still runs, can write them no more), are
-// brought up to the move journal in Redis (taken over there first), are rebuilt once — the rooms that run
-// them replay each game from seed and moves — and each rebuilt game is checked against the
+// brought up to the move journal in Redis (taken over there first), are rebuilt once — the rooms
+// that run them replay each game from seed and moves — and each rebuilt game is checked against the
 // journal's last check; then this node takes over their codes and the orphan is done.
 // Runs on the main context (the store's part on the StoreWorker's thread).
 #include <boost/asio/awaitable.hpp>

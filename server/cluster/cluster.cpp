@@ -160,8 +160,9 @@ asio::awaitable<void> Cluster::beat() {
     // The lease lapsed: another node may have adopted any race here and taken its move journal
     // over. None is journaled in Redis again; the store, which knows the owners, confirms
     // their moves.
-    spdlog::warn("cluster: this node's lease was not confirmed for a while: its running races "
-                 "are confirmed by the store from now on");
+    spdlog::warn(
+        "cluster: this node's lease was not confirmed for a while: its running races "
+        "are confirmed by the store from now on");
     const std::vector<ActiveRaceRecord> running = rooms_.active_races();  // (rooms lock first)
     std::lock_guard lock(mutex_);
     for (const ActiveRaceRecord& race : running) unjournaled_.insert(race.id);
@@ -342,8 +343,7 @@ asio::awaitable<std::string> Cluster::claim_new_code() {
   throw std::runtime_error("no free room code");  // 16 collisions in a 32^6 space: not chance
 }
 
-asio::awaitable<std::optional<std::string>> Cluster::locate(const std::string& code,
-                                                            bool beating) {
+asio::awaitable<std::optional<std::string>> Cluster::locate(const std::string& code, bool beating) {
   const std::vector<std::string> args{code,
                                       std::to_string(beating ? settings_.lease.count() / 2 : 0)};
   const RedisReply reply = co_await eval(kLocate, args);

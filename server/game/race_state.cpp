@@ -271,23 +271,20 @@ RaceEffects RaceState::close_by_operator(std::string_view reason) {
     if (state_ == State::racing) metrics_->races_active.fetch_sub(1, std::memory_order_relaxed);
     fx_.abandoned_race = race_id_;
   }
-  const SharedMessage message = share(protocol::encode_room_closed(code_, reason));
-  broadcast(message);
-  for (const Racer& r : racers_) {
-    if (!r.left) fx_.released.push_back(r.player);
-  }
-  racers_.clear();
-  spectators_.clear();
-  host_.clear();
-  closed_ = true;
+  close_with(share(protocol::encode_room_closed(code_, reason)));
   return done();
 }
 
 RaceEffects RaceState::hand_over(std::string_view url) {
   if (closed_) return done();
   if (state_ == State::racing) metrics_->races_active.fetch_sub(1, std::memory_order_relaxed);
-  broadcast(share(url.empty() ? protocol::encode_room_closed(code_, "moved")
-                              : protocol::encode_redirect(url, code_, "resume", {})));
+  close_with(share(url.empty() ? protocol::encode_room_closed(code_, "moved")
+                               : protocol::encode_redirect(url, code_, "resume", {})));
+  return done();
+}
+
+void RaceState::close_with(const SharedMessage& last) {
+  broadcast(last);
   for (const Racer& r : racers_) {
     if (!r.left) fx_.released.push_back(r.player);
   }
@@ -295,7 +292,6 @@ RaceEffects RaceState::hand_over(std::string_view url) {
   spectators_.clear();
   host_.clear();
   closed_ = true;
-  return done();
 }
 
 RaceEffects RaceState::seat_ghost() {

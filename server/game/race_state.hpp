@@ -51,7 +51,7 @@ struct MoveJournalEntry {
   std::size_t position = 0;  // the racer's, as ActiveRaceRecord::racers lists them
   std::string moves;
   bool resigned = false;
-  std::string check;  // game_check of the racer's game after it
+  std::string check;       // game_check of the racer's game after it
   std::int64_t epoch = 0;  // the race's, as this node holds it (ActiveRaceRecord::epoch)
 };
 
@@ -247,6 +247,8 @@ class RaceState {
   void send_error(protocol::ErrorCode code, std::string_view text, const protocol::Rid& rid);
   // message to every connected racer but except_racer, and every spectator but
   // except_spectator.
+  // last goes to everyone, who is let go; the room is closed for good.
+  void close_with(const SharedMessage& last);
   void broadcast(const SharedMessage& message, const Player* except_racer = nullptr,
                  const Participant* except_spectator = nullptr);
   // `room` to everyone; the caller (the racer direct_racer, the spectator direct_spectator,

@@ -318,8 +318,8 @@ void Room::lose(const std::string& race_id, const RaceOwner& owner) {
   lost_ = true;
   ready_.clear();
   services_.metrics->races_handed_over_total.fetch_add(1, std::memory_order_relaxed);
-  spdlog::warn("room {}: race {} is {}'s now (epoch {}): its racers and spectators go there",
-               code_, race_id, owner.node, owner.epoch);
+  spdlog::warn("room {}: race {} is {}'s now (epoch {}): its racers and spectators go there", code_,
+               race_id, owner.node, owner.epoch);
   apply_locked(state_->hand_over(owner.url), nullptr);
 }
 

@@ -145,8 +145,8 @@ class Room : public std::enable_shared_from_this<Room> {
                                                           std::vector<SharedMessage> held);
   // What confirming a move through the store came to.
   struct Confirmation {
-    bool confirmed = false;           // the store's journal has the race as of the move
-    std::optional<RaceOwner> owner;   // or: the race is another node's
+    bool confirmed = false;          // the store's journal has the race as of the move
+    std::optional<RaceOwner> owner;  // or: the race is another node's
   };
   // Writes the race to the store's journal (as of now: every move played so far) unless a
   // write since move seq already did; waits and tries again while the store cannot be reached.
@@ -175,7 +175,7 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string in_store_race_;  // the race known to be in the store's journal
   std::string epoch_race_;     // the race adopted under epoch_ (any other: 1, its first owner)
   std::int64_t epoch_ = 1;
-  bool lost_ = false;          // handed over: nothing more is answered
+  bool lost_ = false;            // handed over: nothing more is answered
   std::uint64_t played_ = 0;     // moves played that wait for the journal, numbered from 1
   std::uint64_t confirmed_ = 0;  // the store's journal has every move up to this one
   std::uint64_t next_answer_ = 1;

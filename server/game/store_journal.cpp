@@ -103,8 +103,7 @@ boost::asio::awaitable<bool> close_dailies(StoreWorker& store, std::string today
   co_return true;
 }
 
-void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metrics,
-                  bool replace) {
+void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metrics, bool replace) {
   std::optional<engine::Game> game = engine::replay(active.config, active.moves);
   if (!game) return;
   std::lock_guard lock(player.mutex);

@@ -228,14 +228,14 @@ http::message_generator answer(const Request& req, ServerContext& context) {
     const bool database = context.metrics.store_available.load(std::memory_order_relaxed) == 1;
     const bool redis = context.directory.available();
     const bool lease = context.directory.lease_confirmed();
-    std::string body =
-        database && redis && lease ? R"({"status":"ok")" : R"({"status":"degraded")";
+    std::string body = database && redis && lease ? R"({"status":"ok")" : R"({"status":"degraded")";
     if (!database) body += R"(,"database":"unreachable")";
     if (!redis) body += R"(,"redis":"unreachable")";
     // Cluster mode, the lease unconfirmed: race moves are answered once the database has
     // them, or held while it cannot be reached either (docs/operations.md, "Fencing").
-    if (!lease) body += database ? R"(,"lease":"unconfirmed","race_moves":"confirmed_by_database")"
-                                 : R"(,"lease":"unconfirmed","race_moves":"held")";
+    if (!lease)
+      body += database ? R"(,"lease":"unconfirmed","race_moves":"confirmed_by_database")"
+                       : R"(,"lease":"unconfirmed","race_moves":"held")";
     body += "}";
     return json_reply(req, context, http::status::ok, body);
   }

@@ -442,7 +442,8 @@ std::vector<Grant> Recorder::record_race(const RaceRecord& race) {
             .changed() == 0) {
       return;  // already recorded (by this owner, when fenced): nothing changes
     }
-    if (race.epoch > 0) sql(Sql::set_race_recorder, race.id, dialect_->node(), race.epoch, race.url);
+    if (race.epoch > 0)
+      sql(Sql::set_race_recorder, race.id, dialect_->node(), race.epoch, race.url);
     sql(Sql::delete_race, race.id);
     for (const GameRecord& g : race.games) insert_game(sql, g);
     std::vector<int> streaks(race.ratings.size());  // in race.ratings' order
@@ -504,8 +505,7 @@ std::vector<std::string> Recorder::journal(const std::vector<ActiveGameRecord>& 
   });
 }
 
-std::optional<ActiveGameRecord> Recorder::take_active(SqlSession& sql,
-                                                      std::string_view player_id) {
+std::optional<ActiveGameRecord> Recorder::take_active(SqlSession& sql, std::string_view player_id) {
   const SqlResult claimed = sql(Sql::claim_active, player_id, dialect_->node());
   const SqlResult r = sql(Sql::select_active, player_id);
   if (r.rows() == 0) return std::nullopt;
@@ -529,10 +529,9 @@ std::optional<ActiveGameRecord> Recorder::take_active(SqlSession& sql,
 
 std::optional<ActiveGameRecord> Recorder::find_active(std::string_view player_id) {
   // The entry and its pieces as of one moment, taken by this node.
-  return unit(SqlTx::write,
-              [&](SqlSession& sql) -> std::optional<ActiveGameRecord> {
-                return take_active(sql, player_id);
-              });
+  return unit(SqlTx::write, [&](SqlSession& sql) -> std::optional<ActiveGameRecord> {
+    return take_active(sql, player_id);
+  });
 }
 
 std::optional<ActiveGameRecord> Recorder::reclaim_active(std::string_view player_id,
@@ -573,8 +572,8 @@ std::vector<LostRace> Recorder::journal_races(const std::vector<ActiveRaceRecord
       const RaceOptionsRecord& o = r.options;
       sql(Sql::upsert_race, r.id, dialect_->node(), r.room, engine::to_string(o.mode), o.size,
           o.target, std::to_string(r.seed), o.time_limit, o.max_players, o.is_public,
-          o.max_moves_per_second, r.host, r.started_at, r.remaining_ms, std::max<std::int64_t>(r.epoch, 1),
-          r.url);
+          o.max_moves_per_second, r.host, r.started_at, r.remaining_ms,
+          std::max<std::int64_t>(r.epoch, 1), r.url);
       sql(Sql::delete_racers, r.id);
       for (std::size_t i = 0; i < r.racers.size(); ++i) {
         const ActiveRacerRecord& a = r.racers[i];

@@ -105,7 +105,7 @@ enum class Sql : std::uint8_t {
   insert_race,
   // (id, node, epoch, url): who recorded the race (a dialect without nodes keeps nothing)
   set_race_recorder,
-  race_recorder,  // (id) → node, epoch, url of who recorded it (none without nodes)
+  race_recorder,        // (id) → node, epoch, url of who recorded it (none without nodes)
   insert_rating_point,  // (player_id, race_id, at, rating)
   rating_history,       // (player_id) → at, rating, oldest first
   upsert_bot_record,    // (player_id, strength, won, lost, drawn): adds to their record

@@ -69,8 +69,8 @@ void start(Node& n, const std::string& database, std::uint16_t pg_port) {
       "--database", via(database, pg_port, n.to_db->port()), "--redis",
       fmt::format("redis://127.0.0.1:{}", n.to_redis->port()), "--node-name", n.name,
       "--node-lease-ms", "1500", "--public-url",
-      fmt::format("ws://127.0.0.1:{}/ws", n.door->port()), "--countdown", "0", "--rate",
-      "100000", "--rooms-per-ip", "0", "--max-connections-per-ip", "0"});
+      fmt::format("ws://127.0.0.1:{}/ws", n.door->port()), "--countdown", "0", "--rate", "100000",
+      "--rooms-per-ip", "0", "--max-connections-per-ip", "0"});
   n.door->retarget(n.process->port());
 }
 
@@ -115,9 +115,10 @@ int main() {
       return 2;
     }
   }
-  std::printf("chaos: 3 nodes, Redis, PostgreSQL; %d races at a time; a fault every %llds for "
-              "%d min\n",
-              races, static_cast<long long>(every.count()), minutes);
+  std::printf(
+      "chaos: 3 nodes, Redis, PostgreSQL; %d races at a time; a fault every %llds for "
+      "%d min\n",
+      races, static_cast<long long>(every.count()), minutes);
   std::fflush(stdout);
 
   Ledger ledger;
@@ -139,7 +140,7 @@ int main() {
   }
 
   // The faults, one at a time; each heals (or its node restarts) before the next.
-  const std::vector<std::string> kinds{"kill",       "cut_redis",     "cut_postgresql",
+  const std::vector<std::string> kinds{"kill",        "cut_redis",     "cut_postgresql",
                                        "cut_clients", "restart_redis", "restart_postgresql"};
   std::map<std::string, int> injected;
   const auto end = Clock::now() + std::chrono::minutes(minutes);
@@ -167,7 +168,7 @@ int main() {
       pg.stop();
       pg.start();
     } else {
-      TcpRelay& link = kind == "cut_redis" ? *n.to_redis
+      TcpRelay& link = kind == "cut_redis"        ? *n.to_redis
                        : kind == "cut_postgresql" ? *n.to_db
                                                   : *n.door;
       link.cut();

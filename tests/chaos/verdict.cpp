@@ -69,8 +69,8 @@ Verdict judge(const Ledger& ledger, const std::string& database,
       if (!replayed || replayed->score() != a->score) {
         v.violations.push_back("room " + run.code + ": " + a->player + "'s acknowledged move " +
                                std::to_string(n) + " (score " + std::to_string(a->score) +
-                               ") is not in the recorded replay (" +
-                               std::to_string(moves.size()) + " moves)");
+                               ") is not in the recorded replay (" + std::to_string(moves.size()) +
+                               " moves)");
       }
     }
   }

@@ -1,6 +1,7 @@
 #pragma once
 // The cluster e2e tests' fixture: nodes of the real binary sharing a real PostgreSQL database
 // and a real redis-server, both started by the tests on free loopback ports.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -39,21 +40,25 @@ class Cluster : public ::testing::Test {
   // A node of the cluster, once it is in (its first heartbeat went through: /healthz ok); a
   // short lease so that a dead node is noticed within seconds.
   std::unique_ptr<ServerProcess> node(const std::string& name,
-                                      const std::vector<std::string>& extra = {},
-                                      Links via = {}) {
+                                      const std::vector<std::string>& extra = {}, Links via = {}) {
     std::string database = url_;
     if (via.database != 0) {
-      const std::string port = ":" + std::to_string(PgCluster::shared().port()) + "/";
-      database.replace(database.find(port), port.size(), ":" + std::to_string(via.database) + "/");
+      const std::string port = fmt::format(":{}/", PgCluster::shared().port());
+      database.replace(database.find(port), port.size(), fmt::format(":{}/", via.database));
     }
     std::vector<std::string> args{
-        "--database",      database,
-        "--node-name",     name,
+        "--database",
+        database,
+        "--node-name",
+        name,
         "--redis",
         "redis://127.0.0.1:" + std::to_string(via.redis != 0 ? via.redis : redis_.port()),
-        "--node-lease-ms", "1500",
-        "--countdown",     "0",
-        "--rate",          "100000"};
+        "--node-lease-ms",
+        "1500",
+        "--countdown",
+        "0",
+        "--rate",
+        "100000"};
     args.insert(args.end(), extra.begin(), extra.end());
     auto n = std::make_unique<ServerProcess>(args);
     EXPECT_TRUE(health_says(n->port(), "ok"));  // in the cluster
@@ -61,6 +66,13 @@ class Cluster : public ::testing::Test {
   }
   std::int64_t query(const std::string& sql) const {
     return server::PgConnection(url_).exec(sql.c_str()).int64(0, 0);
+  }
+  // How many moves of player's solo game the store's journal holds (its entry and pieces).
+  std::int64_t journaled_solo_moves(const std::string& player) const {
+    return query(fmt::format(
+        "SELECT coalesce(sum(length(moves)), 0) FROM (SELECT moves FROM active_games WHERE "
+        "player_id = '{0}' UNION ALL SELECT moves FROM active_moves WHERE player_id = '{0}') j",
+        player));
   }
 
   // The codes list_rooms shows on ws.

@@ -368,16 +368,7 @@ TEST_F(Cluster, ASoloGameOfADeadNodeGoesOnFromTheStoresJournalOnAnotherNode) {
   // a journals solo games once a second: wait for this one's moves, then a dies.
   const std::string id = welcome["player"]["id"];
   ASSERT_TRUE(testing::eventually(
-      [&] {
-        return query(
-                   "SELECT coalesce(sum(length(moves)), 0) FROM (SELECT moves FROM active_games "
-                   "WHERE player_id = '" +
-                   id +
-                   "' UNION ALL SELECT m.moves FROM active_moves m "
-                   "WHERE m.player_id = '" +
-                   id + "') j") == last["moves"].get<int>();
-      },
-      5s));
+      [&] { return journaled_solo_moves(id) == last["moves"].get<int>(); }, 5s));
   a->stop(SIGKILL);
   WsClient back(b->port());
   const json again = back.request({{"type", "hello"}, {"name", "x"}, {"token", welcome["token"]}});

@@ -1,9 +1,9 @@
 #include "tests/e2e/harness.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <boost/asio/connect.hpp>

@@ -191,9 +191,9 @@ TEST_F(Cluster, ANodeCutFromPostgresqlKeepsItsRaceAndRecordsItOnceHealed) {
       http_request(a->port(), "/api/replays/" + over["replays"][ann.id].get<std::string>()).body);
   EXPECT_EQ(replay["moves"], answered);
   EXPECT_EQ(query("SELECT count(*) FROM active_races"), 0);
-  EXPECT_EQ(query("SELECT count(*) FROM races WHERE node = 'a' AND epoch = 1 AND room = '" +
-                  code + "'"),
-            1);
+  EXPECT_EQ(
+      query("SELECT count(*) FROM races WHERE node = 'a' AND epoch = 1 AND room = '" + code + "'"),
+      1);
 }
 
 // Redis away for every node (the documented choice): nobody can adopt, so races go on, each
@@ -205,7 +205,8 @@ TEST_F(Cluster, WithRedisAwayEverywhereEachRaceMoveIsAnsweredOnceTheDatabaseHasI
   Racer bob(a->port(), "bob");
   race(ann, bob, {{"time_limit", 600}});
   redis_.stop();
-  ASSERT_TRUE(testing::eventually([&] { return health(a->port())["lease"] == "unconfirmed"; }, 10s));
+  ASSERT_TRUE(
+      testing::eventually([&] { return health(a->port())["lease"] == "unconfirmed"; }, 10s));
   const json h = health(a->port());
   EXPECT_EQ(h["redis"], "unreachable");
   EXPECT_EQ(h["race_moves"], "confirmed_by_database");
@@ -237,13 +238,10 @@ TEST_F(Cluster, ASoloGameResumedElsewhereIsNotWrittenByItsOldNodeOnceItsLinkHeal
   const json welcome = on_a.hello("soloist");
   const std::string id = welcome["player"]["id"];
   ASSERT_EQ(on_a.request({{"type", "new_game"}, {"size", 8}})["type"], "game");
-  const auto journaled = [&] {
-    return query("SELECT coalesce(sum(length(moves)), 0) FROM (SELECT moves FROM active_games "
-                 "WHERE player_id = '" + id + "' UNION ALL SELECT m.moves FROM active_moves m "
-                 "WHERE m.player_id = '" + id + "') j");
-  };
+  const auto journaled = [&] { return journaled_solo_moves(id); };
   json last;
-  for (const char* dir : {"left", "up", "right"}) last = on_a.request({{"type", "move"}, {"dir", dir}});
+  for (const char* dir : {"left", "up", "right"})
+    last = on_a.request({{"type", "move"}, {"dir", dir}});
   ASSERT_TRUE(testing::eventually([&] { return journaled() == last["moves"].get<int>(); }, 5s));
   const int kept = last["moves"];
   to_database.cut();
@@ -253,8 +251,9 @@ TEST_F(Cluster, ASoloGameResumedElsewhereIsNotWrittenByItsOldNodeOnceItsLinkHeal
   // The player's link to a goes; they come back through b, which has the journal's game.
   const double passes = a->metric("tilerace_journal_flushes_total");
   WsClient on_b(b->port());
-  ASSERT_EQ(on_b.request({{"type", "hello"}, {"name", "x"}, {"token", welcome["token"]}})["resumed"],
-            true);
+  ASSERT_EQ(
+      on_b.request({{"type", "hello"}, {"name", "x"}, {"token", welcome["token"]}})["resumed"],
+      true);
   json game = on_b.expect("game")["game"];
   ASSERT_EQ(game["moves"], kept);
   for (const char* dir : {"down", "down"}) game = on_b.request({{"type", "move"}, {"dir", dir}});
@@ -268,8 +267,8 @@ TEST_F(Cluster, ASoloGameResumedElsewhereIsNotWrittenByItsOldNodeOnceItsLinkHeal
   ASSERT_TRUE(testing::eventually(
       [&] { return a->metric("tilerace_journal_flushes_total") >= passes + 2; }, 10s));
   EXPECT_EQ(journaled(), on_b_moves);
-  EXPECT_EQ(query("SELECT count(*) FROM active_games WHERE player_id = '" + id + "' AND node = 'b'"),
-            1);
+  EXPECT_EQ(
+      query("SELECT count(*) FROM active_games WHERE player_id = '" + id + "' AND node = 'b'"), 1);
 }
 
 // While a dead node's lease runs out, a racer coming back through another node is never sent
@@ -287,8 +286,8 @@ TEST_F(Cluster, AResumeRedirectNeverNamesANodeThatMissedItsHeartbeats) {
   const std::uint16_t dead = a->port();
   a->stop(SIGKILL);
   // Half the lease has gone by since a's last heartbeat: a may be dead.
-  ASSERT_TRUE(testing::eventually(
-      [&] { return pttl(redis_.port(), "tilerace:node:a") < 750; }, 5s));
+  ASSERT_TRUE(
+      testing::eventually([&] { return pttl(redis_.port(), "tilerace:node:a") < 750; }, 5s));
   auto back = follow(ann, b->port());
   for (;;) {
     const std::optional<json> m = back->ws.next(15s);

@@ -123,8 +123,7 @@ TEST_F(RecorderTest, EveryWriteIsOneTransactionAndSnapshotsReadOneMoment) {
   recorder_.active_races();
   recorder_.profile("amy");
   recorder_.find_game("g1");
-  EXPECT_EQ(log_.units,
-            (std::vector{SqlTx::write, SqlTx::snapshot, SqlTx::snapshot, SqlTx::none}));
+  EXPECT_EQ(log_.units, (std::vector{SqlTx::write, SqlTx::snapshot, SqlTx::snapshot, SqlTx::none}));
 }
 
 TEST_F(RecorderTest, RatingsAreWrittenInPlayerIdOrderAndEachGetsItsOwnStreak) {
