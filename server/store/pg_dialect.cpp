@@ -728,6 +728,11 @@ PgDialect::~PgDialect() {
 std::unique_ptr<PgConnection> PgDialect::connect() {
   auto conn = std::make_unique<PgConnection>(url_);
   conn->exec("SET synchronous_commit = on");
+  // A node cut off in the middle of a transaction would hold its row locks, and stall every
+  // other node's writes to those rows, until PostgreSQL noticed the connection was gone (hours,
+  // by TCP keepalive): our transactions never wait between their statements, so one that sits
+  // idle is cut off, and PostgreSQL ends it.
+  conn->exec("SET idle_in_transaction_session_timeout = '3s'");
   migrate(*conn);
   for (std::size_t i = 0; i < kSqlCount; ++i) {
     conn->prepare(name_of(static_cast<Sql>(i)), text(static_cast<Sql>(i)));

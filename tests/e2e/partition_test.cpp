@@ -256,7 +256,12 @@ TEST_F(Cluster, ASoloGameResumedElsewhereIsNotWrittenByItsOldNodeOnceItsLinkHeal
       true);
   json game = on_b.expect("game")["game"];
   ASSERT_EQ(game["moves"], kept);
-  for (const char* dir : {"down", "down"}) game = on_b.request({{"type", "move"}, {"dir", dir}});
+  // (The first answer may wait for a's transaction, cut off while it held the game's row, to be
+  // ended by PostgreSQL: idle_in_transaction_session_timeout.)
+  for (const char* dir : {"down", "down"}) {
+    on_b.send({{"type", "move"}, {"dir", dir}});
+    game = on_b.until("moved", 15s);
+  }
   const int on_b_moves = game["moves"];
   ASSERT_TRUE(testing::eventually([&] { return journaled() == on_b_moves; }, 5s));
   EXPECT_EQ(query("SELECT count(*) FROM active_games WHERE player_id = '" + id +
