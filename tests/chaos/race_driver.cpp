@@ -146,15 +146,22 @@ bool RaceDriver::one_race() {
   code_.clear();
   if (!ann_.ws && !connect(ann_, 0, setup_deadline)) return give_up();
   try {
-    ann_.ws->send({{"type", "create_room"}, {"size", 6}, {"time_limit", 600}, {"public", true}});
+    ann_.ws->send({{"type", "create_room"},
+                   {"size", 6},
+                   {"time_limit", 600},
+                   {"public", true},
+                   {"rid", "create"}});
   } catch (const std::exception&) {
     return give_up();
   }
+  // The answer, by its rid: a `room` pushed on reconnecting (a room ann is still in, as a
+  // given-up setup may leave her) is not it.
   while (code_.empty()) {
     const json m = read(ann_, 5s);
     if (m.is_null() || Clock::now() > setup_deadline) return give_up();
+    if (m.value("rid", "") != "create") continue;
     if (m["type"] == "room") code_ = m["room"]["code"];
-    if (m["type"] == "error") return give_up();  // unavailable: Redis away; try again
+    if (m["type"] == "error") return give_up();  // unavailable (Redis away), already in a room
   }
   if (!bob_.ws && !connect(bob_, 0, setup_deadline)) return give_up();
   bool seated = false;
