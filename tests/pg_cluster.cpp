@@ -85,6 +85,12 @@ void PgCluster::stop() {
   run("pg_ctl", "-D " + (dir_.path() / "data").string() + " -w -t 30 -m fast stop");
 }
 
+std::string PgCluster::through(std::string url, std::uint16_t relay) const {
+  const std::string own = fmt::format(":{}/", port_);
+  url.replace(url.find(own), own.size(), fmt::format(":{}/", relay));
+  return url;
+}
+
 std::string PgCluster::create_database() {
   const std::string name = fmt::format("t{}", ++databases_);
   const std::string base = "postgresql://postgres@127.0.0.1:" + std::to_string(port_) + "/";

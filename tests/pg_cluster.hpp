@@ -22,6 +22,8 @@ class PgCluster {
   // A new, empty database; returns its URL.
   std::string create_database();
   std::uint16_t port() const { return port_; }
+  // url (one of create_database's) reached through another port instead: a relay's.
+  std::string through(std::string url, std::uint16_t relay) const;
 
   // Stops the server (fast shutdown: connections are closed) and starts it again on the
   // same port and files; each returns once it is done.

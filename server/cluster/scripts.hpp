@@ -103,7 +103,8 @@ return 1
 inline constexpr std::string_view kJournal = R"lua(
 local owner = redis.call('GET', ARGV[5])
 if owner and tonumber(string.match(owner, '^%d+')) > tonumber(ARGV[6]) then return owner end
-redis.call('SET', ARGV[5], ARGV[6] .. ' ' .. ARGV[7] .. ' ' .. ARGV[8], 'PX', 86400000)
+local mine = ARGV[6] .. ' ' .. ARGV[7] .. ' ' .. ARGV[8]
+if owner ~= mine then redis.call('SET', ARGV[5], mine, 'PX', 86400000) end
 redis.call('APPEND', ARGV[1], ARGV[2])
 redis.call('PEXPIRE', ARGV[1], 86400000)
 redis.call('SET', ARGV[3], ARGV[4], 'PX', 86400000)

@@ -57,21 +57,21 @@ struct Node {
   std::unique_ptr<ServerProcess> process;
 };
 
-std::string via(const std::string& database, std::uint16_t pg_port, std::uint16_t relay) {
-  std::string url = database;
-  const std::string port = fmt::format(":{}/", pg_port);
-  url.replace(url.find(port), port.size(), fmt::format(":{}/", relay));
-  return url;
-}
-
-void start(Node& n, const std::string& database, std::uint16_t pg_port) {
+void start(Node& n, const std::string& database) {
   n.process = std::make_unique<ServerProcess>(std::vector<std::string>{
-      "--database", via(database, pg_port, n.to_db->port()), "--redis",
+      "--database", PgCluster::shared().through(database, n.to_db->port()), "--redis",
       fmt::format("redis://127.0.0.1:{}", n.to_redis->port()), "--node-name", n.name,
       "--node-lease-ms", "1500", "--public-url",
       fmt::format("ws://127.0.0.1:{}/ws", n.door->port()), "--countdown", "0", "--rate", "100000",
       "--rooms-per-ip", "0", "--max-connections-per-ip", "0"});
   n.door->retarget(n.process->port());
+}
+
+// The fault schedule's own clock: returns at t, or as soon as the run is interrupted.
+void hold_until(Clock::time_point t) {
+  while (!interrupted && Clock::now() < t) {
+    std::this_thread::sleep_for(std::min<Clock::duration>(100ms, t - Clock::now()));
+  }
 }
 
 double percentile(std::vector<double> values, double p) {
@@ -106,7 +106,7 @@ int main() {
     n.door->delay(10ms, 30ms);  // players on the internet
     n.to_redis->delay(0ms, 2ms);
     n.to_db->delay(0ms, 2ms);
-    start(n, database, pg.port());
+    start(n, database);
     doors.push_back(n.door->port());
   }
   for (Node& n : nodes) {
@@ -144,11 +144,9 @@ int main() {
                                        "cut_clients", "restart_redis", "restart_postgresql"};
   std::map<std::string, int> injected;
   const auto end = Clock::now() + std::chrono::minutes(minutes);
-  auto next = Clock::now() + every;
-  while (Clock::now() < end && !interrupted) {
-    std::this_thread::sleep_for(100ms);  // the fault schedule's tick
-    if (Clock::now() < next) continue;
-    next += every;
+  for (auto next = Clock::now() + every; next < end && !interrupted; next += every) {
+    hold_until(next);
+    if (interrupted) break;
     const std::string kind = kinds[random() % kinds.size()];
     const int target = static_cast<int>(random() % nodes.size());
     Node& n = nodes[static_cast<std::size_t>(target)];
@@ -156,11 +154,12 @@ int main() {
     const bool global = kind.starts_with("restart_");
     std::printf("chaos: %s %s\n", kind.c_str(), global ? "" : n.name.c_str());
     std::fflush(stdout);
-    ledger.fault({kind, global ? -1 : target, Clock::now()});
+    const auto at = Clock::now();
+    ledger.fault({kind, global ? -1 : target, at});
     if (kind == "kill") {
       n.process->stop(SIGKILL);
-      std::this_thread::sleep_for(10s);  // dead for a while
-      start(n, database, pg.port());
+      hold_until(at + 10s);  // dead that long
+      start(n, database);
     } else if (kind == "restart_redis") {
       redis.stop();
       redis.start();
@@ -172,7 +171,7 @@ int main() {
                        : kind == "cut_postgresql" ? *n.to_db
                                                   : *n.door;
       link.cut();
-      std::this_thread::sleep_for(8s);  // the partition's length
+      hold_until(at + 8s);  // the partition's length
       link.heal();
     }
   }

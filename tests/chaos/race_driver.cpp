@@ -7,14 +7,10 @@ namespace tilerace::chaos {
 namespace {
 
 using namespace std::chrono_literals;
+using e2e::port_of;
 
 constexpr int kTurns = 60;  // moves each racer tries before the race ends by a resignation
 const std::array<std::string, 4> kDirs{"up", "down", "left", "right"};
-
-std::uint16_t port_of(const std::string& url) {
-  const auto colon = url.rfind(':');
-  return static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1)));
-}
 
 }  // namespace
 
@@ -37,7 +33,11 @@ void RaceDriver::start() {
 }
 
 void RaceDriver::stop() {
-  stopping_ = true;
+  {
+    std::lock_guard lock(watched_mutex_);
+    stopping_ = true;
+  }
+  watched_changed_.notify_all();
   if (racing_.joinable()) racing_.join();
   if (watching_.joinable()) watching_.join();
 }
@@ -201,6 +201,7 @@ bool RaceDriver::one_race() {
     std::lock_guard lock(watched_mutex_);
     watched_ = code_;
   }
+  watched_changed_.notify_all();
   for (int i = 0; i < kTurns && !over_; ++i) {
     if (!turn(ann_, kDirs[random_() % 4]) || !turn(bob_, kDirs[random_() % 4])) break;
   }
@@ -241,13 +242,11 @@ void RaceDriver::watch() {
   while (!stopping_) {
     std::string code;
     {
-      std::lock_guard lock(watched_mutex_);
+      std::unique_lock lock(watched_mutex_);
+      watched_changed_.wait(lock, [this] { return !watched_.empty() || stopping_; });
       code = watched_;
     }
-    if (code.empty()) {
-      std::this_thread::sleep_for(100ms);  // no race yet
-      continue;
-    }
+    if (stopping_) break;
     if (!watcher.ws || watcher.ws->closed() || following != code) {
       std::uint16_t door = doors_[random() % doors_.size()];
       bool spectating = false;

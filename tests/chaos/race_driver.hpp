@@ -5,8 +5,10 @@
 // with at_move, and log what they were told in the Ledger. A race ends with a resignation
 // once each racer has taken its turns; the driver waits until PostgreSQL has it recorded.
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <string>
 #include <thread>
@@ -63,6 +65,7 @@ class RaceDriver {
   std::string code_;
   bool over_ = false;  // race_over or room_closed seen for code_
   std::mutex watched_mutex_;
+  std::condition_variable watched_changed_;
   std::string watched_;  // the race the spectator follows
   std::atomic<bool> stopping_{false};
   std::thread racing_;

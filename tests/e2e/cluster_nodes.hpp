@@ -20,12 +20,6 @@ namespace tilerace::e2e {
 using tilerace::testing::PgCluster;
 using tilerace::testing::RedisProcess;
 
-// The port of a ws://127.0.0.1:<port>/ws URL (what a node's default public URL looks like).
-inline std::uint16_t port_of(const std::string& url) {
-  const auto colon = url.rfind(':');
-  return static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1)));
-}
-
 // Where a node reaches Redis and PostgreSQL: directly (0), or through a relay's port (a
 // TcpRelay that can cut the link).
 struct Links {
@@ -41,11 +35,8 @@ class Cluster : public ::testing::Test {
   // short lease so that a dead node is noticed within seconds.
   std::unique_ptr<ServerProcess> node(const std::string& name,
                                       const std::vector<std::string>& extra = {}, Links via = {}) {
-    std::string database = url_;
-    if (via.database != 0) {
-      const std::string port = fmt::format(":{}/", PgCluster::shared().port());
-      database.replace(database.find(port), port.size(), fmt::format(":{}/", via.database));
-    }
+    const std::string database =
+        via.database != 0 ? PgCluster::shared().through(url_, via.database) : url_;
     std::vector<std::string> args{
         "--database",
         database,

@@ -121,4 +121,10 @@ std::pair<std::string, int> shell(const std::string& command);
 // "ok" also means the node is in the cluster (its first heartbeat went through).
 bool health_says(std::uint16_t port, std::string_view status);
 
+// The port of a ws://127.0.0.1:<port>/ws URL (what a node's public URL looks like here).
+inline std::uint16_t port_of(const std::string& url) {
+  const auto colon = url.rfind(':');
+  return static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1)));
+}
+
 }  // namespace tilerace::e2e
