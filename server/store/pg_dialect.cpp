@@ -330,6 +330,11 @@ ALTER TABLE races ADD COLUMN IF NOT EXISTS node text NOT NULL DEFAULT '',
 ALTER TABLE active_games ADD COLUMN IF NOT EXISTS node text NOT NULL DEFAULT '',
   ADD COLUMN IF NOT EXISTS epoch bigint NOT NULL DEFAULT 0;
 )sql",
+    // A running race's journal row says how far the race had got (Recorder::journal_races): a
+    // write of an earlier snapshot of it does not replace a later one.
+    R"sql(
+ALTER TABLE active_races ADD COLUMN IF NOT EXISTS progress bigint NOT NULL DEFAULT 0;
+)sql",
 };
 
 // The rank change a best result or a rating makes, announced to every node in the same
@@ -556,9 +561,10 @@ const char* text(Sql statement) {
     case Sql::upsert_race:
       return "INSERT INTO active_races SELECT $1, $2, $3, $4, $5::integer, $6::bigint, $7, "
              "$8::integer, $9::integer, $10::boolean, $11::integer, $12, $13::bigint, "
-             "$14::bigint, $15::bigint, $16 WHERE NOT EXISTS (SELECT 1 FROM races WHERE id = $1) "
-             "ON CONFLICT (id) DO UPDATE SET node = excluded.node, host = excluded.host, "
-             "remaining_ms = excluded.remaining_ms";
+             "$14::bigint, $15::bigint, $16, $17::bigint WHERE NOT EXISTS (SELECT 1 FROM races "
+             "WHERE id = $1) ON CONFLICT (id) DO UPDATE SET node = excluded.node, host = "
+             "excluded.host, remaining_ms = excluded.remaining_ms, progress = excluded.progress "
+             "WHERE active_races.progress <= excluded.progress RETURNING 1";
     case Sql::race_owner:
       return "SELECT node, epoch, url FROM active_races WHERE id = $1 FOR UPDATE";
     case Sql::delete_race:

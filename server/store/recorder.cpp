@@ -558,6 +558,20 @@ std::optional<RaceOwner> Recorder::other_owner(SqlSession& sql, std::string_view
   return owner;
 }
 
+// How far a race has got: every move and every racer's end or leaving adds one, and nothing
+// takes one back (a race has no undo; a racer who ended or left stays so). Two snapshots of a
+// race with equal progress hold the same moves and outcomes.
+namespace {
+std::int64_t progress_of(const ActiveRaceRecord& race) {
+  std::int64_t progress = 0;
+  for (const ActiveRacerRecord& a : race.racers) {
+    progress += static_cast<std::int64_t>(a.moves.size()) +
+                (a.state != engine::GameState::playing ? 1 : 0) + (a.left ? 1 : 0);
+  }
+  return progress;
+}
+}  // namespace
+
 std::vector<LostRace> Recorder::journal_races(const std::vector<ActiveRaceRecord>& races) {
   if (races.empty()) return {};
   return unit(SqlTx::write, [&](SqlSession& sql) {
@@ -570,15 +584,19 @@ std::vector<LostRace> Recorder::journal_races(const std::vector<ActiveRaceRecord
         }
       }
       const RaceOptionsRecord& o = r.options;
-      sql(Sql::upsert_race, r.id, dialect_->node(), r.room, engine::to_string(o.mode), o.size,
-          o.target, std::to_string(r.seed), o.time_limit, o.max_players, o.is_public,
-          o.max_moves_per_second, r.host, r.started_at, r.remaining_ms,
-          std::max<std::int64_t>(r.epoch, 1), r.url);
-      sql(Sql::delete_racers, r.id);
-      for (std::size_t i = 0; i < r.racers.size(); ++i) {
-        const ActiveRacerRecord& a = r.racers[i];
-        sql(Sql::insert_racer, r.id, i, a.player_id, a.game_id, a.moves, engine::to_string(a.state),
-            a.left);
+      const bool written =
+          sql(Sql::upsert_race, r.id, dialect_->node(), r.room, engine::to_string(o.mode), o.size,
+              o.target, std::to_string(r.seed), o.time_limit, o.max_players, o.is_public,
+              o.max_moves_per_second, r.host, r.started_at, r.remaining_ms,
+              std::max<std::int64_t>(r.epoch, 1), r.url, progress_of(r))
+              .rows() > 0;
+      if (written) {
+        sql(Sql::delete_racers, r.id);
+        for (std::size_t i = 0; i < r.racers.size(); ++i) {
+          const ActiveRacerRecord& a = r.racers[i];
+          sql(Sql::insert_racer, r.id, i, a.player_id, a.game_id, a.moves,
+              engine::to_string(a.state), a.left);
+        }
       }
       // The race may have been recorded while the upsert waited on its row (PostgreSQL: the
       // upsert's NOT EXISTS saw the races table before that commit, and inserted the row anew

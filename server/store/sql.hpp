@@ -147,7 +147,8 @@ enum class Sql : std::uint8_t {
   select_pieces,  // (player_id) → first, moves, in order
   // the race journal; node names this server (a dialect of its own may ignore it)
   // (id, node, room, config…4, time_limit, max_players, public 0|1, max_moves_per_second,
-  // host, started_at, remaining_ms, epoch, url): unless the race is recorded
+  // host, started_at, remaining_ms, epoch, url, progress) → one row when written: unless the
+  // race is recorded, or (a dialect with nodes) its row has a greater progress
   upsert_race,
   // (id) → node, epoch, url of the race's entry, locked until the transaction ends (none
   // without nodes)

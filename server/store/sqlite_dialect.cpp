@@ -520,11 +520,13 @@ const char* text(Sql statement) {
              "started_at, daily, 0 FROM active_games WHERE player_id = ?";
     case Sql::select_pieces:
       return "SELECT first, moves FROM active_moves WHERE player_id = ? ORDER BY first";
-    case Sql::upsert_race:  // ?2, the node, is not kept: the file is this server's own
+    case Sql::upsert_race:
+      // ?2, the node, is not kept: the file is this server's own. Nor is ?17, the progress:
+      // one server writes its races from its journal pass only, one snapshot after the other.
       return "INSERT INTO active_races SELECT ?1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
              "?13, ?14 WHERE NOT EXISTS (SELECT 1 FROM races WHERE id = ?1) "
              "ON CONFLICT (id) DO UPDATE SET host = excluded.host, "
-             "remaining_ms = excluded.remaining_ms";
+             "remaining_ms = excluded.remaining_ms RETURNING 1";
     case Sql::race_owner: return "SELECT '', 0, '' WHERE ?1 IS NULL";  // its own races only
     case Sql::delete_race:
       return "DELETE FROM active_races WHERE id = ?";  // its racers go with it (ON DELETE CASCADE)

@@ -914,6 +914,47 @@ TEST_F(SharedStoreTest, ANodeTakingBackItsOwnRacesKeepsTheirEpoch) {
   EXPECT_NO_THROW(a.record_race(finished_race(1, "ws://a/ws")));
 }
 
+// Two journal writes of one race can commit in the other order than their snapshots were
+// taken (a mover's confirmation and the journal pass run on the store's two threads): the
+// later snapshot stays, moves and outcomes alike.
+TEST_F(SharedStoreTest, AnEarlierSnapshotOfARaceDoesNotReplaceALaterOne) {
+  PgStore a(url_, "node-a");
+  ActiveRaceRecord earlier = running_race();
+  earlier.epoch = 1;
+  earlier.racers.push_back({"q", "g2", "U", engine::GameState::playing, false});
+  ActiveRaceRecord later = earlier;
+  later.racers[0].moves = "LRD";
+  later.remaining_ms = 1000;
+  EXPECT_TRUE(a.journal_races({later}).empty());
+  EXPECT_TRUE(a.journal_races({earlier}).empty()) << "an earlier snapshot is not a lost race";
+  std::vector<ActiveRaceRecord> stored = a.active_races();
+  ASSERT_EQ(stored.size(), 1u);
+  EXPECT_EQ(stored[0].racers.at(0).moves, "LRD");
+  EXPECT_EQ(stored[0].racers.at(1).moves, "U");
+  EXPECT_EQ(stored[0].remaining_ms, 1000);
+  // A racer resigning adds no move but is progress too.
+  ActiveRaceRecord resigned = later;
+  resigned.racers[1].state = engine::GameState::resigned;
+  a.journal_races({resigned});
+  a.journal_races({later});
+  stored = a.active_races();
+  ASSERT_EQ(stored.size(), 1u);
+  EXPECT_EQ(stored[0].racers.at(1).state, engine::GameState::resigned);
+  // The adopter's first write of the race (the same progress, from the same rows) is taken,
+  // and so are its later ones.
+  PgStore b(url_, "node-b");
+  ASSERT_EQ(b.adopt_races("node-a", "ws://b/ws").size(), 1u);
+  resigned.epoch = 2;
+  EXPECT_TRUE(b.journal_races({resigned}).empty());
+  ActiveRaceRecord on_b = resigned;
+  on_b.racers[0].moves = "LRDU";
+  EXPECT_TRUE(b.journal_races({on_b}).empty());
+  stored = b.active_races();
+  ASSERT_EQ(stored.size(), 1u);
+  EXPECT_EQ(stored[0].racers.at(0).moves, "LRDU");
+  EXPECT_EQ(stored[0].epoch, 2);
+}
+
 // A solo game's journal entry is fenced as a race's: the node that resumes it takes it.
 TEST_F(SharedStoreTest, ASoloGameResumedOnAnotherNodeIsWrittenByThatNodeOnly) {
   PgStore a(url_, "node-a"), b(url_, "node-b");
