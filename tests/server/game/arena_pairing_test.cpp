@@ -1,0 +1,98 @@
+#include "server/game/arena_pairing.hpp"
+
+#include <fmt/core.h>
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace tilerace::server {
+namespace {
+
+using namespace std::chrono_literals;
+using Pairs = std::vector<std::pair<std::size_t, std::size_t>>;
+
+// n players, rated 1200, 1207, …: the last is the best.
+std::vector<Entrant> field(std::size_t n) {
+  std::vector<Entrant> e;
+  for (std::size_t i = 0; i < n; ++i) e.push_back({fmt::format("p{}", i), 1200 + int(i) * 7});
+  return e;
+}
+
+const ArenaPairing::Time kStart{std::chrono::hours(1)};
+
+ArenaPairing::Standing standing_of(const ArenaPairing& arena, std::size_t player) {
+  for (const ArenaPairing::Standing& s : arena.standings()) {
+    if (s.player == player) return s;
+  }
+  ADD_FAILURE() << "no standing for " << player;
+  return {};
+}
+
+TEST(ArenaPairing, EveryoneIsPairedAtTheStartAndNobodyBefore) {
+  ArenaPairing arena(field(6), kStart, 60s);
+  EXPECT_TRUE(arena.pair(kStart - 1s).empty());
+  const Pairs first = arena.pair(kStart);
+  ASSERT_EQ(first.size(), 3u);
+  std::set<std::size_t> seen;
+  for (const auto& [a, b] : first) EXPECT_TRUE(seen.insert(a).second && seen.insert(b).second);
+  EXPECT_TRUE(arena.pair(kStart + 1s).empty()) << "everyone is racing";
+}
+
+// Players whose race ended meet the free player nearest in points, never their last opponent
+// while someone else may come free; they wait meanwhile.
+TEST(ArenaPairing, RepairsWithTheNearestInPointsButNotTheLastOpponent) {
+  ArenaPairing arena(field(4), kStart, 60s);
+  EXPECT_EQ(arena.pair(kStart), (Pairs{{3, 2}, {1, 0}})) << "equal points: nearest rating";
+  EXPECT_TRUE(arena.report(3, 2, MatchOutcome::a_wins));
+  EXPECT_TRUE(arena.pair(kStart + 10s).empty()) << "3 and 2 wait for 1 and 0";
+  EXPECT_TRUE(arena.report(1, 0, MatchOutcome::b_wins));
+  // 3 and 0 have 2 points, 2 and 1 none.
+  EXPECT_EQ(arena.pair(kStart + 12s), (Pairs{{3, 0}, {2, 1}}));
+}
+
+// Two wins in a row start a streak: every result counts double until one that is not a win.
+TEST(ArenaPairing, TwoWinsInARowDoubleThePointsUntilAResultThatIsNotAWin) {
+  ArenaPairing arena(field(2), kStart, 600s);  // two players: they meet again and again
+  // Results for (1, 0).
+  const std::vector<MatchOutcome> results = {MatchOutcome::a_wins, MatchOutcome::a_wins,
+                                             MatchOutcome::a_wins, MatchOutcome::a_wins,
+                                             MatchOutcome::draw,   MatchOutcome::a_wins};
+  const std::vector<int> after = {2, 4, 8, 12, 14, 16};
+  const std::vector<bool> streak = {false, true, true, true, false, false};
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const Pairs p = arena.pair(kStart + std::chrono::seconds(i));
+    ASSERT_EQ(p.size(), 1u);
+    ASSERT_TRUE(arena.report(1, 0, results[i]));  // player 1 wins, or draws
+    EXPECT_EQ(standing_of(arena, 1).points, after[i]) << "after game " << i + 1;
+    EXPECT_EQ(standing_of(arena, 1).streak, streak[i]) << "after game " << i + 1;
+  }
+  EXPECT_EQ(standing_of(arena, 0).points, 1) << "the draw, off a streak: one point";
+  EXPECT_EQ(standing_of(arena, 1).wins, 5);
+  EXPECT_EQ(standing_of(arena, 1).played, 6);
+  EXPECT_EQ(arena.standings().front().player, 1u);
+}
+
+TEST(ArenaPairing, NobodyIsPairedOnceTheTimeIsUpAndRunningRacesStillCount) {
+  ArenaPairing arena(field(4), kStart, 60s);
+  ASSERT_EQ(arena.pair(kStart).size(), 2u);
+  EXPECT_TRUE(arena.report(3, 2, MatchOutcome::draw));
+  EXPECT_FALSE(arena.over(kStart + 60s)) << "1 and 0 still race";
+  EXPECT_TRUE(arena.pair(kStart + 60s).empty());
+  EXPECT_TRUE(arena.report(1, 0, MatchOutcome::a_wins));
+  EXPECT_EQ(standing_of(arena, 1).points, 2);
+  EXPECT_TRUE(arena.pair(kStart + 61s).empty());
+  EXPECT_TRUE(arena.over(kStart + 61s));
+  EXPECT_FALSE(arena.report(1, 0, MatchOutcome::a_wins)) << "not running";
+}
+
+// A player who left is not waited for: the two left in the arena may meet again.
+TEST(ArenaPairing, APlayerWhoLeftIsNeitherPairedNorWaitedFor) {
+  ArenaPairing arena(field(3), kStart, 60s);
+  ASSERT_EQ(arena.pair(kStart), (Pairs{{2, 1}})) << "0 waits";
+  arena.withdraw(0);
+  EXPECT_TRUE(arena.report(2, 1, MatchOutcome::b_wins));
+  EXPECT_EQ(arena.pair(kStart + 5s), (Pairs{{1, 2}}));
+}
+
+}  // namespace
+}  // namespace tilerace::server
