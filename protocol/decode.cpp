@@ -234,6 +234,35 @@ CreateRoom parse_create_room(const json& object) {
   return {o};
 }
 
+CreateTournament parse_create_tournament(const json& object) {
+  TournamentOptions o;
+  const std::string& format = required_string(object, "format");
+  if (format == "swiss") {
+    o.format = TournamentFormat::swiss;
+  } else if (format == "arena") {
+    o.format = TournamentFormat::arena;
+  } else if (format != "single_elimination") {
+    reject_field("format", "format must be single_elimination, swiss or arena");
+  }
+  o.mode = parse_mode(object);
+  o.size = parse_size(object, o.mode);
+  o.target = parse_target(object, o.mode);
+  o.time_limit =
+      optional_int<int>(object, "time_limit", kMinTimeLimit, kMaxTimeLimit).value_or(180);
+  o.max_players =
+      optional_int<int>(object, "max_players", kMinPlayers, kMaxTournamentPlayers).value_or(16);
+  o.is_public = optional_bool(object, "public", false);
+  if (const json* starts = find(object, "starts"); starts != nullptr && *starts != "manual") {
+    o.starts =
+        optional_int<std::int64_t>(object, "starts", 0, std::numeric_limits<std::int64_t>::max());
+  }
+  o.rounds = optional_int<int>(object, "rounds", 1, kMaxSwissRounds).value_or(5);
+  o.third_place = optional_bool(object, "third_place", false);
+  o.duration =
+      optional_int<int>(object, "duration", kMinArenaSeconds, kMaxArenaSeconds).value_or(1800);
+  return {o};
+}
+
 LeaderboardRequest parse_leaderboard(const json& object) {
   LeaderboardRequest r;
   r.mode = parse_mode(object);
@@ -516,6 +545,11 @@ ClientMessage parse_message(const json& object) {
   if (type == "spectate_player") return SpectatePlayer{parse_player_id(object)};
   if (type == "report") return parse_report(object);
   if (type == "kick") return Kick{parse_player_id(object)};
+  if (type == "create_tournament") return parse_create_tournament(object);
+  if (type == "join_tournament") return JoinTournament{parse_code(object)};
+  if (type == "leave_tournament") return LeaveTournament{};
+  if (type == "start_tournament") return StartTournament{};
+  if (type == "spectate_tournament") return SpectateTournament{parse_code(object)};
   throw Reject{{ErrorCode::unknown_type, "unknown message type", ""}};
 }
 

@@ -115,6 +115,7 @@ json room_json(const RoomView& room) {
             {"spectators", room.spectators}};
   if (room.grace > 0) view["grace"] = room.grace;
   if (o.ghost) view["ghost"] = *o.ghost;
+  if (!o.tournament.empty()) view["tournament"] = o.tournament;
   return view;
 }
 

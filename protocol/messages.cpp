@@ -5,13 +5,39 @@
 namespace tilerace::protocol {
 
 namespace {
-constexpr std::array<std::string_view, kErrorCodes> kErrorNames{
-    "bad_json",          "unknown_type",    "bad_field",      "not_hello",       "already_hello",
-    "bad_token",         "no_game",         "game_over",      "stale",           "not_allowed",
-    "no_such_room",      "room_full",       "race_running",   "already_in_room", "not_in_room",
-    "not_started",       "not_a_player",    "rate_limited",   "internal",        "unavailable",
-    "name_taken",        "bad_credentials", "no_such_player", "not_friends",     "offline",
-    "no_such_challenge", "no_such_game",    "banned"};
+constexpr std::array<std::string_view, kErrorCodes> kErrorNames{"bad_json",
+                                                                "unknown_type",
+                                                                "bad_field",
+                                                                "not_hello",
+                                                                "already_hello",
+                                                                "bad_token",
+                                                                "no_game",
+                                                                "game_over",
+                                                                "stale",
+                                                                "not_allowed",
+                                                                "no_such_room",
+                                                                "room_full",
+                                                                "race_running",
+                                                                "already_in_room",
+                                                                "not_in_room",
+                                                                "not_started",
+                                                                "not_a_player",
+                                                                "rate_limited",
+                                                                "internal",
+                                                                "unavailable",
+                                                                "name_taken",
+                                                                "bad_credentials",
+                                                                "no_such_player",
+                                                                "not_friends",
+                                                                "offline",
+                                                                "no_such_challenge",
+                                                                "no_such_game",
+                                                                "banned",
+                                                                "no_such_tournament",
+                                                                "tournament_full",
+                                                                "tournament_started",
+                                                                "already_in_tournament",
+                                                                "not_in_tournament"};
 static_assert(!kErrorNames.back().empty(), "every error code has its name");
 constexpr std::array<std::string_view, 6> kEmoteNames{"hi", "gl", "gg", "nice", "wow", "oops"};
 
@@ -21,6 +47,10 @@ std::string_view to_string(ErrorCode code) noexcept { return kErrorNames[static_
 std::string_view to_string(ReportReason reason) noexcept {
   static constexpr std::array<std::string_view, 3> kNames{"name", "cheating", "abuse"};
   return kNames[static_cast<int>(reason)];
+}
+std::string_view to_string(TournamentFormat format) noexcept {
+  static constexpr std::array<std::string_view, 3> kNames{"single_elimination", "swiss", "arena"};
+  return kNames[static_cast<int>(format)];
 }
 std::string_view to_string(Emote e) noexcept { return kEmoteNames[static_cast<int>(e)]; }
 

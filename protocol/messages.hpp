@@ -42,9 +42,16 @@ enum class ErrorCode : std::uint8_t {
   no_such_challenge,  // unknown, expired or answered already
   no_such_game,       // our addition (ghost races): no recorded game with that id
   banned,             // our addition (moderation): the player is banned
+  // our additions (tournaments; docs/protocol.md, "Tournaments")
+  no_such_tournament,     // no tournament with that code
+  tournament_full,        // it has max_players players
+  tournament_started,     // joining, or starting, a tournament that has begun
+  already_in_tournament,  // a player is in one tournament at a time
+  not_in_tournament,      // leave or start from a player in none
 };
 // How many error codes there are: one past the last.
-inline constexpr std::size_t kErrorCodes = static_cast<std::size_t>(ErrorCode::banned) + 1;
+inline constexpr std::size_t kErrorCodes =
+    static_cast<std::size_t>(ErrorCode::not_in_tournament) + 1;
 std::string_view to_string(ErrorCode code) noexcept;
 
 // A client's request id: absent, a string of at most 64 characters, or an integer.
@@ -110,6 +117,9 @@ struct RoomOptions {
   // create_room: race this recorded game's run (a game id); the room then has its mode, size
   // and target, and a ghost racer replaying it (docs/protocol.md, "Ghost races")
   std::optional<std::string> ghost;
+  // A tournament's match room: the tournament's code (set by the server, never decoded). Its
+  // one race decides the match, and the room closes after it.
+  std::string tournament;
 };
 struct CreateRoom {
   RoomOptions options;
@@ -174,6 +184,34 @@ struct Kick {
   std::string player;
 };
 
+// Tournaments (our addition; docs/protocol.md, "Tournaments").
+enum class TournamentFormat : std::uint8_t { single_elimination, swiss, arena };
+std::string_view to_string(TournamentFormat format) noexcept;
+struct TournamentOptions {
+  TournamentFormat format = TournamentFormat::single_elimination;
+  engine::Mode mode = engine::Mode::classic;
+  int size = 4;
+  std::int64_t target = 2048;  // 0 for fifteen
+  int time_limit = 180;        // each match's race, seconds
+  int max_players = 16;
+  bool is_public = false;
+  std::optional<std::int64_t> starts;  // Unix ms the clock starts it at; none: the host does
+  int rounds = 5;                      // Swiss
+  bool third_place = false;            // single elimination
+  int duration = 1800;                 // arena, seconds
+};
+struct CreateTournament {
+  TournamentOptions options;
+};
+struct JoinTournament {
+  std::string code;
+};
+struct LeaveTournament {};
+struct StartTournament {};
+struct SpectateTournament {
+  std::string code;
+};
+
 // daily: a day's daily challenge board (board "daily"), ranked by score, then fewer moves,
 // then the earlier finish.
 enum class LeaderboardKind : std::uint8_t { score, rating, daily };
@@ -213,7 +251,9 @@ using ClientMessage =
                  Ready, QuickMatch, CancelMatch, ListRooms, Spectate, StopSpectating,
                  LeaderboardRequest, BotRecordRequest, SendEmote, Register, Login, SessionsRequest,
                  Logout, LogoutAll, ChangePassword, LinkCodeRequest, Rename, FriendChange,
-                 FriendsRequest, Challenge, ChallengeAnswer, Rematch, SpectatePlayer, Report, Kick>;
+                 FriendsRequest, Challenge, ChallengeAnswer, Rematch, SpectatePlayer, Report, Kick,
+                 CreateTournament, JoinTournament, LeaveTournament, StartTournament,
+                 SpectateTournament>;
 
 // A player's record against the computer of one strength (bot_record).
 struct BotRecordView {
@@ -257,6 +297,10 @@ inline constexpr int kMaxTimeLimit = 3600;
 inline constexpr int kMinPlayers = 2;
 inline constexpr int kMaxPlayers = 8;
 inline constexpr int kMaxMovesPerSecondCap = 20;
+inline constexpr int kMaxTournamentPlayers = 256;
+inline constexpr int kMaxSwissRounds = 20;
+inline constexpr int kMinArenaSeconds = 60;
+inline constexpr int kMaxArenaSeconds = 4 * 3600;
 inline constexpr int kMaxLeaderboardLimit = 100;
 
 }  // namespace tilerace::protocol

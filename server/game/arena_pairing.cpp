@@ -23,12 +23,15 @@ ArenaPairing::ArenaPairing(std::vector<Entrant> entrants, Time starts,
   if (entrants_.size() < 2) throw std::invalid_argument("an arena needs two players");
 }
 
-std::vector<std::pair<std::size_t, std::size_t>> ArenaPairing::pair(Time now) {
+std::vector<std::pair<std::size_t, std::size_t>> ArenaPairing::pair(
+    Time now, const std::function<bool(std::size_t)>& available) {
   std::vector<std::pair<std::size_t, std::size_t>> paired;
   if (now < starts_ || now >= ends_) return paired;
   std::vector<std::size_t> free;
   for (std::size_t p = 0; p < records_.size(); ++p) {
-    if (!records_[p].busy && !records_[p].withdrawn) free.push_back(p);
+    if (!records_[p].busy && !records_[p].withdrawn && (!available || available(p))) {
+      free.push_back(p);
+    }
   }
   std::stable_sort(free.begin(), free.end(), [this](std::size_t x, std::size_t y) {
     if (records_[x].points != records_[y].points) return records_[x].points > records_[y].points;
@@ -96,6 +99,10 @@ bool ArenaPairing::report(std::size_t a, std::size_t b, MatchOutcome outcome) {
     case MatchOutcome::draw:
       score(a, kDraw, false);
       score(b, kDraw, false);
+      break;
+    case MatchOutcome::both_lose:
+      score(a, 0, false);
+      score(b, 0, false);
       break;
   }
   for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}}) {

@@ -8,6 +8,7 @@
 // Pure: time is passed in, results are reported by the shell.
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -35,8 +36,10 @@ class ArenaPairing {
   Time ends() const noexcept { return ends_; }
   // Pairs the free players it can at now, best in points first, each with the free player
   // nearest in points (ties: nearest in rating); none before the start or once the time is
-  // up. The pairs are busy until reported.
-  std::vector<std::pair<std::size_t, std::size_t>> pair(Time now);
+  // up. A player available (when given) says no to is not free now (away), but still worth
+  // waiting for. The pairs are busy until reported.
+  std::vector<std::pair<std::size_t, std::size_t>> pair(
+      Time now, const std::function<bool(std::size_t)>& available = {});
   // Records a running match and frees its players; false, changing nothing, otherwise.
   bool report(std::size_t a, std::size_t b, MatchOutcome outcome);
   // The player is out of the arena from now on (they left): never paired again, and no

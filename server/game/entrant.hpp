@@ -11,7 +11,8 @@ struct Entrant {
   int rating = 1500;
 };
 
-// A match between two players, a and b, as reported to a format.
-enum class MatchOutcome { a_wins, b_wins, draw };
+// A match between two players, a and b, as reported to a format; both_lose: neither played
+// it (both absent), which a format counts as a loss for each.
+enum class MatchOutcome { a_wins, b_wins, draw, both_lose };
 
 }  // namespace tilerace::server

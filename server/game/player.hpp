@@ -39,6 +39,7 @@ struct SoloGame {
 };
 
 class Room;
+class Tournament;
 
 struct Player {
   Player(std::string id_, std::string name_, int rating_,
@@ -74,6 +75,9 @@ struct Player {
   // change; and the room they spectate (empty: none), for their presence.
   std::vector<std::string> friends;
   std::string watching;
+  // The tournament they play in (one at a time): set when they join it, cleared when they
+  // leave it before its start and when it is over. Weak, as room is.
+  std::weak_ptr<Tournament> tournament;
 
  private:
   mutable std::mutex name_mutex_;

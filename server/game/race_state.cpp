@@ -246,7 +246,9 @@ RaceEffects RaceState::kick(const Player& host, const std::string& target, const
                             Time now) {
   const auto it = std::find_if(racers_.begin(), racers_.end(),
                                [&](const Racer& r) { return !r.left && r.player->id == target; });
-  if (host.id != host_) {
+  if (tournament_match()) {
+    send_error(ErrorCode::not_allowed, "a tournament's match keeps its racers", rid);
+  } else if (host.id != host_) {
     send_error(ErrorCode::not_allowed, "only the host sends racers out", rid);
   } else if (state_ != State::waiting) {
     send_error(ErrorCode::race_running, "the countdown or the race has begun", rid);
@@ -271,6 +273,7 @@ RaceEffects RaceState::close_by_operator(std::string_view reason) {
     if (state_ == State::racing) metrics_->races_active.fetch_sub(1, std::memory_order_relaxed);
     fx_.abandoned_race = race_id_;
   }
+  if (tournament_match()) fx_.match_end = MatchEnd{};
   close_with(share(protocol::encode_room_closed(code_, reason)));
   return done();
 }
@@ -338,17 +341,24 @@ void RaceState::run_ghost(Time until, Time now) {
   }
 }
 
-void RaceState::seat(const Seat& a, const Seat& b, std::optional<Time> a_expected_by) {
-  for (const Seat* s : {&a, &b}) {
-    Racer racer = racer_of(*s);
+void RaceState::seat(const Seat& a, const Seat& b, std::optional<Time> a_away_until,
+                     std::optional<Time> b_away_until) {
+  for (const auto& [seat, away_until] :
+       {std::pair{&a, a_away_until}, std::pair{&b, b_away_until}}) {
+    Racer racer = racer_of(*seat);
     racer.ready = true;
+    if (away_until) {
+      racer.connected = false;
+      racer.away_until = away_until;
+    }
     racers_.push_back(std::move(racer));
   }
-  if (a_expected_by) {
-    racers_.front().connected = false;
-    racers_.front().away_until = a_expected_by;
-  }
   host_ = a.player->id;
+}
+
+void RaceState::end_match(MatchEnd end) {
+  fx_.match_end = std::move(end);
+  close_with(share(protocol::encode_room_closed(code_, "match_over")));
 }
 
 RaceEffects RaceState::announce(bool direct, const protocol::Rid& rid, Time now) {
@@ -408,6 +418,12 @@ RaceEffects RaceState::leave(const Player& player, const protocol::Rid& rid, Tim
     racer->left = true;
     racer->away_until.reset();
     fx_.released.push_back(racer->player);
+  } else if (tournament_match()) {  // leaving before the start forfeits the match
+    std::string other;
+    for (const Racer& r : racers_) {
+      if (r.player->id != player.id) other = r.player->id;
+    }
+    end_match({std::move(other), false});
   } else {
     if (state_ == State::countdown) state_ = State::waiting;
     remove_racer(static_cast<std::size_t>(racer - racers_.data()));
@@ -423,6 +439,8 @@ RaceEffects RaceState::set_ready(const Player& player, bool ready, const protoco
     send_error(ErrorCode::not_in_room, "you are not in this room", rid);
   } else if (state_ == State::racing || state_ == State::finishing) {
     send_error(ErrorCode::race_running, "the race is running", rid);
+  } else if (tournament_match()) {
+    send_error(ErrorCode::not_allowed, "a tournament's match starts by itself", rid);
   } else {
     racer->ready = ready;
     if (state_ == State::countdown && !ready) state_ = State::waiting;
@@ -686,6 +704,10 @@ RaceEffects RaceState::recorded(const RaceResult& result, const std::vector<Gran
       }
     }
   }
+  if (tournament_match()) {
+    end_match({result.record.winner, result.record.winner.empty()});
+    return done();
+  }
   // Back to waiting with nobody ready; racers who left or are away are dropped.
   state_ = State::waiting;
   for (std::size_t i = racers_.size(); i-- > 0;) {
@@ -784,6 +806,17 @@ void RaceState::advance(Time now) {
     if (!r.left && !r.connected && r.away_until && now >= *r.away_until) {
       expired.push_back(r.player);
     }
+  }
+  if (tournament_match() && !expired.empty() && state_ != State::racing) {
+    // Away past the grace before the start: the other racer wins the match unraced (nobody
+    // does when both are).
+    std::string winner;
+    for (const Racer& r : racers_) {
+      if (std::find(expired.begin(), expired.end(), r.player) == expired.end()) {
+        winner = r.player->id;
+      }
+    }
+    return end_match({std::move(winner), false});
   }
   for (const auto& player : expired) {
     Racer* r = find(*player);

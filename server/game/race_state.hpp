@@ -61,6 +61,14 @@ struct RaceResult {
   std::string race_over;
 };
 
+// How a tournament's match room ended (RoomOptions::tournament): who won the match — the
+// race's winner, or the racer left when the other forfeited before the start; nobody for a
+// draw, or when neither played it.
+struct MatchEnd {
+  std::string winner;  // a player id; empty: nobody
+  bool draw = false;
+};
+
 // A player taking a place in the room: who, where their messages go (empty while they are
 // away), and their rating when they sat down.
 struct Seat {
@@ -89,6 +97,8 @@ struct RaceEffects {
   std::vector<std::pair<std::shared_ptr<Player>, int>> ratings;
   // A running race the operator closed, by id: it is recorded nowhere and leaves the journals.
   std::optional<std::string> abandoned_race;
+  // A tournament's match room is over (and closed): for its tournament.
+  std::optional<MatchEnd> match_end;
 };
 
 class RaceState {
@@ -137,7 +147,7 @@ class RaceState {
                    Time now);
   // The operator closes the room: racers and spectators get `room_closed` with the reason,
   // everyone is let go, and a running race is abandoned (effects' abandoned_race): no result,
-  // no rating. The room is closed for good.
+  // no rating (a tournament's match: played by nobody). The room is closed for good.
   RaceEffects close_by_operator(std::string_view reason);
   // Cluster mode: the race is another node's now (adopted there, or recorded there): racers
   // and spectators get `redirect` (reason resume) to url — `room_closed` ("moved") when no
@@ -155,10 +165,12 @@ class RaceState {
   // ghost's part as it stands. A ghost race changes no rating, and the ghost's game is not
   // recorded again: race_over says how far each racer finished from it.
   RaceEffects seat_ghost();
-  // Quick match: seats both, ready, without telling anyone yet (the shell linked them to this
-  // room already). a_expected_by: a is on the way from another node (cluster mode) and counts
-  // as away until then.
-  void seat(const Seat& a, const Seat& b, std::optional<Time> a_expected_by = std::nullopt);
+  // Quick match and tournament matches: seats both, ready, without telling anyone yet (the
+  // shell linked them to this room already). a_away_until (b_away_until): a (b) is away until
+  // then — on the way from another node (cluster mode), or not connected. In a tournament's
+  // match room, a racer still away then loses the match unraced (MatchEnd).
+  void seat(const Seat& a, const Seat& b, std::optional<Time> a_away_until = std::nullopt,
+            std::optional<Time> b_away_until = std::nullopt);
   // Tells everyone the room as it is (the caller, when direct, gets it with rid) and starts
   // when all are ready.
   RaceEffects announce(bool direct, const protocol::Rid& rid, Time now);
@@ -185,7 +197,8 @@ class RaceState {
 
   // result (a RaceEffects::result) was committed: the ratings take effect (in the effects'
   // ratings, for the players), race_over goes out, each achievement granted goes to its
-  // player after it, and the room waits again.
+  // player after it, and the room waits again — a tournament's match room closes instead
+  // (`room_closed`, reason match_over), its MatchEnd in the effects.
   RaceEffects recorded(const RaceResult& result, const std::vector<Grant>& granted);
   // Recording failed (it will be retried): the racers are told, nothing is announced.
   RaceEffects record_failed();
@@ -270,6 +283,9 @@ class RaceState {
   void drop_out(Racer& racer, Time now);
   // If leaving was the host, the longest-present racer still in becomes host.
   void hand_over_host(const std::string& leaving);
+  bool tournament_match() const noexcept { return !options_.tournament.empty(); }
+  // A tournament's match is decided: everyone gets `room_closed` (match_over) and is let go.
+  void end_match(MatchEnd end);
 
   std::string code_;
   protocol::RoomOptions options_;

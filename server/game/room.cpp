@@ -4,6 +4,7 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
@@ -81,6 +82,10 @@ void Room::apply_locked(RaceEffects fx, Participant* asker) {
     // (The coroutine may start at once, on this thread: it takes no lock before its first wait.)
     asio::co_spawn(services_.executor, record(shared_from_this(), std::move(*fx.result)),
                    asio::detached);
+  }
+  if (fx.match_end && on_match_end_) {
+    asio::post(services_.executor,
+               [on_end = on_match_end_, end = std::move(*fx.match_end)] { on_end(end); });
   }
   if (fx.abandoned_race) {
     asio::co_spawn(services_.executor, forget(services_, std::move(*fx.abandoned_race), code_),
@@ -346,6 +351,22 @@ void Room::seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>&
                 std::optional<Time> a_expected_by) {
   std::lock_guard lock(mutex_);
   state_->seat(seat_of(a, !a_expected_by), seat_of(b, true), a_expected_by);
+}
+
+void Room::seat_match(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
+                      Time away_until) {
+  std::lock_guard lock(mutex_);
+  const Seat sa = seat_of(a, true);
+  const Seat sb = seat_of(b, true);
+  const auto away = [away_until](const Seat& s) {
+    return s.connection.expired() ? std::optional<Time>(away_until) : std::nullopt;
+  };
+  state_->seat(sa, sb, away(sa), away(sb));
+}
+
+void Room::watch(std::function<void(const MatchEnd&)> on_end) {
+  std::lock_guard lock(mutex_);
+  on_match_end_ = std::move(on_end);
 }
 
 void Room::announce(Participant* direct, const protocol::Rid& rid) {

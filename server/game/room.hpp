@@ -93,6 +93,13 @@ class Room : public std::enable_shared_from_this<Room> {
   // Quick match: seats a and b (already linked to this room by the registry).
   void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
             std::optional<Time> a_expected_by = std::nullopt);
+  // A tournament's match: seats a and b (linked to this room by the registry); one who is not
+  // connected is away until away_until (RaceState::seat).
+  void seat_match(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
+                  Time away_until);
+  // A tournament's match room: on_end is called (posted onto the executor, no lock held) once
+  // with how the match ended. Set before the room is announced.
+  void watch(std::function<void(const MatchEnd&)> on_end);
   // direct: the arriving racer's connection (it gets `room` with rid), or null.
   void announce(Participant* direct, const protocol::Rid& rid);
   bool add_spectator(const std::shared_ptr<Participant>& spectator, const protocol::Rid& rid);
@@ -171,6 +178,7 @@ class Room : public std::enable_shared_from_this<Room> {
   boost::asio::steady_timer retry_;  // backoff between recording attempts
   bool stopped_ = false;
   bool closed_ = false;
+  std::function<void(const MatchEnd&)> on_match_end_;  // a tournament's match room
   // Cluster mode.
   std::string in_store_race_;  // the race known to be in the store's journal
   std::string epoch_race_;     // the race adopted under epoch_ (any other: 1, its first owner)

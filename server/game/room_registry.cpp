@@ -84,6 +84,34 @@ Claim RoomRegistry::create_matched(const protocol::RoomOptions& options,
   return Claim::paired;
 }
 
+RoomRegistry::MatchSeating RoomRegistry::create_match(const protocol::RoomOptions& options,
+                                                      const std::shared_ptr<Player>& a,
+                                                      const std::shared_ptr<Player>& b,
+                                                      Room::Time away_until,
+                                                      std::function<void(const MatchEnd&)> on_end) {
+  MatchSeating seating;
+  {
+    std::lock_guard lock(mutex_);
+    auto made = Room::make(unused_code_locked(), options, services_);
+    made->seat_match(a, b, away_until);  // nobody knows this room yet: its lock is free
+    made->watch(std::move(on_end));
+    {
+      std::scoped_lock players(a->mutex, b->mutex);
+      seating.a_busy = !a->room.expired();
+      seating.b_busy = !b->room.expired();
+      if (seating.a_busy || seating.b_busy) return seating;
+      a->room = made;
+      b->room = made;
+    }
+    if (stopped_) made->stop();
+    rooms_.emplace(made->code(), made);
+    seating.room = std::move(made);
+  }
+  services_.metrics->rooms.fetch_add(1, std::memory_order_relaxed);
+  if (on_opened) on_opened();
+  return seating;
+}
+
 bool RoomRegistry::restore(const ActiveRaceRecord& record,
                            std::vector<std::shared_ptr<Player>> players,
                            std::shared_ptr<const GhostRun> ghost) {

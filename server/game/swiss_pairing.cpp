@@ -115,6 +115,7 @@ bool SwissPairing::report(std::size_t a, std::size_t b, MatchOutcome outcome) {
       records_[a].points += kDraw;
       records_[b].points += kDraw;
       break;
+    case MatchOutcome::both_lose: break;
   }
   return true;
 }

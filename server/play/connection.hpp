@@ -12,6 +12,8 @@
 
 namespace tilerace::server {
 
+class Tournament;
+
 struct Connection {
   explicit Connection(Participant& out_) : out(out_) {}
   Participant& out;
@@ -19,7 +21,8 @@ struct Connection {
   std::shared_ptr<Player> player;  // set by a successful hello or login
   std::string session;             // then: the hash of this device's token (its session)
   std::shared_ptr<Room> spectating;
-  std::string address;  // the peer's address as AddressLimits counts it
+  std::shared_ptr<Tournament> following;  // the tournament it spectates
+  std::string address;                    // the peer's address as AddressLimits counts it
 
   // Queues message for this connection.
   void send(std::string message) const {

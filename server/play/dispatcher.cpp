@@ -41,7 +41,9 @@ Dispatcher::Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirecto
       friends_(players, store, presence_, metrics, settings.reach, unix_ms),
       challenges_({players, rooms, directory, presence_, store, metrics, settings.reach},
                   rooms.executor(), settings.challenge_expiry),
-      moderation_(players, rooms, directory, store, metrics, settings.reach) {}
+      moderation_(players, rooms, directory, store, metrics, settings.reach),
+      tournaments_(players, rooms, metrics, std::chrono::seconds(rooms.services().settings.grace),
+                   rooms.services().settings.wall_clock) {}
 
 void Dispatcher::start() {
   presence_.start(rooms_.executor());
@@ -52,6 +54,7 @@ void Dispatcher::stop() {
   presence_.stop();
   challenges_.stop();
   moderation_.stop();
+  tournaments_.stop();
 }
 
 // Hello first; then each message to its route. Checks that concern one message type live in
@@ -517,6 +520,7 @@ asio::awaitable<void> Dispatcher::cancel_match(Connection& c, const protocol::Ri
 
 void Dispatcher::disconnected(Connection& c) {
   stop_spectating(c);
+  tournaments_.stop_following(c);
   if (!c.player) return;
   metrics_.players_online.fetch_sub(1, std::memory_order_relaxed);
   if (!players_.detach(*c.player, &c.out)) return;  // replaced by a newer connection
@@ -586,6 +590,42 @@ asio::awaitable<void> Dispatcher::follow(Connection& c, const protocol::Spectate
   const protocol::Spectate spectate{where.code};  // outlives the work route returns
   Work rest = route(c, spectate, rid);
   if (rest) co_await std::move(*rest);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::CreateTournament& m,
+                                   const protocol::Rid& rid) {
+  // A tournament takes one from the address's room quota: it opens rooms.
+  if (!limits_.create_room(c.address, AddressLimits::clock::now())) {
+    error(c, ErrorCode::rate_limited,
+          "too many rooms and tournaments created from your address: try again in a minute", rid);
+  } else {
+    tournaments_.create(c, m, rid);
+  }
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::JoinTournament& m,
+                                   const protocol::Rid& rid) {
+  tournaments_.join(c, m, rid);
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::LeaveTournament&,
+                                   const protocol::Rid& rid) {
+  tournaments_.leave(c, rid);
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::StartTournament&,
+                                   const protocol::Rid& rid) {
+  tournaments_.start(c, rid);
+  return std::nullopt;
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::SpectateTournament& m,
+                                   const protocol::Rid& rid) {
+  tournaments_.spectate(c, m, rid);
+  return std::nullopt;
 }
 
 }  // namespace tilerace::server

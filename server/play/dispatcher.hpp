@@ -24,6 +24,7 @@
 #include "server/play/presence_board.hpp"
 #include "server/play/room_directory.hpp"
 #include "server/play/solo_play.hpp"
+#include "server/play/tournaments.hpp"
 #include "server/store/store_worker.hpp"
 
 namespace tilerace::server {
@@ -115,6 +116,11 @@ class Dispatcher {
   Work route(Connection& c, const protocol::SpectatePlayer& m, const protocol::Rid& rid);
   Work route(Connection& c, const protocol::Report& m, const protocol::Rid& rid);
   Work route(Connection& c, const protocol::Kick& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::CreateTournament& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::JoinTournament& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::LeaveTournament& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::StartTournament& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::SpectateTournament& m, const protocol::Rid& rid);
   // move, slide, undo or resign: the player's race when they race, else their solo game.
   Work play(Connection& c, const protocol::ClientMessage& m, const protocol::Rid& rid);
 
@@ -172,6 +178,7 @@ class Dispatcher {
   Friends friends_;
   Challenges challenges_;
   Moderation moderation_;
+  Tournaments tournaments_;
 };
 
 }  // namespace tilerace::server

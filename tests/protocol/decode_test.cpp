@@ -172,6 +172,53 @@ TEST(Decode, AGhostRoomNamesItsRun) {
   EXPECT_FALSE(as<CreateRoom>(decode_client(R"({"type":"create_room"})")).options.ghost);
 }
 
+TEST(Decode, TournamentsTheirOptionsAndDefaults) {
+  const TournamentOptions o =
+      as<CreateTournament>(
+          decode_client(R"({"type":"create_tournament","format":"swiss","size":5,"target":1024,)"
+                        R"("time_limit":60,"max_players":256,"public":true,"starts":1900000000000,)"
+                        R"("rounds":7})"))
+          .options;
+  EXPECT_EQ(o.format, TournamentFormat::swiss);
+  EXPECT_EQ(o.size, 5);
+  EXPECT_EQ(o.target, 1024);
+  EXPECT_EQ(o.time_limit, 60);
+  EXPECT_EQ(o.max_players, 256);
+  EXPECT_TRUE(o.is_public);
+  EXPECT_EQ(o.starts, 1900000000000);
+  EXPECT_EQ(o.rounds, 7);
+  const TournamentOptions d =
+      as<CreateTournament>(
+          decode_client(R"({"type":"create_tournament","format":"arena","starts":"manual"})"))
+          .options;
+  EXPECT_EQ(d.format, TournamentFormat::arena);
+  EXPECT_FALSE(d.starts.has_value());
+  EXPECT_EQ(d.duration, 1800);
+  EXPECT_EQ(d.time_limit, 180);
+  EXPECT_EQ(d.max_players, 16);
+  EXPECT_EQ(as<JoinTournament>(decode_client(R"({"type":"join_tournament","code":"q4rtz8"})")).code,
+            "Q4RTZ8");
+  for (const char* type : {"leave_tournament", "start_tournament"}) {
+    EXPECT_TRUE(decode_client(std::string(R"({"type":")") + type + "\"}").ok()) << type;
+  }
+  EXPECT_EQ(
+      as<SpectateTournament>(decode_client(R"({"type":"spectate_tournament","code":"Q4RTZ8"})"))
+          .code,
+      "Q4RTZ8");
+  const auto field_of = [](const std::string& text) {
+    const Decoded e = decode_client(text);
+    return e.ok() ? std::string("accepted") : e.error().field;
+  };
+  EXPECT_EQ(field_of(R"({"type":"create_tournament"})"), "format");
+  EXPECT_EQ(field_of(R"({"type":"create_tournament","format":"ladder"})"), "format");
+  EXPECT_EQ(field_of(R"({"type":"create_tournament","format":"swiss","rounds":21})"), "rounds");
+  EXPECT_EQ(field_of(R"({"type":"create_tournament","format":"arena","duration":59})"), "duration");
+  EXPECT_EQ(field_of(R"({"type":"create_tournament","format":"arena","max_players":1})"),
+            "max_players");
+  EXPECT_EQ(field_of(R"({"type":"create_tournament","format":"arena","starts":"soon"})"), "starts");
+  EXPECT_EQ(field_of(R"({"type":"join_tournament","code":"Q4RTZ"})"), "code");
+}
+
 TEST(Decode, ReportsAndKicks) {
   const Report r = as<Report>(
       decode_client(R"({"type":"report","player":"p1","reason":"cheating","note":"too fast"})"));

@@ -105,6 +105,15 @@ class Rules {
     state_.seat({a, a_expected_by ? std::weak_ptr<Participant>() : a->connection, a->rating},
                 {b, b->connection, b->rating}, a_expected_by);
   }
+  // A tournament's match: both linked, then seated (each away until the time given, if any).
+  void seat_match(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
+                  std::optional<Time> a_away, std::optional<Time> b_away) {
+    a->room = owner_->room;
+    b->room = owner_->room;
+    state_.seat({a, a_away ? std::weak_ptr<Participant>() : a->connection, a->rating},
+                {b, b_away ? std::weak_ptr<Participant>() : b->connection, b->rating}, a_away,
+                b_away);
+  }
   void announce(Participant* direct, const protocol::Rid& rid, Time now) {
     apply(state_.announce(direct != nullptr, rid, now), direct);
   }
@@ -125,6 +134,7 @@ class Rules {
   }
   void record_failed() { apply(state_.record_failed(), nullptr); }
   std::optional<RaceResult> take_result() { return std::exchange(result_, std::nullopt); }
+  std::optional<MatchEnd> match_end() const { return match_end_; }
 
   std::optional<Time> next_deadline() const { return state_.next_deadline(); }
   std::optional<ActiveRaceRecord> active_record(Time now) { return state_.active_record(now); }
@@ -138,6 +148,7 @@ class Rules {
     }
     for (const auto& [p, rating] : fx.ratings) p->rating = rating;
     if (fx.result) result_ = std::move(fx.result);
+    if (fx.match_end) match_end_ = std::move(fx.match_end);
     for (Delivery& d : fx.deliveries) {
       Participant* target = d.to ? d.to.get() : to;
       ASSERT_NE(target, nullptr) << "a reply with nobody asking";
@@ -148,6 +159,7 @@ class Rules {
   RaceState state_;
   Owner* owner_;
   std::optional<RaceResult> result_;
+  std::optional<MatchEnd> match_end_;
 };
 
 inline protocol::RoomOptions options(int time_limit = 60, int cap = 0) {

@@ -213,6 +213,61 @@ TEST_F(RaceFixture, APartnerFromAnotherNodeIsSeatedAwayUntilTheyArrive) {
   EXPECT_EQ(b.out->take().back()["type"], "countdown");
 }
 
+// A tournament's match room: it starts by itself, a racer away past the grace before the
+// start loses the match unraced, and the room closes once the match is decided.
+TEST_F(RaceFixture, ATournamentMatchWithAnAbsentRacerIsWonUnraced) {
+  protocol::RoomOptions o = options();
+  o.tournament = "TOURNY";
+  Rules race = make(o);
+  race.seat_match(a.player, b.player, std::nullopt, t0 + 10s);
+  race.announce(nullptr, {}, t0);
+  EXPECT_EQ(a.out->take().back()["room"]["tournament"], "TOURNY");
+  race.set_ready(*a.player, false, *a.out, {}, t0);
+  EXPECT_EQ(a.out->take().back()["code"], "not_allowed") << "a match starts by itself";
+  race.tick(t0 + 10s);
+  ASSERT_TRUE(race.match_end().has_value());
+  EXPECT_EQ(race.match_end()->winner, a.player->id);
+  EXPECT_FALSE(race.match_end()->draw);
+  EXPECT_TRUE(race.closed());
+  const json closed = a.out->take().back();
+  EXPECT_EQ(closed["type"], "room_closed");
+  EXPECT_EQ(closed["reason"], "match_over");
+  EXPECT_TRUE(a.player->room.expired() && b.player->room.expired()) << "both are free";
+}
+
+TEST_F(RaceFixture, LeavingATournamentMatchBeforeItsStartForfeitsIt) {
+  protocol::RoomOptions o = options();
+  o.tournament = "TOURNY";
+  Rules race = make(o);
+  race.seat_match(a.player, b.player, std::nullopt, std::nullopt);
+  race.announce(nullptr, {}, t0);
+  race.leave(*b.player, *b.out, {}, t0 + 1s);
+  ASSERT_TRUE(race.match_end().has_value());
+  EXPECT_EQ(race.match_end()->winner, a.player->id);
+  EXPECT_TRUE(race.closed());
+}
+
+TEST_F(RaceFixture, ATournamentMatchClosesOnceItsRaceIsRecorded) {
+  protocol::RoomOptions o = options();
+  o.tournament = "TOURNY";
+  Rules race = make(o);
+  race.seat_match(a.player, b.player, std::nullopt, std::nullopt);
+  race.announce(nullptr, {}, t0);
+  race.tick(t0 + 3s);  // the countdown's end
+  race.play(*b.player, *b.out, protocol::Resign{}, {}, t0 + 4s);
+  std::optional<RaceResult> result = race.take_result();
+  ASSERT_TRUE(result.has_value());
+  EXPECT_FALSE(race.match_end().has_value()) << "not before the record";
+  race.recorded(*result, {});
+  ASSERT_TRUE(race.match_end().has_value());
+  EXPECT_EQ(race.match_end()->winner, a.player->id);
+  EXPECT_TRUE(race.closed());
+  const std::vector<json> seen = a.out->take();
+  ASSERT_GE(seen.size(), 2u);
+  EXPECT_EQ(seen[seen.size() - 2]["type"], "race_over");
+  EXPECT_EQ(seen.back()["type"], "room_closed");
+}
+
 TEST_F(RaceFixture, TheMoveCapRefillsWithTime) {
   Rules race = racing(options(60, 2));
   const Time t = t0 + 10s;

@@ -250,6 +250,11 @@ const std::array<json, std::variant_size_v<protocol::ClientMessage>> kOneOfEach 
     json{{"type", "spectate_player"}, {"player", "0123abcd"}},
     json{{"type", "report"}, {"player", "0123abcd"}, {"reason", "name"}},
     json{{"type", "kick"}, {"player", "0123abcd"}},
+    json{{"type", "create_tournament"}, {"format", "swiss"}},
+    json{{"type", "join_tournament"}, {"code", "ABCDEF"}},
+    json{{"type", "leave_tournament"}},
+    json{{"type", "start_tournament"}},
+    json{{"type", "spectate_tournament"}, {"code", "ABCDEF"}},
 };
 
 // Every type has a route (the visit would not compile otherwise), and every route answers:

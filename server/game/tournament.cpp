@@ -1,0 +1,264 @@
+#include "server/game/tournament.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "protocol/tournament.hpp"
+
+namespace tilerace::server {
+
+namespace {
+
+TournamentState::Member member_of(Player& player) {
+  std::lock_guard lock(player.mutex);
+  return {player.id, player.name(), player.rating, false};
+}
+
+void link(Player& player, const std::shared_ptr<Tournament>& tournament) {
+  std::lock_guard lock(player.mutex);
+  player.tournament = tournament;
+}
+
+void unlink(Player& player, const Tournament* tournament) {
+  std::lock_guard lock(player.mutex);
+  if (player.tournament.lock().get() == tournament) player.tournament.reset();
+}
+
+std::shared_ptr<Participant> connection_of(Player& player) {
+  std::lock_guard lock(player.mutex);
+  return player.connection.lock();
+}
+
+}  // namespace
+
+Tournament::Tournament(TournamentServices services)
+    : services_(std::move(services)), timer_(services_.executor) {}
+
+std::shared_ptr<Tournament> Tournament::make(std::string code,
+                                             const protocol::TournamentOptions& options,
+                                             const std::shared_ptr<Player>& host,
+                                             TournamentServices services) {
+  std::shared_ptr<Tournament> t(new Tournament(std::move(services)));
+  t->code_ = code;
+  t->public_ = options.is_public;
+  std::optional<Time> starts_at;
+  if (options.starts) {
+    starts_at = TournamentState::Clock::now() +
+                std::chrono::milliseconds(*options.starts - t->services_.wall_clock());
+  }
+  std::lock_guard lock(t->mutex_);
+  t->state_.emplace(std::move(code), options, member_of(*host), starts_at, t->services_.wall_clock);
+  link(*host, t);
+  return t;
+}
+
+void Tournament::announce(Participant& to, const protocol::Rid& rid) {
+  std::lock_guard lock(mutex_);
+  Effects fx;
+  fx.changed = true;
+  apply_locked(std::move(fx), &to, rid);
+}
+
+void Tournament::join(const std::shared_ptr<Player>& player, Participant& to,
+                      const protocol::Rid& rid) {
+  std::lock_guard lock(mutex_);
+  Effects fx = state_->join(member_of(*player));
+  if (!fx.error) link(*player, shared_from_this());
+  apply_locked(std::move(fx), &to, rid);
+}
+
+void Tournament::leave(const std::shared_ptr<Player>& player, Participant& to,
+                       const protocol::Rid& rid) {
+  std::lock_guard lock(mutex_);
+  Effects fx = state_->leave(player->id, TournamentState::Clock::now(), availability());
+  if (!fx.error) unlink(*player, this);
+  apply_locked(std::move(fx), &to, rid);
+}
+
+void Tournament::start(const Player& player, Participant& to, const protocol::Rid& rid) {
+  std::lock_guard lock(mutex_);
+  apply_locked(state_->start(player.id, TournamentState::Clock::now(), availability()), &to, rid);
+}
+
+bool Tournament::add_spectator(const std::shared_ptr<Participant>& spectator,
+                               const protocol::Rid& rid) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(spectators_, [](const auto& w) { return w.expired(); });
+  if (static_cast<int>(spectators_.size()) >= kMaxSpectators) {
+    services_.metrics->count_error(protocol::ErrorCode::room_full);
+    spectator->deliver(std::make_shared<const std::string>(
+        protocol::encode_error(protocol::ErrorCode::room_full, "too many spectators", rid)));
+    return false;
+  }
+  spectators_.push_back(spectator);
+  Effects fx;
+  fx.changed = true;  // everyone sees the spectator count change
+  apply_locked(std::move(fx), spectator.get(), rid);
+  return true;
+}
+
+void Tournament::remove_spectator(const Participant* spectator) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(spectators_, [spectator](const auto& w) {
+    const auto s = w.lock();
+    return !s || s.get() == spectator;
+  });
+}
+
+protocol::TournamentView Tournament::view() const {
+  std::lock_guard lock(mutex_);
+  return view_locked();
+}
+
+void Tournament::stop() {
+  std::lock_guard lock(mutex_);
+  stopped_ = true;
+  timer_.cancel();
+}
+
+bool Tournament::available(const std::string& player_id) const {
+  const auto player = services_.players->find(player_id);
+  if (!player) return false;
+  std::lock_guard lock(player->mutex);
+  return !player->connection.expired() && player->room.expired();
+}
+
+TournamentState::Available Tournament::availability() const {
+  return [this](const std::string& id) { return available(id); };
+}
+
+Tournament::Effects Tournament::open_locked(const TournamentState::Opening& opening,
+                                            std::vector<std::shared_ptr<Room>>& opened) {
+  const auto now = TournamentState::Clock::now();
+  const auto a = services_.players->find(opening.a);
+  const auto b = services_.players->find(opening.b);
+  if (!a || !b) {  // not in memory: never signed in since the start (cannot happen, kept safe)
+    return state_->match_ended(opening.match,
+                               a   ? a->id
+                               : b ? b->id
+                                   : "",
+                               false, now, availability());
+  }
+  const protocol::TournamentOptions& o = state_->options();
+  protocol::RoomOptions room_options;
+  room_options.mode = o.mode;
+  room_options.size = o.size;
+  room_options.target = o.target;
+  room_options.time_limit = o.time_limit;
+  room_options.max_players = 2;
+  room_options.is_public = public_;
+  room_options.tournament = code_;
+  auto on_end = [weak = weak_from_this(), match = opening.match](const MatchEnd& end) {
+    if (const auto self = weak.lock()) self->on_match_end(match, end);
+  };
+  const RoomRegistry::MatchSeating seating =
+      services_.rooms->create_match(room_options, a, b, now + services_.grace, std::move(on_end));
+  if (!seating.room) {  // busy in another room: the match is lost unplayed
+    const std::string winner = seating.a_busy && seating.b_busy ? ""
+                               : seating.a_busy                 ? b->id
+                                                                : a->id;
+    spdlog::info("tournament {}: a racer of match {} is in another room: decided unplayed", code_,
+                 opening.match);
+    return state_->match_ended(opening.match, winner, false, now, availability());
+  }
+  opened.push_back(seating.room);
+  return state_->opened(opening.match, seating.room->code());
+}
+
+void Tournament::on_match_end(std::size_t match, const MatchEnd& end) {
+  std::lock_guard lock(mutex_);
+  apply_locked(state_->match_ended(match, end.winner, end.draw, TournamentState::Clock::now(),
+                                   availability()),
+               nullptr, {});
+}
+
+void Tournament::apply_locked(Effects fx, Participant* asker, const protocol::Rid& rid) {
+  if (fx.error) {
+    services_.metrics->count_error(fx.error->code);
+    if (asker != nullptr) {
+      asker->deliver(std::make_shared<const std::string>(protocol::encode_error(*fx.error, rid)));
+    }
+    return;
+  }
+  // Opening a match can decide it at once, and pair more. The rooms are announced after the
+  // snapshot: the asker's answer comes first, and everyone sees the matches before their rooms.
+  std::vector<std::shared_ptr<Room>> opened;
+  for (std::size_t i = 0; i < fx.open.size(); ++i) {
+    Effects more = open_locked(fx.open[i], opened);
+    for (auto& o : more.open) fx.open.push_back(std::move(o));
+    fx.changed = fx.changed || more.changed;
+    fx.finished = fx.finished || more.finished;
+  }
+  if (fx.changed) {
+    const protocol::TournamentView view = view_locked();
+    const SharedMessage everyone =
+        std::make_shared<const std::string>(protocol::encode_tournament(view, {}));
+    if (asker != nullptr) {
+      asker->deliver(std::make_shared<const std::string>(protocol::encode_tournament(view, rid)));
+    }
+    for (const TournamentState::Member& m : state_->members()) {
+      if (m.left) continue;
+      const auto player = services_.players->find(m.id);
+      const auto to = player ? connection_of(*player) : nullptr;
+      if (to && to.get() != asker) to->deliver(everyone);
+    }
+    for (const auto& w : spectators_) {
+      const auto s = w.lock();
+      if (s && s.get() != asker) s->deliver(everyone);
+    }
+  }
+  for (const auto& room : opened) room->announce(nullptr, {});
+  if (fx.finished) {
+    for (const TournamentState::Member& m : state_->members()) {
+      if (const auto player = services_.players->find(m.id)) unlink(*player, this);
+    }
+    gone_ = true;
+    gone_at_ = TournamentState::Clock::now() + kKeptWhenOver;
+    spdlog::info("tournament {} is over", code_);
+  }
+  arm_locked();
+}
+
+void Tournament::arm_locked() {
+  if (stopped_) return;
+  const std::optional<Time> next =
+      gone_ ? gone_at_ : state_->next_deadline(TournamentState::Clock::now());
+  if (next == armed_) return;
+  armed_ = next;
+  if (!next) {
+    timer_.cancel();
+    return;
+  }
+  timer_.expires_at(*next);
+  timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+    const auto self = weak.lock();
+    if (ec || !self) return;
+    self->on_timer();
+  });
+}
+
+void Tournament::on_timer() {
+  {
+    std::lock_guard lock(mutex_);
+    armed_.reset();
+    if (!gone_) {
+      apply_locked(state_->tick(TournamentState::Clock::now(), availability()), nullptr, {});
+      return;
+    }
+  }
+  if (services_.on_gone) services_.on_gone(code_);
+}
+
+protocol::TournamentView Tournament::view_locked() const {
+  protocol::TournamentView view = state_->view();
+  for (protocol::TournamentPlayerView& p : view.players) {
+    const auto player = services_.players->find(p.id);
+    p.connected = player && connection_of(*player) != nullptr;
+  }
+  view.spectators = static_cast<int>(std::count_if(spectators_.begin(), spectators_.end(),
+                                                   [](const auto& w) { return !w.expired(); }));
+  return view;
+}
+
+}  // namespace tilerace::server

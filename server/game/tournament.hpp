@@ -1,0 +1,107 @@
+#pragma once
+// A tournament as the server runs it: the shell around its rules (TournamentState). It calls
+// the rules under its mutex and carries out what they return: each match opens as a room of
+// its own (RoomRegistry::create_match: both racers seated and ready, an absent one given the
+// grace to come), the room's end comes back as the match's result (Room::watch, posted onto
+// the executor), and every change sends the snapshot, encoded once, to every player and
+// spectator. It links players to it (Player::tournament) and unlinks them, and keeps one timer
+// at the rules' next deadline. Every public function may be called from any thread.
+//
+// Lock order: the tournament's mutex, then the room registry's, a room's, a player's (it
+// opens rooms under its lock; a room never calls it under the room's lock).
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/messages.hpp"
+#include "server/base/metrics.hpp"
+#include "server/game/player_registry.hpp"
+#include "server/game/room_registry.hpp"
+#include "server/game/tournament_state.hpp"
+
+namespace tilerace::server {
+
+struct TournamentServices {
+  boost::asio::any_io_executor executor;  // the timer and the matches' results
+  RoomRegistry* rooms = nullptr;
+  PlayerRegistry* players = nullptr;
+  Metrics* metrics = nullptr;
+  std::chrono::seconds grace{60};  // how long a match waits for an absent racer
+  std::int64_t (*wall_clock)() = nullptr;
+  // Called (no lock held) a while after the tournament is over, so its results can still be
+  // looked at meanwhile: the registry forgets it.
+  std::function<void(const std::string& code)> on_gone;
+};
+
+class Tournament : public std::enable_shared_from_this<Tournament> {
+ public:
+  using Time = TournamentState::Time;
+  static constexpr int kMaxSpectators = 100;
+  static constexpr std::chrono::minutes kKeptWhenOver{10};
+
+  // A new tournament hosted (and joined) by host, who is linked to it. Nobody is told yet:
+  // announce, once it can be found by its code.
+  static std::shared_ptr<Tournament> make(std::string code,
+                                          const protocol::TournamentOptions& options,
+                                          const std::shared_ptr<Player>& host,
+                                          TournamentServices services);
+  // Sends `to` (the creator) the snapshot with rid, and arms the timer (a scheduled start).
+  void announce(Participant& to, const protocol::Rid& rid);
+
+  const std::string& code() const noexcept { return code_; }
+  bool is_public() const noexcept { return public_; }
+
+  // See TournamentState for each; `to` is the asking connection: it gets the snapshot with
+  // rid, or the error. join links the player (the caller checked they were in none).
+  void join(const std::shared_ptr<Player>& player, Participant& to, const protocol::Rid& rid);
+  void leave(const std::shared_ptr<Player>& player, Participant& to, const protocol::Rid& rid);
+  void start(const Player& player, Participant& to, const protocol::Rid& rid);
+  // Adds a spectator (it gets the snapshot, then every change); false when refused (too many).
+  bool add_spectator(const std::shared_ptr<Participant>& spectator, const protocol::Rid& rid);
+  void remove_spectator(const Participant* spectator);
+  // The snapshot as it stands (list_tournaments and tests).
+  protocol::TournamentView view() const;
+  // Server shutdown: no timer is armed from now on.
+  void stop();
+
+ private:
+  explicit Tournament(TournamentServices services);
+
+  using Effects = TournamentState::Effects;
+  // Whether a player can be paired now: connected here and in no room.
+  bool available(const std::string& player_id) const;
+  TournamentState::Available availability() const;
+  // Carries fx out (the mutex held): opens its matches (a match a player cannot come to — in
+  // another room — is decided at once), sends the snapshot, unlinks the players when over,
+  // and keeps the timer.
+  void apply_locked(Effects fx, Participant* asker, const protocol::Rid& rid);
+  // Opens match's room (added to opened, to be announced); when a racer is in another room,
+  // the match is theirs to lose.
+  Effects open_locked(const TournamentState::Opening& opening,
+                      std::vector<std::shared_ptr<Room>>& opened);
+  void on_match_end(std::size_t match, const MatchEnd& end);
+  void arm_locked();
+  void on_timer();
+  protocol::TournamentView view_locked() const;
+
+  TournamentServices services_;
+  std::string code_;
+  bool public_ = false;
+  mutable std::mutex mutex_;  // guards what follows
+  std::optional<TournamentState> state_;
+  std::vector<std::weak_ptr<Participant>> spectators_;
+  boost::asio::steady_timer timer_;
+  std::optional<Time> armed_;
+  bool stopped_ = false;
+  bool gone_ = false;  // over: the registry is told to forget it at gone_at_
+  std::optional<Time> gone_at_;
+};
+
+}  // namespace tilerace::server

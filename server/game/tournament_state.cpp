@@ -1,0 +1,385 @@
+#include "server/game/tournament_state.hpp"
+
+#include <algorithm>
+
+namespace tilerace::server {
+
+using protocol::ErrorCode;
+using protocol::TournamentFormat;
+
+namespace {
+
+// How often a running arena looks for players who came back (connected again, or out of a
+// room) to pair.
+constexpr std::chrono::seconds kArenaLook{1};
+
+TournamentState::Effects refuse(ErrorCode code, std::string message) {
+  TournamentState::Effects fx;
+  fx.error = protocol::ProtocolError{code, std::move(message), {}, 0};
+  return fx;
+}
+
+std::vector<Entrant> entrants_of(const std::vector<TournamentState::Member>& members) {
+  std::vector<Entrant> entrants;
+  for (const auto& m : members) entrants.push_back({m.id, m.rating});
+  return entrants;
+}
+
+}  // namespace
+
+TournamentState::TournamentState(std::string code, protocol::TournamentOptions options, Member host,
+                                 std::optional<Time> starts_at, std::int64_t (*wall_clock)())
+    : code_(std::move(code)),
+      options_(options),
+      host_(host.id),
+      starts_at_(starts_at),
+      wall_clock_(wall_clock) {
+  members_.push_back(std::move(host));
+}
+
+std::optional<std::size_t> TournamentState::member_of(const std::string& id) const {
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    if (members_[i].id == id) return i;
+  }
+  return std::nullopt;
+}
+
+TournamentState::Effects TournamentState::join(Member member) {
+  if (state_ != State::waiting) return refuse(ErrorCode::tournament_started, "it has begun");
+  if (member_of(member.id)) {
+    return refuse(ErrorCode::already_in_tournament, "you are in this tournament");
+  }
+  if (static_cast<int>(members_.size()) >= options_.max_players) {
+    return refuse(ErrorCode::tournament_full, "the tournament is full");
+  }
+  members_.push_back(std::move(member));
+  Effects fx;
+  fx.changed = true;
+  return fx;
+}
+
+TournamentState::Effects TournamentState::leave(const std::string& player_id, Time now,
+                                                const Available& available) {
+  const std::optional<std::size_t> m = member_of(player_id);
+  if (!m || members_[*m].left) {
+    return refuse(ErrorCode::not_in_tournament, "you are not in this tournament");
+  }
+  Effects fx;
+  fx.changed = true;
+  if (state_ == State::waiting) {
+    members_.erase(members_.begin() + static_cast<std::ptrdiff_t>(*m));
+    return fx;
+  }
+  members_[*m].left = true;
+  if (auto* arena = std::get_if<ArenaPairing>(&format_)) arena->withdraw(*m);
+  if (state_ == State::running) pair_more(now, available, fx);
+  return fx;
+}
+
+TournamentState::Effects TournamentState::start(const std::string& by, Time now,
+                                                const Available& available) {
+  if (state_ != State::waiting) return refuse(ErrorCode::tournament_started, "it has begun");
+  if (by != host_) return refuse(ErrorCode::not_allowed, "only the host starts it");
+  if (members_.size() < 2) return refuse(ErrorCode::not_allowed, "two players are needed");
+  Effects fx;
+  begin(now, available, fx);
+  return fx;
+}
+
+void TournamentState::begin(Time now, const Available& available, Effects& fx) {
+  fx.changed = true;
+  if (members_.size() < 2) {  // the clock came and nobody else did
+    state_ = State::cancelled;
+    fx.finished = true;
+    return;
+  }
+  state_ = State::running;
+  switch (options_.format) {
+    case TournamentFormat::single_elimination: {
+      const EliminationBracket& bracket =
+          format_.emplace<EliminationBracket>(entrants_of(members_), options_.third_place);
+      for (const Entrant& seed : bracket.seeds())
+        seed_member_.push_back(*member_of(seed.player_id));
+      break;
+    }
+    case TournamentFormat::swiss: format_.emplace<SwissPairing>(entrants_of(members_)); break;
+    case TournamentFormat::arena:
+      format_.emplace<ArenaPairing>(entrants_of(members_), now,
+                                    std::chrono::seconds(options_.duration));
+      ends_at_ms_ = wall_clock_() + std::int64_t{options_.duration} * 1000;
+      break;
+  }
+  pair_more(now, available, fx);
+}
+
+TournamentState::Effects TournamentState::opened(std::size_t match, std::string room) {
+  Effects fx;
+  Match& m = matches_.at(match);
+  if (m.state != MatchState::pending) return fx;
+  m.room = std::move(room);
+  m.state = MatchState::racing;
+  fx.changed = true;
+  return fx;
+}
+
+TournamentState::Effects TournamentState::match_ended(std::size_t match, const std::string& winner,
+                                                      bool draw, Time now,
+                                                      const Available& available) {
+  Effects fx;
+  if (match >= matches_.size() || matches_[match].state == MatchState::done) return fx;
+  const Match& m = matches_[match];
+  std::optional<std::size_t> w;
+  if (!winner.empty() && members_[m.a].id == winner) w = m.a;
+  if (!winner.empty() && members_[m.b].id == winner) w = m.b;
+  decide(match, w, draw && !w);
+  fx.changed = true;
+  pair_more(now, available, fx);
+  return fx;
+}
+
+void TournamentState::decide(std::size_t match, std::optional<std::size_t> winner, bool draw) {
+  Match& m = matches_[match];
+  m.state = MatchState::done;
+  m.room.clear();
+  m.draw = draw;
+  const MatchOutcome outcome = winner == m.a   ? MatchOutcome::a_wins
+                               : winner == m.b ? MatchOutcome::b_wins
+                               : draw          ? MatchOutcome::draw
+                                               : MatchOutcome::both_lose;
+  if (auto* bracket = std::get_if<EliminationBracket>(&format_)) {
+    // A tie, or nobody playing, sends the better seed on.
+    const auto seed_of = [this](std::size_t member) {
+      return static_cast<std::size_t>(std::find(seed_member_.begin(), seed_member_.end(), member) -
+                                      seed_member_.begin());
+    };
+    const std::size_t goes_on = winner ? seed_of(*winner) : std::min(seed_of(m.a), seed_of(m.b));
+    bracket->decide(*m.ref, goes_on);
+    m.winner = seed_member_[goes_on];
+  } else if (auto* swiss = std::get_if<SwissPairing>(&format_)) {
+    swiss->report(m.a, m.b, outcome);
+    m.winner = winner;
+  } else if (auto* arena = std::get_if<ArenaPairing>(&format_)) {
+    arena->report(m.a, m.b, outcome);
+    m.winner = winner;
+  }
+}
+
+void TournamentState::pair_more(Time now, const Available& available, Effects& fx) {
+  for (bool decided = true; decided && state_ == State::running;) {
+    decided = false;
+    struct Pairing {
+      std::size_t a, b;
+      int round, index;
+      std::optional<EliminationBracket::Ref> ref;
+    };
+    std::vector<Pairing> pairs;
+    if (auto* bracket = std::get_if<EliminationBracket>(&format_)) {
+      for (const EliminationBracket::Ref ref : bracket->playable()) {
+        const bool known = std::any_of(matches_.begin(), matches_.end(),
+                                       [&ref](const Match& m) { return m.ref == ref; });
+        if (known) continue;
+        const EliminationBracket::Match& bm = bracket->match(ref);
+        pairs.push_back({seed_member_[*bm.a], seed_member_[*bm.b], ref.round, ref.index, ref});
+      }
+    } else if (auto* swiss = std::get_if<SwissPairing>(&format_)) {
+      if (swiss->round_complete() && swiss->rounds_paired() < options_.rounds) {
+        const SwissPairing::Round r = swiss->pair_round();
+        const int round = swiss->rounds_paired() - 1;
+        if (r.bye) byes_.emplace_back(round, *r.bye);
+        int index = 0;
+        for (const auto& [a, b] : r.matches) pairs.push_back({a, b, round, index++, std::nullopt});
+      }
+    } else if (auto* arena = std::get_if<ArenaPairing>(&format_)) {
+      const auto free = [&](std::size_t i) {
+        return !members_[i].left && (!available || available(members_[i].id));
+      };
+      for (const auto& [a, b] : arena->pair(now, free)) {
+        pairs.push_back({a, b, 0, static_cast<int>(matches_.size()), std::nullopt});
+      }
+    }
+    for (const Pairing& p : pairs) {
+      matches_.push_back({p.round, p.index, p.a, p.b, {}, MatchState::pending, {}, false, p.ref});
+      const std::size_t match = matches_.size() - 1;
+      const bool a_left = members_[p.a].left;
+      const bool b_left = members_[p.b].left;
+      if (a_left || b_left) {  // lost unplayed by whoever left
+        std::optional<std::size_t> winner;
+        if (!a_left) winner = p.a;
+        if (!b_left) winner = p.b;
+        decide(match, winner, false);
+        decided = true;
+      } else {
+        fx.open.push_back({match, members_[p.a].id, members_[p.b].id});
+      }
+    }
+    fx.changed = fx.changed || !pairs.empty();
+  }
+  check_finished(now, fx);
+}
+
+void TournamentState::check_finished(Time now, Effects& fx) {
+  if (state_ != State::running) return;
+  bool finished = false;
+  if (const auto* bracket = std::get_if<EliminationBracket>(&format_)) {
+    finished = bracket->finished();
+  } else if (const auto* swiss = std::get_if<SwissPairing>(&format_)) {
+    finished = swiss->round_complete() && swiss->rounds_paired() >= options_.rounds;
+  } else if (const auto* arena = std::get_if<ArenaPairing>(&format_)) {
+    finished = arena->over(now);
+  }
+  if (!finished) return;
+  state_ = State::finished;
+  fx.changed = true;
+  fx.finished = true;
+}
+
+TournamentState::Effects TournamentState::tick(Time now, const Available& available) {
+  Effects fx;
+  if (state_ == State::waiting && starts_at_ && now >= *starts_at_) {
+    begin(now, available, fx);
+  } else if (state_ == State::running && std::holds_alternative<ArenaPairing>(format_)) {
+    pair_more(now, available, fx);
+  }
+  return fx;
+}
+
+std::optional<TournamentState::Time> TournamentState::next_deadline(Time now) const {
+  if (state_ == State::waiting) return starts_at_;
+  if (state_ != State::running) return std::nullopt;
+  if (const auto* arena = std::get_if<ArenaPairing>(&format_)) {
+    return std::max(std::min(now + kArenaLook, arena->ends()), now);
+  }
+  return std::nullopt;
+}
+
+std::vector<std::size_t> TournamentState::podium() const {
+  std::vector<std::size_t> podium;
+  if (state_ != State::finished) return podium;
+  if (const auto* bracket = std::get_if<EliminationBracket>(&format_)) {
+    for (std::size_t seed : bracket->podium()) podium.push_back(seed_member_[seed]);
+  } else if (const auto* swiss = std::get_if<SwissPairing>(&format_)) {
+    for (const auto& s : swiss->standings()) podium.push_back(s.player);
+  } else if (const auto* arena = std::get_if<ArenaPairing>(&format_)) {
+    for (const auto& s : arena->standings()) podium.push_back(s.player);
+  }
+  if (podium.size() > 3 && !std::holds_alternative<EliminationBracket>(format_)) podium.resize(3);
+  return podium;
+}
+
+void TournamentState::player_views(protocol::TournamentView& view) const {
+  std::vector<protocol::TournamentPlayerView> players(members_.size());
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    players[i].id = members_[i].id;
+    players[i].name = members_[i].name;
+    players[i].rating = members_[i].rating;
+    players[i].left = members_[i].left;
+  }
+  for (const Match& m : matches_) {
+    if (m.state != MatchState::done) continue;
+    for (std::size_t p : {m.a, m.b}) {
+      ++players[p].played;
+      if (m.winner == p && !m.draw) ++players[p].wins;
+    }
+    if (std::holds_alternative<EliminationBracket>(format_)) {
+      for (std::size_t p : {m.a, m.b}) players[p].out = players[p].out || m.winner != p;
+    }
+  }
+  std::vector<std::size_t> order(members_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (std::holds_alternative<EliminationBracket>(format_)) {
+    order = seed_member_;
+  } else if (const auto* swiss = std::get_if<SwissPairing>(&format_)) {
+    order.clear();
+    for (const SwissPairing::Standing& s : swiss->standings()) {
+      players[s.player].points = s.points;
+      players[s.player].buchholz = s.buchholz;
+      order.push_back(s.player);
+    }
+  } else if (const auto* arena = std::get_if<ArenaPairing>(&format_)) {
+    order.clear();
+    for (const ArenaPairing::Standing& s : arena->standings()) {
+      players[s.player].points = s.points;
+      players[s.player].streak = s.streak;
+      order.push_back(s.player);
+    }
+  }
+  for (std::size_t i : order) view.players.push_back(std::move(players[i]));
+}
+
+void TournamentState::match_views(protocol::TournamentView& view) const {
+  const auto state_name = [](MatchState s) {
+    return s == MatchState::pending ? "pending" : s == MatchState::racing ? "racing" : "done";
+  };
+  if (const auto* bracket = std::get_if<EliminationBracket>(&format_)) {
+    const int last = static_cast<int>(bracket->rounds().size()) - 1;
+    for (int r = 0; r <= last; ++r) {
+      for (int i = 0; i < static_cast<int>(bracket->rounds()[r].size()); ++i) {
+        const EliminationBracket::Match& bm = bracket->rounds()[r][i];
+        protocol::TournamentMatchView v;
+        v.round = r + 1;
+        v.index = i;
+        v.third_place = r == last && i == 1;
+        if (bm.a) v.a = members_[seed_member_[*bm.a]].id;
+        if (bm.b) v.b = members_[seed_member_[*bm.b]].id;
+        if (bm.winner) v.winner = members_[seed_member_[*bm.winner]].id;
+        v.state = bm.bye ? "bye" : bm.winner ? "done" : "pending";
+        const EliminationBracket::Ref ref{r, i};
+        for (const Match& m : matches_) {
+          if (m.ref != ref) continue;
+          v.state = state_name(m.state);
+          v.room = m.room;
+          v.draw = m.draw;
+        }
+        view.matches.push_back(std::move(v));
+      }
+    }
+    return;
+  }
+  for (const Match& m : matches_) {
+    protocol::TournamentMatchView v;
+    v.round = m.round + 1;
+    v.index = m.index;
+    v.a = members_[m.a].id;
+    v.b = members_[m.b].id;
+    v.room = m.room;
+    v.state = state_name(m.state);
+    if (m.winner) v.winner = members_[*m.winner].id;
+    v.draw = m.draw;
+    view.matches.push_back(std::move(v));
+  }
+  for (const auto& [round, member] : byes_) {
+    protocol::TournamentMatchView v;
+    v.round = round + 1;
+    v.index = -1;
+    v.a = members_[member].id;
+    v.winner = v.a;
+    v.state = "bye";
+    view.matches.push_back(std::move(v));
+  }
+}
+
+protocol::TournamentView TournamentState::view() const {
+  protocol::TournamentView view;
+  view.code = code_;
+  view.options = options_;
+  view.host = host_;
+  static constexpr const char* kStates[] = {"waiting", "running", "finished", "cancelled"};
+  view.state = kStates[static_cast<int>(state_)];
+  view.ends_at = ends_at_ms_;
+  if (const auto* bracket = std::get_if<EliminationBracket>(&format_)) {
+    view.rounds = static_cast<int>(bracket->rounds().size());
+    const std::vector<EliminationBracket::Ref> ready = bracket->playable();
+    view.round = ready.empty() ? view.rounds : ready.front().round + 1;
+  } else if (const auto* swiss = std::get_if<SwissPairing>(&format_)) {
+    view.rounds = options_.rounds;
+    view.round = swiss->rounds_paired();
+  } else if (options_.format == TournamentFormat::swiss) {
+    view.rounds = options_.rounds;
+  }
+  player_views(view);
+  match_views(view);
+  for (std::size_t p : podium()) view.podium.push_back(members_[p].id);
+  return view;
+}
+
+}  // namespace tilerace::server

@@ -1,0 +1,124 @@
+#pragma once
+// The rules of one tournament (docs/protocol.md, "Tournaments"): who joined and who hosts, the
+// start (by the host, or by the clock at `starts`), the format's pairing (EliminationBracket,
+// SwissPairing or ArenaPairing), its matches and how each ended, the standings and the podium.
+// A core: every call takes the time it needs and returns the matches to open and whether the
+// snapshot changed, and performs nothing. The shell (Tournament) opens each match's room,
+// reports the room's code (opened) and how the match ended (match_ended), keeps a timer at
+// next_deadline() and calls tick().
+//
+// Not thread-safe: the shell's mutex guards every call.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "protocol/messages.hpp"
+#include "protocol/tournament.hpp"
+#include "server/game/arena_pairing.hpp"
+#include "server/game/elimination_bracket.hpp"
+#include "server/game/swiss_pairing.hpp"
+
+namespace tilerace::server {
+
+class TournamentState {
+ public:
+  using Clock = std::chrono::steady_clock;
+  using Time = Clock::time_point;
+  // Whether a player can be paired now (connected, and in no room). Only the arena asks: an
+  // elimination or Swiss match is opened for whoever it pairs, and its room decides a match
+  // with an absent racer (the grace).
+  using Available = std::function<bool(const std::string& player_id)>;
+
+  struct Member {
+    std::string id;
+    std::string name;
+    int rating = 0;
+    bool left = false;  // left after the start: their matches from then on are walkovers
+  };
+  // A match for the shell to open: matches().at(match), between players a and b (ids).
+  struct Opening {
+    std::size_t match = 0;
+    std::string a;
+    std::string b;
+  };
+  struct Effects {
+    std::vector<Opening> open;
+    bool changed = false;                          // the snapshot changed: everyone gets it
+    bool finished = false;                         // it just finished (or was called off)
+    std::optional<protocol::ProtocolError> error;  // for the asker; nothing else happened
+  };
+
+  // host joins as its first player. starts_at: when the clock starts it (options.starts, on
+  // the steady clock); wall_clock: Unix ms, for ends_at.
+  TournamentState(std::string code, protocol::TournamentOptions options, Member host,
+                  std::optional<Time> starts_at, std::int64_t (*wall_clock)());
+
+  const std::string& code() const noexcept { return code_; }
+  const protocol::TournamentOptions& options() const noexcept { return options_; }
+  bool waiting() const noexcept { return state_ == State::waiting; }
+  bool over() const noexcept { return state_ == State::finished || state_ == State::cancelled; }
+  const std::vector<Member>& members() const noexcept { return members_; }
+
+  Effects join(Member member);
+  // Before the start the player goes; after it they stay in the standings, and their
+  // matches from then on are lost unplayed (arena: they are not paired again).
+  Effects leave(const std::string& player_id, Time now, const Available& available);
+  // The host starts it (the clock does through tick): two players at least.
+  Effects start(const std::string& by, Time now, const Available& available);
+  // The shell opened match's room.
+  Effects opened(std::size_t match, std::string room);
+  // How match ended: winner is a player id of the match (empty: nobody), draw for a tie.
+  Effects match_ended(std::size_t match, const std::string& winner, bool draw, Time now,
+                      const Available& available);
+  // The clock's work: the scheduled start, the arena's pairing of players who came back and
+  // its end.
+  Effects tick(Time now, const Available& available);
+  std::optional<Time> next_deadline(Time now) const;
+
+  // The snapshot; each player's `connected` is the shell's to fill.
+  protocol::TournamentView view() const;
+
+ private:
+  enum class State { waiting, running, finished, cancelled };
+  enum class MatchState { pending, racing, done };
+  struct Match {
+    int round = 0;  // 0-based
+    int index = 0;
+    std::size_t a = 0;  // members
+    std::size_t b = 0;
+    std::string room;
+    MatchState state = MatchState::pending;
+    std::optional<std::size_t> winner;  // elimination: who went on (the better seed on a tie)
+    bool draw = false;
+    std::optional<EliminationBracket::Ref> ref;
+  };
+
+  std::optional<std::size_t> member_of(const std::string& id) const;
+  // Opens what the format can pair now; matches with a player who left are decided at once.
+  void pair_more(Time now, const Available& available, Effects& fx);
+  void decide(std::size_t match, std::optional<std::size_t> winner, bool draw);
+  void check_finished(Time now, Effects& fx);
+  void begin(Time now, const Available& available, Effects& fx);
+  std::vector<std::size_t> podium() const;
+  void player_views(protocol::TournamentView& view) const;
+  void match_views(protocol::TournamentView& view) const;
+
+  std::string code_;
+  protocol::TournamentOptions options_;
+  std::string host_;
+  std::optional<Time> starts_at_;
+  std::int64_t (*wall_clock_)();
+  State state_ = State::waiting;
+  std::vector<Member> members_;  // joining order
+  std::variant<std::monostate, EliminationBracket, SwissPairing, ArenaPairing> format_;
+  std::vector<std::size_t> seed_member_;  // elimination: each seed's member
+  std::vector<Match> matches_;
+  std::vector<std::pair<int, std::size_t>> byes_;  // Swiss: (round, member)
+  std::optional<std::int64_t> ends_at_ms_;         // arena
+};
+
+}  // namespace tilerace::server

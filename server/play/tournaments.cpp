@@ -1,0 +1,129 @@
+#include "server/play/tournaments.hpp"
+
+#include "server/base/secrets.hpp"
+
+namespace tilerace::server {
+
+using protocol::ErrorCode;
+
+namespace {
+
+std::shared_ptr<Tournament> tournament_of(Player& player) {
+  std::lock_guard lock(player.mutex);
+  return player.tournament.lock();
+}
+
+}  // namespace
+
+Tournaments::Tournaments(PlayerRegistry& players, RoomRegistry& rooms, Metrics& metrics,
+                         std::chrono::seconds grace, std::int64_t (*wall_clock)())
+    : players_(players), rooms_(rooms), metrics_(metrics), grace_(grace), wall_clock_(wall_clock) {}
+
+std::shared_ptr<Tournament> Tournaments::find(const std::string& code) const {
+  std::lock_guard lock(mutex_);
+  const auto it = tournaments_.find(code);
+  return it == tournaments_.end() ? nullptr : it->second;
+}
+
+void Tournaments::error(Connection& c, ErrorCode code, std::string_view text,
+                        const protocol::Rid& rid) {
+  send_error(c, metrics_, code, std::string(text), rid);
+}
+
+void Tournaments::create(Connection& c, const protocol::CreateTournament& m,
+                         const protocol::Rid& rid) {
+  if (tournament_of(*c.player)) {
+    return error(c, ErrorCode::already_in_tournament, "you are in a tournament already", rid);
+  }
+  if (m.options.starts) {
+    const std::int64_t now = wall_clock_();
+    const std::int64_t latest =
+        now + std::chrono::duration_cast<std::chrono::milliseconds>(kMaxStartsAhead).count();
+    if (*m.options.starts <= now || *m.options.starts > latest) {
+      metrics_.count_error(ErrorCode::bad_field);
+      c.send(protocol::encode_error(
+          {ErrorCode::bad_field, "starts must be \"manual\" or a time in the next 7 days",
+           "starts"},
+          rid));
+      return;
+    }
+  }
+  TournamentServices services{rooms_.executor(),
+                              &rooms_,
+                              &players_,
+                              &metrics_,
+                              grace_,
+                              wall_clock_,
+                              [this](const std::string& code) {
+                                std::lock_guard lock(mutex_);
+                                tournaments_.erase(code);
+                              }};
+  std::string code;
+  {
+    std::lock_guard lock(mutex_);
+    do {
+      code = random_code(protocol::kRoomCodeLength, protocol::kRoomCodeAlphabet);
+    } while (tournaments_.count(code) != 0);
+    tournaments_.emplace(code, nullptr);  // taken
+  }
+  auto made = Tournament::make(code, m.options, c.player, std::move(services));
+  {
+    std::lock_guard lock(mutex_);
+    if (stopped_) made->stop();
+    tournaments_[code] = made;
+  }
+  made->announce(c.out, rid);  // found by its code from now on
+}
+
+void Tournaments::join(Connection& c, const protocol::JoinTournament& m, const protocol::Rid& rid) {
+  const auto target = find(m.code);
+  if (!target) return error(c, ErrorCode::no_such_tournament, "no tournament with that code", rid);
+  if (const auto mine = tournament_of(*c.player)) {
+    return error(c, ErrorCode::already_in_tournament,
+                 mine == target ? "you are in this tournament" : "you are in another tournament",
+                 rid);
+  }
+  target->join(c.player, c.out, rid);
+}
+
+void Tournaments::leave(Connection& c, const protocol::Rid& rid) {
+  if (const auto mine = tournament_of(*c.player)) return mine->leave(c.player, c.out, rid);
+  if (c.following) {
+    stop_following(c);
+    c.send(protocol::encode_bare("stopped", rid));
+    return;
+  }
+  error(c, ErrorCode::not_in_tournament, "you are in no tournament", rid);
+}
+
+void Tournaments::start(Connection& c, const protocol::Rid& rid) {
+  const auto mine = tournament_of(*c.player);
+  if (!mine) return error(c, ErrorCode::not_in_tournament, "you are in no tournament", rid);
+  mine->start(*c.player, c.out, rid);
+}
+
+void Tournaments::spectate(Connection& c, const protocol::SpectateTournament& m,
+                           const protocol::Rid& rid) {
+  const auto target = find(m.code);
+  if (!target) return error(c, ErrorCode::no_such_tournament, "no tournament with that code", rid);
+  const auto self = c.self.lock();
+  if (!self) return;  // the connection is going away
+  stop_following(c);
+  if (target->add_spectator(self, rid)) c.following = target;
+}
+
+void Tournaments::stop_following(Connection& c) {
+  if (!c.following) return;
+  c.following->remove_spectator(&c.out);
+  c.following.reset();
+}
+
+void Tournaments::stop() {
+  std::lock_guard lock(mutex_);
+  stopped_ = true;
+  for (const auto& [code, t] : tournaments_) {
+    if (t) t->stop();
+  }
+}
+
+}  // namespace tilerace::server

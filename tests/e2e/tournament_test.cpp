@@ -1,0 +1,324 @@
+// Tournaments against the real server (docs/protocol.md, "Tournaments"): scripted players play
+// single elimination, Swiss and arena through to the end, over real sockets.
+#include <fmt/core.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/e2e/harness.hpp"
+#include "tests/e2e/race_client.hpp"
+
+namespace tilerace::e2e {
+namespace {
+
+// How a scripted player plays a match.
+enum class Script {
+  better_seed_wins,  // the player numbered higher resigns at once: the lower one wins
+  race_the_clock,    // both play a few moves and wait for the time limit
+};
+
+// Sends m and returns its answer (the message carrying its rid), passing over the snapshots
+// that were already on their way.
+json ask(WsClient& ws, json m) {
+  static int asked = 0;
+  const std::string rid = fmt::format("ask{}", ++asked);
+  m["rid"] = rid;
+  ws.send(m);
+  for (;;) {
+    const std::optional<json> reply = ws.next(10s);
+    if (!reply) {
+      ADD_FAILURE() << "no answer to " << m.dump();
+      return json::object();
+    }
+    if (reply->contains("rid") && (*reply)["rid"] == rid) return *reply;
+  }
+}
+
+// A scripted player, numbered by the order they joined (the host is 0).
+struct Scripted {
+  Scripted(std::uint16_t port, int number_)
+      : racer(port, fmt::format("racer{:02}", number_)), number(number_) {}
+  Racer racer;
+  int number;
+  std::vector<json> race_overs;  // every race_over they got
+  json last;                     // the last tournament snapshot they got
+  std::string failure;           // what went wrong, if anything
+};
+
+// Plays every match p is put in until the tournament is over (or the deadline passes).
+void play_out(Scripted& p, const std::map<std::string, int>& number_of, Script script,
+              std::chrono::seconds deadline) {
+  const auto until = std::chrono::steady_clock::now() + deadline;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        until - std::chrono::steady_clock::now());
+    if (left <= 0ms) {
+      p.failure = "no end before the deadline";
+      return;
+    }
+    const std::optional<json> m = p.racer.ws.next(left);
+    if (!m) {
+      p.failure = "the connection closed";
+      return;
+    }
+    const std::string type = (*m)["type"];
+    if (type == "tournament") {
+      p.last = (*m)["tournament"];
+      if (p.last["state"] == "finished" || p.last["state"] == "cancelled") return;
+    } else if (type == "race_start") {
+      std::string opponent;
+      for (const auto& [id, game] : (*m)["games"].items()) {
+        if (id != p.racer.id) opponent = id;
+      }
+      if (script == Script::better_seed_wins) {
+        if (number_of.at(opponent) < p.number) p.racer.ws.send({{"type", "resign"}});
+      } else {
+        for (const char* dir : {"left", "down", "right", "down", "left"}) {
+          p.racer.ws.send({{"type", "move"}, {"dir", dir}});
+        }
+      }
+    } else if (type == "race_over") {
+      p.race_overs.push_back(*m);
+    }
+  }
+}
+
+// n players (the host first) in one tournament created with options; returns them, joined.
+std::vector<std::unique_ptr<Scripted>> field(ServerProcess& server, int n, json options,
+                                             std::string& code) {
+  std::vector<std::unique_ptr<Scripted>> players;
+  for (int i = 0; i < n; ++i) players.push_back(std::make_unique<Scripted>(server.port(), i));
+  options["type"] = "create_tournament";
+  const json created = players[0]->racer.ws.request(options);
+  EXPECT_EQ(created["type"], "tournament") << created.dump();
+  code = created["tournament"]["code"];
+  for (int i = 1; i < n; ++i) {
+    players[i]->racer.ws.send({{"type", "join_tournament"}, {"code", code}, {"rid", i}});
+    const json joined = players[i]->racer.ws.until("tournament");
+    EXPECT_EQ(joined["rid"], i);
+    EXPECT_EQ(joined["tournament"]["players"].size(), static_cast<std::size_t>(i + 1));
+  }
+  return players;
+}
+
+// Runs every player's script on its own thread until the tournament is over.
+void run(std::vector<std::unique_ptr<Scripted>>& players, Script script,
+         std::chrono::seconds deadline) {
+  std::map<std::string, int> number_of;
+  for (const auto& p : players) number_of[p->racer.id] = p->number;
+  std::vector<std::thread> threads;
+  for (auto& p : players) {
+    threads.emplace_back(
+        [&p, &number_of, script, deadline] { play_out(*p, number_of, script, deadline); });
+  }
+  for (auto& t : threads) t.join();
+  for (const auto& p : players) EXPECT_EQ(p->failure, "") << p->racer.id;
+}
+
+// Each player's rating moved once per race they played, each from where the last left it.
+void expect_one_rating_change_per_race(const Scripted& p, int races) {
+  ASSERT_EQ(static_cast<int>(p.race_overs.size()), races) << p.racer.id;
+  int rating = 1500;
+  for (const json& over : p.race_overs) {
+    const json& mine = over["ratings"][p.racer.id];
+    EXPECT_EQ(mine["before"], rating) << p.racer.id;
+    EXPECT_NE(mine["after"], mine["before"]) << p.racer.id;
+    rating = mine["after"];
+  }
+}
+
+TEST(Tournament, SixteenPlayersPlayASingleEliminationToAWinner) {
+  ServerProcess server({"--countdown", "0", "--rate", "100000"});
+  std::string code;
+  auto players =
+      field(server, 16, {{"format", "single_elimination"}, {"max_players", 16}, {"time_limit", 60}},
+            code);
+  const json started = ask(players[0]->racer.ws, {{"type", "start_tournament"}});
+  ASSERT_EQ(started["type"], "tournament") << started.dump();
+  EXPECT_EQ(started["tournament"]["state"], "running");
+  EXPECT_EQ(started["tournament"]["rounds"], 4);
+  run(players, Script::better_seed_wins, 60s);
+
+  const json& final = players[0]->last;
+  EXPECT_EQ(final["state"], "finished");
+  ASSERT_GE(final["podium"].size(), 2u);
+  EXPECT_EQ(final["podium"][0], players[0]->racer.id);
+  EXPECT_EQ(final["podium"][1], players[1]->racer.id);
+  int done = 0;
+  for (const json& m : final["matches"]) done += m["state"] == "done";
+  EXPECT_EQ(done, 15) << "every match was played";
+  // The winner played four races, the runner-up four, each first-round loser one: every race
+  // recorded and every rating changed once per race.
+  expect_one_rating_change_per_race(*players[0], 4);
+  expect_one_rating_change_per_race(*players[1], 4);
+  for (int i = 8; i < 16; ++i) expect_one_rating_change_per_race(*players[i], 1);
+  std::set<std::string> races;
+  for (const auto& p : players) {
+    for (const json& over : p->race_overs) races.insert(over["code"].get<std::string>());
+  }
+  EXPECT_EQ(races.size(), 15u) << "a room of its own for each match";
+  EXPECT_TRUE(server.wait_for_metric("tilerace_rooms", 0));
+}
+
+TEST(Tournament, ASwissOfNineRunsThreeRoundsWithOneByeEachAndASpectatorFollows) {
+  ServerProcess server({"--countdown", "0", "--rate", "100000"});
+  std::string code;
+  auto players = field(server, 9, {{"format", "swiss"}, {"rounds", 3}}, code);
+  WsClient spectator(server.port());
+  spectator.hello("watcher");
+  const json followed =
+      spectator.request({{"type", "spectate_tournament"}, {"code", code}, {"rid", 1}});
+  ASSERT_EQ(followed["type"], "tournament");
+  EXPECT_EQ(followed["tournament"]["spectators"], 1);
+  EXPECT_EQ(ask(players[0]->racer.ws, {{"type", "start_tournament"}})["type"], "tournament");
+  run(players, Script::better_seed_wins, 60s);
+
+  const json& final = players[0]->last;
+  EXPECT_EQ(final["state"], "finished");
+  std::set<std::string> byes;
+  std::map<int, int> matches_in_round;
+  std::set<std::pair<std::string, std::string>> met;
+  for (const json& m : final["matches"]) {
+    if (m["state"] == "bye") {
+      EXPECT_TRUE(byes.insert(m["a"].get<std::string>()).second) << "a second bye";
+      continue;
+    }
+    EXPECT_EQ(m["state"], "done");
+    ++matches_in_round[m["round"].get<int>()];
+    std::string a = m["a"], b = m["b"];
+    if (b < a) std::swap(a, b);
+    EXPECT_TRUE(met.insert({a, b}).second) << "a rematch";
+  }
+  EXPECT_EQ(byes.size(), 3u);
+  EXPECT_EQ(matches_in_round, (std::map<int, int>{{1, 4}, {2, 4}, {3, 4}}));
+  // Every win (a bye is one) is worth 2: the points add up to 2 × (12 matches + 3 byes).
+  int points = 0;
+  for (const json& p : final["players"]) points += p["points"].get<int>();
+  EXPECT_EQ(points, 30);
+  EXPECT_EQ(final["players"][0]["id"], players[0]->racer.id) << "racer00 won all three";
+  EXPECT_EQ(final["players"][0]["points"], 6);
+  EXPECT_EQ(final["podium"].size(), 3u);
+
+  // The spectator saw each round's matches being raced, each in a room.
+  std::set<int> rounds_seen_racing;
+  for (;;) {
+    const json t = spectator.until("tournament", 10s)["tournament"];
+    for (const json& m : t["matches"]) {
+      if (m["state"] == "racing" && m["room"].is_string()) {
+        rounds_seen_racing.insert(m["round"].get<int>());
+      }
+    }
+    if (t["state"] == "finished") break;
+  }
+  EXPECT_EQ(rounds_seen_racing, (std::set<int>{1, 2, 3}));
+}
+
+// A player away when their match starts has the grace to come, and loses it unplayed after.
+TEST(Tournament, APlayerAbsentWhenTheirMatchStartsForfeitsAfterTheGrace) {
+  ServerProcess server({"--countdown", "0", "--rate", "100000", "--grace", "2"});
+  std::string code;
+  auto players = field(server, 4, {{"format", "single_elimination"}}, code);
+  players[3].reset();  // racer03 (the fourth seed, racer00's first opponent) goes away
+  ASSERT_TRUE(server.wait_for_metric("tilerace_players", 3)) << "the server saw it go";
+  EXPECT_EQ(ask(players[0]->racer.ws, {{"type", "start_tournament"}})["type"], "tournament");
+  players.pop_back();
+  run(players, Script::better_seed_wins, 30s);
+  const json& final = players[0]->last;
+  EXPECT_EQ(final["state"], "finished");
+  EXPECT_EQ(final["podium"][0], players[0]->racer.id);
+  const json& first = final["matches"][0];  // seeds 1 and 4
+  EXPECT_EQ(first["state"], "done");
+  EXPECT_EQ(first["winner"], players[0]->racer.id);
+  // racer00 raced only the final; racer01 and racer02 their semifinal, and racer01 the final.
+  expect_one_rating_change_per_race(*players[0], 1);
+  expect_one_rating_change_per_race(*players[1], 2);
+  expect_one_rating_change_per_race(*players[2], 1);
+}
+
+// Six players for 60 s: everyone is paired at the start and again as their races end, never
+// twice in a row against the same player, and the points are the results' (streaks doubled).
+TEST(Tournament, AnArenaOfSixRunsForItsMinuteAndCountsItsPoints) {
+  ServerProcess server({"--countdown", "0", "--rate", "100000"});
+  std::string code;
+  auto players =
+      field(server, 6, {{"format", "arena"}, {"duration", 60}, {"time_limit", 30}}, code);
+  const json started = ask(players[0]->racer.ws, {{"type", "start_tournament"}});
+  ASSERT_EQ(started["type"], "tournament");
+  EXPECT_EQ(started["tournament"]["matches"].size(), 3u) << "everyone paired at the start";
+  EXPECT_TRUE(started["tournament"]["ends_at"].is_number());
+  run(players, Script::race_the_clock, 120s);
+
+  const json& final = players[0]->last;
+  EXPECT_EQ(final["state"], "finished");
+  std::map<std::string, int> points, wins_in_a_row;
+  std::map<std::string, std::string> last_opponent;
+  int matches = 0;
+  for (const json& m : final["matches"]) {  // in the order they were paired
+    ASSERT_EQ(m["state"], "done");
+    ++matches;
+    const std::string a = m["a"], b = m["b"];
+    EXPECT_NE(last_opponent[a], b) << "a rematch straight away";
+    last_opponent[a] = b;
+    last_opponent[b] = a;
+    for (const std::string& p : {a, b}) {
+      const bool won = m["winner"] == p;
+      const int base = won ? 2 : m["draw"].get<bool>() ? 1 : 0;
+      points[p] += wins_in_a_row[p] >= 2 ? 2 * base : base;
+      wins_in_a_row[p] = won ? wins_in_a_row[p] + 1 : 0;
+    }
+  }
+  EXPECT_GE(matches, 5) << "pairings again as the first races ended";
+  for (const json& p : final["players"]) {
+    EXPECT_EQ(p["points"], points[p["id"].get<std::string>()]) << p.dump();
+  }
+}
+
+TEST(Tournament, BadRequestsGetClearErrorsAndChangeNothing) {
+  ServerProcess server({"--countdown", "0"});
+  Racer host(server.port(), "hosting"), other(server.port(), "another"),
+      late(server.port(), "latest");
+  const auto error_of = [](WsClient& ws, const json& m) { return ask(ws, m)["code"]; };
+  EXPECT_EQ(error_of(host.ws, {{"type", "create_tournament"}, {"format", "ladder"}}), "bad_field");
+  EXPECT_EQ(error_of(host.ws, {{"type", "create_tournament"}, {"format", "swiss"}, {"rounds", 0}}),
+            "bad_field");
+  EXPECT_EQ(
+      error_of(host.ws, {{"type", "create_tournament"}, {"format", "arena"}, {"starts", 1000}}),
+      "bad_field")
+      << "a start in the past";
+  EXPECT_EQ(error_of(host.ws, {{"type", "create_tournament"},
+                               {"format", "single_elimination"},
+                               {"max_players", 257}}),
+            "bad_field");
+  EXPECT_EQ(error_of(other.ws, {{"type", "join_tournament"}, {"code", "ZZZZZZ"}}),
+            "no_such_tournament");
+  EXPECT_EQ(error_of(other.ws, {{"type", "leave_tournament"}}), "not_in_tournament");
+  EXPECT_EQ(error_of(other.ws, {{"type", "start_tournament"}}), "not_in_tournament");
+  const json created = host.ws.request(
+      {{"type", "create_tournament"}, {"format", "single_elimination"}, {"max_players", 2}});
+  const std::string code = created["tournament"]["code"];
+  EXPECT_EQ(error_of(host.ws, {{"type", "start_tournament"}}), "not_allowed") << "alone";
+  EXPECT_EQ(error_of(host.ws, {{"type", "join_tournament"}, {"code", code}}),
+            "already_in_tournament");
+  EXPECT_EQ(other.ws.request({{"type", "join_tournament"}, {"code", code}})["type"], "tournament");
+  EXPECT_EQ(host.ws.until("tournament")["tournament"]["players"].size(), 2u);
+  EXPECT_EQ(error_of(late.ws, {{"type", "join_tournament"}, {"code", code}}), "tournament_full");
+  EXPECT_EQ(error_of(other.ws, {{"type", "start_tournament"}}), "not_allowed") << "not the host";
+  // Leaving before the start, and coming back.
+  EXPECT_EQ(ask(other.ws, {{"type", "leave_tournament"}})["tournament"]["players"].size(), 1u);
+  EXPECT_EQ(ask(other.ws, {{"type", "join_tournament"}, {"code", code}})["type"], "tournament");
+  EXPECT_EQ(ask(host.ws, {{"type", "start_tournament"}})["tournament"]["state"], "running");
+  EXPECT_EQ(error_of(late.ws, {{"type", "join_tournament"}, {"code", code}}), "tournament_started");
+  // The match room is the tournament's: no ready, no kick.
+  const json room = other.ws.until("room");
+  EXPECT_EQ(room["room"]["tournament"], code);
+  host.ws.send({{"type", "kick"}, {"player", other.id}});
+  EXPECT_EQ(host.ws.until("error")["code"], "not_allowed");
+}
+
+}  // namespace
+}  // namespace tilerace::e2e

@@ -1,0 +1,121 @@
+#include "server/game/tournament_state.hpp"
+
+#include <fmt/core.h>
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace tilerace::server {
+namespace {
+
+using namespace std::chrono_literals;
+using Time = TournamentState::Time;
+
+const Time kNow{std::chrono::hours(1)};
+std::int64_t wall_clock() { return 1'000'000; }
+
+protocol::TournamentOptions options_of(protocol::TournamentFormat format) {
+  protocol::TournamentOptions o;
+  o.format = format;
+  o.rounds = 3;
+  o.duration = 60;
+  return o;
+}
+
+// A tournament hosted by p0 that p1…p(n-1) joined (p0 rated best, then p1, …).
+TournamentState with_players(protocol::TournamentFormat format, int n,
+                             std::optional<Time> starts_at = std::nullopt) {
+  TournamentState t("CODE22", options_of(format), {"p0", "ann", 1600}, starts_at, wall_clock);
+  for (int i = 1; i < n; ++i) {
+    const std::string id = fmt::format("p{}", i);
+    EXPECT_FALSE(t.join({id, id, 1600 - 10 * i}).error);
+  }
+  return t;
+}
+
+const TournamentState::Available kEveryone = [](const std::string&) { return true; };
+
+std::set<std::string> players_of(const std::vector<TournamentState::Opening>& open) {
+  std::set<std::string> ids;
+  for (const auto& o : open) ids.insert({o.a, o.b});
+  return ids;
+}
+
+TEST(TournamentState, APlayerWhoLeftLosesTheirLaterMatchesUnplayed) {
+  TournamentState t = with_players(protocol::TournamentFormat::swiss, 4);
+  TournamentState::Effects fx = t.start("p0", kNow, kEveryone);
+  ASSERT_EQ(fx.open.size(), 2u);
+  EXPECT_FALSE(t.leave("p3", kNow, kEveryone).error) << "their running match goes on";
+  for (const auto& o : fx.open) {
+    t.opened(o.match, fmt::format("ROOM{}", o.match));
+    const std::string winner = o.a < o.b ? o.a : o.b;  // the better number wins
+    fx = t.match_ended(o.match, winner, false, kNow, kEveryone);
+  }
+  // Round 1 was p0–p1 and p2–p3; round 2 pairs p0–p2 and p1–p3, which p1 wins unplayed.
+  ASSERT_EQ(fx.open.size(), 1u) << "p3's match was decided without a room";
+  EXPECT_EQ(players_of(fx.open).count("p3"), 0u);
+  const protocol::TournamentView v = t.view();
+  int walkovers = 0;
+  for (const auto& m : v.matches) {
+    if (m.state == "done" && (m.a == "p3" || m.b == "p3") && m.round == 2) {
+      ++walkovers;
+      EXPECT_NE(m.winner, "p3");
+    }
+  }
+  EXPECT_EQ(walkovers, 1);
+  for (const auto& p : v.players) EXPECT_EQ(p.left, p.id == "p3") << p.id;
+}
+
+TEST(TournamentState, TheClockStartsItOrCallsItOffWithoutPlayers) {
+  TournamentState alone("CODE22", options_of(protocol::TournamentFormat::arena),
+                        {"p0", "ann", 1500}, kNow + 10s, wall_clock);
+  EXPECT_EQ(alone.next_deadline(kNow), kNow + 10s);
+  EXPECT_TRUE(alone.tick(kNow + 9s, kEveryone).open.empty());
+  const TournamentState::Effects off = alone.tick(kNow + 10s, kEveryone);
+  EXPECT_TRUE(off.finished);
+  EXPECT_EQ(alone.view().state, "cancelled");
+
+  TournamentState t = with_players(protocol::TournamentFormat::arena, 4, kNow + 10s);
+  const TournamentState::Effects started = t.tick(kNow + 10s, kEveryone);
+  EXPECT_EQ(started.open.size(), 2u);
+  EXPECT_EQ(t.view().state, "running");
+  EXPECT_EQ(t.view().ends_at, 1'000'000 + 60'000);
+}
+
+TEST(TournamentState, ADrawnEliminationMatchSendsTheBetterSeedOn) {
+  TournamentState t = with_players(protocol::TournamentFormat::single_elimination, 2);
+  const TournamentState::Effects fx = t.start("p0", kNow, kEveryone);
+  ASSERT_EQ(fx.open.size(), 1u);
+  const TournamentState::Effects end = t.match_ended(fx.open[0].match, "", true, kNow, kEveryone);
+  EXPECT_TRUE(end.finished);
+  const protocol::TournamentView v = t.view();
+  EXPECT_EQ(v.podium, (std::vector<std::string>{"p0", "p1"}));
+  EXPECT_TRUE(v.matches.at(0).draw);
+}
+
+TEST(TournamentState, AnArenaPairsOnlyWhoIsAvailableAndLooksAgainEverySecond) {
+  TournamentState t = with_players(protocol::TournamentFormat::arena, 4);
+  const auto away = [](const std::string& id) { return id != "p3" && id != "p2"; };
+  const TournamentState::Effects fx = t.start("p0", kNow, away);
+  ASSERT_EQ(fx.open.size(), 1u);
+  EXPECT_EQ(players_of(fx.open), (std::set<std::string>{"p0", "p1"}));
+  EXPECT_EQ(t.next_deadline(kNow), kNow + 1s);
+  const TournamentState::Effects back = t.tick(kNow + 1s, kEveryone);
+  EXPECT_EQ(players_of(back.open), (std::set<std::string>{"p2", "p3"}));
+  EXPECT_EQ(t.next_deadline(kNow + 59s + 500ms), kNow + 60s) << "its end";
+}
+
+TEST(TournamentState, RefusalsChangeNothing) {
+  TournamentState t = with_players(protocol::TournamentFormat::single_elimination, 1);
+  EXPECT_EQ(t.start("p0", kNow, kEveryone).error->code, protocol::ErrorCode::not_allowed);
+  EXPECT_EQ(t.join({"p0", "ann", 1500}).error->code, protocol::ErrorCode::already_in_tournament);
+  EXPECT_FALSE(t.join({"p1", "bob", 1500}).error);
+  EXPECT_EQ(t.start("p1", kNow, kEveryone).error->code, protocol::ErrorCode::not_allowed);
+  EXPECT_EQ(t.leave("p9", kNow, kEveryone).error->code, protocol::ErrorCode::not_in_tournament);
+  EXPECT_FALSE(t.start("p0", kNow, kEveryone).error);
+  EXPECT_EQ(t.join({"p2", "cy", 1500}).error->code, protocol::ErrorCode::tournament_started);
+  EXPECT_EQ(t.start("p0", kNow, kEveryone).error->code, protocol::ErrorCode::tournament_started);
+}
+
+}  // namespace
+}  // namespace tilerace::server
