@@ -108,6 +108,21 @@ async function tour(options, check, pictures = {}) {
     await host.locator('#profile-name').waitFor();
     await host.locator('#profile-races li .outcome', { hasText: 'Won' }).waitFor();
     await check(host, 'profile');
+    // A knockout of two, decided: the tournament's screen with its bracket and podium.
+    await guest.goto(env.server.url);
+    await guest.selectOption('#tournament-format', 'single_elimination');
+    await guest.click('#create-tournament');
+    await guest.locator('#tournament-title').filter({ hasText: /^Tournament [A-Z2-9]{6}$/ }).waitFor();
+    const tournament = (await guest.locator('#tournament-title').textContent()).slice('Tournament '.length);
+    await watcher.goto(`${env.server.url}/?tournament=${tournament}`);
+    await guest.locator('#tournament-players tr').nth(1).waitFor();
+    await check(guest, 'tournament waiting');
+    await guest.click('#tournament-start');
+    await watcher.locator('#board .tile').first().waitFor();
+    await watcher.click('#leave');  // the guest wins the match by forfeit
+    await guest.locator('#tournament-podium li').first().waitFor();
+    await guest.locator('#tournament-bracket g.match.done').waitFor();
+    await check(guest, 'tournament');
   } finally {
     for (const c of contexts) await c.close();
   }

@@ -191,6 +191,8 @@ int main() {
   std::printf("  faults injected          %d\n", faults);
   std::printf("  races recorded           %zu\n", verdict.races);
   std::printf("  races given up in setup  %d\n", ledger.setbacks());
+  std::printf("  races lost unanswered    %zu (their node died before any move was answered)\n",
+              verdict.lost_before_first_move);
   std::printf("  acknowledged moves       %zu\n", verdict.acks);
   std::printf("  fault -> next answered move, by kind (races it hit): p50 / p99 ms\n");
   for (const auto& [kind, delays] : verdict.recovery_ms) {

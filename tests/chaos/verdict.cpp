@@ -38,7 +38,13 @@ Verdict judge(const Ledger& ledger, const std::string& database,
                             "' AND result LIKE '%" + run.ann + "%'";
     const server::PgResult rows = db.exec(sql.c_str());
     if (rows.rows() == 0) {
-      v.violations.push_back("race in room " + run.code + " was never recorded");
+      const std::size_t answered = acks_of[run.code].size();
+      if (answered == 0) {
+        ++v.lost_before_first_move;  // documented (docs/operations.md, what can be lost)
+      } else {
+        v.violations.push_back("race in room " + run.code + " was never recorded (" +
+                               std::to_string(answered) + " moves of it acknowledged)");
+      }
       continue;
     }
     if (rows.rows() > 1) v.violations.push_back("race in room " + run.code + " recorded twice");

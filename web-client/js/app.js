@@ -19,6 +19,7 @@ import { renderAccount } from './account_view.js';
 import { FriendsView } from './friends_view.js';
 import { DailyView, shareText } from './daily_view.js';
 import { Sound } from './sound.js';
+import { TournamentView } from './tournament_view.js';
 
 const $ = (id) => document.getElementById(id);
 const state = initialState();
@@ -36,7 +37,7 @@ const controller = new Controller(state, {
     if (drawOwn(predictor.press(action))) render();
   },
   moveTo: (to) => connection.moveTo(to),
-}, { room: params.get('room'), watch: params.get('watch') });
+}, { room: params.get('room'), watch: params.get('watch'), tournament: params.get('tournament') });
 
 const board = new BoardView($('board'), { label: 'Your board', onCell: (row, col) => controller.slide(row, col) });
 const race = new RaceView({ players: $('room-players'), opponents: $('opponents'), arena: $('arena'),
@@ -61,6 +62,10 @@ const friends = new FriendsView({ list: $('friends'), incoming: $('friend-reques
   acceptChallenge: (id) => { controller.answerChallenge(id, true); render(); },
   declineChallenge: (id) => { controller.answerChallenge(id, false); render(); },
 });
+const tournament = new TournamentView({ title: $('tournament-title'), summary: $('tournament-summary'),
+  start: $('tournament-start'), players: $('tournament-players'), pointsHead: $('tournament-points-head'),
+  bracket: $('tournament-bracket'),
+  matches: $('tournament-matches'), podium: $('tournament-podium') }, { watch: (room) => controller.spectate(room) });
 const confirm = new ConfirmView({ confirm: $('confirm'), text: $('confirm-text'), yes: $('confirm-yes'), no: $('confirm-no') });
 const keptGoing = (game) => storage.keptGoing(game.id);
 
@@ -154,6 +159,9 @@ function render() {
   $('play').hidden = view !== 'play';
   $('replay').hidden = view !== 'replay';
   $('profile').hidden = view !== 'profile';
+  $('tournament').hidden = view !== 'tournament';
+  $('open-tournament').hidden = !state.tournament;
+  if (view === 'tournament') tournament.render(state.tournament, state.me);
   $('report-form').hidden = view !== 'profile' || !state.me || profileId === state.me.id;
   const mine = view === 'profile' && state.me && profileId === state.me.id;
   renderAccount({ card: $('account'), register: $('register-form'), registered: $('registered-note'),
@@ -192,9 +200,10 @@ function render() {
   if (room) {
     $('room-code').textContent = room.code;
     const me = state.me && room.players.find((p) => p.id === state.me.id);
-    $('ready').hidden = !me || room.state !== 'waiting';
+    // A tournament's match starts by itself and seats whom the tournament paired.
+    $('ready').hidden = !me || room.state !== 'waiting' || !!room.tournament;
     $('ready').textContent = me && me.ready ? 'Not ready' : 'Ready';
-    $('copy-link').hidden = state.role !== 'racer';
+    $('copy-link').hidden = state.role !== 'racer' || !!room.tournament;
     race.renderPlayers(room, state.me?.id, (id) => controller.kick(id));
   }
   $('rtt').hidden = !room || state.role !== 'racer' || connection.rtt === null;
@@ -403,6 +412,22 @@ $('mute-emotes').addEventListener('change', () => {
 });
 $('join-form').addEventListener('submit', (e) => { e.preventDefault(); controller.joinRoom($('join-code').value.trim()); });
 $('refresh-rooms').addEventListener('click', () => controller.refreshRooms());
+$('create-tournament').addEventListener('click', () =>
+  controller.createTournament({ format: $('tournament-format').value, ...lobby.settings() }));
+$('tournament-join-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  controller.joinTournament($('tournament-code').value.trim());
+});
+$('open-tournament').addEventListener('click', () => show('tournament'));
+$('tournament-back').addEventListener('click', () => show('lobby'));
+$('tournament-start').addEventListener('click', () => controller.startTournament());
+$('tournament-leave').addEventListener('click', () => controller.leaveTournament());
+$('tournament-copy').addEventListener('click', async () => {
+  const link = `${location.origin}/?tournament=${state.tournament.code}`;
+  try { await navigator.clipboard.writeText(link); notify(state, 'invite', `Invite link copied: ${link}`); }
+  catch { notify(state, 'invite', `Invite link: ${link}`); }
+  render();
+});
 // The leaderboard's tabs: the one chosen is marked selected (the period applies to scores).
 function selectTab(tab) {
   for (const id of ['board-score', 'board-rating']) $(id).setAttribute('aria-selected', String(id === tab));

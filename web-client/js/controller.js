@@ -15,6 +15,7 @@ export class Controller {
     this.io = io;
     this.pendingRoom = pending.room ?? null;
     this.pendingWatch = pending.watch ?? null;
+    this.pendingTournament = pending.tournament ?? null;
   }
 
   send(msg) { this.io.send(msg); }
@@ -38,6 +39,9 @@ export class Controller {
         } else if (this.pendingWatch) {
           this.spectate(this.pendingWatch);
           this.pendingWatch = null;
+        } else if (this.pendingTournament) {
+          this.joinTournament(this.pendingTournament);
+          this.pendingTournament = null;
         } else if (state.role === 'spectator' && state.room) {
           // Back after a dropped connection or a restart: the server does not remember
           // spectators across connections, so watch the same room again.
@@ -71,6 +75,14 @@ export class Controller {
         break;
     }
   }
+
+  // Tournaments: the answers to these open (or close) the tournament's screen (state.js).
+  // settings: {format, mode, size, target?, rounds?, duration?} from the lobby.
+  createTournament(settings) { this.send({ type: 'create_tournament', ...settings, rid: 'tournament' }); }
+  joinTournament(code) { this.send({ type: 'join_tournament', code, rid: 'tournament' }); }
+  followTournament(code) { this.send({ type: 'spectate_tournament', code, rid: 'tournament' }); }
+  startTournament() { this.send({ type: 'start_tournament' }); }
+  leaveTournament() { this.send({ type: 'leave_tournament', rid: 'left-tournament' }); }
 
   // Today's daily board (4×4) with my rank.
   refreshDaily() { this.send({ type: 'leaderboard', board: 'daily', mode: 'classic', size: 4, limit: 10, rid: 'daily' }); }

@@ -106,7 +106,7 @@ export class RaceView {
 
   // The room's racers; the host (me) of a waiting room may send another person out (onKick).
   renderPlayers(room, me, onKick) {
-    const hosting = room && me === room.host && room.state === 'waiting';
+    const hosting = room && me === room.host && room.state === 'waiting' && !room.tournament;
     this.el.players.replaceChildren(...(room ? room.players : []).map((p) => {
       const li = text('li', p.name);
       if (p.id === room.host) li.append(text('span', 'host', 'badge'));

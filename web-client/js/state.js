@@ -4,7 +4,7 @@
 
 export function initialState() {
   return {
-    view: 'lobby',     // the screen shown: 'lobby' | 'play' | 'replay' | 'profile'
+    view: 'lobby',     // the screen shown: 'lobby' | 'play' | 'replay' | 'profile' | 'tournament'
     me: null,          // {id, name}
     solo: null,        // G of the current solo game
     room: null,        // the room we are in or watch
@@ -28,6 +28,7 @@ export function initialState() {
     friends: { list: [], incoming: [], outgoing: [], blocked: [] },
     challenges: [],
     sentChallenge: null,
+    tournament: null,  // the tournament I play in or follow: its last snapshot
   };
 }
 
@@ -55,7 +56,7 @@ function game(g) { return { ...g }; }
 // one has had its day. (Not `rooms`: the lobby asks for it by itself every few seconds.)
 const SUCCESSES = new Set(['game', 'moved', 'room', 'queued', 'match_cancelled', 'leaderboard',
   'race_start', 'left', 'stopped', 'registered', 'renamed', 'link_code', 'sessions', 'friends',
-  'friend_update', 'challenge_sent']);
+  'friend_update', 'challenge_sent', 'tournament']);
 
 // Returns a list of effects: {kind: 'animate', target: 'solo' | playerId, before, message},
 // {kind: 'emote', player, emote} (not when muted) or {kind: 'render'}.
@@ -111,14 +112,39 @@ export function applyMessage(state, msg, now = Date.now()) {
       state.notice = { kind: 'info', text: `The host sent you out of room ${msg.code}.` };
       break;
     case 'room_closed':
+      if (msg.reason === 'match_over') {
+        // A tournament's match is decided: back to the tournament, with who won.
+        const over = state.results;
+        const winner = over?.standings.find((p) => p.player === over.winner)?.name;
+        leaveRoom(state);
+        if (state.tournament) state.view = 'tournament';
+        state.notice = { kind: 'info', text: over ? (winner ? `${winner} won the match` : 'The match was a draw') : 'The match was decided unraced' };
+        break;
+      }
       leaveRoom(state);
       state.countdown = null;
       state.notice = { kind: 'info', text: `Room ${msg.code} was closed by the operator: ${msg.reason}` };
+      break;
+    // A tournament's snapshot: the answer to my own request (rid 'tournament') opens it; the
+    // answer to leaving it (rid 'left-tournament') closes it.
+    case 'tournament':
+      if (msg.rid === 'left-tournament') {
+        state.tournament = null;
+        if (state.view === 'tournament') state.view = 'lobby';
+        break;
+      }
+      state.tournament = msg.tournament;
+      if (msg.rid === 'tournament') state.view = 'tournament';
       break;
     case 'reported':
       state.notice = { kind: 'info', text: 'Thank you: the operator will look at your report.' };
       break;
     case 'stopped':
+      if (msg.rid === 'left-tournament') {
+        state.tournament = null;
+        if (state.view === 'tournament') state.view = 'lobby';
+        break;
+      }
       if (state.role === 'spectator') { state.room = null; state.role = null; state.race = null; }
       break;
     case 'queued':

@@ -1,0 +1,161 @@
+// A tournament: its code and link, who plays (the standings once it runs), the bracket
+// (single elimination, drawn as SVG) or the matches paired so far (Swiss and arena), the
+// host's Start, and the podium at the end. Draws what it is given; names are text, never HTML.
+const SVG = 'http://www.w3.org/2000/svg';
+const BOX = { width: 170, height: 46, gap: 14, column: 210 };
+
+const FORMATS = { single_elimination: 'Single elimination', swiss: 'Swiss', arena: 'Arena' };
+
+// "Swiss · classic 4×4 to 2048 · round 2 of 5": what a tournament is and where it stands.
+export function summaryText(t) {
+  const game = `${t.mode} ${t.size}×${t.size}${t.mode === 'fifteen' ? '' : ` to ${t.target}`}`;
+  const where = {
+    waiting: `waiting for players (${t.players.length}/${t.max_players})`,
+    running: t.format === 'arena' ? 'running' : `round ${t.round} of ${t.rounds}`,
+    finished: 'finished',
+    cancelled: 'called off',
+  }[t.state];
+  return `${FORMATS[t.format]} · ${game} · ${where}`;
+}
+
+// The bracket's rounds, first round first, each match in bracket order (the third-place match
+// aside, returned as third).
+export function bracketRounds(t) {
+  const rounds = [];
+  let third = null;
+  for (const m of t.matches) {
+    if (m.third_place) { third = m; continue; }
+    (rounds[m.round - 1] ??= []).push(m);
+  }
+  for (const r of rounds) r.sort((a, b) => a.index - b.index);
+  return { rounds, third };
+}
+
+// Where match i of round r sits (its top edge): first-round boxes stacked, each later box
+// centred between the two that feed it.
+export function boxTop(round, index) {
+  const pitch = BOX.height + BOX.gap;
+  const span = 2 ** round;
+  return (index * span + (span - 1) / 2) * pitch;
+}
+
+// The players as the table lists them: the server's order (standings; seeds in a knockout),
+// except that a finished knockout lists its podium first.
+export function standingsOrder(t) {
+  if (t.format !== 'single_elimination' || t.podium.length === 0) return t.players;
+  const place = (p) => { const i = t.podium.indexOf(p.id); return i < 0 ? t.podium.length : i; };
+  return [...t.players].sort((a, b) => place(a) - place(b));
+}
+
+function el(name, attrs = {}, text = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+export class TournamentView {
+  // el: {title, summary, start, players, pointsHead, bracket, matches, podium};
+  // on: {watch(room)} — a running match's room, to spectate.
+  constructor(el, on) {
+    this.el = el;
+    this.on = on;
+  }
+
+  render(t, me) {
+    const { el } = this;
+    if (!t) return;
+    el.title.textContent = `Tournament ${t.code}`;
+    el.summary.textContent = summaryText(t);
+    el.start.hidden = !(t.state === 'waiting' && me && t.host === me.id);
+    const names = Object.fromEntries(t.players.map((p) => [p.id, p.name]));
+    this.renderPlayers(t);
+    el.bracket.hidden = t.format !== 'single_elimination' || t.state === 'waiting';
+    el.matches.hidden = t.format === 'single_elimination' || t.state === 'waiting';
+    if (!el.bracket.hidden) this.renderBracket(t, names);
+    if (!el.matches.hidden) this.renderMatches(t, names);
+    el.podium.hidden = t.podium.length === 0;
+    el.podium.replaceChildren(...t.podium.map((id, i) => Object.assign(document.createElement('li'), {
+      className: `place place-${Math.min(i, 2) + 1}`, textContent: `${['1st', '2nd', '3rd', '3rd'][i]} ${names[id] ?? id}`,
+    })));
+  }
+
+  renderPlayers(t) {
+    const scored = t.format !== 'single_elimination';
+    this.el.pointsHead.textContent = scored ? 'Points' : 'Status';
+    this.el.players.replaceChildren(...standingsOrder(t).map((p, i) => {
+      const row = document.createElement('tr');
+      row.dataset.player = p.id;
+      const cells = [t.state === 'waiting' ? '' : String(i + 1), p.name,
+        scored ? String(p.points) : p.out ? 'out' : (t.state === 'waiting' ? '' : 'in'),
+        t.format === 'swiss' ? String(p.buchholz) : t.format === 'arena' && p.streak ? 'streak' : '',
+        `${p.wins}/${p.played}`];
+      for (const text of cells) row.append(Object.assign(document.createElement('td'), { textContent: text }));
+      if (p.left) row.classList.add('left');
+      if (!p.connected) row.classList.add('away');
+      return row;
+    }));
+  }
+
+  // The bracket as SVG: a column per round, a box per match with its two names (the winner's
+  // in bold), lines to the next round; a racing match can be clicked to watch.
+  renderBracket(t, names) {
+    const { rounds, third } = bracketRounds(t);
+    const height = Math.max(1, rounds[0]?.length ?? 1) * (BOX.height + BOX.gap);
+    const width = rounds.length * BOX.column + (third ? BOX.column : 0);
+    const svg = el('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': 'Bracket' });
+    const box = (m, x, y) => {
+      const g = el('g', { class: `match ${m.state}`, transform: `translate(${x} ${y})` });
+      g.dataset.round = m.round;
+      g.dataset.index = m.index;
+      if (m.winner) g.dataset.winner = m.winner;
+      g.append(el('rect', { width: BOX.width, height: BOX.height, rx: 6 }));
+      [m.a, m.b].forEach((id, i) => {
+        const name = id ? names[id] ?? id : (m.state === 'bye' && i === 1 ? 'bye' : '…');
+        const text = el('text', { x: 8, y: 18 + i * 20, class: id && id === m.winner ? 'winner' : '' }, name);
+        g.append(text);
+      });
+      if (m.state === 'racing' && m.room) {
+        g.classList.add('live');
+        g.setAttribute('tabindex', '0');
+        g.setAttribute('role', 'button');
+        g.setAttribute('aria-label', `Watch ${names[m.a]} against ${names[m.b]}`);
+        g.addEventListener('click', () => this.on.watch(m.room));
+        g.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.on.watch(m.room); });
+      }
+      svg.append(g);
+    };
+    rounds.forEach((matches, r) => {
+      matches.forEach((m, i) => {
+        const x = r * BOX.column;
+        const y = boxTop(r, i);
+        if (r + 1 < rounds.length) {
+          const yNext = boxTop(r + 1, Math.floor(i / 2)) + BOX.height / 2;
+          svg.append(el('path', { class: 'link', d: `M${x + BOX.width} ${y + BOX.height / 2} H${x + BOX.column - 20} V${yNext} H${x + BOX.column}` }));
+        }
+        box(m, x, y);
+      });
+    });
+    if (third) box(third, rounds.length * BOX.column, boxTop(rounds.length - 1, 0) + BOX.height + BOX.gap * 2);
+    this.el.bracket.replaceChildren(svg);
+  }
+
+  // Swiss and arena: the matches by round, newest first, each with its result or a Watch.
+  renderMatches(t, names) {
+    const shown = [...t.matches].reverse();
+    this.el.matches.replaceChildren(...shown.map((m) => {
+      const li = document.createElement('li');
+      const who = m.state === 'bye' ? `${names[m.a]}: bye` : `${names[m.a]} – ${names[m.b]}`;
+      const result = m.state === 'done' ? (m.draw ? 'draw' : m.winner ? `${names[m.winner]} won` : 'not played')
+        : m.state === 'racing' ? 'racing' : '';
+      li.append(Object.assign(document.createElement('span'), {
+        textContent: `${t.format === 'swiss' ? `Round ${m.round}: ` : ''}${who}${result ? ` · ${result}` : ''}` }));
+      if (m.state === 'racing' && m.room) {
+        const watch = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Watch' });
+        watch.addEventListener('click', () => this.on.watch(m.room));
+        li.append(' ', watch);
+      }
+      return li;
+    }));
+  }
+}
