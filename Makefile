@@ -6,7 +6,7 @@ CMAKE_ARGS ?=
 CHAOS_MINUTES ?= 10
 WERROR     := $(if $(CI),ON,OFF)
 
-.PHONY: all deps build run test test-web web-deps bench bench-bot bench-one-core bench-cluster bench-latency chaos profile screenshots test-asan test-tsan fuzz test-hardening soak test-docker clean format
+.PHONY: all deps build run test test-web web-deps bench bench-bot bench-one-core bench-cluster bench-latency bench-tournament chaos profile screenshots test-asan test-tsan fuzz test-hardening soak test-docker clean format
 
 all: build
 
@@ -50,6 +50,11 @@ bench: build
 	taskset -c 1 ./$(BUILD)/password_bench
 	BUILD=$(BUILD) bench/run-scenarios.sh
 	BUILD=$(BUILD) bench/one-core.sh
+
+# Tournaments' own overhead: a 64-player knockout and a 32-player Swiss of scripted clients on
+# one node (bench/tournament.mjs, under a minute). Figures: docs/performance.md.
+bench-tournament: build
+	BUILD=$(BUILD) node --experimental-websocket bench/tournament.mjs
 
 # Key → board change in Chromium at 0–300 ms round trip, with and without prediction, and the
 # server's frame → moved time at half of peak race load (bench/latency.mjs, about 3 minutes).

@@ -33,7 +33,7 @@ std::shared_ptr<Participant> connection_of(Player& player) {
 }  // namespace
 
 Tournament::Tournament(TournamentServices services)
-    : services_(std::move(services)), timer_(services_.executor) {}
+    : services_(std::move(services)), timer_(services_.executor), flush_(services_.executor) {}
 
 std::shared_ptr<Tournament> Tournament::make(std::string code,
                                              const protocol::TournamentOptions& options,
@@ -115,6 +115,7 @@ void Tournament::stop() {
   std::lock_guard lock(mutex_);
   stopped_ = true;
   timer_.cancel();
+  flush_.cancel();
 }
 
 bool Tournament::available(const std::string& player_id) const {
@@ -191,21 +192,24 @@ void Tournament::apply_locked(Effects fx, Participant* asker, const protocol::Ri
     fx.finished = fx.finished || more.finished;
   }
   if (fx.changed) {
-    const protocol::TournamentView view = view_locked();
-    const SharedMessage everyone =
-        std::make_shared<const std::string>(protocol::encode_tournament(view, {}));
     if (asker != nullptr) {
-      asker->deliver(std::make_shared<const std::string>(protocol::encode_tournament(view, rid)));
+      asker->deliver(
+          std::make_shared<const std::string>(protocol::encode_tournament(view_locked(), rid)));
     }
-    for (const TournamentState::Member& m : state_->members()) {
-      if (m.left) continue;
-      const auto player = services_.players->find(m.id);
-      const auto to = player ? connection_of(*player) : nullptr;
-      if (to && to.get() != asker) to->deliver(everyone);
-    }
-    for (const auto& w : spectators_) {
-      const auto s = w.lock();
-      if (s && s.get() != asker) s->deliver(everyone);
+    changed_ = true;
+    const Time now = TournamentState::Clock::now();
+    if (fx.finished || now >= last_broadcast_ + kSnapshotEvery) {
+      broadcast_locked(now);
+    } else if (!flush_armed_ && !stopped_) {  // the rest of this burst goes out together
+      flush_armed_ = true;
+      flush_.expires_at(last_broadcast_ + kSnapshotEvery);
+      flush_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+        const auto self = weak.lock();
+        if (ec || !self) return;
+        std::lock_guard lock(self->mutex_);
+        self->flush_armed_ = false;
+        if (self->changed_) self->broadcast_locked(TournamentState::Clock::now());
+      });
     }
   }
   for (const auto& room : opened) room->announce(nullptr, {});
@@ -218,6 +222,21 @@ void Tournament::apply_locked(Effects fx, Participant* asker, const protocol::Ri
     spdlog::info("tournament {} is over", code_);
   }
   arm_locked();
+}
+
+void Tournament::broadcast_locked(Time now) {
+  changed_ = false;
+  last_broadcast_ = now;
+  const SharedMessage everyone =
+      std::make_shared<const std::string>(protocol::encode_tournament(view_locked(), {}));
+  for (const TournamentState::Member& m : state_->members()) {
+    if (m.left) continue;
+    const auto player = services_.players->find(m.id);
+    if (const auto to = player ? connection_of(*player) : nullptr) to->deliver(everyone);
+  }
+  for (const auto& w : spectators_) {
+    if (const auto s = w.lock()) s->deliver(everyone);
+  }
 }
 
 void Tournament::arm_locked() {

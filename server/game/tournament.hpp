@@ -3,9 +3,12 @@
 // the rules under its mutex and carries out what they return: each match opens as a room of
 // its own (RoomRegistry::create_match: both racers seated and ready, an absent one given the
 // grace to come), the room's end comes back as the match's result (Room::watch, posted onto
-// the executor), and every change sends the snapshot, encoded once, to every player and
-// spectator. It links players to it (Player::tournament) and unlinks them, and keeps one timer
-// at the rules' next deadline. Every public function may be called from any thread.
+// the executor), and changes send the snapshot, encoded once, to every player and spectator —
+// at most one per kSnapshotEvery: a burst of changes (a round's matches ending together) goes
+// out as one snapshot at the end of the interval, so a large field's snapshots cannot pile up
+// on a connection. The asker of a request gets its own copy at once. It links players to it
+// (Player::tournament) and unlinks them, and keeps one timer at the rules' next deadline. Every
+// public function may be called from any thread.
 //
 // Lock order: the tournament's mutex, then the room registry's, a room's, a player's (it
 // opens rooms under its lock; a room never calls it under the room's lock).
@@ -45,6 +48,7 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   using Time = TournamentState::Time;
   static constexpr int kMaxSpectators = 100;
   static constexpr std::chrono::minutes kKeptWhenOver{10};
+  static constexpr std::chrono::milliseconds kSnapshotEvery{250};
 
   // A new tournament hosted (and joined) by host, who is linked to it. Nobody is told yet:
   // announce, once it can be found by its code.
@@ -88,6 +92,8 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
                       std::vector<std::shared_ptr<Room>>& opened);
   void on_match_end(std::size_t match, const MatchEnd& end);
   void arm_locked();
+  // Sends everyone the snapshot as it stands now.
+  void broadcast_locked(Time now);
   void on_timer();
   protocol::TournamentView view_locked() const;
 
@@ -99,6 +105,10 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   std::vector<std::weak_ptr<Participant>> spectators_;
   boost::asio::steady_timer timer_;
   std::optional<Time> armed_;
+  boost::asio::steady_timer flush_;  // the end of the snapshot interval, while a change waits
+  bool flush_armed_ = false;
+  bool changed_ = false;  // a change not yet broadcast
+  Time last_broadcast_{};
   bool stopped_ = false;
   bool gone_ = false;  // over: the registry is told to forget it at gone_at_
   std::optional<Time> gone_at_;
