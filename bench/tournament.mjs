@@ -79,6 +79,16 @@ function player(port, number, numberOf) {
   });
 }
 
+// Resolves once the server counts no signed-in connection (its tilerace_players gauge).
+async function connectionsGone(port) {
+  const until = performance.now() + 10000;
+  while (performance.now() < until) {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    if (/^tilerace_players 0$/m.test(text)) return;
+  }
+  throw new Error('the players did not leave');
+}
+
 function ask(p, message) {
   const rid = `r${Math.random()}`;
   return new Promise((resolve) => {
@@ -119,7 +129,7 @@ async function event(label, count, options) {
     const final = players[0].last;
     const rounds = final.rounds;
     for (const p of players) p.ws.close();
-    await new Promise((r) => setTimeout(r, 500));  // the closes reach the server (memory after)
+    await connectionsGone(server.port);  // memory after the players left
     const rssLeft = rssKiB(server.pid);
     return { event: label, players: count, rounds, matches: final.matches.filter((m) => m.state === 'done').length,
       total_ms: +total.toFixed(1), racing_ms: +racing.toFixed(1), overhead_per_round_ms: +((total - racing) / rounds).toFixed(2),

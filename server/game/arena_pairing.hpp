@@ -32,7 +32,6 @@ class ArenaPairing {
   // Requires at least two entrants; a player is known by their index in entrants.
   ArenaPairing(std::vector<Entrant> entrants, Time starts, std::chrono::seconds duration);
 
-  const std::vector<Entrant>& entrants() const noexcept { return entrants_; }
   Time ends() const noexcept { return ends_; }
   // Pairs the free players it can at now, best in points first, each with the free player
   // nearest in points (ties: nearest in rating); none before the start or once the time is

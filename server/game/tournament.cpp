@@ -106,11 +106,6 @@ void Tournament::remove_spectator(const Participant* spectator) {
   });
 }
 
-protocol::TournamentView Tournament::view() const {
-  std::lock_guard lock(mutex_);
-  return view_locked();
-}
-
 void Tournament::stop() {
   std::lock_guard lock(mutex_);
   stopped_ = true;

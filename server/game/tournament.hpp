@@ -59,9 +59,6 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   // Sends `to` (the creator) the snapshot with rid, and arms the timer (a scheduled start).
   void announce(Participant& to, const protocol::Rid& rid);
 
-  const std::string& code() const noexcept { return code_; }
-  bool is_public() const noexcept { return public_; }
-
   // See TournamentState for each; `to` is the asking connection: it gets the snapshot with
   // rid, or the error. join links the player (the caller checked they were in none).
   void join(const std::shared_ptr<Player>& player, Participant& to, const protocol::Rid& rid);
@@ -70,8 +67,6 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   // Adds a spectator (it gets the snapshot, then every change); false when refused (too many).
   bool add_spectator(const std::shared_ptr<Participant>& spectator, const protocol::Rid& rid);
   void remove_spectator(const Participant* spectator);
-  // The snapshot as it stands (list_tournaments and tests).
-  protocol::TournamentView view() const;
   // Server shutdown: no timer is armed from now on.
   void stop();
 

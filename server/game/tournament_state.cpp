@@ -246,8 +246,9 @@ TournamentState::Effects TournamentState::tick(Time now, const Available& availa
 std::optional<TournamentState::Time> TournamentState::next_deadline(Time now) const {
   if (state_ == State::waiting) return starts_at_;
   if (state_ != State::running) return std::nullopt;
-  if (const auto* arena = std::get_if<ArenaPairing>(&format_)) {
-    return std::max(std::min(now + kArenaLook, arena->ends()), now);
+  // An arena looks every kArenaLook until its end; after it, only match ends move it on.
+  if (const auto* arena = std::get_if<ArenaPairing>(&format_); arena && now < arena->ends()) {
+    return std::min(now + kArenaLook, arena->ends());
   }
   return std::nullopt;
 }

@@ -57,10 +57,7 @@ class TournamentState {
   TournamentState(std::string code, protocol::TournamentOptions options, Member host,
                   std::optional<Time> starts_at, std::int64_t (*wall_clock)());
 
-  const std::string& code() const noexcept { return code_; }
   const protocol::TournamentOptions& options() const noexcept { return options_; }
-  bool waiting() const noexcept { return state_ == State::waiting; }
-  bool over() const noexcept { return state_ == State::finished || state_ == State::cancelled; }
   const std::vector<Member>& members() const noexcept { return members_; }
 
   Effects join(Member member);
@@ -75,7 +72,7 @@ class TournamentState {
   Effects match_ended(std::size_t match, const std::string& winner, bool draw, Time now,
                       const Available& available);
   // The clock's work: the scheduled start, the arena's pairing of players who came back and
-  // its end.
+  // its end (after which only its last races' ends remain to wait for).
   Effects tick(Time now, const Available& available);
   std::optional<Time> next_deadline(Time now) const;
 

@@ -18,7 +18,7 @@ namespace tilerace::chaos {
 
 struct Verdict {
   std::vector<std::string> violations;
-  std::size_t races = 0;  // recorded races the drivers ran
+  std::size_t races = 0;                   // recorded races the drivers ran
   std::size_t lost_before_first_move = 0;  // never recorded, no move of it acknowledged
   std::size_t acks = 0;
   // Fault kind → the delays (ms) from the fault to the next answered move of each race it hit.
