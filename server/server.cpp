@@ -129,8 +129,13 @@ asio::awaitable<void> accept_loop(NetworkThreads& threads, tcp::acceptor& accept
 class JournalLoop {
  public:
   JournalLoop(asio::io_context& ioc, PlayerRegistry& players, const RoomRegistry& rooms,
-              StoreWorker& worker, Metrics& metrics)
-      : timer_(ioc), players_(players), rooms_(rooms), worker_(worker), metrics_(metrics) {}
+              Tournaments& tournaments, StoreWorker& worker, Metrics& metrics)
+      : timer_(ioc),
+        players_(players),
+        rooms_(rooms),
+        tournaments_(tournaments),
+        worker_(worker),
+        metrics_(metrics) {}
 
   void start() { asio::co_spawn(timer_.get_executor(), run(), asio::detached); }
 
@@ -145,6 +150,8 @@ class JournalLoop {
       timer_.expires_after(kJournalInterval);
       auto [ec] = co_await timer_.async_wait(as_tuple(use_awaitable));
       if (ec || stopped_) co_return;  // shutdown: drain writes the last pass
+      // A tournament before its matches' races: a journaled match race's tournament knows it.
+      co_await tournaments_.journal(worker_);
       co_await flush_journal(players_, rooms_, worker_, metrics_);
       co_await worker_.probe();  // /healthz notices the database leaving or coming back
       // Once a day (and at start): the abandoned daily attempts of the days before.
@@ -159,6 +166,7 @@ class JournalLoop {
   std::string closed_before_;  // the day before which daily attempts were closed
   PlayerRegistry& players_;
   const RoomRegistry& rooms_;
+  Tournaments& tournaments_;
   StoreWorker& worker_;
   Metrics& metrics_;
 };
@@ -167,7 +175,8 @@ class JournalLoop {
 // then journals what is left and releases the network threads. Nothing is stopped: each
 // thread's run() returns when the last handler of its context has run.
 asio::awaitable<void> drain(NetworkThreads& threads, SessionSet& sessions, PlayerRegistry& players,
-                            const RoomRegistry& rooms, StoreWorker& worker, Metrics& metrics) {
+                            const RoomRegistry& rooms, Tournaments& tournaments,
+                            StoreWorker& worker, Metrics& metrics) {
   asio::steady_timer timer(threads.main());
   const auto deadline = std::chrono::steady_clock::now() + kShutdownBudget;
   bool aborted = false;
@@ -180,6 +189,7 @@ asio::awaitable<void> drain(NetworkThreads& threads, SessionSet& sessions, Playe
     timer.expires_after(std::chrono::milliseconds(20));
     co_await timer.async_wait(use_awaitable);
   }
+  co_await tournaments.journal(worker);
   co_await flush_journal(players, rooms, worker, metrics);
   threads.release();
 }
@@ -344,6 +354,10 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
       const auto restored =
           restore_races(load_races(store->active_races(), *store, players, metrics), rooms);
       if (!restored.empty()) spdlog::info("{} races restored from the journal", restored.size());
+      // Tournaments after the races: a match whose race came back is watched in its room.
+      if (const std::size_t n = dispatcher.tournaments().restore(*store); n > 0) {
+        spdlog::info("{} tournaments restored from the journal", n);
+      }
     }
   } catch (const std::exception& e) {
     spdlog::error("cannot read the race journal: {}", e.what());
@@ -394,7 +408,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
 
   // The acceptor, the journal loop and the signal handler all live on the main context, which
   // one thread runs: shutdown touches them with no strand or post in between.
-  JournalLoop journal(ioc, players, rooms, worker, metrics);
+  JournalLoop journal(ioc, players, rooms, dispatcher.tournaments(), worker, metrics);
   asio::co_spawn(ioc, accept_loop(threads, acceptor, context), asio::detached);
   journal.start();
   dispatcher.start();
@@ -418,7 +432,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
       if (fallback) fallback->stop();
       dispatcher.stop();  // presence's sweep and the challenges' expiry
       sessions.shutdown_all();
-      co_await drain(threads, sessions, players, rooms, worker, metrics);
+      co_await drain(threads, sessions, players, rooms, dispatcher.tournaments(), worker, metrics);
     };
     asio::co_spawn(ioc, shutdown, asio::detached);
   });

@@ -69,6 +69,13 @@ std::vector<std::pair<std::size_t, std::size_t>> ArenaPairing::pair(
   return paired;
 }
 
+bool ArenaPairing::resume(std::size_t a, std::size_t b) {
+  if (a == b || records_.at(a).busy || records_.at(b).busy) return false;
+  records_[a].busy = records_[b].busy = true;
+  running_.emplace_back(a, b);
+  return true;
+}
+
 void ArenaPairing::score(std::size_t player, int base, bool win) {
   Record& r = records_[player];
   r.points += r.wins_in_a_row >= 2 ? 2 * base : base;

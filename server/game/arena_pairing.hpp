@@ -39,6 +39,10 @@ class ArenaPairing {
   // waiting for. The pairs are busy until reported.
   std::vector<std::pair<std::size_t, std::size_t>> pair(
       Time now, const std::function<bool(std::size_t)>& available = {});
+  // A match pair() made before (a tournament rebuilt from the store, which kept its matches):
+  // a and b are busy with it until it is reported. False, changing nothing, when either is
+  // busy already.
+  bool resume(std::size_t a, std::size_t b);
   // Records a running match and frees its players; false, changing nothing, otherwise.
   bool report(std::size_t a, std::size_t b, MatchOutcome outcome);
   // The player is out of the arena from now on (they left): never paired again, and no

@@ -11,7 +11,8 @@ RaceOptionsRecord record_of(const protocol::RoomOptions& o) {
           .time_limit = o.time_limit,
           .max_players = o.max_players,
           .is_public = o.is_public,
-          .max_moves_per_second = o.max_moves_per_second};
+          .max_moves_per_second = o.max_moves_per_second,
+          .tournament = o.tournament};
 }
 
 protocol::RoomOptions options_of(const RaceOptionsRecord& r) {
@@ -21,7 +22,8 @@ protocol::RoomOptions options_of(const RaceOptionsRecord& r) {
           .time_limit = r.time_limit,
           .max_players = r.max_players,
           .is_public = r.is_public,
-          .max_moves_per_second = r.max_moves_per_second};
+          .max_moves_per_second = r.max_moves_per_second,
+          .tournament = r.tournament};
 }
 
 LeaderboardQuery query_of(const protocol::LeaderboardRequest& request, std::string player_id) {

@@ -28,6 +28,7 @@ std::shared_ptr<Room> Room::make(std::string code, const protocol::RoomOptions& 
   std::shared_ptr<Room> room(new Room(std::move(services)));
   room->code_ = code;
   room->public_ = options.is_public;
+  room->tournament_ = options.tournament;
   room->state_.emplace(std::move(code), options, room->services_.settings, *room->services_.metrics,
                        std::move(ghost));
   return room;
@@ -39,6 +40,7 @@ std::shared_ptr<Room> Room::restore(const ActiveRaceRecord& record,
   std::shared_ptr<Room> room(new Room(std::move(services)));
   room->code_ = record.room;
   room->public_ = record.options.is_public;
+  room->tournament_ = record.options.tournament;
   std::vector<Seat> seats;
   for (const auto& player : players) seats.push_back(player ? seat_of(player, false) : Seat{});
   RaceEffects effects;

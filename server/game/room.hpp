@@ -65,6 +65,8 @@ class Room : public std::enable_shared_from_this<Room> {
   const std::string& code() const noexcept { return code_; }
   const RoomServices& services() const noexcept { return services_; }
   bool is_public() const noexcept { return public_; }
+  // A tournament's match room: the tournament's code (RoomOptions::tournament); else empty.
+  const std::string& tournament() const noexcept { return tournament_; }
 
   // See RaceState for each; `to` is the connection that asked, and gets the answer, errors
   // included.
@@ -171,6 +173,7 @@ class Room : public std::enable_shared_from_this<Room> {
   RoomServices services_;
   std::string code_;
   bool public_ = false;
+  std::string tournament_;  // a tournament's match room: its code
   mutable std::mutex mutex_;
   std::optional<RaceState> state_;
   boost::asio::steady_timer timer_;

@@ -91,13 +91,18 @@ SwissPairing::Round SwissPairing::pair_round() {
     for (std::size_t i = 0; i + 1 < rest.size(); i += 2)
       round.matches.emplace_back(rest[i], rest[i + 1]);
   }
+  resume_round(round);
+  return round;
+}
+
+void SwissPairing::resume_round(const Round& round) {
+  if (!round_complete()) throw std::logic_error("the round before is not over");
   if (round.bye) {
-    records_[*round.bye].points += kWin;
+    records_.at(*round.bye).points += kWin;
     records_[*round.bye].had_bye = true;
   }
   unreported_ = round.matches;
   ++rounds_;
-  return round;
 }
 
 bool SwissPairing::report(std::size_t a, std::size_t b, MatchOutcome outcome) {

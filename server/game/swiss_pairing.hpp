@@ -35,6 +35,9 @@ class SwissPairing {
   // before reported. Without a rematch-free pairing (more rounds than the field allows), the
   // round pairs in standings order and allows rematches.
   Round pair_round();
+  // Takes round as the next one, as pair_round had paired it (a tournament rebuilt from the
+  // store, which kept its rounds): its bye counts at once. Requires what pair_round does.
+  void resume_round(const Round& round);
   // Records a match of the current round; false, changing nothing, for a pair that is not one
   // of its unreported matches.
   bool report(std::size_t a, std::size_t b, MatchOutcome outcome);

@@ -60,6 +60,61 @@ void Tournament::announce(Participant& to, const protocol::Rid& rid) {
   apply_locked(std::move(fx), &to, rid);
 }
 
+std::shared_ptr<Tournament> Tournament::restore(const TournamentRecord& record,
+                                                TournamentServices services, Store& store) {
+  std::shared_ptr<Tournament> t(new Tournament(std::move(services)));
+  t->code_ = record.code;
+  t->public_ = record.options.is_public;
+  const Time now = TournamentState::Clock::now();
+  std::lock_guard lock(t->mutex_);
+  t->state_.emplace(TournamentState::restore(record, now, t->services_.wall_clock));
+  for (const TournamentState::Member& m : t->state_->members()) {
+    if (m.left) continue;
+    std::shared_ptr<Player> player = t->services_.players->find(m.id);
+    if (!player) {
+      const std::optional<PlayerRecord> known = store.find_player(m.id);
+      if (!known) continue;  // unavailable: their matches are walkovers
+      player = t->services_.players->adopt(*known);
+    }
+    link(*player, t);
+  }
+  Effects fx;
+  const auto merge = [&fx](Effects more) {
+    for (auto& o : more.open) fx.open.push_back(std::move(o));
+    fx.changed = fx.changed || more.changed;
+    fx.finished = fx.finished || more.finished;
+  };
+  for (const TournamentState::Racing& r : t->state_->racing()) {
+    if (const auto room = t->services_.rooms->find(r.room);
+        room && room->tournament() == t->code_) {
+      room->watch(t->on_end_of(r.match));  // its race came back: it goes on
+    } else if (const std::optional<RaceOutcome> outcome = store.race_in_room(r.room, r.opened_at)) {
+      merge(t->state_->match_ended(r.match, outcome->winner,
+                                   !outcome->closed && outcome->winner.empty(), now,
+                                   t->availability()));
+    } else {  // no race came of it (not started, or lost before it was journaled)
+      merge(t->state_->reopen(r.match));
+    }
+  }
+  t->state_->resume(now, t->availability(), fx);
+  t->saved_version_ = t->version_;  // as journaled; what settling changed is journaled anew
+  t->apply_locked(std::move(fx), nullptr, {});
+  return t;
+}
+
+std::optional<std::pair<TournamentRecord, std::uint64_t>> Tournament::unsaved() const {
+  std::lock_guard lock(mutex_);
+  if (saved_version_ == version_) return std::nullopt;
+  TournamentRecord record = state_->record();
+  record.updated_at = services_.wall_clock();
+  return std::pair{std::move(record), version_};
+}
+
+void Tournament::saved(std::uint64_t version) {
+  std::lock_guard lock(mutex_);
+  saved_version_ = std::max(saved_version_, version);
+}
+
 void Tournament::join(const std::shared_ptr<Player>& player, Participant& to,
                       const protocol::Rid& rid) {
   std::lock_guard lock(mutex_);
@@ -79,6 +134,13 @@ void Tournament::leave(const std::shared_ptr<Player>& player, Participant& to,
 void Tournament::start(const Player& player, Participant& to, const protocol::Rid& rid) {
   std::lock_guard lock(mutex_);
   apply_locked(state_->start(player.id, TournamentState::Clock::now(), availability()), &to, rid);
+}
+
+void Tournament::presence(Participant* to) {
+  std::lock_guard lock(mutex_);
+  Effects fx;
+  fx.changed = true;
+  apply_locked(std::move(fx), to, {});
 }
 
 bool Tournament::add_spectator(const std::shared_ptr<Participant>& spectator,
@@ -145,11 +207,8 @@ Tournament::Effects Tournament::open_locked(const TournamentState::Opening& open
   room_options.max_players = 2;
   room_options.is_public = public_;
   room_options.tournament = code_;
-  auto on_end = [weak = weak_from_this(), match = opening.match](const MatchEnd& end) {
-    if (const auto self = weak.lock()) self->on_match_end(match, end);
-  };
-  const RoomRegistry::MatchSeating seating =
-      services_.rooms->create_match(room_options, a, b, now + services_.grace, std::move(on_end));
+  const RoomRegistry::MatchSeating seating = services_.rooms->create_match(
+      room_options, a, b, now + services_.grace, on_end_of(opening.match));
   if (!seating.room) {  // busy in another room: the match is lost unplayed
     const std::string winner = seating.a_busy && seating.b_busy ? ""
                                : seating.a_busy                 ? b->id
@@ -160,6 +219,12 @@ Tournament::Effects Tournament::open_locked(const TournamentState::Opening& open
   }
   opened.push_back(seating.room);
   return state_->opened(opening.match, seating.room->code());
+}
+
+std::function<void(const MatchEnd&)> Tournament::on_end_of(std::size_t match) {
+  return [weak = weak_from_this(), match](const MatchEnd& end) {
+    if (const auto self = weak.lock()) self->on_match_end(match, end);
+  };
 }
 
 void Tournament::on_match_end(std::size_t match, const MatchEnd& end) {
@@ -187,6 +252,7 @@ void Tournament::apply_locked(Effects fx, Participant* asker, const protocol::Ri
     fx.finished = fx.finished || more.finished;
   }
   if (fx.changed) {
+    ++version_;
     if (asker != nullptr) {
       asker->deliver(
           std::make_shared<const std::string>(protocol::encode_tournament(view_locked(), rid)));

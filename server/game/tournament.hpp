@@ -21,6 +21,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "protocol/messages.hpp"
@@ -58,12 +59,27 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
                                           TournamentServices services);
   // Sends `to` (the creator) the snapshot with rid, and arms the timer (a scheduled start).
   void announce(Participant& to, const protocol::Rid& rid);
+  // A tournament rebuilt from the store's journal, before serving: its members are linked
+  // (loaded from the store when not in memory), each match it saw racing is settled —
+  // watched in its room if that race came back (RoomRegistry::restore, done before), ended as
+  // its recorded race ended, or else opened again — and whatever is left to open opens. Calls
+  // store directly. Throws std::exception for a record it cannot rebuild.
+  static std::shared_ptr<Tournament> restore(const TournamentRecord& record,
+                                             TournamentServices services, Store& store);
+  // The record to journal, with its version, when it changed since the version saved; else
+  // nullopt.
+  std::optional<std::pair<TournamentRecord, std::uint64_t>> unsaved() const;
+  // The store has the record of version (or a later one).
+  void saved(std::uint64_t version);
 
   // See TournamentState for each; `to` is the asking connection: it gets the snapshot with
   // rid, or the error. join links the player (the caller checked they were in none).
   void join(const std::shared_ptr<Player>& player, Participant& to, const protocol::Rid& rid);
   void leave(const std::shared_ptr<Player>& player, Participant& to, const protocol::Rid& rid);
   void start(const Player& player, Participant& to, const protocol::Rid& rid);
+  // A member connected (to: their connection, which gets the snapshot at once) or went away
+  // (null): everyone's snapshot shows it.
+  void presence(Participant* to);
   // Adds a spectator (it gets the snapshot, then every change); false when refused (too many).
   bool add_spectator(const std::shared_ptr<Participant>& spectator, const protocol::Rid& rid);
   void remove_spectator(const Participant* spectator);
@@ -86,6 +102,8 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   Effects open_locked(const TournamentState::Opening& opening,
                       std::vector<std::shared_ptr<Room>>& opened);
   void on_match_end(std::size_t match, const MatchEnd& end);
+  // What a match's room calls when it ends (Room::watch).
+  std::function<void(const MatchEnd&)> on_end_of(std::size_t match);
   void arm_locked();
   // Sends everyone the snapshot as it stands now.
   void broadcast_locked(Time now);
@@ -104,6 +122,8 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   bool flush_armed_ = false;
   bool changed_ = false;  // a change not yet broadcast
   Time last_broadcast_{};
+  std::uint64_t version_ = 1;  // one more at each change
+  std::uint64_t saved_version_ = 0;
   bool stopped_ = false;
   bool gone_ = false;  // over: the registry is told to forget it at gone_at_
   std::optional<Time> gone_at_;

@@ -1,6 +1,7 @@
 #include "server/game/tournament_state.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace tilerace::server {
 
@@ -8,6 +9,16 @@ using protocol::ErrorCode;
 using protocol::TournamentFormat;
 
 namespace {
+
+constexpr const char* kStateNames[] = {"waiting", "running", "finished", "cancelled"};
+constexpr const char* kMatchStateNames[] = {"pending", "racing", "done"};
+
+MatchOutcome outcome_of(const TournamentMatchRecord& m) {
+  return m.winner == m.a   ? MatchOutcome::a_wins
+         : m.winner == m.b ? MatchOutcome::b_wins
+         : m.draw          ? MatchOutcome::draw
+                           : MatchOutcome::both_lose;
+}
 
 // How often a running arena looks for players who came back (connected again, or out of a
 // room) to pair.
@@ -94,6 +105,7 @@ void TournamentState::begin(Time now, const Available& available, Effects& fx) {
     return;
   }
   state_ = State::running;
+  started_at_ms_ = wall_clock_();
   switch (options_.format) {
     case TournamentFormat::single_elimination: {
       const EliminationBracket& bracket =
@@ -106,7 +118,7 @@ void TournamentState::begin(Time now, const Available& available, Effects& fx) {
     case TournamentFormat::arena:
       format_.emplace<ArenaPairing>(entrants_of(members_), now,
                                     std::chrono::seconds(options_.duration));
-      ends_at_ms_ = wall_clock_() + std::int64_t{options_.duration} * 1000;
+      ends_at_ms_ = started_at_ms_ + std::int64_t{options_.duration} * 1000;
       break;
   }
   pair_more(now, available, fx);
@@ -118,6 +130,7 @@ TournamentState::Effects TournamentState::opened(std::size_t match, std::string 
   if (m.state != MatchState::pending) return fx;
   m.room = std::move(room);
   m.state = MatchState::racing;
+  m.opened_at = wall_clock_();
   fx.changed = true;
   return fx;
 }
@@ -308,9 +321,7 @@ void TournamentState::player_views(protocol::TournamentView& view) const {
 }
 
 void TournamentState::match_views(protocol::TournamentView& view) const {
-  const auto state_name = [](MatchState s) {
-    return s == MatchState::pending ? "pending" : s == MatchState::racing ? "racing" : "done";
-  };
+  const auto state_name = [](MatchState s) { return kMatchStateNames[static_cast<int>(s)]; };
   if (const auto* bracket = std::get_if<EliminationBracket>(&format_)) {
     const int last = static_cast<int>(bracket->rounds().size()) - 1;
     for (int r = 0; r <= last; ++r) {
@@ -364,8 +375,7 @@ protocol::TournamentView TournamentState::view() const {
   view.code = code_;
   view.options = options_;
   view.host = host_;
-  static constexpr const char* kStates[] = {"waiting", "running", "finished", "cancelled"};
-  view.state = kStates[static_cast<int>(state_)];
+  view.state = kStateNames[static_cast<int>(state_)];
   view.ends_at = ends_at_ms_;
   if (const auto* bracket = std::get_if<EliminationBracket>(&format_)) {
     view.rounds = static_cast<int>(bracket->rounds().size());
@@ -381,6 +391,147 @@ protocol::TournamentView TournamentState::view() const {
   match_views(view);
   for (std::size_t p : podium()) view.podium.push_back(members_[p].id);
   return view;
+}
+
+TournamentRecord TournamentState::record() const {
+  TournamentRecord r{.code = code_,
+                     .options = options_,
+                     .host = host_,
+                     .state = kStateNames[static_cast<int>(state_)],
+                     .started_at = started_at_ms_};
+  for (const Member& m : members_) r.members.push_back({m.id, m.name, m.rating, m.left});
+  for (const Match& m : matches_) {
+    r.matches.push_back({.round = m.round,
+                         .index = m.index,
+                         .a = static_cast<int>(m.a),
+                         .b = static_cast<int>(m.b),
+                         .state = kMatchStateNames[static_cast<int>(m.state)],
+                         .room = m.room,
+                         .opened_at = m.opened_at,
+                         .winner = m.winner ? static_cast<int>(*m.winner) : -1,
+                         .draw = m.draw});
+  }
+  for (const auto& [round, member] : byes_) r.byes.emplace_back(round, static_cast<int>(member));
+  return r;
+}
+
+TournamentState TournamentState::restore(const TournamentRecord& r, Time now,
+                                         std::int64_t (*wall_clock)()) {
+  if (r.members.empty()) throw std::runtime_error("a tournament without members");
+  const std::int64_t now_ms = wall_clock();
+  const auto steady_at = [&](std::int64_t ms) {
+    return now + std::chrono::milliseconds(ms - now_ms);
+  };
+  std::optional<Time> starts_at;
+  if (r.options.starts) starts_at = steady_at(*r.options.starts);
+  TournamentState t(r.code, r.options, {}, starts_at, wall_clock);
+  t.host_ = r.host;
+  t.members_.clear();
+  for (const TournamentMemberRecord& m : r.members) {
+    t.members_.push_back({m.id, m.name, m.rating, m.left});
+  }
+  const auto* state = std::find(std::begin(kStateNames), std::end(kStateNames), r.state);
+  if (state == std::end(kStateNames)) throw std::runtime_error("unknown state " + r.state);
+  t.state_ = static_cast<State>(state - std::begin(kStateNames));
+  if (t.state_ == State::waiting) return t;
+  t.started_at_ms_ = r.started_at;
+  switch (r.options.format) {
+    case TournamentFormat::single_elimination: {
+      const EliminationBracket& bracket =
+          t.format_.emplace<EliminationBracket>(entrants_of(t.members_), r.options.third_place);
+      for (const Entrant& seed : bracket.seeds())
+        t.seed_member_.push_back(*t.member_of(seed.player_id));
+      break;
+    }
+    case TournamentFormat::swiss: t.format_.emplace<SwissPairing>(entrants_of(t.members_)); break;
+    case TournamentFormat::arena:
+      t.format_.emplace<ArenaPairing>(entrants_of(t.members_), steady_at(r.started_at),
+                                      std::chrono::seconds(r.options.duration));
+      t.ends_at_ms_ = r.started_at + std::int64_t{r.options.duration} * 1000;
+      break;
+  }
+  // Each match as it was paired, and its result where it has one; a Swiss round at a time.
+  int swiss_round = -1;
+  for (const TournamentMatchRecord& m : r.matches) {
+    const auto a = static_cast<std::size_t>(m.a);
+    const auto b = static_cast<std::size_t>(m.b);
+    const auto* ms = std::find(std::begin(kMatchStateNames), std::end(kMatchStateNames), m.state);
+    if (ms == std::end(kMatchStateNames)) throw std::runtime_error("unknown match state");
+    Match match{m.round, m.index, a,
+                b,       m.room,  static_cast<MatchState>(ms - std::begin(kMatchStateNames))};
+    match.opened_at = m.opened_at;
+    match.draw = m.draw;
+    if (m.winner >= 0) match.winner = static_cast<std::size_t>(m.winner);
+    const bool done = match.state == MatchState::done;
+    if (auto* bracket = std::get_if<EliminationBracket>(&t.format_)) {
+      match.ref = EliminationBracket::Ref{m.round, m.index};
+      if (done) {
+        if (!match.winner) throw std::runtime_error("an elimination match without a winner");
+        const auto seed = std::find(t.seed_member_.begin(), t.seed_member_.end(), *match.winner);
+        if (!bracket->decide(*match.ref, static_cast<std::size_t>(seed - t.seed_member_.begin()))) {
+          throw std::runtime_error("an elimination match that was not playable");
+        }
+      }
+    } else if (auto* swiss = std::get_if<SwissPairing>(&t.format_)) {
+      while (swiss_round < m.round) {  // its round begins: paired as it was, with its bye
+        ++swiss_round;
+        SwissPairing::Round round;
+        for (const TournamentMatchRecord& o : r.matches) {
+          if (o.round == swiss_round) round.matches.emplace_back(o.a, o.b);
+        }
+        for (const auto& [br, member] : r.byes) {
+          if (br == swiss_round) round.bye = static_cast<std::size_t>(member);
+        }
+        swiss->resume_round(round);
+      }
+      if (done) swiss->report(a, b, outcome_of(m));
+    } else if (auto* arena = std::get_if<ArenaPairing>(&t.format_)) {
+      arena->resume(a, b);
+      if (done) arena->report(a, b, outcome_of(m));
+    }
+    t.matches_.push_back(std::move(match));
+  }
+  for (const auto& [round, member] : r.byes)
+    t.byes_.emplace_back(round, static_cast<std::size_t>(member));
+  if (auto* arena = std::get_if<ArenaPairing>(&t.format_)) {
+    for (std::size_t i = 0; i < t.members_.size(); ++i) {
+      if (t.members_[i].left) arena->withdraw(i);
+    }
+  }
+  return t;
+}
+
+std::vector<TournamentState::Racing> TournamentState::racing() const {
+  std::vector<Racing> racing;
+  for (std::size_t i = 0; i < matches_.size(); ++i) {
+    if (matches_[i].state == MatchState::racing) {
+      racing.push_back({i, matches_[i].room, matches_[i].opened_at});
+    }
+  }
+  return racing;
+}
+
+TournamentState::Effects TournamentState::reopen(std::size_t match) {
+  Effects fx;
+  Match& m = matches_.at(match);
+  if (m.state != MatchState::racing) return fx;
+  m.state = MatchState::pending;
+  m.room.clear();
+  fx.changed = true;
+  return fx;
+}
+
+void TournamentState::resume(Time now, const Available& available, Effects& fx) {
+  fx.changed = true;
+  if (state_ != State::running) return;
+  for (std::size_t i = 0; i < matches_.size(); ++i) {
+    const bool opening =
+        std::any_of(fx.open.begin(), fx.open.end(), [i](const Opening& o) { return o.match == i; });
+    if (matches_[i].state == MatchState::pending && !opening) {
+      fx.open.push_back({i, members_[matches_[i].a].id, members_[matches_[i].b].id});
+    }
+  }
+  pair_more(now, available, fx);
 }
 
 }  // namespace tilerace::server

@@ -5,7 +5,9 @@
 // A core: every call takes the time it needs and returns the matches to open and whether the
 // snapshot changed, and performs nothing. The shell (Tournament) opens each match's room,
 // reports the room's code (opened) and how the match ended (match_ended), keeps a timer at
-// next_deadline() and calls tick().
+// next_deadline() and calls tick(). The store keeps it as its record(); restore() rebuilds it
+// from that, and the shell settles each match the record saw racing (racing(): resumed in
+// its restored room, ended as its recorded race did, or reopened).
 //
 // Not thread-safe: the shell's mutex guards every call.
 #include <chrono>
@@ -21,6 +23,7 @@
 #include "server/game/arena_pairing.hpp"
 #include "server/game/elimination_bracket.hpp"
 #include "server/game/swiss_pairing.hpp"
+#include "server/store/tournament_record.hpp"
 
 namespace tilerace::server {
 
@@ -79,6 +82,26 @@ class TournamentState {
   // The snapshot; each player's `connected` is the shell's to fill.
   protocol::TournamentView view() const;
 
+  // The tournament as the store keeps it.
+  TournamentRecord record() const;
+  // The tournament record held, as it goes on at now: every match it paired, done ones with
+  // their results, racing ones racing still (the shell settles those: racing()). Throws
+  // std::exception for a record that does not fit together.
+  static TournamentState restore(const TournamentRecord& record, Time now,
+                                 std::int64_t (*wall_clock)());
+  // After restore, once the shell has settled every racing match (their effects in fx): adds
+  // to fx what is left to open, pairs what can be paired, and finishes it if it is over.
+  void resume(Time now, const Available& available, Effects& fx);
+  // A match in a room, as restore found it.
+  struct Racing {
+    std::size_t match = 0;
+    std::string room;
+    std::int64_t opened_at = 0;  // Unix ms
+  };
+  std::vector<Racing> racing() const;
+  // A racing match whose room came to nothing (its race was never journaled): to open again.
+  Effects reopen(std::size_t match);
+
  private:
   enum class State { waiting, running, finished, cancelled };
   enum class MatchState { pending, racing, done };
@@ -92,6 +115,7 @@ class TournamentState {
     std::optional<std::size_t> winner;  // elimination: who went on (the better seed on a tie)
     bool draw = false;
     std::optional<EliminationBracket::Ref> ref;
+    std::int64_t opened_at = 0;  // Unix ms its room opened
   };
 
   std::optional<std::size_t> member_of(const std::string& id) const;
@@ -115,6 +139,7 @@ class TournamentState {
   std::vector<std::size_t> seed_member_;  // elimination: each seed's member
   std::vector<Match> matches_;
   std::vector<std::pair<int, std::size_t>> byes_;  // Swiss: (round, member)
+  std::int64_t started_at_ms_ = 0;                 // Unix ms
   std::optional<std::int64_t> ends_at_ms_;         // arena
 };
 

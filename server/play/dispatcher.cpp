@@ -200,6 +200,7 @@ void Dispatcher::signed_in(Connection& c, Accounts::SignedIn in, const protocol:
   if (std::string snapshot = SoloPlay::snapshot(*player); !snapshot.empty()) {
     c.send(std::move(snapshot));
   }
+  tournaments_.presence(c, true);  // a member gets their tournament's snapshot
   if (const auto room = room_of(*player)) {
     if (const auto self = c.self.lock()) room->reconnected(*player, self);
   } else if (in.resumed) {
@@ -526,6 +527,7 @@ void Dispatcher::disconnected(Connection& c) {
   if (!players_.detach(*c.player, &c.out)) return;  // replaced by a newer connection
   directory_.leave_queue(*c.player);
   if (const auto room = room_of(*c.player)) room->disconnected(*c.player);
+  tournaments_.presence(c, false);
   presence_.refresh(*c.player);
 }
 

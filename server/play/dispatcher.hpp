@@ -67,6 +67,7 @@ class Dispatcher {
   Challenges& challenges() noexcept { return challenges_; }
   // For the operator's API (net/admin_api) and the cluster's moderation messages.
   Moderation& moderation() noexcept { return moderation_; }
+  Tournaments& tournaments() noexcept { return tournaments_; }
 
   // Handles one decoded message (or decode error) from connection. What needs no storage or
   // Redis is done before this returns (most messages: moves, rooms, pings), and nullopt comes

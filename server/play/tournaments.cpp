@@ -1,5 +1,7 @@
 #include "server/play/tournaments.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include "server/base/secrets.hpp"
 
 namespace tilerace::server {
@@ -25,6 +27,19 @@ std::shared_ptr<Tournament> Tournaments::find(const std::string& code) const {
   return it == tournaments_.end() ? nullptr : it->second;
 }
 
+TournamentServices Tournaments::services() {
+  return {rooms_.executor(),
+          &rooms_,
+          &players_,
+          &metrics_,
+          grace_,
+          wall_clock_,
+          [this](const std::string& code) {
+            std::lock_guard lock(mutex_);
+            tournaments_.erase(code);
+          }};
+}
+
 void Tournaments::error(Connection& c, ErrorCode code, std::string_view text,
                         const protocol::Rid& rid) {
   send_error(c, metrics_, code, std::string(text), rid);
@@ -48,16 +63,6 @@ void Tournaments::create(Connection& c, const protocol::CreateTournament& m,
       return;
     }
   }
-  TournamentServices services{rooms_.executor(),
-                              &rooms_,
-                              &players_,
-                              &metrics_,
-                              grace_,
-                              wall_clock_,
-                              [this](const std::string& code) {
-                                std::lock_guard lock(mutex_);
-                                tournaments_.erase(code);
-                              }};
   std::string code;
   {
     std::lock_guard lock(mutex_);
@@ -66,7 +71,7 @@ void Tournaments::create(Connection& c, const protocol::CreateTournament& m,
     } while (tournaments_.count(code) != 0);
     tournaments_.emplace(code, nullptr);  // taken
   }
-  auto made = Tournament::make(code, m.options, c.player, std::move(services));
+  auto made = Tournament::make(code, m.options, c.player, services());
   {
     std::lock_guard lock(mutex_);
     if (stopped_) made->stop();
@@ -118,12 +123,58 @@ void Tournaments::stop_following(Connection& c) {
   c.following.reset();
 }
 
+void Tournaments::presence(Connection& c, bool connected) {
+  if (const auto mine = tournament_of(*c.player)) mine->presence(connected ? &c.out : nullptr);
+}
+
 void Tournaments::stop() {
   std::lock_guard lock(mutex_);
   stopped_ = true;
   for (const auto& [code, t] : tournaments_) {
     if (t) t->stop();
   }
+}
+
+std::size_t Tournaments::restore(Store& store) {
+  std::size_t restored = 0;
+  for (const TournamentRecord& record : store.open_tournaments()) {
+    try {
+      auto t = Tournament::restore(record, services(), store);
+      std::lock_guard lock(mutex_);
+      tournaments_[record.code] = std::move(t);
+      ++restored;
+    } catch (const std::exception& e) {
+      spdlog::error("tournament {} cannot be rebuilt from the journal: {}", record.code, e.what());
+    }
+  }
+  return restored;
+}
+
+boost::asio::awaitable<void> Tournaments::journal(StoreWorker& worker) {
+  std::vector<std::shared_ptr<Tournament>> all;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [code, t] : tournaments_) {
+      if (t) all.push_back(t);
+    }
+  }
+  std::vector<std::pair<std::shared_ptr<Tournament>, std::uint64_t>> written;
+  std::vector<TournamentRecord> records;
+  for (const auto& t : all) {
+    if (auto unsaved = t->unsaved()) {
+      records.push_back(std::move(unsaved->first));
+      written.emplace_back(t, unsaved->second);
+    }
+  }
+  if (records.empty()) co_return;
+  try {
+    const StoreWorker::Job save = [&records](Store& s) { s.journal_tournaments(records); };
+    co_await worker.run(save);
+  } catch (const std::exception& e) {
+    spdlog::warn("tournament journal: {}", e.what());
+    co_return;
+  }
+  for (const auto& [t, version] : written) t->saved(version);
 }
 
 }  // namespace tilerace::server

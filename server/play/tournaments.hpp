@@ -3,9 +3,12 @@
 // and the tournaments of this node. A player is in one tournament at a time
 // (Player::tournament); a connection follows at most one as a spectator
 // (Connection::following). A tournament is forgotten a while after it is over
-// (Tournament::kKeptWhenOver).
+// (Tournament::kKeptWhenOver). Each is journaled (journal: the journal loop's pass, before the
+// races') and goes on after a restart (restore).
 //
 // Threading: callable from any thread; the lock (a leaf) guards the map only.
+#include <boost/asio/awaitable.hpp>
+
 #include <chrono>
 #include <map>
 #include <memory>
@@ -16,6 +19,7 @@
 #include "server/base/metrics.hpp"
 #include "server/game/tournament.hpp"
 #include "server/play/connection.hpp"
+#include "server/store/store_worker.hpp"
 
 namespace tilerace::server {
 
@@ -34,13 +38,24 @@ class Tournaments {
   void spectate(Connection& c, const protocol::SpectateTournament& m, const protocol::Rid& rid);
   // c stops following its tournament (it is closing).
   void stop_following(Connection& c);
+  // c's player, a member of a tournament, signed in (it gets the snapshot at once) or closed:
+  // everyone sees them connected or not.
+  void presence(Connection& c, bool connected);
   // Shutdown: every tournament stops arming its timer.
   void stop();
+  // The tournaments the store's journal has open go on here (Tournament::restore), before
+  // serving and after the races are restored (their match rooms are watched again). Calls the
+  // store directly. Returns how many; one that cannot be rebuilt is logged and left out.
+  std::size_t restore(Store& store);
+  // Journals every tournament that changed since it was last journaled; resumes when committed
+  // (a failure is logged, and the next pass writes the same again).
+  boost::asio::awaitable<void> journal(StoreWorker& worker);
 
   static constexpr std::chrono::hours kMaxStartsAhead{24 * 7};
 
  private:
   std::shared_ptr<Tournament> find(const std::string& code) const;
+  TournamentServices services();
   void error(Connection& c, protocol::ErrorCode code, std::string_view text,
              const protocol::Rid& rid);
 

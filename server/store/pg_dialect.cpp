@@ -335,6 +335,22 @@ ALTER TABLE active_games ADD COLUMN IF NOT EXISTS node text NOT NULL DEFAULT '',
     R"sql(
 ALTER TABLE active_races ADD COLUMN IF NOT EXISTS progress bigint NOT NULL DEFAULT 0;
 )sql",
+    // Tournaments (server/store/tournament_record.hpp): each as one document, with its node
+    // and epoch as a race has them; and the tournament a journaled race is a match of.
+    R"sql(
+ALTER TABLE active_races ADD COLUMN IF NOT EXISTS tournament text NOT NULL DEFAULT '';
+CREATE TABLE IF NOT EXISTS tournaments (
+  code text COLLATE "C" PRIMARY KEY,
+  node text NOT NULL,
+  state text NOT NULL,
+  document text NOT NULL,
+  updated_at bigint NOT NULL,
+  epoch bigint NOT NULL DEFAULT 1,
+  url text NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS tournaments_open ON tournaments (node, updated_at)
+  WHERE state IN ('waiting', 'running');
+)sql",
 };
 
 // The rank change a best result or a rating makes, announced to every node in the same
@@ -360,7 +376,7 @@ ALTER TABLE active_races ADD COLUMN IF NOT EXISTS progress bigint NOT NULL DEFAU
   "id, name, created_at, rating, wins, losses, registered_at, renamed_at"
 #define TILERACE_RACE_COLUMNS                                                \
   "id, room, mode, size, target, seed, time_limit, max_players, is_public, " \
-  "max_moves_per_second, host, started_at, remaining_ms, epoch, url"
+  "max_moves_per_second, host, started_at, remaining_ms, epoch, url, tournament"
 
 // The text of each statement (server/store/sql.hpp says its parameters and columns).
 const char* text(Sql statement) {
@@ -561,7 +577,8 @@ const char* text(Sql statement) {
     case Sql::upsert_race:
       return "INSERT INTO active_races SELECT $1, $2, $3, $4, $5::integer, $6::bigint, $7, "
              "$8::integer, $9::integer, $10::boolean, $11::integer, $12, $13::bigint, "
-             "$14::bigint, $15::bigint, $16, $17::bigint WHERE NOT EXISTS (SELECT 1 FROM races "
+             "$14::bigint, $15::bigint, $16, $17::bigint, $18 WHERE NOT EXISTS (SELECT 1 FROM "
+             "races "
              "WHERE id = $1) ON CONFLICT (id) DO UPDATE SET node = excluded.node, host = "
              "excluded.host, remaining_ms = excluded.remaining_ms, progress = excluded.progress "
              "WHERE active_races.progress <= excluded.progress RETURNING 1";
@@ -590,6 +607,17 @@ const char* text(Sql statement) {
     case Sql::race_room_of:
       return "SELECT r.room FROM active_racers a JOIN active_races r ON r.id = a.race_id "
              "WHERE a.player_id = $1 AND NOT a.left_race ORDER BY r.started_at DESC LIMIT 1";
+    case Sql::upsert_tournament:
+      return "INSERT INTO tournaments VALUES ($1, $2, $3, $4, $5::bigint, $6::bigint, $7) "
+             "ON CONFLICT (code) DO UPDATE SET node = excluded.node, state = excluded.state, "
+             "document = excluded.document, updated_at = excluded.updated_at, "
+             "epoch = excluded.epoch, url = excluded.url";
+    case Sql::open_tournaments:
+      return "SELECT code, state, document, updated_at, epoch, url FROM tournaments "
+             "WHERE node = $1 AND state IN ('waiting', 'running') ORDER BY updated_at, code";
+    case Sql::race_in_room:
+      return "SELECT winner, reason FROM races WHERE room = $1 AND ended_at >= $2::bigint "
+             "ORDER BY ended_at LIMIT 1";
     case Sql::upsert_ban:
       return "INSERT INTO bans VALUES ($1, $2, $3, $4) ON CONFLICT (player_id) DO UPDATE SET "
              "reason = excluded.reason, until = excluded.until, at = excluded.at";

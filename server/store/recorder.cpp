@@ -64,7 +64,8 @@ std::vector<ActiveRaceRecord> races_of(SqlSession& sql, const SqlResult& r) {
                                         .time_limit = r.integer(i, 6),
                                         .max_players = r.integer(i, 7),
                                         .is_public = r.boolean(i, 8),
-                                        .max_moves_per_second = r.integer(i, 9)},
+                                        .max_moves_per_second = r.integer(i, 9),
+                                        .tournament = r.string(i, 15)},
                             .seed = config.seed,
                             .host = r.string(i, 10),
                             .started_at = r.int64(i, 11),
@@ -588,7 +589,7 @@ std::vector<LostRace> Recorder::journal_races(const std::vector<ActiveRaceRecord
           sql(Sql::upsert_race, r.id, dialect_->node(), r.room, engine::to_string(o.mode), o.size,
               o.target, std::to_string(r.seed), o.time_limit, o.max_players, o.is_public,
               o.max_moves_per_second, r.host, r.started_at, r.remaining_ms,
-              std::max<std::int64_t>(r.epoch, 1), r.url, progress_of(r))
+              std::max<std::int64_t>(r.epoch, 1), r.url, progress_of(r), o.tournament)
               .rows() > 0;
       if (written) {
         sql(Sql::delete_racers, r.id);
@@ -626,6 +627,39 @@ std::optional<std::string> Recorder::race_room_of(std::string_view player_id) {
     const SqlResult r = sql(Sql::race_room_of, player_id);
     if (r.rows() == 0) return std::nullopt;
     return r.string(0, 0);
+  });
+}
+
+void Recorder::journal_tournaments(const std::vector<TournamentRecord>& tournaments) {
+  if (tournaments.empty()) return;
+  unit(SqlTx::write, [&](SqlSession& sql) {
+    for (const TournamentRecord& t : tournaments) {
+      sql(Sql::upsert_tournament, t.code, dialect_->node(), t.state, encode_tournament(t),
+          t.updated_at, std::max<std::int64_t>(t.epoch, 1), t.url);
+    }
+  });
+}
+
+std::vector<TournamentRecord> Recorder::open_tournaments() {
+  return unit(SqlTx::none, [&](SqlSession& sql) {
+    return rows_of(sql(Sql::open_tournaments, dialect_->node()),
+                   [](const SqlResult& r, std::size_t i) {
+                     TournamentRecord t{.code = r.string(i, 0), .state = r.string(i, 1)};
+                     decode_tournament(r.string(i, 2), t);
+                     t.updated_at = r.int64(i, 3);
+                     t.epoch = r.int64(i, 4);
+                     t.url = r.string(i, 5);
+                     return t;
+                   });
+  });
+}
+
+std::optional<RaceOutcome> Recorder::race_in_room(std::string_view room, std::int64_t since) {
+  return unit(SqlTx::none, [&](SqlSession& sql) -> std::optional<RaceOutcome> {
+    const SqlResult r = sql(Sql::race_in_room, room, since);
+    if (r.rows() == 0) return std::nullopt;
+    const bool closed = r.string(0, 1) == "closed";
+    return RaceOutcome{closed ? std::string() : r.string(0, 0), closed};
   });
 }
 

@@ -147,8 +147,8 @@ enum class Sql : std::uint8_t {
   select_pieces,  // (player_id) → first, moves, in order
   // the race journal; node names this server (a dialect of its own may ignore it)
   // (id, node, room, config…4, time_limit, max_players, public 0|1, max_moves_per_second,
-  // host, started_at, remaining_ms, epoch, url, progress) → one row when written: unless the
-  // race is recorded, or (a dialect with nodes) its row has a greater progress
+  // host, started_at, remaining_ms, epoch, url, progress, tournament) → one row when written:
+  // unless the race is recorded, or (a dialect with nodes) its row has a greater progress
   upsert_race,
   // (id) → node, epoch, url of the race's entry, locked until the transaction ends (none
   // without nodes)
@@ -159,13 +159,20 @@ enum class Sql : std::uint8_t {
   // (race_id, position, player_id, game_id, moves, state, left 0|1): if the race is journaled
   insert_racer,
   // (node) → id, room, config…4, time_limit, max_players, public, max_moves_per_second, host,
-  // started_at, remaining_ms, epoch, url: the node's journaled races
+  // started_at, remaining_ms, epoch, url, tournament: the node's journaled races
   select_races,
   // (dead node, node, url): the dead node's races become node's, each under its next epoch
   // (the same one when node takes back its own) → as select_races
   adopt_races,
   select_racers,  // (race_id) → player_id, game_id, moves, state, left, in position order
   race_room_of,   // (player_id) → room of the newest journaled race they race in (not left)
+  // tournaments (server/store/tournament_record.hpp); a dialect without nodes keeps no node,
+  // epoch or url
+  upsert_tournament,  // (code, node, state, document, updated_at, epoch, url)
+  // (node) → code, state, document, updated_at, epoch, url of the node's open tournaments,
+  // oldest first
+  open_tournaments,
+  race_in_room,  // (room, since) → winner, reason of its first race recorded since then
   // moderation (docs/operations.md, "Moderation"); the boards leave out banned players
   // (players.banned) and hidden games
   upsert_ban,    // (player_id, reason, until, at): the ban in force (until 0: until lifted)

@@ -310,6 +310,18 @@ CREATE TRIGGER audit_log_append_only_delete BEFORE DELETE ON audit_log
     R"sql(
 CREATE INDEX IF NOT EXISTS races_by_room ON races (room, ended_at);
 )sql",
+    // Tournaments (server/store/tournament_record.hpp): each as one document, and the
+    // tournament a journaled race is a match of.
+    R"sql(
+ALTER TABLE active_races ADD COLUMN tournament TEXT NOT NULL DEFAULT '';
+CREATE TABLE tournaments (
+  code TEXT PRIMARY KEY,
+  state TEXT NOT NULL,
+  document TEXT NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX tournaments_open ON tournaments (updated_at) WHERE state IN ('waiting', 'running');
+)sql",
 };
 
 // utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix
@@ -524,7 +536,7 @@ const char* text(Sql statement) {
       // ?2, the node, is not kept: the file is this server's own. Nor is ?17, the progress:
       // one server writes its races from its journal pass only, one snapshot after the other.
       return "INSERT INTO active_races SELECT ?1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-             "?13, ?14 WHERE NOT EXISTS (SELECT 1 FROM races WHERE id = ?1) "
+             "?13, ?14, ?18 WHERE NOT EXISTS (SELECT 1 FROM races WHERE id = ?1) "
              "ON CONFLICT (id) DO UPDATE SET host = excluded.host, "
              "remaining_ms = excluded.remaining_ms RETURNING 1";
     case Sql::race_owner: return "SELECT '', 0, '' WHERE ?1 IS NULL";  // its own races only
@@ -539,7 +551,8 @@ const char* text(Sql statement) {
              "WHERE EXISTS (SELECT 1 FROM active_races WHERE id = ?1)";
     case Sql::select_races:  // every journaled race is this server's
       return "SELECT id, room, mode, size, target, seed, time_limit, max_players, public, "
-             "max_moves_per_second, host, started_at, remaining_ms, 0, '' FROM active_races";
+             "max_moves_per_second, host, started_at, remaining_ms, 0, '', tournament "
+             "FROM active_races";
     case Sql::adopt_races:
       return nullptr;  // no other server's races are here (the Recorder never asks)
     case Sql::select_racers:
@@ -548,6 +561,17 @@ const char* text(Sql statement) {
     case Sql::race_room_of:
       return "SELECT r.room FROM active_racers a JOIN active_races r ON r.id = a.race_id "
              "WHERE a.player_id = ? AND NOT a.left_race ORDER BY r.started_at DESC LIMIT 1";
+    case Sql::upsert_tournament:  // ?2 (the node), ?6 and ?7 (epoch, url): one server
+      return "INSERT INTO tournaments VALUES (?1, ?3, ?4, ?5) ON CONFLICT (code) DO UPDATE SET "
+             "state = excluded.state, document = excluded.document, "
+             "updated_at = excluded.updated_at WHERE ?2 IS NOT NULL AND ?6 IS NOT NULL AND "
+             "?7 IS NOT NULL";
+    case Sql::open_tournaments:
+      return "SELECT code, state, document, updated_at, 0, '' FROM tournaments "
+             "WHERE state IN ('waiting', 'running') AND ?1 IS NOT NULL ORDER BY updated_at, code";
+    case Sql::race_in_room:
+      return "SELECT winner, reason FROM races WHERE room = ? AND ended_at >= ? "
+             "ORDER BY ended_at LIMIT 1";
     case Sql::upsert_ban:
       return "INSERT INTO bans VALUES (?, ?, ?, ?) ON CONFLICT (player_id) DO UPDATE SET "
              "reason = excluded.reason, until = excluded.until, at = excluded.at";

@@ -26,6 +26,7 @@
 #include "protocol/period.hpp"
 #include "server/store/friendship.hpp"
 #include "server/store/rank_cache.hpp"
+#include "server/store/tournament_record.hpp"
 
 namespace tilerace::server {
 
@@ -284,6 +285,7 @@ struct RaceOptionsRecord {
   int max_players = 2;
   bool is_public = false;
   int max_moves_per_second = 0;  // 0: no cap
+  std::string tournament;         // a tournament's match: its code (RoomOptions::tournament)
 };
 
 // A running race, as journaled: enough to rebuild it after a restart and let it go on.
@@ -301,6 +303,12 @@ struct ActiveRaceRecord {
   // a race only under the epoch it holds; 0 (a single node): not fenced.
   std::int64_t epoch = 0;
   std::string url;
+};
+
+// How a recorded race ended, as a tournament rebuilt from the store reads its match from it.
+struct RaceOutcome {
+  std::string winner;  // empty for a draw, or when the operator closed the room
+  bool closed = false;  // the operator closed the room: nobody played it to the end
 };
 
 // Who runs a race now, as the store says: its node, epoch and URL.
@@ -489,6 +497,13 @@ class Store {
   virtual std::optional<std::string> race_room_of([[maybe_unused]] std::string_view player_id) {
     return std::nullopt;
   }
+  // Tournaments (server/store/tournament_record.hpp). Saves each, replacing its older entry.
+  virtual void journal_tournaments(const std::vector<TournamentRecord>& tournaments) = 0;
+  // The journaled tournaments that are still open (waiting or running), oldest first.
+  virtual std::vector<TournamentRecord> open_tournaments() = 0;
+  // How the first race recorded in room that ended at or after since (Unix ms) ended;
+  // nullopt when none did.
+  virtual std::optional<RaceOutcome> race_in_room(std::string_view room, std::int64_t since) = 0;
   virtual Leaderboard leaderboard(const LeaderboardQuery& query) = 0;
   // player_id's profile, or nullopt for no such player.
   virtual std::optional<Profile> profile(std::string_view player_id) = 0;

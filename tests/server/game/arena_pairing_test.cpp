@@ -50,6 +50,23 @@ TEST(ArenaPairing, RepairsWithTheNearestInPointsButNotTheLastOpponent) {
   EXPECT_EQ(arena.pair(kStart + 12s), (Pairs{{3, 0}, {2, 1}}));
 }
 
+// A tournament rebuilt from the store resumes the matches its arena had paired: their players
+// are busy until reported, then paired on as the original would.
+TEST(ArenaPairing, ResumedMatchesKeepTheirPlayersBusyUntilReported) {
+  ArenaPairing original(field(4), kStart, 60s);
+  ArenaPairing copy(field(4), kStart, 60s);
+  const Pairs first = original.pair(kStart);
+  for (const auto& [a, b] : first) EXPECT_TRUE(copy.resume(a, b));
+  EXPECT_FALSE(copy.resume(first[0].first, first[1].first)) << "both are busy";
+  EXPECT_TRUE(copy.pair(kStart + 1s).empty()) << "everyone is racing";
+  for (ArenaPairing* arena : {&original, &copy}) {
+    EXPECT_TRUE(arena->report(first[0].first, first[0].second, MatchOutcome::a_wins));
+    EXPECT_TRUE(arena->report(first[1].first, first[1].second, MatchOutcome::b_wins));
+  }
+  EXPECT_EQ(copy.pair(kStart + 2s), original.pair(kStart + 2s));
+  EXPECT_FALSE(copy.over(kStart + 61s)) << "its resumed-then-paired races still run";
+}
+
 // Two wins in a row start a streak: every result counts double until one that is not a win.
 TEST(ArenaPairing, TwoWinsInARowDoubleThePointsUntilAResultThatIsNotAWin) {
   ArenaPairing arena(field(2), kStart, 600s);  // two players: they meet again and again

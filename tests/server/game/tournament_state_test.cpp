@@ -12,7 +12,8 @@ using namespace std::chrono_literals;
 using Time = TournamentState::Time;
 
 const Time kNow{std::chrono::hours(1)};
-std::int64_t wall_clock() { return 1'000'000; }
+std::int64_t wall_ms = 1'000'000;  // the wall clock kNow is at, unless a test moves it
+std::int64_t wall_clock() { return wall_ms; }
 
 protocol::TournamentOptions options_of(protocol::TournamentFormat format) {
   protocol::TournamentOptions o;
@@ -103,6 +104,110 @@ TEST(TournamentState, AnArenaPairsOnlyWhoIsAvailableAndLooksAgainEverySecond) {
   const TournamentState::Effects back = t.tick(kNow + 1s, kEveryone);
   EXPECT_EQ(players_of(back.open), (std::set<std::string>{"p2", "p3"}));
   EXPECT_EQ(t.next_deadline(kNow + 59s + 500ms), kNow + 60s) << "its end";
+}
+
+// What the store keeps (the record through its document) rebuilds the same tournament.
+TournamentState rebuilt(const TournamentState& t, Time now) {
+  const TournamentRecord saved = t.record();
+  TournamentRecord read{.code = saved.code, .state = saved.state};
+  decode_tournament(encode_tournament(saved), read);
+  return TournamentState::restore(read, now, wall_clock);
+}
+
+std::string shown(const TournamentState& t) { return protocol::encode_tournament(t.view(), {}); }
+
+// Opens every match of fx on t, in rooms named after them.
+std::vector<TournamentState::Opening> open_all(TournamentState& t,
+                                               const TournamentState::Effects& fx) {
+  for (const auto& o : fx.open) t.opened(o.match, fmt::format("ROOM{}", o.match));
+  return fx.open;
+}
+
+// Each format, rebuilt mid-round from what the store keeps: the same snapshot, its racing
+// matches in their rooms, and the same pairings and result as the original from then on.
+TEST(TournamentState, ARebuiltTournamentGoesOnAsTheOriginal) {
+  for (const auto format : {protocol::TournamentFormat::single_elimination,
+                            protocol::TournamentFormat::swiss, protocol::TournamentFormat::arena}) {
+    SCOPED_TRACE(std::string(protocol::to_string(format)));
+    TournamentState t = with_players(format, 7);
+    std::vector<TournamentState::Opening> running = open_all(t, t.start("p0", kNow, kEveryone));
+    ASSERT_FALSE(running.empty());
+    // Half the first matches end (one drawn); what they pair opens.
+    const std::size_t ended = running.size() / 2 + 1;
+    for (std::size_t i = 0; i < ended; ++i) {
+      const auto& o = running[i];
+      const TournamentState::Effects fx =
+          t.match_ended(o.match, i == 0 ? "" : std::min(o.a, o.b), i == 0, kNow, kEveryone);
+      for (const auto& more : open_all(t, fx)) running.push_back(more);
+    }
+    running.erase(running.begin(), running.begin() + static_cast<std::ptrdiff_t>(ended));
+
+    // Rebuilt five seconds on (by both clocks).
+    const Time later = kNow + 5s;
+    wall_ms += 5000;
+    TournamentState copy = rebuilt(t, later);
+    EXPECT_EQ(shown(copy), shown(t));
+    std::set<std::string> rooms;
+    for (const auto& r : copy.racing()) rooms.insert(r.room);
+    std::set<std::string> expected;
+    for (const auto& o : running) expected.insert(fmt::format("ROOM{}", o.match));
+    EXPECT_EQ(rooms, expected);
+    for (const auto& r : copy.racing()) EXPECT_EQ(r.opened_at, wall_clock() - 5000);
+    TournamentState::Effects resumed;
+    copy.resume(later, kEveryone, resumed);
+    EXPECT_TRUE(resumed.open.empty()) << "every match is in a room";
+
+    // Both play on to the end with the same results.
+    for (int step = 0; step < 200 && !running.empty(); ++step) {
+      const TournamentState::Opening o = running.front();
+      running.erase(running.begin());
+      const std::string winner = std::min(o.a, o.b);
+      const TournamentState::Effects x = t.match_ended(o.match, winner, false, later, kEveryone);
+      const TournamentState::Effects y = copy.match_ended(o.match, winner, false, later, kEveryone);
+      ASSERT_EQ(x.open.size(), y.open.size());
+      for (std::size_t i = 0; i < x.open.size(); ++i) {
+        EXPECT_EQ(x.open[i].match, y.open[i].match);
+        EXPECT_EQ(x.open[i].a, y.open[i].a);
+        EXPECT_EQ(x.open[i].b, y.open[i].b);
+        copy.opened(y.open[i].match, fmt::format("ROOM{}", y.open[i].match));
+      }
+      for (const auto& more : open_all(t, x)) running.push_back(more);
+      if (format == protocol::TournamentFormat::arena && step == 10) break;  // it runs a minute
+    }
+    EXPECT_EQ(shown(copy), shown(t));
+    EXPECT_EQ(copy.next_deadline(later), t.next_deadline(later));
+    if (format != protocol::TournamentFormat::arena) EXPECT_EQ(t.view().state, "finished");
+    wall_ms -= 5000;
+  }
+}
+
+// A racing match whose room came to nothing is opened again for the same players.
+TEST(TournamentState, AReopenedMatchOpensAgainForItsPlayers) {
+  TournamentState t = with_players(protocol::TournamentFormat::single_elimination, 4);
+  const std::vector<TournamentState::Opening> first = open_all(t, t.start("p0", kNow, kEveryone));
+  ASSERT_EQ(first.size(), 2u);
+  TournamentState copy = rebuilt(t, kNow);
+  TournamentState::Effects fx = copy.reopen(first[1].match);
+  EXPECT_TRUE(fx.changed);
+  copy.resume(kNow, kEveryone, fx);
+  ASSERT_EQ(fx.open.size(), 1u);
+  EXPECT_EQ(fx.open[0].match, first[1].match);
+  EXPECT_EQ(players_of(fx.open), players_of({first[1]}));
+  EXPECT_EQ(copy.racing().size(), 1u) << "the other is still in its room";
+  EXPECT_TRUE(copy.reopen(first[1].match).open.empty()) << "not racing now";
+}
+
+// A tournament waiting for its start keeps its members, host and scheduled start.
+TEST(TournamentState, ARebuiltWaitingTournamentStartsOnItsClock) {
+  protocol::TournamentOptions o = options_of(protocol::TournamentFormat::swiss);
+  o.starts = wall_clock() + 30'000;
+  TournamentState t("CODE22", o, {"p0", "ann", 1600}, kNow + 30s, wall_clock);
+  EXPECT_FALSE(t.join({"p1", "bob", 1500}).error);
+  TournamentState copy = rebuilt(t, kNow);
+  EXPECT_EQ(shown(copy), shown(t));
+  EXPECT_EQ(copy.next_deadline(kNow), kNow + 30s);
+  EXPECT_EQ(copy.tick(kNow + 30s, kEveryone).open.size(), 1u);
+  EXPECT_TRUE(copy.start("p0", kNow, kEveryone).error) << "begun";
 }
 
 TEST(TournamentState, RefusalsChangeNothing) {

@@ -187,6 +187,7 @@ TEST_P(StoreTest, IsoWeeksOneAndFiftyThreeHoldTheDaysAroundNewYear) {
 // player's one token hash in players, no sessions, no name keys.
 std::string before_accounts(bool postgres) {
   return std::string(
+             "DROP TABLE tournaments; ALTER TABLE active_races DROP COLUMN tournament; "
              "DROP TABLE game_signals; DROP TABLE audit_log; DROP TABLE reports; DROP TABLE "
              "hidden_games; DROP TABLE bans; "
              "ALTER TABLE players DROP COLUMN banned; ") +
@@ -699,6 +700,80 @@ TEST_P(StoreTest, TheDailyBoardRanksByScoreThenFewerMovesThenTheEarlierFinish) {
   EXPECT_EQ(store_->leaderboard({.mode = engine::Mode::classic, .size = 4}).entries.size(), 0u);
   EXPECT_EQ(store_->find_game("ga")->daily, day);
   EXPECT_EQ(store_->daily_attempts(day).size(), 5u);
+}
+
+// A tournament's journal entry: the latest one of each is kept, the open ones come back after
+// reopening (document and all), and a finished one no longer does. A match's race keeps its
+// tournament in the race journal, and once recorded is found by its room.
+TEST_P(StoreTest, TournamentsAreJournaledUntilTheyAreOver) {
+  TournamentRecord t{.code = "TOURN1", .state = "running", .started_at = 5'000};
+  t.options.format = protocol::TournamentFormat::swiss;
+  t.options.rounds = 4;
+  t.options.starts = 4'000;
+  t.options.mode = engine::Mode::moving_obstacle;
+  t.host = "a";
+  t.members = {{"a", "ann", 1600, false}, {"b", "bob", 1500, true}, {"c", "cid", 1400, false}};
+  t.matches = {
+      {.round = 0, .a = 0, .b = 2, .state = "racing", .room = "ROOM01", .opened_at = 6'000},
+      {.round = 0, .index = 1, .a = 1, .b = 2, .state = "done", .winner = 2}};
+  t.byes = {{0, 1}};
+  t.updated_at = 7'000;
+  TournamentRecord waiting{.code = "TOURN2", .host = "c", .updated_at = 8'000};
+  waiting.members = {{"c", "cid", 1400, false}};
+  store_->journal_tournaments({t, waiting});
+  t.matches[0].state = "done";
+  t.matches[0].winner = -1;
+  t.matches[0].draw = true;
+  store_->journal_tournaments({t});  // the later entry replaces the earlier
+
+  store_ = open();
+  std::vector<TournamentRecord> open_ones = store_->open_tournaments();
+  ASSERT_EQ(open_ones.size(), 2u);
+  const TournamentRecord& back = open_ones[0];
+  EXPECT_EQ(back.code, "TOURN1");
+  EXPECT_EQ(encode_tournament(back), encode_tournament(t));
+  EXPECT_EQ(back.state, "running");
+  EXPECT_EQ(back.updated_at, 7'000);
+  EXPECT_EQ(back.options.mode, engine::Mode::moving_obstacle);
+  EXPECT_EQ(back.options.starts, 4'000);
+  EXPECT_TRUE(back.matches[0].draw);
+  EXPECT_EQ(open_ones[1].code, "TOURN2");
+  t.state = "finished";
+  store_->journal_tournaments({t});
+  open_ones = store_->open_tournaments();
+  ASSERT_EQ(open_ones.size(), 1u);
+  EXPECT_EQ(open_ones[0].code, "TOURN2");
+
+  ActiveRaceRecord match;
+  match.id = "race-m";
+  match.room = "ROOM01";
+  match.options.tournament = "TOURN1";
+  match.racers = {{"a", "g-a", "L", engine::GameState::playing, false}};
+  store_->journal_races({match});
+  ASSERT_EQ(store_->active_races().size(), 1u);
+  EXPECT_EQ(store_->active_races()[0].options.tournament, "TOURN1");
+
+  add("a", "ann");
+  add("c", "cid");
+  EXPECT_FALSE(store_->race_in_room("ROOM01", 6'000));
+  RaceRecord race;
+  race.id = "race-m";
+  race.room = "ROOM01";
+  race.reason = "target";
+  race.winner = "c";
+  race.result = "{}";
+  race.ended_at = 9'000;
+  store_->record_race(race);
+  const std::optional<RaceOutcome> outcome = store_->race_in_room("ROOM01", 6'000);
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->winner, "c");
+  EXPECT_FALSE(outcome->closed);
+  EXPECT_FALSE(store_->race_in_room("ROOM01", 9'001)) << "a race before the match opened";
+  store_->drop_race("race-x", "ROOM02", 10'000);
+  const std::optional<RaceOutcome> closed = store_->race_in_room("ROOM02", 0);
+  ASSERT_TRUE(closed);
+  EXPECT_TRUE(closed->closed);
+  EXPECT_EQ(closed->winner, "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StoreTest,
