@@ -313,6 +313,14 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
       fallback ? &*fallback : nullptr,
       {reach ? &*reach : nullptr, std::chrono::seconds(options.challenge_seconds), daily_secret});
   if (reach) reach->attach(dispatcher.friends(), dispatcher.challenges(), dispatcher.moderation());
+  if (cluster) {  // a tournament's code is in the directory as a room's is, and is adopted
+    Tournaments& tournaments = dispatcher.tournaments();
+    tournaments.on_released = [&cluster](const std::string& code) { cluster->release(code); };
+    cluster->tournament_codes = [&tournaments] { return tournaments.codes(); };
+    cluster->adopt_tournaments = [&tournaments, &cluster, &worker](std::string orphan) {
+      return tournaments.adopt(std::move(orphan), cluster->settings().public_url, worker);
+    };
+  }
   SessionSet sessions;
 
   std::error_code fs_error;

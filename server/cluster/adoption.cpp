@@ -40,14 +40,16 @@ std::size_t mismatches(const std::vector<std::string>& rebuilt,
 }
 
 Adoption::Adoption(std::string node, std::string url, RedisConnection& redis, StoreWorker& store,
-                   PlayerRegistry& players, RoomRegistry& rooms, Metrics& metrics)
+                   PlayerRegistry& players, RoomRegistry& rooms, Metrics& metrics,
+                   AdoptMore adopt_tournaments)
     : node_(std::move(node)),
       url_(std::move(url)),
       redis_(redis),
       store_(store),
       players_(players),
       rooms_(rooms),
-      metrics_(metrics) {}
+      metrics_(metrics),
+      adopt_tournaments_(std::move(adopt_tournaments)) {}
 
 asio::awaitable<std::size_t> Adoption::run(std::vector<std::string> orphans) {
   std::size_t adopted = 0;
@@ -112,7 +114,7 @@ asio::awaitable<std::size_t> Adoption::adopt(const std::string& orphan) {
     loaded = load_races(races, s, players_, metrics_);
   };
   co_await store_.run(load);
-  const std::vector<std::string> codes = restore_races(loaded, rooms_);
+  std::vector<std::string> codes = restore_races(loaded, rooms_);
 
   // 4. Each rebuilt game is checked against the journal. The games run either way (seed and
   // moves are the truth); a difference means the nodes disagree on the rules (different
@@ -128,17 +130,25 @@ asio::awaitable<std::size_t> Adoption::adopt(const std::string& orphan) {
     }
   }
 
-  // 5. Their codes are this node's now; the orphan is done.
+  // 5. Its tournaments come here, once their match rooms are back: each match racing in one
+  // is watched again.
+  const std::size_t restored = codes.size();
+  if (adopt_tournaments_) {
+    std::vector<std::string> tournaments = co_await adopt_tournaments_(orphan);
+    for (std::string& code : tournaments) codes.push_back(std::move(code));
+  }
+
+  // 6. Their codes are this node's now; the orphan is done.
   for (const std::string& code : codes) {
     const std::vector<std::string> claim_args{code, node_};
     const RedisReply claimed = co_await eval(redis_, kClaim, claim_args);
     if (claimed.integer != 1) {
-      spdlog::error("cluster: room {} came back here but its code is taken", code);
+      spdlog::error("cluster: {} came back here but its code is taken", code);
     }
   }
   const std::vector<std::string> done_args{node_, orphan};
   co_await eval(redis_, kAdopted, done_args);
-  co_return codes.size();
+  co_return restored;
 }
 
 }  // namespace tilerace::server

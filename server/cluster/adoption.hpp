@@ -5,10 +5,12 @@
 // once, never to two nodes, and the orphan, if it still runs, can write them no more), are
 // brought up to the move journal in Redis (taken over there first), are rebuilt once — the rooms
 // that run them replay each game from seed and moves — and each rebuilt game is checked against the
-// journal's last check; then this node takes over their codes and the orphan is done.
+// journal's last check; then its tournaments follow (their match rooms watched again), this
+// node takes over their codes and the orphan is done.
 // Runs on the main context (the store's part on the StoreWorker's thread).
 #include <boost/asio/awaitable.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,9 +43,12 @@ std::size_t mismatches(const std::vector<std::string>& rebuilt,
 
 class Adoption {
  public:
+  // Adopting the orphan's tournaments after its races: returns their codes (Cluster).
+  using AdoptMore = std::function<boost::asio::awaitable<std::vector<std::string>>(std::string)>;
   // node: this node, reached at url.
   Adoption(std::string node, std::string url, RedisConnection& redis, StoreWorker& store,
-           PlayerRegistry& players, RoomRegistry& rooms, Metrics& metrics);
+           PlayerRegistry& players, RoomRegistry& rooms, Metrics& metrics,
+           AdoptMore adopt_tournaments = {});
 
   // Adopts each orphan's races (this node holds the leased claim on each). An orphan whose
   // adoption fails stays claimed by this node until the lease runs out; the next heartbeat
@@ -64,6 +69,7 @@ class Adoption {
   PlayerRegistry& players_;
   RoomRegistry& rooms_;
   Metrics& metrics_;
+  AdoptMore adopt_tournaments_;
 };
 
 }  // namespace tilerace::server

@@ -214,7 +214,7 @@ asio::awaitable<void> Cluster::beat() {
 
 asio::awaitable<void> Cluster::adopt(std::vector<std::string> orphans) {
   Adoption adoption(settings_.node, settings_.public_url, *commands_, store_, players_, rooms_,
-                    metrics_);
+                    metrics_, adopt_tournaments);
   if (co_await adoption.run(std::move(orphans)) > 0) rooms_changed();
   adopting_ = false;
 }
@@ -313,7 +313,11 @@ asio::awaitable<void> Cluster::check_matches() {
 
 asio::awaitable<void> Cluster::reclaim() {
   try {
-    for (const auto& code : rooms_.codes()) {
+    std::vector<std::string> codes = rooms_.codes();
+    if (tournament_codes) {
+      for (std::string& code : tournament_codes()) codes.push_back(std::move(code));
+    }
+    for (const auto& code : codes) {
       const std::vector<std::string> args{code, settings_.node};
       co_await eval(kClaim, args);
     }

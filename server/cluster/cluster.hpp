@@ -143,6 +143,14 @@ class Cluster final : public MoveJournal {
   void forget(const std::string& race_id) override;
   std::string url() const override { return settings_.public_url; }
 
+  // Beyond rooms (set before start; called on the main context): an orphan's tournaments,
+  // adopted right after its races (their match rooms are watched again) — returns their
+  // codes, claimed for this node with the rooms' —, and the codes this node holds besides its
+  // rooms', claimed again after each reconnection.
+  std::function<boost::asio::awaitable<std::vector<std::string>>(std::string orphan)>
+      adopt_tournaments;
+  std::function<std::vector<std::string>()> tournament_codes;
+
  private:
   boost::asio::awaitable<void> heartbeat_loop();
   boost::asio::awaitable<void> beat();

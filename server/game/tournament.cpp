@@ -65,6 +65,8 @@ std::shared_ptr<Tournament> Tournament::restore(const TournamentRecord& record,
   std::shared_ptr<Tournament> t(new Tournament(std::move(services)));
   t->code_ = record.code;
   t->public_ = record.options.is_public;
+  t->epoch_ = record.epoch;
+  t->url_ = record.url;
   const Time now = TournamentState::Clock::now();
   std::lock_guard lock(t->mutex_);
   t->state_.emplace(TournamentState::restore(record, now, t->services_.wall_clock));
@@ -107,6 +109,8 @@ std::optional<std::pair<TournamentRecord, std::uint64_t>> Tournament::unsaved() 
   if (saved_version_ == version_) return std::nullopt;
   TournamentRecord record = state_->record();
   record.updated_at = services_.wall_clock();
+  record.epoch = epoch_;
+  record.url = url_;
   return std::pair{std::move(record), version_};
 }
 
@@ -173,6 +177,19 @@ void Tournament::stop() {
   stopped_ = true;
   timer_.cancel();
   flush_.cancel();
+}
+
+void Tournament::lose() {
+  {
+    std::lock_guard lock(mutex_);
+    stopped_ = true;
+    timer_.cancel();
+    flush_.cancel();
+    for (const TournamentState::Member& m : state_->members()) {
+      if (const auto player = services_.players->find(m.id)) unlink(*player, this);
+    }
+  }
+  spdlog::warn("tournament {} is another node's now: stopped here", code_);
 }
 
 bool Tournament::available(const std::string& player_id) const {

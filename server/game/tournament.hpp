@@ -85,6 +85,9 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   void remove_spectator(const Participant* spectator);
   // Server shutdown: no timer is armed from now on.
   void stop();
+  // Cluster mode: another node holds it now (the store refused its journal): it stops here,
+  // and its players are let go.
+  void lose();
 
  private:
   explicit Tournament(TournamentServices services);
@@ -122,6 +125,8 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   bool flush_armed_ = false;
   bool changed_ = false;  // a change not yet broadcast
   Time last_broadcast_{};
+  std::int64_t epoch_ = 0;  // the store's fencing token this node holds it under (0: new)
+  std::string url_;
   std::uint64_t version_ = 1;  // one more at each change
   std::uint64_t saved_version_ = 0;
   bool stopped_ = false;

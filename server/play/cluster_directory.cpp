@@ -93,13 +93,18 @@ asio::awaitable<void> ClusterDirectory::resume(std::weak_ptr<Participant> to,
     {
       std::lock_guard lock(player->mutex);
       if (player->connection.lock() != out) co_return;  // a newer connection took over
+      if (player->tournament.lock()) co_return;         // their tournament is here
     }
     std::optional<std::string> code;
     std::optional<std::string> url;
     try {
-      const StoreWorker::Job find = [&](Store& s) { code = s.race_room_of(player->id); };
+      // Their race; else, between matches, their tournament (whose node opens the next).
+      const StoreWorker::Job find = [&](Store& s) {
+        code = s.race_room_of(player->id);
+        if (!code) code = s.tournament_of(player->id);
+      };
       co_await store_.run(find);
-      if (!code) co_return;  // not racing anywhere
+      if (!code) co_return;  // in no race and no tournament anywhere
       url = co_await cluster_.locate(*code, true);
     } catch (const std::exception& e) {
       spdlog::debug("resume {}: {}", player->id, e.what());  // try again
@@ -108,6 +113,7 @@ asio::awaitable<void> ClusterDirectory::resume(std::weak_ptr<Participant> to,
     // Its node missed its heartbeats or is gone, and its race is not adopted yet (or it is
     // here soon): a node that may be dead is never named.
     if (!url) continue;
+    if (*url == cluster_.settings().public_url) co_return;  // here (it is on its way)
     metrics_.redirects_total.fetch_add(1, std::memory_order_relaxed);
     out->deliver(
         std::make_shared<const std::string>(protocol::encode_redirect(*url, *code, "resume", {})));

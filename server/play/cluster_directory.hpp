@@ -38,6 +38,7 @@ class ClusterDirectory final : public RoomDirectory {
                                                        protocol::RoomOptions options) override;
   boost::asio::awaitable<bool> unqueue(std::shared_ptr<Player> player) override;
   void leave_queue(Player& player) override { cluster_.leave_queue(player.id); }
+  // A member of a tournament on another node, between matches, is sent there the same way.
   // While the race's node is dead and its race not yet adopted, it looks again every
   // kResumeEvery, kResumeTries times, as long as the connection is the player's and no room
   // here took them back.

@@ -478,7 +478,11 @@ asio::awaitable<void> Dispatcher::locate(Connection& c, const std::string& code,
     co_return;
   }
   if (!url) {
-    error(c, ErrorCode::no_such_room, "no room with that code", rid);
+    if (reason.ends_with("tournament")) {
+      error(c, ErrorCode::no_such_tournament, "no tournament with that code", rid);
+    } else {
+      error(c, ErrorCode::no_such_room, "no room with that code", rid);
+    }
     co_return;
   }
   metrics_.redirects_total.fetch_add(1, std::memory_order_relaxed);
@@ -601,13 +605,27 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::CreateTourname
     error(c, ErrorCode::rate_limited,
           "too many rooms and tournaments created from your address: try again in a minute", rid);
   } else {
-    tournaments_.create(c, m, rid);
+    return create_tournament(c, m, rid);
   }
   return std::nullopt;
 }
 
+asio::awaitable<void> Dispatcher::create_tournament(Connection& c, protocol::CreateTournament m,
+                                                    const protocol::Rid& rid) {
+  std::string code;
+  try {
+    code = co_await directory_.claim_code();
+  } catch (const std::exception& e) {
+    spdlog::debug("create_tournament: {}", e.what());
+    send_unavailable(c, rid);
+    co_return;
+  }
+  tournaments_.create(c, m, rid, std::move(code));
+}
+
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::JoinTournament& m,
                                    const protocol::Rid& rid) {
+  if (!tournaments_.hosts(m.code)) return locate(c, m.code, "join_tournament", rid);
   tournaments_.join(c, m, rid);
   return std::nullopt;
 }
@@ -626,6 +644,7 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::StartTournamen
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::SpectateTournament& m,
                                    const protocol::Rid& rid) {
+  if (!tournaments_.hosts(m.code)) return locate(c, m.code, "spectate_tournament", rid);
   tournaments_.spectate(c, m, rid);
   return std::nullopt;
 }

@@ -143,9 +143,14 @@ class Dispatcher {
   boost::asio::awaitable<std::shared_ptr<const GhostRun>> load_ghost(Connection& c,
                                                                      const std::string& id,
                                                                      const protocol::Rid& rid);
-  // join_room or spectate for a room this node does not have: a redirect or no_such_room.
+  // join_room or spectate for a room this node does not have (join_tournament or
+  // spectate_tournament for a tournament: reason says which): a redirect, or no_such_room
+  // (no_such_tournament).
   boost::asio::awaitable<void> locate(Connection& c, const std::string& code,
                                       std::string_view reason, const protocol::Rid& rid);
+  // create_tournament's rest: a code claimed across nodes, the tournament.
+  boost::asio::awaitable<void> create_tournament(Connection& c, protocol::CreateTournament m,
+                                                 const protocol::Rid& rid);
   boost::asio::awaitable<void> quick_match(Connection& c, const protocol::QuickMatch& m,
                                            const protocol::Rid& rid);
   boost::asio::awaitable<void> cancel_match(Connection& c, const protocol::Rid& rid);

@@ -52,8 +52,9 @@ class RoomDirectory {
   // The same, done in the background (the player left the queue by doing something else).
   virtual void leave_queue(Player& player) = 0;
 
-  // A player back with their token: if their race runs on another node, `to` is told to go
-  // there (redirect, reason resume) as soon as that is known. Runs beside the connection.
+  // A player back with their token: if their race — or, between matches, their tournament —
+  // runs on another node, `to` is told to go there (redirect, reason resume) as soon as that
+  // is known. Runs beside the connection.
   virtual void follow_race(std::weak_ptr<Participant> to, std::shared_ptr<Player> player) = 0;
 };
 

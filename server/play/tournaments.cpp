@@ -35,8 +35,11 @@ TournamentServices Tournaments::services() {
           grace_,
           wall_clock_,
           [this](const std::string& code) {
-            std::lock_guard lock(mutex_);
-            tournaments_.erase(code);
+            {
+              std::lock_guard lock(mutex_);
+              tournaments_.erase(code);
+            }
+            if (on_released) on_released(code);
           }};
 }
 
@@ -46,7 +49,7 @@ void Tournaments::error(Connection& c, ErrorCode code, std::string_view text,
 }
 
 void Tournaments::create(Connection& c, const protocol::CreateTournament& m,
-                         const protocol::Rid& rid) {
+                         const protocol::Rid& rid, std::string code) {
   if (tournament_of(*c.player)) {
     return error(c, ErrorCode::already_in_tournament, "you are in a tournament already", rid);
   }
@@ -63,12 +66,11 @@ void Tournaments::create(Connection& c, const protocol::CreateTournament& m,
       return;
     }
   }
-  std::string code;
   {
     std::lock_guard lock(mutex_);
-    do {
+    while (code.empty() || tournaments_.count(code) != 0) {
       code = random_code(protocol::kRoomCodeLength, protocol::kRoomCodeAlphabet);
-    } while (tournaments_.count(code) != 0);
+    }
     tournaments_.emplace(code, nullptr);  // taken
   }
   auto made = Tournament::make(code, m.options, c.player, services());
@@ -135,19 +137,48 @@ void Tournaments::stop() {
   }
 }
 
-std::size_t Tournaments::restore(Store& store) {
-  std::size_t restored = 0;
-  for (const TournamentRecord& record : store.open_tournaments()) {
+std::size_t Tournaments::restore(Store& store) { return rebuild(store.open_tournaments(), store); }
+
+std::size_t Tournaments::rebuild(const std::vector<TournamentRecord>& records, Store& store) {
+  std::size_t rebuilt = 0;
+  for (const TournamentRecord& record : records) {
     try {
       auto t = Tournament::restore(record, services(), store);
       std::lock_guard lock(mutex_);
+      if (stopped_) t->stop();
       tournaments_[record.code] = std::move(t);
-      ++restored;
+      ++rebuilt;
     } catch (const std::exception& e) {
       spdlog::error("tournament {} cannot be rebuilt from the journal: {}", record.code, e.what());
     }
   }
-  return restored;
+  return rebuilt;
+}
+
+boost::asio::awaitable<std::vector<std::string>> Tournaments::adopt(std::string orphan,
+                                                                    std::string url,
+                                                                    StoreWorker& worker) {
+  std::vector<std::string> codes;
+  try {
+    const StoreWorker::Job take = [&](Store& s) {
+      const std::vector<TournamentRecord> records = s.adopt_tournaments(orphan, url);
+      rebuild(records, s);
+      for (const TournamentRecord& r : records) codes.push_back(r.code);
+    };
+    co_await worker.run(take);
+  } catch (const std::exception& e) {
+    spdlog::error("cluster: adopting the tournaments of node {}: {}", orphan, e.what());
+  }
+  if (!codes.empty())
+    spdlog::warn("cluster: {} tournaments of node {} adopted", codes.size(), orphan);
+  co_return codes;
+}
+
+std::vector<std::string> Tournaments::codes() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> codes;
+  for (const auto& [code, t] : tournaments_) codes.push_back(code);
+  return codes;
 }
 
 boost::asio::awaitable<void> Tournaments::journal(StoreWorker& worker) {
@@ -167,14 +198,26 @@ boost::asio::awaitable<void> Tournaments::journal(StoreWorker& worker) {
     }
   }
   if (records.empty()) co_return;
+  std::vector<std::string> lost;
   try {
-    const StoreWorker::Job save = [&records](Store& s) { s.journal_tournaments(records); };
+    const StoreWorker::Job save = [&](Store& s) { lost = s.journal_tournaments(records); };
     co_await worker.run(save);
   } catch (const std::exception& e) {
     spdlog::warn("tournament journal: {}", e.what());
     co_return;
   }
   for (const auto& [t, version] : written) t->saved(version);
+  for (const std::string& code : lost) {
+    std::shared_ptr<Tournament> gone;
+    {
+      std::lock_guard lock(mutex_);
+      const auto it = tournaments_.find(code);
+      if (it == tournaments_.end()) continue;
+      gone = std::move(it->second);
+      tournaments_.erase(it);
+    }
+    if (gone) gone->lose();
+  }
 }
 
 }  // namespace tilerace::server

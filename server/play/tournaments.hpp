@@ -10,6 +10,7 @@
 #include <boost/asio/awaitable.hpp>
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -29,8 +30,12 @@ class Tournaments {
   Tournaments(PlayerRegistry& players, RoomRegistry& rooms, Metrics& metrics,
               std::chrono::seconds grace, std::int64_t (*wall_clock)());
 
-  // c's player creates one (the caller took the address's room quota) and joins it.
-  void create(Connection& c, const protocol::CreateTournament& m, const protocol::Rid& rid);
+  // c's player creates one (the caller took the address's room quota) and joins it, under
+  // code (cluster mode: claimed beforehand) or a code drawn here when empty.
+  void create(Connection& c, const protocol::CreateTournament& m, const protocol::Rid& rid,
+              std::string code = {});
+  // Whether the tournament of code runs here (else the directory may know where).
+  bool hosts(const std::string& code) const { return find(code) != nullptr; }
   void join(Connection& c, const protocol::JoinTournament& m, const protocol::Rid& rid);
   // The player's tournament; a connection that only follows one stops following it.
   void leave(Connection& c, const protocol::Rid& rid);
@@ -47,9 +52,21 @@ class Tournaments {
   // serving and after the races are restored (their match rooms are watched again). Calls the
   // store directly. Returns how many; one that cannot be rebuilt is logged and left out.
   std::size_t restore(Store& store);
+  // (adopt and restore share this: the records' tournaments, rebuilt and kept here.)
+  std::size_t rebuild(const std::vector<TournamentRecord>& records, Store& store);
   // Journals every tournament that changed since it was last journaled; resumes when committed
-  // (a failure is logged, and the next pass writes the same again).
+  // (a failure is logged, and the next pass writes the same again). One the store says another
+  // node holds now (cluster mode) is lost here (Tournament::lose).
   boost::asio::awaitable<void> journal(StoreWorker& worker);
+  // Cluster mode: the open tournaments of orphan (a dead node, or this node's previous run)
+  // go on here, reached at url (Store::adopt_tournaments, then as restore); their codes.
+  boost::asio::awaitable<std::vector<std::string>> adopt(std::string orphan, std::string url,
+                                                         StoreWorker& worker);
+  // The codes of the tournaments here.
+  std::vector<std::string> codes() const;
+  // Cluster mode: called (no lock held) with the code of each tournament forgotten here, so
+  // the directory frees it. Set before serving.
+  std::function<void(const std::string& code)> on_released;
 
   static constexpr std::chrono::hours kMaxStartsAhead{24 * 7};
 

@@ -582,6 +582,10 @@ const char* text(Sql statement) {
              "WHERE id = $1) ON CONFLICT (id) DO UPDATE SET node = excluded.node, host = "
              "excluded.host, remaining_ms = excluded.remaining_ms, progress = excluded.progress "
              "WHERE active_races.progress <= excluded.progress RETURNING 1";
+    case Sql::lock_race:
+      // Without it, a race's first journal write and its recording could both miss the
+      // other's uncommitted row, leaving the recorded race in the journal to be adopted.
+      return "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))";
     case Sql::race_owner:
       return "SELECT node, epoch, url FROM active_races WHERE id = $1 FOR UPDATE";
     case Sql::delete_race:
@@ -608,13 +612,26 @@ const char* text(Sql statement) {
       return "SELECT r.room FROM active_racers a JOIN active_races r ON r.id = a.race_id "
              "WHERE a.player_id = $1 AND NOT a.left_race ORDER BY r.started_at DESC LIMIT 1";
     case Sql::upsert_tournament:
+      // A code is reused once its tournament is over; an open one is written only by its
+      // owner under its epoch.
       return "INSERT INTO tournaments VALUES ($1, $2, $3, $4, $5::bigint, $6::bigint, $7) "
              "ON CONFLICT (code) DO UPDATE SET node = excluded.node, state = excluded.state, "
              "document = excluded.document, updated_at = excluded.updated_at, "
-             "epoch = excluded.epoch, url = excluded.url";
+             "epoch = excluded.epoch, url = excluded.url WHERE tournaments.state NOT IN "
+             "('waiting', 'running') OR (tournaments.node = excluded.node AND "
+             "tournaments.epoch <= excluded.epoch) RETURNING 1";
+    case Sql::adopt_tournaments:
+      return "UPDATE tournaments SET node = $2, url = $3, "
+             "epoch = CASE WHEN node = $2 THEN epoch ELSE epoch + 1 END "
+             "WHERE node = $1 AND state IN ('waiting', 'running') "
+             "RETURNING code, state, document, updated_at, epoch, url";
     case Sql::open_tournaments:
       return "SELECT code, state, document, updated_at, epoch, url FROM tournaments "
              "WHERE node = $1 AND state IN ('waiting', 'running') ORDER BY updated_at, code";
+    case Sql::tournament_of:
+      return "SELECT code FROM tournaments WHERE state IN ('waiting', 'running') AND "
+             "document::jsonb -> 'members' @> jsonb_build_array(jsonb_build_object('id', "
+             "$1::text, 'left', false)) ORDER BY updated_at DESC LIMIT 1";
     case Sql::race_in_room:
       return "SELECT winner, reason FROM races WHERE room = $1 AND ended_at >= $2::bigint "
              "ORDER BY ended_at LIMIT 1";

@@ -433,6 +433,7 @@ std::vector<Grant> Recorder::record_race(const RaceRecord& race) {
   std::vector<std::int64_t> versions;  // each racer's race count after this one, in id order
   std::vector<Grant> granted;
   unit(SqlTx::write, [&](SqlSession& sql) {
+    sql(Sql::lock_race, race.id);
     if (race.epoch > 0) {
       if (std::optional<RaceOwner> other = other_owner(sql, race.id, race.epoch)) {
         throw RaceLost(std::move(*other));
@@ -578,6 +579,7 @@ std::vector<LostRace> Recorder::journal_races(const std::vector<ActiveRaceRecord
   return unit(SqlTx::write, [&](SqlSession& sql) {
     std::vector<LostRace> lost;
     for (const ActiveRaceRecord& r : races) {
+      sql(Sql::lock_race, r.id);
       if (r.epoch > 0) {
         if (std::optional<RaceOwner> other = other_owner(sql, r.id, r.epoch)) {
           lost.push_back({r.id, std::move(*other)});
@@ -630,27 +632,56 @@ std::optional<std::string> Recorder::race_room_of(std::string_view player_id) {
   });
 }
 
-void Recorder::journal_tournaments(const std::vector<TournamentRecord>& tournaments) {
-  if (tournaments.empty()) return;
-  unit(SqlTx::write, [&](SqlSession& sql) {
+namespace {
+// Tournaments in r (rows of open_tournaments' columns).
+std::vector<TournamentRecord> tournaments_of(const SqlResult& r) {
+  return rows_of(r, [](const SqlResult& r, std::size_t i) {
+    TournamentRecord t{.code = r.string(i, 0), .state = r.string(i, 1)};
+    decode_tournament(r.string(i, 2), t);
+    t.updated_at = r.int64(i, 3);
+    t.epoch = r.int64(i, 4);
+    t.url = r.string(i, 5);
+    return t;
+  });
+}
+}  // namespace
+
+std::vector<std::string> Recorder::journal_tournaments(
+    const std::vector<TournamentRecord>& tournaments) {
+  if (tournaments.empty()) return {};
+  return unit(SqlTx::write, [&](SqlSession& sql) {
+    std::vector<std::string> lost;
     for (const TournamentRecord& t : tournaments) {
-      sql(Sql::upsert_tournament, t.code, dialect_->node(), t.state, encode_tournament(t),
-          t.updated_at, std::max<std::int64_t>(t.epoch, 1), t.url);
+      const bool written =
+          sql(Sql::upsert_tournament, t.code, dialect_->node(), t.state, encode_tournament(t),
+              t.updated_at, std::max<std::int64_t>(t.epoch, 1), t.url)
+              .rows() > 0;
+      if (!written) lost.push_back(t.code);
     }
+    return lost;
   });
 }
 
 std::vector<TournamentRecord> Recorder::open_tournaments() {
   return unit(SqlTx::none, [&](SqlSession& sql) {
-    return rows_of(sql(Sql::open_tournaments, dialect_->node()),
-                   [](const SqlResult& r, std::size_t i) {
-                     TournamentRecord t{.code = r.string(i, 0), .state = r.string(i, 1)};
-                     decode_tournament(r.string(i, 2), t);
-                     t.updated_at = r.int64(i, 3);
-                     t.epoch = r.int64(i, 4);
-                     t.url = r.string(i, 5);
-                     return t;
-                   });
+    return tournaments_of(sql(Sql::open_tournaments, dialect_->node()));
+  });
+}
+
+std::vector<TournamentRecord> Recorder::adopt_tournaments(std::string_view node,
+                                                          std::string_view url) {
+  if (dialect_->node().empty()) return {};  // a database of our own holds no other node's
+  return unit(SqlTx::write, [&](SqlSession& sql) {
+    return tournaments_of(sql(Sql::adopt_tournaments, node, dialect_->node(), url));
+  });
+}
+
+std::optional<std::string> Recorder::tournament_of(std::string_view player_id) {
+  if (dialect_->node().empty()) return std::nullopt;  // one server: its members are linked
+  return unit(SqlTx::none, [&](SqlSession& sql) -> std::optional<std::string> {
+    const SqlResult r = sql(Sql::tournament_of, player_id);
+    if (r.rows() == 0) return std::nullopt;
+    return r.string(0, 0);
   });
 }
 

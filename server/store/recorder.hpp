@@ -68,8 +68,12 @@ class Recorder : public Store {
   void drop_race(std::string_view race_id, std::string_view room, std::int64_t at) override;
   std::vector<ActiveRaceRecord> adopt_races(std::string_view node, std::string_view url) override;
   std::optional<std::string> race_room_of(std::string_view player_id) override;
-  void journal_tournaments(const std::vector<TournamentRecord>& tournaments) override;
+  std::vector<std::string> journal_tournaments(
+      const std::vector<TournamentRecord>& tournaments) override;
   std::vector<TournamentRecord> open_tournaments() override;
+  std::vector<TournamentRecord> adopt_tournaments(std::string_view node,
+                                                  std::string_view url) override;
+  std::optional<std::string> tournament_of(std::string_view player_id) override;
   std::optional<RaceOutcome> race_in_room(std::string_view room, std::int64_t since) override;
   Leaderboard leaderboard(const LeaderboardQuery& query) override;
   std::optional<Profile> profile(std::string_view player_id) override;

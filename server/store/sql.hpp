@@ -150,6 +150,9 @@ enum class Sql : std::uint8_t {
   // host, started_at, remaining_ms, epoch, url, progress, tournament) → one row when written:
   // unless the race is recorded, or (a dialect with nodes) its row has a greater progress
   upsert_race,
+  // (id): journaling and recording a race take turns until the transaction ends (a dialect of
+  // one writer needs no lock)
+  lock_race,
   // (id) → node, epoch, url of the race's entry, locked until the transaction ends (none
   // without nodes)
   race_owner,
@@ -168,11 +171,19 @@ enum class Sql : std::uint8_t {
   race_room_of,   // (player_id) → room of the newest journaled race they race in (not left)
   // tournaments (server/store/tournament_record.hpp); a dialect without nodes keeps no node,
   // epoch or url
-  upsert_tournament,  // (code, node, state, document, updated_at, epoch, url)
+  // (code, node, state, document, updated_at, epoch, url) → one row when written: unless
+  // (a dialect with nodes) another node or a later epoch holds it
+  upsert_tournament,
   // (node) → code, state, document, updated_at, epoch, url of the node's open tournaments,
   // oldest first
   open_tournaments,
+  // (dead node, node, url): the dead node's open tournaments become node's, each under its
+  // next epoch (the same one when node takes back its own) → as open_tournaments
+  adopt_tournaments,
   race_in_room,  // (room, since) → winner, reason of its first race recorded since then
+  // (player_id) → code of the newest open tournament they are a member of (not left); none
+  // without nodes
+  tournament_of,
   // moderation (docs/operations.md, "Moderation"); the boards leave out banned players
   // (players.banned) and hidden games
   upsert_ban,    // (player_id, reason, until, at): the ban in force (until 0: until lifted)

@@ -539,6 +539,7 @@ const char* text(Sql statement) {
              "?13, ?14, ?18 WHERE NOT EXISTS (SELECT 1 FROM races WHERE id = ?1) "
              "ON CONFLICT (id) DO UPDATE SET host = excluded.host, "
              "remaining_ms = excluded.remaining_ms RETURNING 1";
+    case Sql::lock_race: return "SELECT ?1 IS NULL";  // one writer: nothing to wait for
     case Sql::race_owner: return "SELECT '', 0, '' WHERE ?1 IS NULL";  // its own races only
     case Sql::delete_race:
       return "DELETE FROM active_races WHERE id = ?";  // its racers go with it (ON DELETE CASCADE)
@@ -562,13 +563,17 @@ const char* text(Sql statement) {
       return "SELECT r.room FROM active_racers a JOIN active_races r ON r.id = a.race_id "
              "WHERE a.player_id = ? AND NOT a.left_race ORDER BY r.started_at DESC LIMIT 1";
     case Sql::upsert_tournament:  // ?2 (the node), ?6 and ?7 (epoch, url): one server
-      return "INSERT INTO tournaments VALUES (?1, ?3, ?4, ?5) ON CONFLICT (code) DO UPDATE SET "
+      return "INSERT INTO tournaments SELECT ?1, ?3, ?4, ?5 WHERE ?2 IS NOT NULL AND "
+             "?6 IS NOT NULL AND ?7 IS NOT NULL ON CONFLICT (code) DO UPDATE SET "
              "state = excluded.state, document = excluded.document, "
-             "updated_at = excluded.updated_at WHERE ?2 IS NOT NULL AND ?6 IS NOT NULL AND "
-             "?7 IS NOT NULL";
+             "updated_at = excluded.updated_at RETURNING 1";
+    case Sql::adopt_tournaments:
+      return nullptr;  // no other server's tournaments are here (the Recorder never asks)
     case Sql::open_tournaments:
       return "SELECT code, state, document, updated_at, 0, '' FROM tournaments "
              "WHERE state IN ('waiting', 'running') AND ?1 IS NOT NULL ORDER BY updated_at, code";
+    case Sql::tournament_of:
+      return nullptr;  // one server: its tournaments' members are linked (never asked)
     case Sql::race_in_room:
       return "SELECT winner, reason FROM races WHERE room = ? AND ended_at >= ? "
              "ORDER BY ended_at LIMIT 1";

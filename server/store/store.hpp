@@ -285,7 +285,7 @@ struct RaceOptionsRecord {
   int max_players = 2;
   bool is_public = false;
   int max_moves_per_second = 0;  // 0: no cap
-  std::string tournament;         // a tournament's match: its code (RoomOptions::tournament)
+  std::string tournament;        // a tournament's match: its code (RoomOptions::tournament)
 };
 
 // A running race, as journaled: enough to rebuild it after a restart and let it go on.
@@ -307,7 +307,7 @@ struct ActiveRaceRecord {
 
 // How a recorded race ended, as a tournament rebuilt from the store reads its match from it.
 struct RaceOutcome {
-  std::string winner;  // empty for a draw, or when the operator closed the room
+  std::string winner;   // empty for a draw, or when the operator closed the room
   bool closed = false;  // the operator closed the room: nobody played it to the end
 };
 
@@ -498,9 +498,23 @@ class Store {
     return std::nullopt;
   }
   // Tournaments (server/store/tournament_record.hpp). Saves each, replacing its older entry.
-  virtual void journal_tournaments(const std::vector<TournamentRecord>& tournaments) = 0;
-  // The journaled tournaments that are still open (waiting or running), oldest first.
+  // A shared store writes one only while this node holds it under its epoch (as a race): the
+  // codes of the others (another node adopted them) are returned, unwritten.
+  virtual std::vector<std::string> journal_tournaments(
+      const std::vector<TournamentRecord>& tournaments) = 0;
+  // This node's journaled tournaments that are still open (waiting or running), oldest first.
   virtual std::vector<TournamentRecord> open_tournaments() = 0;
+  // Cluster mode: node's open tournaments become this node's (reached at url), each under its
+  // next epoch (its own keep theirs), in one statement, as adopt_races does for races.
+  virtual std::vector<TournamentRecord> adopt_tournaments([[maybe_unused]] std::string_view node,
+                                                          [[maybe_unused]] std::string_view url) {
+    return {};
+  }
+  // Cluster mode: the code of the open tournament player_id is in (not left), on whichever
+  // node; nullopt if none.
+  virtual std::optional<std::string> tournament_of([[maybe_unused]] std::string_view player_id) {
+    return std::nullopt;
+  }
   // How the first race recorded in room that ended at or after since (Unix ms) ended;
   // nullopt when none did.
   virtual std::optional<RaceOutcome> race_in_room(std::string_view room, std::int64_t since) = 0;

@@ -56,6 +56,21 @@ test('a redirect moves the connection, and asks again there for what it was abou
   assert.equal(sent[0].type, 'list_rooms');  // a resumed race needs no asking
 });
 
+test('a tournament redirect joins or follows it again on the node it runs on', () => {
+  const { sent, moves, receive } = harness();
+  receive({ type: 'redirect', url: 'ws://b/ws', code: 'TOURN1', reason: 'join_tournament' });
+  receive(welcome);
+  assert.deepEqual(moves, ['ws://b/ws']);
+  assert.deepEqual(sent[0], { type: 'join_tournament', code: 'TOURN1', rid: 'tournament' });
+  sent.length = 0;
+  receive({ type: 'redirect', url: 'ws://c/ws', code: 'TOURN2', reason: 'spectate_tournament' });
+  receive(welcome);
+  assert.deepEqual(sent[0], { type: 'spectate_tournament', code: 'TOURN2', rid: 'tournament' });
+  sent.length = 0;
+  receive(welcome);  // asked once
+  assert.equal(sent[0].type, 'list_rooms');
+});
+
 test('a new game and a finished one ask for the best of their mode and size; a move of the same game does not', () => {
   const { sent, receive } = harness();
   receive(welcome);

@@ -33,6 +33,9 @@ test('a later round box sits centred between the two that feed it', () => {
 test('my own tournament request opens its screen; leaving closes it; a match over goes back to it', () => {
   const s = initialState();
   applyMessage(s, { type: 'tournament', tournament: T() });
+  assert.equal(s.view, 'tournament', 'a member signed in again finds it');
+  s.view = 'lobby';
+  applyMessage(s, { type: 'tournament', tournament: T() });
   assert.equal(s.view, 'lobby', "another player's join does not move me");
   applyMessage(s, { type: 'tournament', tournament: T(), rid: 'tournament' });
   assert.equal(s.view, 'tournament');

@@ -16,6 +16,7 @@ export class Controller {
     this.pendingRoom = pending.room ?? null;
     this.pendingWatch = pending.watch ?? null;
     this.pendingTournament = pending.tournament ?? null;
+    this.pendingFollow = null;  // a tournament to follow once a redirect's node has welcomed us
   }
 
   send(msg) { this.io.send(msg); }
@@ -30,6 +31,8 @@ export class Controller {
         // race needs no asking: the player is expected there).
         if (msg.reason === 'join_room') this.pendingRoom = msg.code;
         if (msg.reason === 'spectate') this.pendingWatch = msg.code;
+        if (msg.reason === 'join_tournament') this.pendingTournament = msg.code;
+        if (msg.reason === 'spectate_tournament') this.pendingFollow = msg.code;
         this.io.moveTo(msg.url);
         break;
       case 'welcome':
@@ -42,6 +45,9 @@ export class Controller {
         } else if (this.pendingTournament) {
           this.joinTournament(this.pendingTournament);
           this.pendingTournament = null;
+        } else if (this.pendingFollow) {
+          this.followTournament(this.pendingFollow);
+          this.pendingFollow = null;
         } else if (state.role === 'spectator' && state.room) {
           // Back after a dropped connection or a restart: the server does not remember
           // spectators across connections, so watch the same room again.

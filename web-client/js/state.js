@@ -125,17 +125,20 @@ export function applyMessage(state, msg, now = Date.now()) {
       state.countdown = null;
       state.notice = { kind: 'info', text: `Room ${msg.code} was closed by the operator: ${msg.reason}` };
       break;
-    // A tournament's snapshot: the answer to my own request (rid 'tournament') opens it; the
-    // answer to leaving it (rid 'left-tournament') closes it.
-    case 'tournament':
+    // A tournament's snapshot: the answer to my own request (rid 'tournament') opens it, and so
+    // does the first one a member gets unasked in the lobby (signed in again: a reload, a
+    // restart); the answer to leaving it (rid 'left-tournament') closes it.
+    case 'tournament': {
       if (msg.rid === 'left-tournament') {
         state.tournament = null;
         if (state.view === 'tournament') state.view = 'lobby';
         break;
       }
+      const first = state.tournament === null;
       state.tournament = msg.tournament;
-      if (msg.rid === 'tournament') state.view = 'tournament';
+      if (msg.rid === 'tournament' || (first && state.view === 'lobby')) state.view = 'tournament';
       break;
+    }
     case 'reported':
       state.notice = { kind: 'info', text: 'Thank you: the operator will look at your report.' };
       break;
