@@ -20,6 +20,9 @@ protocol::TournamentFormat format_from(std::string_view name) {
 
 }  // namespace
 
+// The document's field list is its own, not the wire's (protocol/tournament.cpp lists the
+// same options for the snapshot): a stored tournament must read back after the protocol
+// changes.
 std::string encode_tournament(const TournamentRecord& r) {
   const protocol::TournamentOptions& o = r.options;
   json options = {{"format", protocol::to_string(o.format)},

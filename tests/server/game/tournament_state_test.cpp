@@ -176,7 +176,9 @@ TEST(TournamentState, ARebuiltTournamentGoesOnAsTheOriginal) {
     }
     EXPECT_EQ(shown(copy), shown(t));
     EXPECT_EQ(copy.next_deadline(later), t.next_deadline(later));
-    if (format != protocol::TournamentFormat::arena) EXPECT_EQ(t.view().state, "finished");
+    if (format != protocol::TournamentFormat::arena) {
+      EXPECT_EQ(t.view().state, "finished");
+    }
     wall_ms -= 5000;
   }
 }
