@@ -81,21 +81,16 @@ std::shared_ptr<Tournament> Tournament::restore(const TournamentRecord& record,
     link(*player, t);
   }
   Effects fx;
-  const auto merge = [&fx](Effects more) {
-    for (auto& o : more.open) fx.open.push_back(std::move(o));
-    fx.changed = fx.changed || more.changed;
-    fx.finished = fx.finished || more.finished;
-  };
   for (const TournamentState::Racing& r : t->state_->racing()) {
     if (const auto room = t->services_.rooms->find(r.room);
         room && room->tournament() == t->code_) {
       room->watch(t->on_end_of(r.match));  // its race came back: it goes on
     } else if (const std::optional<RaceOutcome> outcome = store.race_in_room(r.room, r.opened_at)) {
-      merge(t->state_->match_ended(r.match, outcome->winner,
-                                   !outcome->closed && outcome->winner.empty(), now,
-                                   t->availability()));
+      fx.merge(t->state_->match_ended(r.match, outcome->winner,
+                                      !outcome->closed && outcome->winner.empty(), now,
+                                      t->availability()));
     } else {  // no race came of it (not started, or lost before it was journaled)
-      merge(t->state_->reopen(r.match));
+      fx.merge(t->state_->reopen(r.match));
     }
   }
   t->state_->resume(now, t->availability(), fx);
@@ -142,9 +137,7 @@ void Tournament::start(const Player& player, Participant& to, const protocol::Ri
 
 void Tournament::presence(Participant* to) {
   std::lock_guard lock(mutex_);
-  Effects fx;
-  fx.changed = true;
-  apply_locked(std::move(fx), to, {});
+  show_locked(to, {}, false);  // nothing the journal keeps changed
 }
 
 bool Tournament::add_spectator(const std::shared_ptr<Participant>& spectator,
@@ -158,9 +151,7 @@ bool Tournament::add_spectator(const std::shared_ptr<Participant>& spectator,
     return false;
   }
   spectators_.push_back(spectator);
-  Effects fx;
-  fx.changed = true;  // everyone sees the spectator count change
-  apply_locked(std::move(fx), spectator.get(), rid);
+  show_locked(spectator.get(), rid, false);  // everyone sees the spectator count change
   return true;
 }
 
@@ -262,33 +253,10 @@ void Tournament::apply_locked(Effects fx, Participant* asker, const protocol::Ri
   // Opening a match can decide it at once, and pair more. The rooms are announced after the
   // snapshot: the asker's answer comes first, and everyone sees the matches before their rooms.
   std::vector<std::shared_ptr<Room>> opened;
-  for (std::size_t i = 0; i < fx.open.size(); ++i) {
-    Effects more = open_locked(fx.open[i], opened);
-    for (auto& o : more.open) fx.open.push_back(std::move(o));
-    fx.changed = fx.changed || more.changed;
-    fx.finished = fx.finished || more.finished;
-  }
+  for (std::size_t i = 0; i < fx.open.size(); ++i) fx.merge(open_locked(fx.open[i], opened));
   if (fx.changed) {
-    ++version_;
-    if (asker != nullptr) {
-      asker->deliver(
-          std::make_shared<const std::string>(protocol::encode_tournament(view_locked(), rid)));
-    }
-    changed_ = true;
-    const Time now = TournamentState::Clock::now();
-    if (fx.finished || now >= last_broadcast_ + kSnapshotEvery) {
-      broadcast_locked(now);
-    } else if (!flush_armed_ && !stopped_) {  // the rest of this burst goes out together
-      flush_armed_ = true;
-      flush_.expires_at(last_broadcast_ + kSnapshotEvery);
-      flush_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
-        const auto self = weak.lock();
-        if (ec || !self) return;
-        std::lock_guard lock(self->mutex_);
-        self->flush_armed_ = false;
-        if (self->changed_) self->broadcast_locked(TournamentState::Clock::now());
-      });
-    }
+    ++version_;  // to be journaled
+    show_locked(asker, rid, fx.finished);
   }
   for (const auto& room : opened) room->announce(nullptr, {});
   if (fx.finished) {
@@ -300,6 +268,28 @@ void Tournament::apply_locked(Effects fx, Participant* asker, const protocol::Ri
     spdlog::info("tournament {} is over", code_);
   }
   arm_locked();
+}
+
+void Tournament::show_locked(Participant* asker, const protocol::Rid& rid, bool at_once) {
+  if (asker != nullptr) {
+    asker->deliver(
+        std::make_shared<const std::string>(protocol::encode_tournament(view_locked(), rid)));
+  }
+  changed_ = true;
+  const Time now = TournamentState::Clock::now();
+  if (at_once || now >= last_broadcast_ + kSnapshotEvery) {
+    broadcast_locked(now);
+  } else if (!flush_armed_ && !stopped_) {  // the rest of this burst goes out together
+    flush_armed_ = true;
+    flush_.expires_at(last_broadcast_ + kSnapshotEvery);
+    flush_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+      const auto self = weak.lock();
+      if (ec || !self) return;
+      std::lock_guard lock(self->mutex_);
+      self->flush_armed_ = false;
+      if (self->changed_) self->broadcast_locked(TournamentState::Clock::now());
+    });
+  }
 }
 
 void Tournament::broadcast_locked(Time now) {

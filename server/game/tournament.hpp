@@ -108,6 +108,9 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   // What a match's room calls when it ends (Room::watch).
   std::function<void(const MatchEnd&)> on_end_of(std::size_t match);
   void arm_locked();
+  // The snapshot changed: the asker gets it with rid at once, everyone else at the end of the
+  // snapshot interval (at once when at_once).
+  void show_locked(Participant* asker, const protocol::Rid& rid, bool at_once);
   // Sends everyone the snapshot as it stands now.
   void broadcast_locked(Time now);
   void on_timer();

@@ -53,6 +53,13 @@ class TournamentState {
     bool changed = false;                          // the snapshot changed: everyone gets it
     bool finished = false;                         // it just finished (or was called off)
     std::optional<protocol::ProtocolError> error;  // for the asker; nothing else happened
+
+    // Adds what more does (openings, changes, the finish) to these.
+    void merge(Effects more) {
+      for (auto& o : more.open) open.push_back(std::move(o));
+      changed = changed || more.changed;
+      finished = finished || more.finished;
+    }
   };
 
   // host joins as its first player. starts_at: when the clock starts it (options.starts, on
