@@ -260,6 +260,10 @@ CreateTournament parse_create_tournament(const json& object) {
   o.third_place = optional_bool(object, "third_place", false);
   o.duration =
       optional_int<int>(object, "duration", kMinArenaSeconds, kMaxArenaSeconds).value_or(1800);
+  o.room_size = optional_int<int>(object, "room_size", 2, kMaxTournamentRoom).value_or(2);
+  if (o.room_size != 2 && o.format == TournamentFormat::single_elimination) {
+    reject_field("room_size", "an elimination's matches are 1-on-1");
+  }
   return {o};
 }
 

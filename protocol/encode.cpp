@@ -330,7 +330,8 @@ std::string encode_race_over(const RaceOverView& r) {
                          {"score", s.score},
                          {"max_tile", s.max_tile},
                          {"moves", s.moves},
-                         {"state", engine::to_string(s.state)}});
+                         {"state", engine::to_string(s.state)},
+                         {"place", s.place + 1}});
   }
   json ratings = json::object();
   for (const auto& c : r.ratings)

@@ -80,6 +80,7 @@ struct Standing {
   std::int64_t max_tile = 0;
   int moves = 0;
   engine::GameState state = engine::GameState::playing;
+  int place = 0;  // 0 is first; equal results share a place
 };
 struct RatingChange {
   std::string_view player;

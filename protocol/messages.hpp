@@ -199,6 +199,7 @@ struct TournamentOptions {
   int rounds = 5;                      // Swiss
   bool third_place = false;            // single elimination
   int duration = 1800;                 // arena, seconds
+  int room_size = 2;                   // Swiss and arena: up to 4 race all against all
 };
 struct CreateTournament {
   TournamentOptions options;
@@ -299,6 +300,7 @@ inline constexpr int kMaxPlayers = 8;
 inline constexpr int kMaxMovesPerSecondCap = 20;
 inline constexpr int kMaxTournamentPlayers = 256;
 inline constexpr int kMaxSwissRounds = 20;
+inline constexpr int kMaxTournamentRoom = 4;  // Swiss and arena rooms, all against all
 inline constexpr int kMinArenaSeconds = 60;
 inline constexpr int kMaxArenaSeconds = 4 * 3600;
 inline constexpr int kMaxLeaderboardLimit = 100;

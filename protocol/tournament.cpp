@@ -25,6 +25,13 @@ std::string encode_tournament(const TournamentView& t, const Rid& rid) {
                {"b", id(m.b)},           {"room", id(m.room)}, {"state", m.state},
                {"winner", id(m.winner)}, {"draw", m.draw}};
     if (m.third_place) match["third_place"] = true;
+    if (o.format != TournamentFormat::single_elimination) {
+      match["players"] = m.players;
+      json results = json::object();
+      for (std::size_t i = 0; i < m.results.size() && i < m.players.size(); ++i)
+        results[m.players[i]] = m.results[i];
+      match["results"] = std::move(results);
+    }
     matches.push_back(std::move(match));
   }
   json view{{"code", t.code},
@@ -45,6 +52,7 @@ std::string encode_tournament(const TournamentView& t, const Rid& rid) {
             {"podium", t.podium},
             {"spectators", t.spectators}};
   if (o.format == TournamentFormat::single_elimination) view["third_place"] = o.third_place;
+  if (o.format != TournamentFormat::single_elimination) view["room_size"] = o.room_size;
   if (o.format == TournamentFormat::arena) {
     view["duration"] = o.duration;
     view["ends_at"] = t.ends_at ? json(*t.ends_at) : json(nullptr);

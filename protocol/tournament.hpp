@@ -29,8 +29,10 @@ struct TournamentMatchView {
   int index = 0;  // from the top of the bracket (elimination), or in pairing order
   std::string a;  // player ids; empty while not known (elimination) or for a bye's other side
   std::string b;
-  std::string room;   // the match's room while it is played
-  std::string state;  // pending, racing, done, bye
+  std::vector<std::string> players;  // everyone in it (a and b are the first two)
+  std::vector<std::string> results;  // once done: win, draw or loss, per player
+  std::string room;                  // the match's room while it is played
+  std::string state;                 // pending, racing, done, bye
   std::string winner;
   bool draw = false;
   bool third_place = false;

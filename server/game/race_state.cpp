@@ -341,11 +341,9 @@ void RaceState::run_ghost(Time until, Time now) {
   }
 }
 
-void RaceState::seat(const Seat& a, const Seat& b, std::optional<Time> a_away_until,
-                     std::optional<Time> b_away_until) {
-  for (const auto& [seat, away_until] :
-       {std::pair{&a, a_away_until}, std::pair{&b, b_away_until}}) {
-    Racer racer = racer_of(*seat);
+void RaceState::seat(const std::vector<std::pair<Seat, std::optional<Time>>>& seats) {
+  for (const auto& [seat, away_until] : seats) {
+    Racer racer = racer_of(seat);
     racer.ready = true;
     if (away_until) {
       racer.connected = false;
@@ -353,7 +351,21 @@ void RaceState::seat(const Seat& a, const Seat& b, std::optional<Time> a_away_un
     }
     racers_.push_back(std::move(racer));
   }
-  host_ = a.player->id;
+  host_ = seats.front().first.player->id;
+}
+
+void RaceState::leave_match(const std::vector<std::shared_ptr<Player>>& gone, Time now) {
+  for (const auto& player : gone) {
+    if (Racer* r = find(*player)) remove_racer(static_cast<std::size_t>(r - racers_.data()));
+  }
+  if (racers_.size() < 2) {
+    MatchEnd end;  // the one left, if anyone, wins it unraced
+    for (const Racer& r : racers_) end.places.emplace_back(r.player->id, 0);
+    return end_match(std::move(end));
+  }
+  if (state_ == State::countdown) state_ = State::waiting;  // the countdown starts again
+  broadcast_room(false, {});
+  maybe_start(now);
 }
 
 void RaceState::end_match(MatchEnd end) {
@@ -419,11 +431,7 @@ RaceEffects RaceState::leave(const Player& player, const protocol::Rid& rid, Tim
     racer->away_until.reset();
     fx_.released.push_back(racer->player);
   } else if (tournament_match()) {  // leaving before the start forfeits the match
-    std::string other;
-    for (const Racer& r : racers_) {
-      if (r.player->id != player.id) other = r.player->id;
-    }
-    end_match({std::move(other), false});
+    leave_match({racer->player}, now);
   } else {
     if (state_ == State::countdown) state_ = State::waiting;
     remove_racer(static_cast<std::size_t>(racer - racers_.data()));
@@ -625,11 +633,13 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
                     .ended_at = settings_.wall_clock()};
   protocol::RaceOverView over{code_, reason, std::nullopt, {}, {}, {}};
   if (ranking.winner) over.winner = racers_[*ranking.winner].player->id;
+  match_places_.places.clear();
   for (std::size_t i : ranking.order) {
     const Racer& r = racers_[i];
     const engine::Game& g = *r.game;
-    over.standings.push_back(
-        {r.player->id, r.player->name(), g.score(), g.max_tile(), g.moves(), g.state()});
+    over.standings.push_back({r.player->id, r.player->name(), g.score(), g.max_tile(), g.moves(),
+                              g.state(), ranking.place[i]});
+    match_places_.places.emplace_back(r.player->id, ranking.place[i]);
   }
   for (std::size_t i = 0; i < racers_.size(); ++i) {
     const Racer& r = racers_[i];
@@ -705,7 +715,7 @@ RaceEffects RaceState::recorded(const RaceResult& result, const std::vector<Gran
     }
   }
   if (tournament_match()) {
-    end_match({result.record.winner, result.record.winner.empty()});
+    end_match(std::move(match_places_));
     return done();
   }
   // Back to waiting with nobody ready; racers who left or are away are dropped.
@@ -808,15 +818,9 @@ void RaceState::advance(Time now) {
     }
   }
   if (tournament_match() && !expired.empty() && state_ != State::racing) {
-    // Away past the grace before the start: the other racer wins the match unraced (nobody
-    // does when both are).
-    std::string winner;
-    for (const Racer& r : racers_) {
-      if (std::find(expired.begin(), expired.end(), r.player) == expired.end()) {
-        winner = r.player->id;
-      }
-    }
-    return end_match({std::move(winner), false});
+    // Away past the grace before the start: out of the match, which the others race (the one
+    // left wins it unraced; nobody does when all are away).
+    return leave_match(expired, now);
   }
   for (const auto& player : expired) {
     Racer* r = find(*player);

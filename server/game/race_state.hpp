@@ -26,6 +26,7 @@
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/game/ghost_run.hpp"
+#include "server/game/match_end.hpp"
 #include "server/game/participant.hpp"
 #include "server/game/player.hpp"
 #include "server/store/store.hpp"
@@ -59,14 +60,6 @@ struct MoveJournalEntry {
 struct RaceResult {
   RaceRecord record;
   std::string race_over;
-};
-
-// How a tournament's match room ended (RoomOptions::tournament): who won the match — the
-// race's winner, or the racer left when the other forfeited before the start; nobody for a
-// draw, or when neither played it.
-struct MatchEnd {
-  std::string winner;  // a player id; empty: nobody
-  bool draw = false;
 };
 
 // A player taking a place in the room: who, where their messages go (empty while they are
@@ -165,12 +158,12 @@ class RaceState {
   // ghost's part as it stands. A ghost race changes no rating, and the ghost's game is not
   // recorded again: race_over says how far each racer finished from it.
   RaceEffects seat_ghost();
-  // Quick match and tournament matches: seats both, ready, without telling anyone yet (the
-  // shell linked them to this room already). a_away_until (b_away_until): a (b) is away until
-  // then — on the way from another node (cluster mode), or not connected. In a tournament's
-  // match room, a racer still away then loses the match unraced (MatchEnd).
-  void seat(const Seat& a, const Seat& b, std::optional<Time> a_away_until = std::nullopt,
-            std::optional<Time> b_away_until = std::nullopt);
+  // Quick match and tournament matches: seats each, ready, without telling anyone yet (the
+  // shell linked them to this room already); the first is host. A seat with a time is away
+  // until then — on the way from another node (cluster mode), or not connected. In a
+  // tournament's match room, a racer still away then is out of the match (they lose it) and
+  // the others race it; the one left alone wins it unraced (MatchEnd).
+  void seat(const std::vector<std::pair<Seat, std::optional<Time>>>& seats);
   // Tells everyone the room as it is (the caller, when direct, gets it with rid) and starts
   // when all are ready.
   RaceEffects announce(bool direct, const protocol::Rid& rid, Time now);
@@ -286,6 +279,9 @@ class RaceState {
   bool tournament_match() const noexcept { return !options_.tournament.empty(); }
   // A tournament's match is decided: everyone gets `room_closed` (match_over) and is let go.
   void end_match(MatchEnd end);
+  // A tournament's match before its start: gone are out of it (they lose it). Fewer than two
+  // left: it is decided (the one left wins it); else the others race it.
+  void leave_match(const std::vector<std::shared_ptr<Player>>& gone, Time now);
 
   std::string code_;
   protocol::RoomOptions options_;
@@ -305,6 +301,7 @@ class RaceState {
   std::shared_ptr<const GhostRun> ghost_;  // a ghost room's run
   std::map<std::string, Time> kicked_;     // player id → until when they may not join
   bool ghost_stuck_ = false;  // a letter of the run changed nothing: it plays no further
+  MatchEnd match_places_;     // the last race's places, for a tournament's match
 };
 
 }  // namespace tilerace::server

@@ -352,18 +352,18 @@ void Room::seat_ghost() {
 void Room::seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
                 std::optional<Time> a_expected_by) {
   std::lock_guard lock(mutex_);
-  state_->seat(seat_of(a, !a_expected_by), seat_of(b, true), a_expected_by);
+  state_->seat({{seat_of(a, !a_expected_by), a_expected_by}, {seat_of(b, true), std::nullopt}});
 }
 
-void Room::seat_match(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
-                      Time away_until) {
+void Room::seat_match(const std::vector<std::shared_ptr<Player>>& players, Time away_until) {
   std::lock_guard lock(mutex_);
-  const Seat sa = seat_of(a, true);
-  const Seat sb = seat_of(b, true);
-  const auto away = [away_until](const Seat& s) {
-    return s.connection.expired() ? std::optional<Time>(away_until) : std::nullopt;
-  };
-  state_->seat(sa, sb, away(sa), away(sb));
+  std::vector<std::pair<Seat, std::optional<Time>>> seats;
+  for (const auto& player : players) {
+    Seat seat = seat_of(player, true);
+    const bool away = seat.connection.expired();
+    seats.emplace_back(std::move(seat), away ? std::optional<Time>(away_until) : std::nullopt);
+  }
+  state_->seat(seats);
 }
 
 void Room::watch(std::function<void(const MatchEnd&)> on_end) {

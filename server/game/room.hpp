@@ -95,10 +95,9 @@ class Room : public std::enable_shared_from_this<Room> {
   // Quick match: seats a and b (already linked to this room by the registry).
   void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
             std::optional<Time> a_expected_by = std::nullopt);
-  // A tournament's match: seats a and b (linked to this room by the registry); one who is not
+  // A tournament's match: seats players (linked to this room by the registry); one who is not
   // connected is away until away_until (RaceState::seat).
-  void seat_match(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
-                  Time away_until);
+  void seat_match(const std::vector<std::shared_ptr<Player>>& players, Time away_until);
   // A tournament's match room: on_end is called (posted onto the executor, no lock held) once
   // with how the match ended. Set before the room is announced.
   void watch(std::function<void(const MatchEnd&)> on_end);

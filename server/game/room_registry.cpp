@@ -1,5 +1,7 @@
 #include "server/game/room_registry.hpp"
 
+#include <algorithm>
+#include <mutex>
 #include <stdexcept>
 
 #include "server/base/secrets.hpp"
@@ -84,24 +86,28 @@ Claim RoomRegistry::create_matched(const protocol::RoomOptions& options,
   return Claim::paired;
 }
 
-RoomRegistry::MatchSeating RoomRegistry::create_match(const protocol::RoomOptions& options,
-                                                      const std::shared_ptr<Player>& a,
-                                                      const std::shared_ptr<Player>& b,
-                                                      Room::Time away_until,
-                                                      std::function<void(const MatchEnd&)> on_end) {
+RoomRegistry::MatchSeating RoomRegistry::create_match(
+    const protocol::RoomOptions& options, const std::vector<std::shared_ptr<Player>>& players,
+    Room::Time away_until, std::function<void(const MatchEnd&)> on_end) {
   MatchSeating seating;
   {
     std::lock_guard lock(mutex_);
     auto made = Room::make(unused_code_locked(), options, services_);
-    made->seat_match(a, b, away_until);  // nobody knows this room yet: its lock is free
+    made->seat_match(players, away_until);  // nobody knows this room yet: its lock is free
     made->watch(std::move(on_end));
     {
-      std::scoped_lock players(a->mutex, b->mutex);
-      seating.a_busy = !a->room.expired();
-      seating.b_busy = !b->room.expired();
-      if (seating.a_busy || seating.b_busy) return seating;
-      a->room = made;
-      b->room = made;
+      // Every player's lock at once, taken in address order (std::lock, which the two-player
+      // paths use, never waits while holding one: no cycle with them).
+      std::vector<Player*> order;
+      for (const auto& p : players) order.push_back(p.get());
+      std::sort(order.begin(), order.end());
+      std::vector<std::unique_lock<std::mutex>> locks;
+      for (Player* p : order) locks.emplace_back(p->mutex);
+      for (const auto& p : players) seating.busy.push_back(!p->room.expired());
+      if (std::find(seating.busy.begin(), seating.busy.end(), true) != seating.busy.end()) {
+        return seating;
+      }
+      for (const auto& p : players) p->room = made;
     }
     if (stopped_) made->stop();
     rooms_.emplace(made->code(), made);

@@ -31,19 +31,19 @@ class RoomRegistry {
                        const std::shared_ptr<Player>& arriving, std::shared_ptr<Room>& room,
                        std::string code = {},
                        std::optional<Room::Time> waiting_expected_by = std::nullopt);
-  // A tournament's match: a room (options.tournament set) seating a and b, both ready,
-  // registered only once both are linked to it (under both players' locks). One who is not
-  // connected is seated away until away_until; on_end watches the room (Room::watch) from
-  // before anyone can reach it. Nothing is created when either is in a room already: the
-  // answer says who.
+  // A tournament's match: a room (options.tournament set) seating players, all ready,
+  // registered only once all are linked to it (under the players' locks, one at a time in a
+  // fixed order: a player's room is set only here and by a join, under their own lock). One who
+  // is not connected is seated away until away_until; on_end watches the room (Room::watch)
+  // from before anyone can reach it. Nothing is created when any of them is in a room already:
+  // the answer says who (busy[i] for players[i]).
   struct MatchSeating {
     std::shared_ptr<Room> room;
-    bool a_busy = false;
-    bool b_busy = false;
+    std::vector<bool> busy;
   };
-  MatchSeating create_match(const protocol::RoomOptions& options, const std::shared_ptr<Player>& a,
-                            const std::shared_ptr<Player>& b, Room::Time away_until,
-                            std::function<void(const MatchEnd&)> on_end);
+  MatchSeating create_match(const protocol::RoomOptions& options,
+                            const std::vector<std::shared_ptr<Player>>& players,
+                            Room::Time away_until, std::function<void(const MatchEnd&)> on_end);
   // Brings back a journaled race under its old code; false if it cannot be rebuilt. players:
   // as Room::restore's, with the computer's null too; ghost: a ghost room's run.
   bool restore(const ActiveRaceRecord& record, std::vector<std::shared_ptr<Player>> players,

@@ -1,6 +1,7 @@
 #include "server/game/swiss_pairing.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -16,9 +17,12 @@ constexpr int kDraw = 1;
 
 }  // namespace
 
-SwissPairing::SwissPairing(std::vector<Entrant> entrants)
-    : entrants_(std::move(entrants)), records_(entrants_.size()) {
+SwissPairing::SwissPairing(std::vector<Entrant> entrants, int room_size)
+    : entrants_(std::move(entrants)),
+      records_(entrants_.size()),
+      room_size_(static_cast<std::size_t>(room_size)) {
   if (entrants_.size() < 2) throw std::invalid_argument("a Swiss needs two players");
+  if (room_size < 2 || room_size > 4) throw std::invalid_argument("rooms of 2 to 4");
 }
 
 bool SwissPairing::have_met(std::size_t a, std::size_t b) const {
@@ -41,21 +45,32 @@ bool SwissPairing::pair_rest(std::vector<std::size_t>& rest, Round& round, long&
     for (std::size_t j = 1; j < rest.size(); ++j) {
       if (j != i) left.push_back(rest[j]);
     }
-    round.matches.emplace_back(first, other);
+    round.matches.push_back({first, other});
     if (pair_rest(left, round, budget)) return true;
     round.matches.pop_back();
   }
   return false;
 }
 
-SwissPairing::Round SwissPairing::pair_round() {
-  if (!round_complete()) throw std::logic_error("the round before is not over");
+std::vector<std::size_t> SwissPairing::standings_order() const {
   std::vector<std::size_t> order(entrants_.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(), [this](std::size_t x, std::size_t y) {
     if (records_[x].points != records_[y].points) return records_[x].points > records_[y].points;
     return entrants_[x].rating > entrants_[y].rating;
   });
+  return order;
+}
+
+SwissPairing::Round SwissPairing::pair_round() {
+  if (!round_complete()) throw std::logic_error("the round before is not over");
+  const std::vector<std::size_t> order = standings_order();
+  const Round round = room_size_ == 2 ? pair_one_on_one(order) : fill_rooms(order);
+  resume_round(round);
+  return round;
+}
+
+SwissPairing::Round SwissPairing::pair_one_on_one(const std::vector<std::size_t>& order) const {
   // The odd player out: the lowest who has had no bye (everyone has had one: the lowest), and
   // of those, the first whose leaving lets the others pair without a rematch.
   std::vector<std::optional<std::size_t>> byes;
@@ -67,32 +82,89 @@ SwissPairing::Round SwissPairing::pair_round() {
     }
     if (byes.empty()) byes.push_back(order.back());
   }
-  Round round;
-  bool found = false;
   long budget = kSearchBudget;
   for (const std::optional<std::size_t>& bye : byes) {
     std::vector<std::size_t> rest;
     for (std::size_t p : order) {
       if (p != bye) rest.push_back(p);
     }
-    round = Round{{}, bye};
-    if (pair_rest(rest, round, budget)) {
-      found = true;
-      break;
-    }
+    Round round{{}, bye};
+    if (pair_rest(rest, round, budget)) return round;
     if (budget < 0) break;
   }
-  if (!found) {  // no rematch-free pairing: neighbours in the standings meet
-    round = Round{{}, byes.front()};
-    std::vector<std::size_t> rest;
-    for (std::size_t p : order) {
-      if (p != round.bye) rest.push_back(p);
-    }
-    for (std::size_t i = 0; i + 1 < rest.size(); i += 2)
-      round.matches.emplace_back(rest[i], rest[i + 1]);
+  // No rematch-free pairing: neighbours in the standings meet.
+  Round round{{}, byes.front()};
+  std::vector<std::size_t> rest;
+  for (std::size_t p : order) {
+    if (p != round.bye) rest.push_back(p);
   }
-  resume_round(round);
+  for (std::size_t i = 0; i + 1 < rest.size(); i += 2)
+    round.matches.push_back({rest[i], rest[i + 1]});
   return round;
+}
+
+int SwissPairing::meetings(std::size_t a, std::size_t b) const {
+  const std::vector<std::size_t>& o = records_[a].opponents;
+  return static_cast<int>(std::count(o.begin(), o.end(), b));
+}
+
+// Searches the seatings of rest (in standings order) into rooms of sizes, each room's first
+// seat the best player left: the one whose rooms repeat the fewest earlier meetings (each
+// pair counted as often as it met before). Tries the cheapest seat first, so the first seating
+// found is the greedy one (always completed); keeps the best found within the budget (spent in
+// proportion to the work), and stops at one without a rematch.
+void SwissPairing::seat_rest(std::vector<std::size_t>& rest, const std::vector<std::size_t>& sizes,
+                             Seating& now, Seating& best, long& budget) const {
+  const bool found = best.cost != std::numeric_limits<int>::max();
+  if (now.cost >= best.cost || (found && budget < 0)) return;
+  if (rest.empty()) {
+    best = now;
+    return;
+  }
+  if (now.rooms.empty() || now.rooms.back().size() == sizes[now.rooms.size() - 1]) {
+    now.rooms.push_back({rest.front()});
+    rest.erase(rest.begin());
+    seat_rest(rest, sizes, now, best, budget);
+    rest.insert(rest.begin(), now.rooms.back().front());
+    now.rooms.pop_back();
+    return;
+  }
+  const std::size_t room = now.rooms.size() - 1;   // rooms grows below: no reference into it
+  std::vector<std::pair<int, std::size_t>> seats;  // (added cost, position in rest)
+  budget -= static_cast<long>(rest.size());
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    int cost = 0;
+    for (std::size_t q : now.rooms[room]) cost += meetings(rest[i], q);
+    seats.emplace_back(cost, i);
+  }
+  std::stable_sort(seats.begin(), seats.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (const auto& [cost, i] : seats) {
+    if (best.cost == 0 || (budget < 0 && best.cost != std::numeric_limits<int>::max())) return;
+    const std::size_t p = rest[i];
+    rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i));
+    now.rooms[room].push_back(p);
+    now.cost += cost;
+    seat_rest(rest, sizes, now, best, budget);
+    now.cost -= cost;
+    now.rooms[room].pop_back();
+    rest.insert(rest.begin() + static_cast<std::ptrdiff_t>(i), p);
+  }
+}
+
+SwissPairing::Round SwissPairing::fill_rooms(std::vector<std::size_t> order) const {
+  // As even as the field allows: the first rooms take one more when it does not divide.
+  const std::size_t count = (order.size() + room_size_ - 1) / room_size_;
+  std::vector<std::size_t> sizes;
+  for (std::size_t r = 0, left = order.size(); r < count; ++r) {
+    sizes.push_back(left / (count - r) + (left % (count - r) != 0));
+    left -= sizes.back();
+  }
+  Seating now;
+  Seating best{{}, std::numeric_limits<int>::max()};
+  long budget = kSearchBudget;
+  seat_rest(order, sizes, now, best, budget);
+  return Round{std::move(best.rooms), std::nullopt};
 }
 
 void SwissPairing::resume_round(const Round& round) {
@@ -105,22 +177,18 @@ void SwissPairing::resume_round(const Round& round) {
   ++rounds_;
 }
 
-bool SwissPairing::report(std::size_t a, std::size_t b, MatchOutcome outcome) {
-  auto it = std::find_if(unreported_.begin(), unreported_.end(), [&](const auto& m) {
-    return (m.first == a && m.second == b) || (m.first == b && m.second == a);
+bool SwissPairing::report(const Group& players, const std::vector<Result>& results) {
+  const auto it = std::find_if(unreported_.begin(), unreported_.end(), [&](const Group& m) {
+    return m.size() == players.size() && std::is_permutation(m.begin(), m.end(), players.begin());
   });
-  if (it == unreported_.end()) return false;
+  if (it == unreported_.end() || results.size() != players.size()) return false;
   unreported_.erase(it);
-  records_[a].opponents.push_back(b);
-  records_[b].opponents.push_back(a);
-  switch (outcome) {
-    case MatchOutcome::a_wins: records_[a].points += kWin; break;
-    case MatchOutcome::b_wins: records_[b].points += kWin; break;
-    case MatchOutcome::draw:
-      records_[a].points += kDraw;
-      records_[b].points += kDraw;
-      break;
-    case MatchOutcome::both_lose: break;
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    Record& r = records_[players[i]];
+    for (std::size_t other : players) {
+      if (other != players[i]) r.opponents.push_back(other);
+    }
+    r.points += results[i] == Result::win ? kWin : results[i] == Result::draw ? kDraw : 0;
   }
   return true;
 }

@@ -4,10 +4,15 @@
 // met (the Monrad way: no two players meet twice); an odd player out — the lowest in the
 // standings who has not had one — gets a bye worth a win. Standings order by points, then
 // Buchholz (the sum of the points of the opponents played; a bye adds none), then rating.
-// Points are counted in halves: a win 2, a draw 1, a loss 0. Pure: the shell reports results.
+// Points are counted in halves: a win 2, a draw 1, a loss 0.
+// With rooms of more than two (room_size 3 or 4) everyone races all against all in rooms that
+// fill in standings order, as even in size as the field allows (nine in rooms of four: three of
+// three) and never with a bye: each room's first seat goes to the best player not yet seated,
+// the others to the players nearest below that repeat the fewest earlier meetings over the
+// whole round (a bounded search) — rooms keep rematches as few as they can rather than forbid
+// them. A room's opponents all count in a player's Buchholz. Pure: the shell reports results.
 #include <cstddef>
 #include <optional>
-#include <utility>
 #include <vector>
 
 #include "server/game/entrant.hpp"
@@ -17,7 +22,7 @@ namespace tilerace::server {
 class SwissPairing {
  public:
   struct Round {
-    std::vector<std::pair<std::size_t, std::size_t>> matches;  // players, by their index
+    std::vector<Group> matches;  // each match's players, by their index
     std::optional<std::size_t> bye;
   };
   struct Standing {
@@ -27,8 +32,9 @@ class SwissPairing {
     int rating = 0;
   };
 
-  // Requires at least two entrants; a player is known by their index in entrants.
-  explicit SwissPairing(std::vector<Entrant> entrants);
+  // Requires at least two entrants and room_size 2 to 4; a player is known by their index in
+  // entrants.
+  explicit SwissPairing(std::vector<Entrant> entrants, int room_size = 2);
 
   const std::vector<Entrant>& entrants() const noexcept { return entrants_; }
   // Pairs the next round and counts its bye at once. Requires every match of the round
@@ -38,9 +44,10 @@ class SwissPairing {
   // Takes round as the next one, as pair_round had paired it (a tournament rebuilt from the
   // store, which kept its rounds): its bye counts at once. Requires what pair_round does.
   void resume_round(const Round& round);
-  // Records a match of the current round; false, changing nothing, for a pair that is not one
-  // of its unreported matches.
-  bool report(std::size_t a, std::size_t b, MatchOutcome outcome);
+  // Records a match of the current round (players in any order; results[i] is how players[i]
+  // came out of it). False, changing nothing, for players that are not one of its unreported
+  // matches.
+  bool report(const Group& players, const std::vector<Result>& results);
   // Every match of the current round is reported.
   bool round_complete() const noexcept { return unreported_.empty(); }
   int rounds_paired() const noexcept { return rounds_; }
@@ -54,11 +61,24 @@ class SwissPairing {
     std::vector<std::size_t> opponents;
   };
 
+  // The players in standings order (points, then rating).
+  std::vector<std::size_t> standings_order() const;
+  // 1-on-1: Monrad pairing with its bye; rooms: filled in standings order.
+  Round pair_one_on_one(const std::vector<std::size_t>& order) const;
+  Round fill_rooms(std::vector<std::size_t> order) const;
+  struct Seating {
+    std::vector<Group> rooms;
+    int cost = 0;  // earlier meetings the rooms repeat
+  };
+  void seat_rest(std::vector<std::size_t>& rest, const std::vector<std::size_t>& sizes,
+                 Seating& now, Seating& best, long& budget) const;
+  int meetings(std::size_t a, std::size_t b) const;
   bool pair_rest(std::vector<std::size_t>& rest, Round& round, long& budget) const;
 
   std::vector<Entrant> entrants_;
   std::vector<Record> records_;
-  std::vector<std::pair<std::size_t, std::size_t>> unreported_;
+  std::size_t room_size_ = 2;
+  std::vector<Group> unreported_;
   int rounds_ = 0;
 };
 

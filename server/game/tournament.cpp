@@ -86,9 +86,7 @@ std::shared_ptr<Tournament> Tournament::restore(const TournamentRecord& record,
         room && room->tournament() == t->code_) {
       room->watch(t->on_end_of(r.match));  // its race came back: it goes on
     } else if (const std::optional<RaceOutcome> outcome = store.race_in_room(r.room, r.opened_at)) {
-      fx.merge(t->state_->match_ended(r.match, outcome->winner,
-                                      !outcome->closed && outcome->winner.empty(), now,
-                                      t->availability()));
+      fx.merge(t->state_->match_ended(r.match, MatchEnd{outcome->places}, now, t->availability()));
     } else {  // no race came of it (not started, or lost before it was journaled)
       fx.merge(t->state_->reopen(r.match));
     }
@@ -197,14 +195,10 @@ TournamentState::Available Tournament::availability() const {
 Tournament::Effects Tournament::open_locked(const TournamentState::Opening& opening,
                                             std::vector<std::shared_ptr<Room>>& opened) {
   const auto now = TournamentState::Clock::now();
-  const auto a = services_.players->find(opening.a);
-  const auto b = services_.players->find(opening.b);
-  if (!a || !b) {  // not in memory: never signed in since the start (cannot happen, kept safe)
-    return state_->match_ended(opening.match,
-                               a   ? a->id
-                               : b ? b->id
-                                   : "",
-                               false, now, availability());
+  std::vector<std::shared_ptr<Player>> players;
+  for (const std::string& id : opening.players) {
+    // Not in memory: never signed in since the start (cannot happen, kept safe): they lose.
+    if (auto player = services_.players->find(id)) players.push_back(std::move(player));
   }
   const protocol::TournamentOptions& o = state_->options();
   protocol::RoomOptions room_options;
@@ -212,21 +206,25 @@ Tournament::Effects Tournament::open_locked(const TournamentState::Opening& open
   room_options.size = o.size;
   room_options.target = o.target;
   room_options.time_limit = o.time_limit;
-  room_options.max_players = 2;
   room_options.is_public = public_;
   room_options.tournament = code_;
-  const RoomRegistry::MatchSeating seating = services_.rooms->create_match(
-      room_options, a, b, now + services_.grace, on_end_of(opening.match));
-  if (!seating.room) {  // busy in another room: the match is lost unplayed
-    const std::string winner = seating.a_busy && seating.b_busy ? ""
-                               : seating.a_busy                 ? b->id
-                                                                : a->id;
-    spdlog::info("tournament {}: a racer of match {} is in another room: decided unplayed", code_,
-                 opening.match);
-    return state_->match_ended(opening.match, winner, false, now, availability());
+  while (players.size() >= 2) {
+    room_options.max_players = static_cast<int>(players.size());
+    const RoomRegistry::MatchSeating seating = services_.rooms->create_match(
+        room_options, players, now + services_.grace, on_end_of(opening.match));
+    if (seating.room) {
+      opened.push_back(seating.room);
+      return state_->opened(opening.match, seating.room->code());
+    }
+    // Busy in another room: out of the match, lost unplayed; the others race it.
+    spdlog::info("tournament {}: a racer of match {} is in another room", code_, opening.match);
+    for (std::size_t i = players.size(); i-- > 0;) {
+      if (seating.busy[i]) players.erase(players.begin() + static_cast<std::ptrdiff_t>(i));
+    }
   }
-  opened.push_back(seating.room);
-  return state_->opened(opening.match, seating.room->code());
+  MatchEnd end;  // decided unplayed: the one left, if anyone, wins it
+  for (const auto& player : players) end.places.emplace_back(player->id, 0);
+  return state_->match_ended(opening.match, end, now, availability());
 }
 
 std::function<void(const MatchEnd&)> Tournament::on_end_of(std::size_t match) {
@@ -237,8 +235,7 @@ std::function<void(const MatchEnd&)> Tournament::on_end_of(std::size_t match) {
 
 void Tournament::on_match_end(std::size_t match, const MatchEnd& end) {
   std::lock_guard lock(mutex_);
-  apply_locked(state_->match_ended(match, end.winner, end.draw, TournamentState::Clock::now(),
-                                   availability()),
+  apply_locked(state_->match_ended(match, end, TournamentState::Clock::now(), availability()),
                nullptr, {});
 }
 

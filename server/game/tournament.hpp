@@ -1,7 +1,7 @@
 #pragma once
 // A tournament as the server runs it: the shell around its rules (TournamentState). It calls
 // the rules under its mutex and carries out what they return: each match opens as a room of
-// its own (RoomRegistry::create_match: both racers seated and ready, an absent one given the
+// its own (RoomRegistry::create_match: its racers seated and ready, an absent one given the
 // grace to come), the room's end comes back as the match's result (Room::watch, posted onto
 // the executor), and changes send the snapshot, encoded once, to every player and spectator —
 // at most one per kSnapshotEvery: a burst of changes (a round's matches ending together) goes

@@ -13,11 +13,59 @@ namespace {
 constexpr const char* kStateNames[] = {"waiting", "running", "finished", "cancelled"};
 constexpr const char* kMatchStateNames[] = {"pending", "racing", "done"};
 
-MatchOutcome outcome_of(const TournamentMatchRecord& m) {
-  return m.winner == m.a   ? MatchOutcome::a_wins
-         : m.winner == m.b ? MatchOutcome::b_wins
-         : m.draw          ? MatchOutcome::draw
-                           : MatchOutcome::both_lose;
+constexpr const char* kResultNames[] = {"win", "draw", "loss"};
+
+const char* name_of(Result r) { return kResultNames[static_cast<int>(r)]; }
+
+Result result_named(const std::string& name) {
+  const auto* r = std::find(std::begin(kResultNames), std::end(kResultNames), name);
+  if (r == std::end(kResultNames)) throw std::runtime_error("unknown result " + name);
+  return static_cast<Result>(r - std::begin(kResultNames));
+}
+
+// A stored match's results; a 1-on-1 written before results were kept has its winner and draw.
+std::vector<Result> results_of(const TournamentMatchRecord& m) {
+  std::vector<Result> results;
+  for (const std::string& r : m.results) results.push_back(result_named(r));
+  if (!results.empty()) return results;
+  for (const int p : m.players) {
+    results.push_back(m.winner == p ? Result::win : m.draw ? Result::draw : Result::loss);
+  }
+  return results;
+}
+
+// How each of players (ids) came out of a match that ended as end says: listed alone at the
+// first place, a win; missing from end, a loss; at the last place when everyone is listed (and
+// not everyone shares it), a loss; anything else, a draw. In a room of two: the winner wins,
+// the other loses, and a tie is a draw for both.
+std::vector<Result> results_of(const std::vector<std::string>& players, const MatchEnd& end) {
+  const auto place_of = [&end](const std::string& id) -> std::optional<int> {
+    for (const auto& [player, place] : end.places) {
+      if (player == id) return place;
+    }
+    return std::nullopt;
+  };
+  bool everyone = true;
+  int last = 0;
+  int first = 0;
+  for (const std::string& id : players) {
+    const std::optional<int> p = place_of(id);
+    everyone = everyone && p.has_value();
+    if (p) last = std::max(last, *p);
+    if (p == 0) ++first;
+  }
+  std::vector<Result> results;
+  for (const std::string& id : players) {
+    const std::optional<int> p = place_of(id);
+    if (!p) {
+      results.push_back(Result::loss);
+    } else if (*p == 0) {
+      results.push_back(first == 1 ? Result::win : Result::draw);
+    } else {
+      results.push_back(everyone && *p == last ? Result::loss : Result::draw);
+    }
+  }
+  return results;
 }
 
 // How often a running arena looks for players who came back (connected again, or out of a
@@ -114,10 +162,12 @@ void TournamentState::begin(Time now, const Available& available, Effects& fx) {
         seed_member_.push_back(*member_of(seed.player_id));
       break;
     }
-    case TournamentFormat::swiss: format_.emplace<SwissPairing>(entrants_of(members_)); break;
+    case TournamentFormat::swiss:
+      format_.emplace<SwissPairing>(entrants_of(members_), options_.room_size);
+      break;
     case TournamentFormat::arena:
       format_.emplace<ArenaPairing>(entrants_of(members_), now,
-                                    std::chrono::seconds(options_.duration));
+                                    std::chrono::seconds(options_.duration), options_.room_size);
       ends_at_ms_ = started_at_ms_ + std::int64_t{options_.duration} * 1000;
       break;
   }
@@ -135,53 +185,68 @@ TournamentState::Effects TournamentState::opened(std::size_t match, std::string 
   return fx;
 }
 
-TournamentState::Effects TournamentState::match_ended(std::size_t match, const std::string& winner,
-                                                      bool draw, Time now,
-                                                      const Available& available) {
+TournamentState::Effects TournamentState::match_ended(std::size_t match, const MatchEnd& end,
+                                                      Time now, const Available& available) {
   Effects fx;
   if (match >= matches_.size() || matches_[match].state == MatchState::done) return fx;
-  const Match& m = matches_[match];
-  std::optional<std::size_t> w;
-  if (!winner.empty() && members_[m.a].id == winner) w = m.a;
-  if (!winner.empty() && members_[m.b].id == winner) w = m.b;
-  decide(match, w, draw && !w);
+  std::vector<std::string> ids;
+  for (std::size_t p : matches_[match].players) ids.push_back(members_[p].id);
+  decide(match, results_of(ids, end));
   fx.changed = true;
   pair_more(now, available, fx);
   return fx;
 }
 
-void TournamentState::decide(std::size_t match, std::optional<std::size_t> winner, bool draw) {
+void TournamentState::decide(std::size_t match, std::vector<Result> results) {
   Match& m = matches_[match];
   m.state = MatchState::done;
   m.room.clear();
-  m.draw = draw;
-  const MatchOutcome outcome = winner == m.a   ? MatchOutcome::a_wins
-                               : winner == m.b ? MatchOutcome::b_wins
-                               : draw          ? MatchOutcome::draw
-                                               : MatchOutcome::both_lose;
+  m.winner.reset();
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (results[i] == Result::win) m.winner = m.players[i];
+  }
+  m.draw = std::all_of(results.begin(), results.end(), [](Result r) { return r == Result::draw; });
   if (auto* bracket = std::get_if<EliminationBracket>(&format_)) {
     // A tie, or nobody playing, sends the better seed on.
     const auto seed_of = [this](std::size_t member) {
       return static_cast<std::size_t>(std::find(seed_member_.begin(), seed_member_.end(), member) -
                                       seed_member_.begin());
     };
-    const std::size_t goes_on = winner ? seed_of(*winner) : std::min(seed_of(m.a), seed_of(m.b));
+    const std::size_t goes_on =
+        m.winner ? seed_of(*m.winner) : std::min(seed_of(m.players[0]), seed_of(m.players[1]));
     bracket->decide(*m.ref, goes_on);
     m.winner = seed_member_[goes_on];
   } else if (auto* swiss = std::get_if<SwissPairing>(&format_)) {
-    swiss->report(m.a, m.b, outcome);
-    m.winner = winner;
+    swiss->report(m.players, results);
   } else if (auto* arena = std::get_if<ArenaPairing>(&format_)) {
-    arena->report(m.a, m.b, outcome);
-    m.winner = winner;
+    arena->report(m.players, results);
   }
+  m.results = std::move(results);
+}
+
+bool TournamentState::open_or_decide(std::size_t match, Effects& fx) {
+  const Match& m = matches_[match];
+  Opening opening{match, {}};
+  for (std::size_t p : m.players) {
+    if (!members_[p].left) opening.players.push_back(members_[p].id);
+  }
+  if (opening.players.size() >= 2) {
+    fx.open.push_back(std::move(opening));
+    return false;
+  }
+  MatchEnd end;  // lost unplayed by whoever left
+  for (const std::string& id : opening.players) end.places.emplace_back(id, 0);
+  std::vector<std::string> ids;
+  for (std::size_t p : m.players) ids.push_back(members_[p].id);
+  decide(match, results_of(ids, end));
+  return true;
 }
 
 void TournamentState::pair_more(Time now, const Available& available, Effects& fx) {
   for (bool decided = true; decided && state_ == State::running;) {
     decided = false;
     struct Pairing {
-      std::size_t a, b;
+      Group players;
       int round, index;
       std::optional<EliminationBracket::Ref> ref;
     };
@@ -192,7 +257,7 @@ void TournamentState::pair_more(Time now, const Available& available, Effects& f
                                        [&ref](const Match& m) { return m.ref == ref; });
         if (known) continue;
         const EliminationBracket::Match& bm = bracket->match(ref);
-        pairs.push_back({seed_member_[*bm.a], seed_member_[*bm.b], ref.round, ref.index, ref});
+        pairs.push_back({{seed_member_[*bm.a], seed_member_[*bm.b]}, ref.round, ref.index, ref});
       }
     } else if (auto* swiss = std::get_if<SwissPairing>(&format_)) {
       if (swiss->round_complete() && swiss->rounds_paired() < options_.rounds) {
@@ -200,30 +265,20 @@ void TournamentState::pair_more(Time now, const Available& available, Effects& f
         const int round = swiss->rounds_paired() - 1;
         if (r.bye) byes_.emplace_back(round, *r.bye);
         int index = 0;
-        for (const auto& [a, b] : r.matches) pairs.push_back({a, b, round, index++, std::nullopt});
+        for (const Group& g : r.matches) pairs.push_back({g, round, index++, std::nullopt});
       }
     } else if (auto* arena = std::get_if<ArenaPairing>(&format_)) {
       const auto free = [&](std::size_t i) {
         return !members_[i].left && (!available || available(members_[i].id));
       };
-      for (const auto& [a, b] : arena->pair(now, free)) {
-        pairs.push_back({a, b, 0, static_cast<int>(matches_.size()), std::nullopt});
+      for (Group& g : arena->pair(now, free)) {
+        pairs.push_back({std::move(g), 0, static_cast<int>(matches_.size()), std::nullopt});
       }
     }
-    for (const Pairing& p : pairs) {
-      matches_.push_back({p.round, p.index, p.a, p.b, {}, MatchState::pending, {}, false, p.ref});
-      const std::size_t match = matches_.size() - 1;
-      const bool a_left = members_[p.a].left;
-      const bool b_left = members_[p.b].left;
-      if (a_left || b_left) {  // lost unplayed by whoever left
-        std::optional<std::size_t> winner;
-        if (!a_left) winner = p.a;
-        if (!b_left) winner = p.b;
-        decide(match, winner, false);
-        decided = true;
-      } else {
-        fx.open.push_back({match, members_[p.a].id, members_[p.b].id});
-      }
+    for (Pairing& p : pairs) {
+      matches_.push_back(
+          {p.round, p.index, std::move(p.players), {}, MatchState::pending, {}, false, p.ref});
+      decided = open_or_decide(matches_.size() - 1, fx) || decided;
     }
     fx.changed = fx.changed || !pairs.empty();
   }
@@ -288,14 +343,13 @@ void TournamentState::player_views(protocol::TournamentView& view) const {
     players[i].rating = members_[i].rating;
     players[i].left = members_[i].left;
   }
+  const bool elimination = std::holds_alternative<EliminationBracket>(format_);
   for (const Match& m : matches_) {
     if (m.state != MatchState::done) continue;
-    for (std::size_t p : {m.a, m.b}) {
+    for (std::size_t p : m.players) {
       ++players[p].played;
-      if (m.winner == p && !m.draw) ++players[p].wins;
-    }
-    if (std::holds_alternative<EliminationBracket>(format_)) {
-      for (std::size_t p : {m.a, m.b}) players[p].out = players[p].out || m.winner != p;
+      if (m.winner == p && (elimination || !m.draw)) ++players[p].wins;
+      if (elimination) players[p].out = players[p].out || m.winner != p;
     }
   }
   std::vector<std::size_t> order(members_.size());
@@ -351,8 +405,10 @@ void TournamentState::match_views(protocol::TournamentView& view) const {
     protocol::TournamentMatchView v;
     v.round = m.round + 1;
     v.index = m.index;
-    v.a = members_[m.a].id;
-    v.b = members_[m.b].id;
+    for (std::size_t p : m.players) v.players.push_back(members_[p].id);
+    v.a = v.players[0];
+    v.b = v.players[1];
+    for (Result r : m.results) v.results.emplace_back(name_of(r));
     v.room = m.room;
     v.state = state_name(m.state);
     if (m.winner) v.winner = members_[*m.winner].id;
@@ -401,15 +457,17 @@ TournamentRecord TournamentState::record() const {
                      .started_at = started_at_ms_};
   for (const Member& m : members_) r.members.push_back({m.id, m.name, m.rating, m.left});
   for (const Match& m : matches_) {
-    r.matches.push_back({.round = m.round,
-                         .index = m.index,
-                         .a = static_cast<int>(m.a),
-                         .b = static_cast<int>(m.b),
-                         .state = kMatchStateNames[static_cast<int>(m.state)],
-                         .room = m.room,
-                         .opened_at = m.opened_at,
-                         .winner = m.winner ? static_cast<int>(*m.winner) : -1,
-                         .draw = m.draw});
+    TournamentMatchRecord match{.round = m.round,
+                                .index = m.index,
+                                .players = {},
+                                .state = kMatchStateNames[static_cast<int>(m.state)],
+                                .room = m.room,
+                                .opened_at = m.opened_at,
+                                .winner = m.winner ? static_cast<int>(*m.winner) : -1,
+                                .draw = m.draw};
+    for (std::size_t p : m.players) match.players.push_back(static_cast<int>(p));
+    for (Result result : m.results) match.results.emplace_back(name_of(result));
+    r.matches.push_back(std::move(match));
   }
   for (const auto& [round, member] : byes_) r.byes.emplace_back(round, static_cast<int>(member));
   return r;
@@ -443,26 +501,30 @@ TournamentState TournamentState::restore(const TournamentRecord& r, Time now,
         t.seed_member_.push_back(*t.member_of(seed.player_id));
       break;
     }
-    case TournamentFormat::swiss: t.format_.emplace<SwissPairing>(entrants_of(t.members_)); break;
+    case TournamentFormat::swiss:
+      t.format_.emplace<SwissPairing>(entrants_of(t.members_), r.options.room_size);
+      break;
     case TournamentFormat::arena:
       t.format_.emplace<ArenaPairing>(entrants_of(t.members_), steady_at(r.started_at),
-                                      std::chrono::seconds(r.options.duration));
+                                      std::chrono::seconds(r.options.duration),
+                                      r.options.room_size);
       t.ends_at_ms_ = r.started_at + std::int64_t{r.options.duration} * 1000;
       break;
   }
   // Each match as it was paired, and its result where it has one; a Swiss round at a time.
   int swiss_round = -1;
   for (const TournamentMatchRecord& m : r.matches) {
-    const auto a = static_cast<std::size_t>(m.a);
-    const auto b = static_cast<std::size_t>(m.b);
+    Group players;
+    for (const int p : m.players) players.push_back(static_cast<std::size_t>(p));
     const auto* ms = std::find(std::begin(kMatchStateNames), std::end(kMatchStateNames), m.state);
     if (ms == std::end(kMatchStateNames)) throw std::runtime_error("unknown match state");
-    Match match{m.round, m.index, a,
-                b,       m.room,  static_cast<MatchState>(ms - std::begin(kMatchStateNames))};
+    Match match{m.round, m.index, players, m.room,
+                static_cast<MatchState>(ms - std::begin(kMatchStateNames))};
     match.opened_at = m.opened_at;
     match.draw = m.draw;
     if (m.winner >= 0) match.winner = static_cast<std::size_t>(m.winner);
     const bool done = match.state == MatchState::done;
+    if (done) match.results = results_of(m);
     if (auto* bracket = std::get_if<EliminationBracket>(&t.format_)) {
       match.ref = EliminationBracket::Ref{m.round, m.index};
       if (done) {
@@ -477,17 +539,19 @@ TournamentState TournamentState::restore(const TournamentRecord& r, Time now,
         ++swiss_round;
         SwissPairing::Round round;
         for (const TournamentMatchRecord& o : r.matches) {
-          if (o.round == swiss_round) round.matches.emplace_back(o.a, o.b);
+          if (o.round != swiss_round) continue;
+          round.matches.emplace_back();
+          for (const int p : o.players) round.matches.back().push_back(static_cast<std::size_t>(p));
         }
         for (const auto& [br, member] : r.byes) {
           if (br == swiss_round) round.bye = static_cast<std::size_t>(member);
         }
         swiss->resume_round(round);
       }
-      if (done) swiss->report(a, b, outcome_of(m));
+      if (done) swiss->report(players, match.results);
     } else if (auto* arena = std::get_if<ArenaPairing>(&t.format_)) {
-      arena->resume(a, b);
-      if (done) arena->report(a, b, outcome_of(m));
+      arena->resume(players);
+      if (done) arena->report(players, match.results);
     }
     t.matches_.push_back(std::move(match));
   }
@@ -527,9 +591,7 @@ void TournamentState::resume(Time now, const Available& available, Effects& fx) 
   for (std::size_t i = 0; i < matches_.size(); ++i) {
     const bool opening =
         std::any_of(fx.open.begin(), fx.open.end(), [i](const Opening& o) { return o.match == i; });
-    if (matches_[i].state == MatchState::pending && !opening) {
-      fx.open.push_back({i, members_[matches_[i].a].id, members_[matches_[i].b].id});
-    }
+    if (matches_[i].state == MatchState::pending && !opening) open_or_decide(i, fx);
   }
   pair_more(now, available, fx);
 }

@@ -22,6 +22,7 @@
 #include "protocol/tournament.hpp"
 #include "server/game/arena_pairing.hpp"
 #include "server/game/elimination_bracket.hpp"
+#include "server/game/match_end.hpp"
 #include "server/game/swiss_pairing.hpp"
 #include "server/store/tournament_record.hpp"
 
@@ -42,11 +43,11 @@ class TournamentState {
     int rating = 0;
     bool left = false;  // left after the start: their matches from then on are walkovers
   };
-  // A match for the shell to open: matches().at(match), between players a and b (ids).
+  // A match for the shell to open: match's room for players (ids; the match's players who
+  // have not left, two at least).
   struct Opening {
     std::size_t match = 0;
-    std::string a;
-    std::string b;
+    std::vector<std::string> players;
   };
   struct Effects {
     std::vector<Opening> open;
@@ -78,9 +79,10 @@ class TournamentState {
   Effects start(const std::string& by, Time now, const Available& available);
   // The shell opened match's room.
   Effects opened(std::size_t match, std::string room);
-  // How match ended: winner is a player id of the match (empty: nobody), draw for a tie.
-  Effects match_ended(std::size_t match, const std::string& winner, bool draw, Time now,
-                      const Available& available);
+  // How match ended (its players' places: see MatchEnd). In a room of more than two, first
+  // alone is a win, last a loss and any place between a draw (results_of); a player missing
+  // from it lost.
+  Effects match_ended(std::size_t match, const MatchEnd& end, Time now, const Available& available);
   // The clock's work: the scheduled start, the arena's pairing of players who came back and
   // its end (after which only its last races' ends remain to wait for).
   Effects tick(Time now, const Available& available);
@@ -115,20 +117,25 @@ class TournamentState {
   struct Match {
     int round = 0;  // 0-based
     int index = 0;
-    std::size_t a = 0;  // members
-    std::size_t b = 0;
+    Group players;  // members
     std::string room;
     MatchState state = MatchState::pending;
-    std::optional<std::size_t> winner;  // elimination: who went on (the better seed on a tie)
-    bool draw = false;
+    // elimination: who went on (the better seed on a tie); else who alone came first
+    std::optional<std::size_t> winner;
+    bool draw = false;  // everyone drew
     std::optional<EliminationBracket::Ref> ref;
-    std::int64_t opened_at = 0;  // Unix ms its room opened
+    std::int64_t opened_at = 0;   // Unix ms its room opened
+    std::vector<Result> results;  // once done: per player
   };
 
   std::optional<std::size_t> member_of(const std::string& id) const;
-  // Opens what the format can pair now; matches with a player who left are decided at once.
+  // Opens what the format can pair now; a match with fewer than two players who have not left
+  // is decided at once (the one left wins it).
   void pair_more(Time now, const Available& available, Effects& fx);
-  void decide(std::size_t match, std::optional<std::size_t> winner, bool draw);
+  // Opens match for those of its players who have not left, or decides it when fewer than two
+  // have not.
+  bool open_or_decide(std::size_t match, Effects& fx);
+  void decide(std::size_t match, std::vector<Result> results);
   void check_finished(Time now, Effects& fx);
   void begin(Time now, const Available& available, Effects& fx);
   std::vector<std::size_t> podium() const;

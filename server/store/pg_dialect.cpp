@@ -633,7 +633,7 @@ const char* text(Sql statement) {
              "document::jsonb -> 'members' @> jsonb_build_array(jsonb_build_object('id', "
              "$1::text, 'left', false)) ORDER BY updated_at DESC LIMIT 1";
     case Sql::race_in_room:
-      return "SELECT winner, reason FROM races WHERE room = $1 AND ended_at >= $2::bigint "
+      return "SELECT winner, reason, result FROM races WHERE room = $1 AND ended_at >= $2::bigint "
              "ORDER BY ended_at LIMIT 1";
     case Sql::upsert_ban:
       return "INSERT INTO bans VALUES ($1, $2, $3, $4) ON CONFLICT (player_id) DO UPDATE SET "

@@ -1,5 +1,7 @@
 #include "server/store/recorder.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <string>
@@ -689,8 +691,21 @@ std::optional<RaceOutcome> Recorder::race_in_room(std::string_view room, std::in
   return unit(SqlTx::none, [&](SqlSession& sql) -> std::optional<RaceOutcome> {
     const SqlResult r = sql(Sql::race_in_room, room, since);
     if (r.rows() == 0) return std::nullopt;
-    const bool closed = r.string(0, 1) == "closed";
-    return RaceOutcome{closed ? std::string() : r.string(0, 0), closed};
+    RaceOutcome outcome;
+    outcome.closed = r.string(0, 1) == "closed";
+    if (outcome.closed) return outcome;
+    // The places race_over gave (its standings, best first); a race recorded before they
+    // were given: the winner first, everyone else second (a draw: everyone first).
+    const std::string winner = r.string(0, 0);
+    const nlohmann::json over = nlohmann::json::parse(r.string(0, 2));
+    for (const auto& s : over.value("standings", nlohmann::json::array())) {
+      const auto player = s.at("player").get<std::string>();
+      const int place = s.contains("place")                  ? s.at("place").get<int>() - 1
+                        : winner.empty() || player == winner ? 0
+                                                             : 1;
+      outcome.places.emplace_back(player, place);
+    }
+    return outcome;
   });
 }
 

@@ -180,7 +180,7 @@ enum class Sql : std::uint8_t {
   // (dead node, node, url): the dead node's open tournaments become node's, each under its
   // next epoch (the same one when node takes back its own) → as open_tournaments
   adopt_tournaments,
-  race_in_room,  // (room, since) → winner, reason of its first race recorded since then
+  race_in_room,  // (room, since) → winner, reason, result of its first race recorded since
   // (player_id) → code of the newest open tournament they are a member of (not left); none
   // without nodes
   tournament_of,

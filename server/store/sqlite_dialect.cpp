@@ -575,7 +575,7 @@ const char* text(Sql statement) {
     case Sql::tournament_of:
       return nullptr;  // one server: its tournaments' members are linked (never asked)
     case Sql::race_in_room:
-      return "SELECT winner, reason FROM races WHERE room = ? AND ended_at >= ? "
+      return "SELECT winner, reason, result FROM races WHERE room = ? AND ended_at >= ? "
              "ORDER BY ended_at LIMIT 1";
     case Sql::upsert_ban:
       return "INSERT INTO bans VALUES (?, ?, ?, ?) ON CONFLICT (player_id) DO UPDATE SET "

@@ -307,7 +307,9 @@ struct ActiveRaceRecord {
 
 // How a recorded race ended, as a tournament rebuilt from the store reads its match from it.
 struct RaceOutcome {
-  std::string winner;   // empty for a draw, or when the operator closed the room
+  // Each racer's place (0 is first; equal results share a place), best first; empty when the
+  // operator closed the room.
+  std::vector<std::pair<std::string, int>> places;
   bool closed = false;  // the operator closed the room: nobody played it to the end
 };
 

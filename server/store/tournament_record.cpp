@@ -34,7 +34,8 @@ std::string encode_tournament(const TournamentRecord& r) {
                   {"public", o.is_public},
                   {"rounds", o.rounds},
                   {"third_place", o.third_place},
-                  {"duration", o.duration}};
+                  {"duration", o.duration},
+                  {"room_size", o.room_size}};
   if (o.starts) options["starts"] = *o.starts;
   json members = json::array();
   for (const TournamentMemberRecord& m : r.members) {
@@ -44,13 +45,13 @@ std::string encode_tournament(const TournamentRecord& r) {
   for (const TournamentMatchRecord& m : r.matches) {
     matches.push_back({{"round", m.round},
                        {"index", m.index},
-                       {"a", m.a},
-                       {"b", m.b},
+                       {"players", m.players},
                        {"state", m.state},
                        {"room", m.room},
                        {"opened_at", m.opened_at},
                        {"winner", m.winner},
-                       {"draw", m.draw}});
+                       {"draw", m.draw},
+                       {"results", m.results}});
   }
   json byes = json::array();
   for (const auto& [round, member] : r.byes) byes.push_back({round, member});
@@ -75,6 +76,7 @@ void decode_tournament(std::string_view document, TournamentRecord& r) {
   r.options.rounds = o.at("rounds").get<int>();
   r.options.third_place = o.at("third_place").get<bool>();
   r.options.duration = o.at("duration").get<int>();
+  r.options.room_size = o.value("room_size", 2);  // written before rooms of more than two
   if (o.contains("starts")) r.options.starts = o.at("starts").get<std::int64_t>();
   r.host = j.at("host").get<std::string>();
   r.started_at = j.at("started_at").get<std::int64_t>();
@@ -92,14 +94,23 @@ void decode_tournament(std::string_view document, TournamentRecord& r) {
   for (const json& m : j.at("matches")) {
     TournamentMatchRecord match{.round = m.at("round").get<int>(),
                                 .index = m.at("index").get<int>(),
-                                .a = member(m.at("a")),
-                                .b = member(m.at("b")),
+                                .players = {},
                                 .state = m.at("state").get<std::string>(),
                                 .room = m.at("room").get<std::string>(),
                                 .opened_at = m.at("opened_at").get<std::int64_t>(),
                                 .winner = m.at("winner").get<int>(),
                                 .draw = m.at("draw").get<bool>()};
     if (match.winner != -1) member(m.at("winner"));
+    if (m.contains("players")) {
+      for (const json& p : m.at("players")) match.players.push_back(member(p));
+    } else {  // written before rooms of more than two
+      match.players = {member(m.at("a")), member(m.at("b"))};
+    }
+    if (m.contains("results")) match.results = m.at("results").get<std::vector<std::string>>();
+    if (match.players.size() < 2 || match.players.size() > 4 ||
+        (!match.results.empty() && match.results.size() != match.players.size())) {
+      throw std::runtime_error("a journaled tournament's match of no shape");
+    }
     r.matches.push_back(std::move(match));
   }
   for (const json& b : j.at("byes")) r.byes.emplace_back(b.at(0).get<int>(), member(b.at(1)));

@@ -21,18 +21,20 @@ struct TournamentMemberRecord {
   bool left = false;
 };
 
-// One match, its players by their place in members; state: pending (to open), racing (in
-// room since opened_at, Unix ms) or done (winner: a member, -1 for nobody).
+// One match, its players by their place in members (two, or up to four all against all);
+// state: pending (to open), racing (in room since opened_at, Unix ms) or done: winner (a
+// member: who went on in an elimination, else who alone came first; -1 for nobody), draw
+// (1-on-1: neither won) and results (how each of players came out of it: win, draw or loss).
 struct TournamentMatchRecord {
   int round = 0;  // 0-based
   int index = 0;
-  int a = 0;
-  int b = 0;
+  std::vector<int> players;
   std::string state = "pending";
   std::string room;
   std::int64_t opened_at = 0;
   int winner = -1;
   bool draw = false;
+  std::vector<std::string> results;
 };
 
 struct TournamentRecord {

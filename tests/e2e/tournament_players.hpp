@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -20,8 +21,9 @@ namespace tilerace::e2e {
 
 // How a scripted player plays a match.
 enum class Script {
-  better_seed_wins,  // the player numbered higher resigns at once: the lower one wins
-  race_the_clock,    // both play a few moves and wait for the time limit
+  better_seed_wins,  // everyone but the player numbered lowest resigns at once: they win
+  race_the_clock,    // everyone plays a few moves (3 to 5, by their number) and waits for the
+                     // time limit
 };
 
 // Sends m and returns its answer (the message carrying its rid), passing over the snapshots
@@ -103,21 +105,19 @@ inline void play_out(Scripted& p, const std::map<std::string, int>& number_of, S
       p.last = (*m)["tournament"];
       if (p.last["state"] == "finished" || p.last["state"] == "cancelled") return;
     } else if (type == "race_start") {
-      std::string opponent;
-      for (const auto& [id, game] : (*m)["games"].items()) {
-        if (id != p.racer.id) opponent = id;
-      }
+      int best = p.number;  // the best-numbered racer of the room
+      for (const auto& [id, game] : (*m)["games"].items()) best = std::min(best, number_of.at(id));
       if (script == Script::better_seed_wins) {
-        if (number_of.at(opponent) >= p.number) continue;
+        if (best == p.number) continue;
         if (watched != nullptr && !watched->wait_for((*m)["code"], 10s)) {
           p.failure = "nobody watched room " + (*m)["code"].get<std::string>();
           return;
         }
         p.racer.ws.send({{"type", "resign"}});
       } else {
-        for (const char* dir : {"left", "down", "right", "down", "left"}) {
-          p.racer.ws.send({{"type", "move"}, {"dir", dir}});
-        }
+        const std::vector<const char*> dirs = {"left", "down", "right", "down", "left"};
+        for (int i = 0; i < 3 + p.number % 3; ++i)
+          p.racer.ws.send({{"type", "move"}, {"dir", dirs[i]}});
       }
     } else if (type == "race_over") {
       p.race_overs.push_back(*m);

@@ -189,6 +189,137 @@ TEST(Tournament, AnArenaOfSixRunsForItsMinuteAndCountsItsPoints) {
   }
 }
 
+// Each player's points as the snapshot's matches add them up (in pairing order): a win 2, a draw
+// 1, a loss 0; in an arena, doubled on a streak (two wins in a row).
+std::map<std::string, int> points_of(const json& tournament) {
+  const bool arena = tournament["format"] == "arena";
+  std::map<std::string, int> points, wins_in_a_row;
+  for (const json& m : tournament["matches"]) {
+    if (m["state"] == "bye") points[m["a"].get<std::string>()] += 2;
+    if (m["state"] != "done") continue;
+    for (const auto& [p, result] : m["results"].items()) {
+      const int base = result == "win" ? 2 : result == "draw" ? 1 : 0;
+      points[p] += arena && wins_in_a_row[p] >= 2 ? 2 * base : base;
+      wins_in_a_row[p] = result == "win" ? wins_in_a_row[p] + 1 : 0;
+    }
+  }
+  return points;
+}
+
+// Every match's results in the final snapshot are what its race's places made them (first
+// alone a win, last a loss, between a draw), as the racers' race_over gave the places.
+void expect_results_as_raced(const std::vector<std::unique_ptr<Scripted>>& players,
+                             const json& final) {
+  std::map<std::string, json> overs;  // room → its race_over
+  for (const auto& p : players) {
+    for (const json& over : p->race_overs) overs[over["code"].get<std::string>()] = over;
+  }
+  std::multiset<std::string> raced, shown;
+  for (const auto& [room, over] : overs) {
+    int last = 1, first = 0;
+    for (const json& s : over["standings"]) {
+      last = std::max(last, s["place"].get<int>());
+      first += s["place"] == 1;
+    }
+    json results = json::object();
+    for (const json& s : over["standings"]) {
+      const int place = s["place"];
+      results[s["player"].get<std::string>()] = place == 1      ? (first == 1 ? "win" : "draw")
+                                                : place == last ? "loss"
+                                                                : "draw";
+    }
+    raced.insert(results.dump());
+  }
+  for (const json& m : final["matches"]) {
+    if (m["state"] == "done") shown.insert(m["results"].dump());
+  }
+  EXPECT_EQ(shown, raced);
+}
+
+// Rooms of up to four: seven players race all against all in a room of four and one of three
+// each round; the best of each room wins it (the others resign: they share last place and
+// lose), and the points are the rooms' results.
+TEST(Tournament, ASwissOfSevenInRoomsOfFourRacesAllAgainstAll) {
+  ServerProcess server({"--countdown", "0", "--rate", "100000"});
+  std::string code;
+  auto players = field(server, 7, {{"format", "swiss"}, {"rounds", 2}, {"room_size", 4}}, code);
+  EXPECT_EQ(players[0]->racer.ws.request({{"type", "start_tournament"}, {"rid", "go"}})["type"],
+            "tournament");
+  run(players, Script::better_seed_wins, 60s);
+
+  const json& final = players[0]->last;
+  EXPECT_EQ(final["state"], "finished");
+  EXPECT_EQ(final["room_size"], 4);
+  std::map<int, std::multiset<std::size_t>> rooms;  // round → its rooms' sizes
+  std::map<int, std::set<std::string>> seated;      // round → who raced in it
+  for (const json& m : final["matches"]) {
+    ASSERT_EQ(m["state"], "done") << "no byes in rooms";
+    const int round = m["round"];
+    rooms[round].insert(m["players"].size());
+    for (const json& p : m["players"]) {
+      EXPECT_TRUE(seated[round].insert(p.get<std::string>()).second) << "twice in a round";
+    }
+    int wins = 0;
+    for (const auto& [p, result] : m["results"].items()) {
+      if (result != "win") continue;
+      ++wins;
+      EXPECT_EQ(m["winner"], p);
+    }
+    EXPECT_EQ(wins, 1) << m.dump();
+  }
+  const std::multiset<std::size_t> four_and_three = {3, 4};
+  EXPECT_EQ(rooms,
+            (std::map<int, std::multiset<std::size_t>>{{1, four_and_three}, {2, four_and_three}}));
+  const std::map<std::string, int> points = points_of(final);
+  int total = 0;
+  for (const json& p : final["players"]) {
+    EXPECT_EQ(p["points"], points.count(p["id"]) ? points.at(p["id"]) : 0) << p.dump();
+    total += p["points"].get<int>();
+  }
+  EXPECT_EQ(total, 2 * 2 * 2) << "one win a room";
+  EXPECT_EQ(final["podium"][0], players[0]->racer.id) << "racer00 won both rooms";
+  expect_results_as_raced(players, final);
+  // Each race's race_over gives places: the winner first, the resigned sharing the last.
+  for (const auto& p : players) {
+    expect_one_rating_change_per_race(*p, 2);
+    for (const json& over : p->race_overs) {
+      const json& standings = over["standings"];
+      EXPECT_EQ(standings[0]["place"], 1);
+      for (std::size_t i = 1; i < standings.size(); ++i) EXPECT_EQ(standings[i]["place"], 2);
+    }
+  }
+}
+
+// An arena of five in rooms of three for its minute: rooms of three and two at the start, the
+// rooms' places scored (first 2, last 0, between 1, doubled on a streak).
+TEST(Tournament, AnArenaInRoomsOfThreeScoresByPlace) {
+  ServerProcess server({"--countdown", "0", "--rate", "100000"});
+  std::string code;
+  auto players =
+      field(server, 5,
+            {{"format", "arena"}, {"duration", 60}, {"time_limit", 30}, {"room_size", 3}}, code);
+  const json started = ask(players[0]->racer.ws, {{"type", "start_tournament"}});
+  ASSERT_EQ(started["type"], "tournament");
+  std::multiset<std::size_t> sizes;
+  for (const json& m : started["tournament"]["matches"]) sizes.insert(m["players"].size());
+  EXPECT_EQ(sizes, (std::multiset<std::size_t>{2, 3})) << "everyone seated at the start";
+  run(players, Script::race_the_clock, 120s);
+
+  const json& final = players[0]->last;
+  EXPECT_EQ(final["state"], "finished");
+  int matches = 0;
+  for (const json& m : final["matches"]) {
+    ASSERT_EQ(m["state"], "done");
+    ++matches;
+  }
+  EXPECT_GE(matches, 3) << "rooms again as the first races ended";
+  expect_results_as_raced(players, final);
+  const std::map<std::string, int> points = points_of(final);
+  for (const json& p : final["players"]) {
+    EXPECT_EQ(p["points"], points.count(p["id"]) ? points.at(p["id"]) : 0) << p.dump();
+  }
+}
+
 TEST(Tournament, BadRequestsGetClearErrorsAndChangeNothing) {
   ServerProcess server({"--countdown", "0"});
   Racer host(server.port(), "hosting"), other(server.port(), "another"),

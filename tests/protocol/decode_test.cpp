@@ -177,9 +177,10 @@ TEST(Decode, TournamentsTheirOptionsAndDefaults) {
       as<CreateTournament>(
           decode_client(R"({"type":"create_tournament","format":"swiss","size":5,"target":1024,)"
                         R"("time_limit":60,"max_players":256,"public":true,"starts":1900000000000,)"
-                        R"("rounds":7})"))
+                        R"("rounds":7,"room_size":4})"))
           .options;
   EXPECT_EQ(o.format, TournamentFormat::swiss);
+  EXPECT_EQ(o.room_size, 4);
   EXPECT_EQ(o.size, 5);
   EXPECT_EQ(o.target, 1024);
   EXPECT_EQ(o.time_limit, 60);
@@ -196,6 +197,7 @@ TEST(Decode, TournamentsTheirOptionsAndDefaults) {
   EXPECT_EQ(d.duration, 1800);
   EXPECT_EQ(d.time_limit, 180);
   EXPECT_EQ(d.max_players, 16);
+  EXPECT_EQ(d.room_size, 2) << "1-on-1 unless asked";
   EXPECT_EQ(as<JoinTournament>(decode_client(R"({"type":"join_tournament","code":"q4rtz8"})")).code,
             "Q4RTZ8");
   for (const char* type : {"leave_tournament", "start_tournament"}) {
@@ -216,6 +218,13 @@ TEST(Decode, TournamentsTheirOptionsAndDefaults) {
   EXPECT_EQ(field_of(R"({"type":"create_tournament","format":"arena","max_players":1})"),
             "max_players");
   EXPECT_EQ(field_of(R"({"type":"create_tournament","format":"arena","starts":"soon"})"), "starts");
+  EXPECT_EQ(field_of(R"({"type":"create_tournament","format":"arena","room_size":5})"),
+            "room_size");
+  EXPECT_EQ(field_of(R"({"type":"create_tournament","format":"swiss","room_size":1})"),
+            "room_size");
+  EXPECT_EQ(field_of(R"({"type":"create_tournament","format":"single_elimination","room_size":3})"),
+            "room_size")
+      << "an elimination is 1-on-1";
   EXPECT_EQ(field_of(R"({"type":"join_tournament","code":"Q4RTZ"})"), "code");
 }
 

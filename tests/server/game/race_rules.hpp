@@ -102,17 +102,21 @@ class Rules {
             std::optional<Time> a_expected_by = std::nullopt) {
     a->room = owner_->room;
     b->room = owner_->room;
-    state_.seat({a, a_expected_by ? std::weak_ptr<Participant>() : a->connection, a->rating},
-                {b, b->connection, b->rating}, a_expected_by);
+    state_.seat({{{a, a_expected_by ? std::weak_ptr<Participant>() : a->connection, a->rating},
+                  a_expected_by},
+                 {{b, b->connection, b->rating}, std::nullopt}});
   }
-  // A tournament's match: both linked, then seated (each away until the time given, if any).
-  void seat_match(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
-                  std::optional<Time> a_away, std::optional<Time> b_away) {
-    a->room = owner_->room;
-    b->room = owner_->room;
-    state_.seat({a, a_away ? std::weak_ptr<Participant>() : a->connection, a->rating},
-                {b, b_away ? std::weak_ptr<Participant>() : b->connection, b->rating}, a_away,
-                b_away);
+  // A tournament's match: each linked, then seated (away until the time given, if any).
+  void seat_match(
+      const std::vector<std::pair<std::shared_ptr<Player>, std::optional<Time>>>& racers) {
+    std::vector<std::pair<Seat, std::optional<Time>>> seats;
+    for (const auto& [player, away] : racers) {
+      player->room = owner_->room;
+      seats.push_back(
+          {{player, away ? std::weak_ptr<Participant>() : player->connection, player->rating},
+           away});
+    }
+    state_.seat(seats);
   }
   void announce(Participant* direct, const protocol::Rid& rid, Time now) {
     apply(state_.announce(direct != nullptr, rid, now), direct);

@@ -11,6 +11,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using namespace testing;
+using Places = std::vector<std::pair<std::string, int>>;
 
 struct RaceFixture : ::testing::Test {
   Metrics metrics;
@@ -219,15 +220,14 @@ TEST_F(RaceFixture, ATournamentMatchWithAnAbsentRacerIsWonUnraced) {
   protocol::RoomOptions o = options();
   o.tournament = "TOURNY";
   Rules race = make(o);
-  race.seat_match(a.player, b.player, std::nullopt, t0 + 10s);
+  race.seat_match({{a.player, std::nullopt}, {b.player, t0 + 10s}});
   race.announce(nullptr, {}, t0);
   EXPECT_EQ(a.out->take().back()["room"]["tournament"], "TOURNY");
   race.set_ready(*a.player, false, *a.out, {}, t0);
   EXPECT_EQ(a.out->take().back()["code"], "not_allowed") << "a match starts by itself";
   race.tick(t0 + 10s);
   ASSERT_TRUE(race.match_end().has_value());
-  EXPECT_EQ(race.match_end()->winner, a.player->id);
-  EXPECT_FALSE(race.match_end()->draw);
+  EXPECT_EQ(race.match_end()->places, (Places{{a.player->id, 0}})) << "b did not play it";
   EXPECT_TRUE(race.closed());
   const json closed = a.out->take().back();
   EXPECT_EQ(closed["type"], "room_closed");
@@ -239,11 +239,38 @@ TEST_F(RaceFixture, LeavingATournamentMatchBeforeItsStartForfeitsIt) {
   protocol::RoomOptions o = options();
   o.tournament = "TOURNY";
   Rules race = make(o);
-  race.seat_match(a.player, b.player, std::nullopt, std::nullopt);
+  race.seat_match({{a.player, std::nullopt}, {b.player, std::nullopt}});
   race.announce(nullptr, {}, t0);
   race.leave(*b.player, *b.out, {}, t0 + 1s);
   ASSERT_TRUE(race.match_end().has_value());
-  EXPECT_EQ(race.match_end()->winner, a.player->id);
+  EXPECT_EQ(race.match_end()->places, (Places{{a.player->id, 0}}));
+  EXPECT_TRUE(race.closed());
+}
+
+// A match room of three: a racer still away after the grace is out of the match (let go, and
+// missing from its places: they lost it), and the others race it.
+TEST_F(RaceFixture, AMatchOfThreeIsRacedWithoutTheOneStillAway) {
+  Member c{"c"};
+  protocol::RoomOptions o = options();
+  o.tournament = "TOURNY";
+  o.max_players = 3;
+  Rules race = make(o);
+  race.seat_match({{a.player, std::nullopt}, {b.player, std::nullopt}, {c.player, t0 + 10s}});
+  race.announce(nullptr, {}, t0);
+  EXPECT_EQ(race.next_deadline(), t0 + 10s) << "no countdown while c is away";
+  race.tick(t0 + 10s);
+  EXPECT_FALSE(race.match_end().has_value()) << "two are left to race it";
+  EXPECT_FALSE(race.closed());
+  EXPECT_TRUE(c.player->room.expired()) << "c is let go";
+  EXPECT_EQ(a.out->take().back()["type"], "countdown");
+  race.tick(t0 + 13s);  // the countdown's end
+  race.play(*b.player, *b.out, protocol::Resign{}, {}, t0 + 14s);
+  std::optional<RaceResult> result = race.take_result();
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(json::parse(result->race_over)["standings"][1]["place"], 2);
+  race.recorded(*result, {});
+  ASSERT_TRUE(race.match_end().has_value());
+  EXPECT_EQ(race.match_end()->places, (Places{{a.player->id, 0}, {b.player->id, 1}}));
   EXPECT_TRUE(race.closed());
 }
 
@@ -251,7 +278,7 @@ TEST_F(RaceFixture, ATournamentMatchClosesOnceItsRaceIsRecorded) {
   protocol::RoomOptions o = options();
   o.tournament = "TOURNY";
   Rules race = make(o);
-  race.seat_match(a.player, b.player, std::nullopt, std::nullopt);
+  race.seat_match({{a.player, std::nullopt}, {b.player, std::nullopt}});
   race.announce(nullptr, {}, t0);
   race.tick(t0 + 3s);  // the countdown's end
   race.play(*b.player, *b.out, protocol::Resign{}, {}, t0 + 4s);
@@ -260,7 +287,7 @@ TEST_F(RaceFixture, ATournamentMatchClosesOnceItsRaceIsRecorded) {
   EXPECT_FALSE(race.match_end().has_value()) << "not before the record";
   race.recorded(*result, {});
   ASSERT_TRUE(race.match_end().has_value());
-  EXPECT_EQ(race.match_end()->winner, a.player->id);
+  EXPECT_EQ(race.match_end()->places, (Places{{a.player->id, 0}, {b.player->id, 1}}));
   EXPECT_TRUE(race.closed());
   const std::vector<json> seen = a.out->take();
   ASSERT_GE(seen.size(), 2u);

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "engine/splitmix64.hpp"
+#include "tests/server/game/one_on_one.hpp"
 
 namespace tilerace::server {
 namespace {
@@ -20,13 +21,13 @@ std::vector<Entrant> field(std::size_t n) {
 
 // A result as a seeded, plausible race would give it: mostly the higher rating, some upsets
 // and some draws.
-MatchOutcome result(engine::SplitMix64& rng, const SwissPairing& swiss, std::size_t a,
-                    std::size_t b) {
+// a's result.
+Result result(engine::SplitMix64& rng, const SwissPairing& swiss, std::size_t a, std::size_t b) {
   const std::uint64_t roll = rng.next() % 10;
-  if (roll == 0) return MatchOutcome::draw;
+  if (roll == 0) return Result::draw;
   const bool a_better = swiss.entrants()[a].rating > swiss.entrants()[b].rating;
   const bool upset = roll <= 2;
-  return a_better != upset ? MatchOutcome::a_wins : MatchOutcome::b_wins;
+  return a_better != upset ? Result::win : Result::loss;
 }
 
 // 32 players over 5 rounds: everyone plays every round, nobody twice against the same
@@ -42,14 +43,14 @@ TEST(SwissPairing, ThirtyTwoPlayersFiveRoundsNoRematchPointsAndBuchholz) {
     EXPECT_FALSE(r.bye.has_value());
     ASSERT_EQ(r.matches.size(), 16u);
     std::set<std::size_t> seen;
-    for (const auto& [a, b] : r.matches) {
+    for (const auto& [a, b] : pairs_of(r.matches)) {
       EXPECT_TRUE(seen.insert(a).second && seen.insert(b).second) << "a player twice in a round";
       EXPECT_TRUE(met.insert({std::min(a, b), std::max(a, b)}).second)
           << a << " and " << b << " meet again in round " << round + 1;
-      const MatchOutcome o = result(rng, swiss, a, b);
-      EXPECT_TRUE(swiss.report(a, b, o));
-      points[a] += o == MatchOutcome::a_wins ? 2 : o == MatchOutcome::draw ? 1 : 0;
-      points[b] += o == MatchOutcome::b_wins ? 2 : o == MatchOutcome::draw ? 1 : 0;
+      const Result o = result(rng, swiss, a, b);
+      EXPECT_TRUE(report(swiss, a, b, o));
+      points[a] += o == Result::win ? 2 : o == Result::draw ? 1 : 0;
+      points[b] += o == Result::loss ? 2 : o == Result::draw ? 1 : 0;
       opponents[a].push_back(b);
       opponents[b].push_back(a);
     }
@@ -83,9 +84,9 @@ TEST(SwissPairing, TheLargestFieldPairsWithoutRematches) {
   for (int round = 0; round < 9; ++round) {
     const SwissPairing::Round r = swiss.pair_round();
     ASSERT_EQ(r.matches.size(), 128u);
-    for (const auto& [a, b] : r.matches) {
+    for (const auto& [a, b] : pairs_of(r.matches)) {
       ASSERT_FALSE(swiss.have_met(a, b)) << "round " << round + 1;
-      swiss.report(a, b, MatchOutcome::draw);
+      report(swiss, a, b, Result::draw);
     }
   }
 }
@@ -94,12 +95,12 @@ TEST(SwissPairing, TheLargestFieldPairsWithoutRematches) {
 TEST(SwissPairing, PairsByPointsThenRating) {
   SwissPairing swiss(field(4));  // ratings: 3 best, then 2, 1, 0
   SwissPairing::Round first = swiss.pair_round();
-  EXPECT_EQ(first.matches, (std::vector<std::pair<std::size_t, std::size_t>>{{3, 2}, {1, 0}}));
-  EXPECT_TRUE(swiss.report(3, 2, MatchOutcome::b_wins));
-  EXPECT_TRUE(swiss.report(1, 0, MatchOutcome::b_wins));
+  EXPECT_EQ(pairs_of(first.matches), (Pairs{{3, 2}, {1, 0}}));
+  EXPECT_TRUE(report(swiss, 3, 2, Result::loss));
+  EXPECT_TRUE(report(swiss, 1, 0, Result::loss));
   // 2 and 0 have won: they meet; 3 and 1 have lost.
   SwissPairing::Round second = swiss.pair_round();
-  EXPECT_EQ(second.matches, (std::vector<std::pair<std::size_t, std::size_t>>{{2, 0}, {3, 1}}));
+  EXPECT_EQ(pairs_of(second.matches), (Pairs{{2, 0}, {3, 1}}));
 }
 
 // Nine players: one bye a round, to the lowest in the standings who has not had one, never
@@ -118,8 +119,8 @@ TEST(SwissPairing, AnOddFieldGivesOneByeARoundToTheLowestWithoutOne) {
     EXPECT_EQ(r.matches.size(), 4u);
     EXPECT_TRUE(byes.insert(*r.bye).second) << "a second bye for " << *r.bye;
     points[*r.bye] += 2;
-    for (const auto& [a, b] : r.matches) {
-      EXPECT_TRUE(swiss.report(a, b, MatchOutcome::a_wins));
+    for (const auto& [a, b] : pairs_of(r.matches)) {
+      EXPECT_TRUE(report(swiss, a, b, Result::win));
       points[a] += 2;
       opponents[a].push_back(b);
       opponents[b].push_back(a);
@@ -142,10 +143,10 @@ TEST(SwissPairing, AResumedRoundStandsAndPairsOnAsTheOriginal) {
   for (int round = 0; round < 3; ++round) {
     const SwissPairing::Round r = original.pair_round();
     copy.resume_round(r);
-    for (const auto& [a, b] : r.matches) {
-      const MatchOutcome outcome = result(rng, original, a, b);
-      ASSERT_TRUE(original.report(a, b, outcome));
-      ASSERT_TRUE(copy.report(a, b, outcome));
+    for (const auto& [a, b] : pairs_of(r.matches)) {
+      const Result outcome = result(rng, original, a, b);
+      ASSERT_TRUE(report(original, a, b, outcome));
+      ASSERT_TRUE(report(copy, a, b, outcome));
     }
   }
   ASSERT_EQ(copy.rounds_paired(), 3);
@@ -165,11 +166,10 @@ TEST(SwissPairing, AResumedRoundStandsAndPairsOnAsTheOriginal) {
 TEST(SwissPairing, AReportThatIsNotAnOpenMatchChangesNothing) {
   SwissPairing swiss(field(4));
   const SwissPairing::Round r = swiss.pair_round();
-  EXPECT_FALSE(swiss.report(3, 1, MatchOutcome::a_wins)) << "not paired";
+  EXPECT_FALSE(report(swiss, 3, 1, Result::win)) << "not paired";
   EXPECT_THROW(swiss.pair_round(), std::logic_error) << "the round is not over";
-  EXPECT_TRUE(swiss.report(r.matches[0].second, r.matches[0].first, MatchOutcome::draw));
-  EXPECT_FALSE(swiss.report(r.matches[0].first, r.matches[0].second, MatchOutcome::draw))
-      << "reported already";
+  EXPECT_TRUE(report(swiss, r.matches[0][1], r.matches[0][0], Result::draw));
+  EXPECT_FALSE(report(swiss, r.matches[0][0], r.matches[0][1], Result::draw)) << "reported already";
   EXPECT_FALSE(swiss.round_complete());
 }
 
@@ -181,11 +181,108 @@ TEST(SwissPairing, MoreRoundsThanTheFieldAllowsPairNeighboursAgain) {
     const SwissPairing::Round r = swiss.pair_round();
     ASSERT_EQ(r.matches.size(), 2u);
     if (round == 3) {
-      EXPECT_TRUE(swiss.have_met(r.matches[0].first, r.matches[0].second));
+      EXPECT_TRUE(swiss.have_met(r.matches[0][0], r.matches[0][1]));
     }
-    for (const auto& [a, b] : r.matches) EXPECT_TRUE(swiss.report(a, b, MatchOutcome::a_wins));
+    for (const auto& [a, b] : pairs_of(r.matches)) EXPECT_TRUE(report(swiss, a, b, Result::win));
   }
   EXPECT_EQ(swiss.rounds_paired(), 4);
+}
+
+// Rooms of four: nine players race in three rooms of three (as even as the field allows, no
+// bye), filled in standings order; first wins, last loses, the middle draws; every opponent of
+// a room counts in Buchholz, and the next round's rooms mix the field without a rematch.
+TEST(SwissPairing, RoomsFillInStandingsOrderEvenlyAndScoreByPlace) {
+  SwissPairing swiss(field(9), 4);  // ratings: 8 best … 0
+  const SwissPairing::Round first = swiss.pair_round();
+  EXPECT_FALSE(first.bye.has_value());
+  EXPECT_EQ(first.matches, (std::vector<Group>{{8, 7, 6}, {5, 4, 3}, {2, 1, 0}}));
+  for (const Group& room : first.matches) {
+    EXPECT_TRUE(swiss.report(room, {Result::win, Result::draw, Result::loss}));
+  }
+  EXPECT_FALSE(swiss.report({8, 7, 6}, {Result::win, Result::draw, Result::loss}))
+      << "reported already";
+  // 8, 5 and 2 won; 7, 4 and 1 drew: each room takes one of each, nobody met before.
+  const SwissPairing::Round second = swiss.pair_round();
+  EXPECT_EQ(second.matches, (std::vector<Group>{{8, 5, 2}, {7, 4, 1}, {6, 3, 0}}));
+  // In any order of its players.
+  EXPECT_TRUE(swiss.report({2, 8, 5}, {Result::win, Result::draw, Result::loss}));
+  EXPECT_TRUE(swiss.report({7, 4, 1}, {Result::draw, Result::draw, Result::draw}));
+  EXPECT_TRUE(swiss.report({6, 3, 0}, {Result::loss, Result::loss, Result::win}));
+  std::map<std::size_t, SwissPairing::Standing> by_player;
+  for (const SwissPairing::Standing& s : swiss.standings()) by_player[s.player] = s;
+  EXPECT_EQ(by_player[2].points, 4);  // two wins
+  EXPECT_EQ(by_player[8].points, 3);  // a win, a draw
+  EXPECT_EQ(by_player[5].points, 2);  // a win, a loss
+  EXPECT_EQ(by_player[0].points, 2);  // a loss, a win
+  // 8 met 7 (2), 6 (0), then 5 (2) and 2 (4).
+  EXPECT_EQ(by_player[8].buchholz, 2 + 0 + 2 + 4);
+}
+
+// Ten players in rooms of four: four, three and three. Six in rooms of three over more rounds
+// than the field has new opponents for: each round's rooms repeat as few earlier meetings as
+// any split of the six could (checked against all ten), and rounds still pair.
+TEST(SwissPairing, RoomsSplitEvenlyAndKeepRematchesFew) {
+  SwissPairing ten(field(10), 4);
+  const SwissPairing::Round r = ten.pair_round();
+  ASSERT_EQ(r.matches.size(), 3u);
+  EXPECT_EQ(r.matches[0].size(), 4u);
+  EXPECT_EQ(r.matches[1].size(), 3u);
+  EXPECT_EQ(r.matches[2].size(), 3u);
+
+  SwissPairing six(field(6), 3);
+  std::map<std::pair<std::size_t, std::size_t>, int> met;
+  const auto repeats = [&met](const Group& room) {
+    int n = 0;
+    for (std::size_t a : room) {
+      for (std::size_t b : room) {
+        if (a < b) n += met[{a, b}];
+      }
+    }
+    return n;
+  };
+  for (int round = 0; round < 5; ++round) {
+    int fewest = 1 << 20;  // over every split into two rooms of three (0 in the first)
+    for (std::size_t x = 1; x < 6; ++x) {
+      for (std::size_t y = x + 1; y < 6; ++y) {
+        Group first{0, x, y}, second;
+        for (std::size_t p = 1; p < 6; ++p) {
+          if (p != x && p != y) second.push_back(p);
+        }
+        fewest = std::min(fewest, repeats(first) + repeats(second));
+      }
+    }
+    const SwissPairing::Round rooms = six.pair_round();
+    ASSERT_EQ(rooms.matches.size(), 2u);
+    std::set<std::size_t> seen;
+    int repeated = 0;
+    for (const Group& room : rooms.matches) {
+      ASSERT_EQ(room.size(), 3u);
+      for (std::size_t p : room) EXPECT_TRUE(seen.insert(p).second) << "a player twice";
+      repeated += repeats(room);
+    }
+    EXPECT_EQ(repeated, fewest) << "round " << round + 1;
+    // After the first round, two rooms of three cannot avoid two from the same earlier room.
+    EXPECT_EQ(repeated == 0, round == 0) << "round " << round + 1;
+    for (const Group& room : rooms.matches) {
+      for (std::size_t a : room) {
+        for (std::size_t b : room) {
+          if (a < b) ++met[{a, b}];
+        }
+      }
+      EXPECT_TRUE(six.report(room, {Result::win, Result::draw, Result::loss}));
+    }
+  }
+  EXPECT_THROW(SwissPairing(field(4), 5), std::invalid_argument);
+
+  // The largest field in rooms of four, every result a draw (one score group): it pairs.
+  SwissPairing big(field(256), 4);
+  for (int round = 0; round < 20; ++round) {
+    const SwissPairing::Round rooms = big.pair_round();
+    ASSERT_EQ(rooms.matches.size(), 64u);
+    for (const Group& room : rooms.matches) {
+      ASSERT_TRUE(big.report(room, std::vector<Result>(room.size(), Result::draw)));
+    }
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 namespace tilerace::server {
@@ -15,18 +16,20 @@ const Time kNow{std::chrono::hours(1)};
 std::int64_t wall_ms = 1'000'000;  // the wall clock kNow is at, unless a test moves it
 std::int64_t wall_clock() { return wall_ms; }
 
-protocol::TournamentOptions options_of(protocol::TournamentFormat format) {
+protocol::TournamentOptions options_of(protocol::TournamentFormat format, int room_size = 2) {
   protocol::TournamentOptions o;
   o.format = format;
   o.rounds = 3;
   o.duration = 60;
+  o.room_size = room_size;
   return o;
 }
 
 // A tournament hosted by p0 that p1…p(n-1) joined (p0 rated best, then p1, …).
 TournamentState with_players(protocol::TournamentFormat format, int n,
-                             std::optional<Time> starts_at = std::nullopt) {
-  TournamentState t("CODE22", options_of(format), {"p0", "ann", 1600}, starts_at, wall_clock);
+                             std::optional<Time> starts_at = std::nullopt, int room_size = 2) {
+  TournamentState t("CODE22", options_of(format, room_size), {"p0", "ann", 1600}, starts_at,
+                    wall_clock);
   for (int i = 1; i < n; ++i) {
     const std::string id = fmt::format("p{}", i);
     EXPECT_FALSE(t.join({id, id, 1600 - 10 * i}).error);
@@ -38,8 +41,19 @@ const TournamentState::Available kEveryone = [](const std::string&) { return tru
 
 std::set<std::string> players_of(const std::vector<TournamentState::Opening>& open) {
   std::set<std::string> ids;
-  for (const auto& o : open) ids.insert({o.a, o.b});
+  for (const auto& o : open) ids.insert(o.players.begin(), o.players.end());
   return ids;
+}
+
+// o's race as these tests play it: in the order of the players' numbers (winner: the best), or
+// everyone level (a draw).
+MatchEnd race_of(const TournamentState::Opening& o, bool draw = false) {
+  std::vector<std::string> order = o.players;
+  std::sort(order.begin(), order.end());
+  MatchEnd end;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    end.places.emplace_back(order[i], draw ? 0 : static_cast<int>(i));
+  return end;
 }
 
 TEST(TournamentState, APlayerWhoLeftLosesTheirLaterMatchesUnplayed) {
@@ -47,10 +61,9 @@ TEST(TournamentState, APlayerWhoLeftLosesTheirLaterMatchesUnplayed) {
   TournamentState::Effects fx = t.start("p0", kNow, kEveryone);
   ASSERT_EQ(fx.open.size(), 2u);
   EXPECT_FALSE(t.leave("p3", kNow, kEveryone).error) << "their running match goes on";
-  for (const auto& o : fx.open) {
+  for (const auto& o : std::vector(fx.open)) {
     t.opened(o.match, fmt::format("ROOM{}", o.match));
-    const std::string winner = o.a < o.b ? o.a : o.b;  // the better number wins
-    fx = t.match_ended(o.match, winner, false, kNow, kEveryone);
+    fx = t.match_ended(o.match, race_of(o), kNow, kEveryone);  // the better number wins
   }
   // Round 1 was p0–p1 and p2–p3; round 2 pairs p0–p2 and p1–p3, which p1 wins unplayed.
   ASSERT_EQ(fx.open.size(), 1u) << "p3's match was decided without a room";
@@ -87,7 +100,8 @@ TEST(TournamentState, ADrawnEliminationMatchSendsTheBetterSeedOn) {
   TournamentState t = with_players(protocol::TournamentFormat::single_elimination, 2);
   const TournamentState::Effects fx = t.start("p0", kNow, kEveryone);
   ASSERT_EQ(fx.open.size(), 1u);
-  const TournamentState::Effects end = t.match_ended(fx.open[0].match, "", true, kNow, kEveryone);
+  const TournamentState::Effects end =
+      t.match_ended(fx.open[0].match, race_of(fx.open[0], true), kNow, kEveryone);
   EXPECT_TRUE(end.finished);
   const protocol::TournamentView v = t.view();
   EXPECT_EQ(v.podium, (std::vector<std::string>{"p0", "p1"}));
@@ -123,13 +137,19 @@ std::vector<TournamentState::Opening> open_all(TournamentState& t,
   return fx.open;
 }
 
-// Each format, rebuilt mid-round from what the store keeps: the same snapshot, its racing
-// matches in their rooms, and the same pairings and result as the original from then on.
+// Each format (Swiss and arena also in rooms of three), rebuilt mid-round from what the store
+// keeps: the same snapshot, its racing matches in their rooms, and the same pairings and result
+// as the original from then on.
 TEST(TournamentState, ARebuiltTournamentGoesOnAsTheOriginal) {
-  for (const auto format : {protocol::TournamentFormat::single_elimination,
-                            protocol::TournamentFormat::swiss, protocol::TournamentFormat::arena}) {
-    SCOPED_TRACE(std::string(protocol::to_string(format)));
-    TournamentState t = with_players(format, 7);
+  const std::vector<std::pair<protocol::TournamentFormat, int>> kinds = {
+      {protocol::TournamentFormat::single_elimination, 2},
+      {protocol::TournamentFormat::swiss, 2},
+      {protocol::TournamentFormat::arena, 2},
+      {protocol::TournamentFormat::swiss, 3},
+      {protocol::TournamentFormat::arena, 3}};
+  for (const auto& [format, room_size] : kinds) {
+    SCOPED_TRACE(fmt::format("{} in rooms of {}", protocol::to_string(format), room_size));
+    TournamentState t = with_players(format, 7, std::nullopt, room_size);
     std::vector<TournamentState::Opening> running = open_all(t, t.start("p0", kNow, kEveryone));
     ASSERT_FALSE(running.empty());
     // Half the first matches end (one drawn); what they pair opens.
@@ -137,7 +157,7 @@ TEST(TournamentState, ARebuiltTournamentGoesOnAsTheOriginal) {
     for (std::size_t i = 0; i < ended; ++i) {
       const auto& o = running[i];
       const TournamentState::Effects fx =
-          t.match_ended(o.match, i == 0 ? "" : std::min(o.a, o.b), i == 0, kNow, kEveryone);
+          t.match_ended(o.match, race_of(o, i == 0), kNow, kEveryone);
       for (const auto& more : open_all(t, fx)) running.push_back(more);
     }
     running.erase(running.begin(), running.begin() + static_cast<std::ptrdiff_t>(ended));
@@ -161,14 +181,12 @@ TEST(TournamentState, ARebuiltTournamentGoesOnAsTheOriginal) {
     for (int step = 0; step < 200 && !running.empty(); ++step) {
       const TournamentState::Opening o = running.front();
       running.erase(running.begin());
-      const std::string winner = std::min(o.a, o.b);
-      const TournamentState::Effects x = t.match_ended(o.match, winner, false, later, kEveryone);
-      const TournamentState::Effects y = copy.match_ended(o.match, winner, false, later, kEveryone);
+      const TournamentState::Effects x = t.match_ended(o.match, race_of(o), later, kEveryone);
+      const TournamentState::Effects y = copy.match_ended(o.match, race_of(o), later, kEveryone);
       ASSERT_EQ(x.open.size(), y.open.size());
       for (std::size_t i = 0; i < x.open.size(); ++i) {
         EXPECT_EQ(x.open[i].match, y.open[i].match);
-        EXPECT_EQ(x.open[i].a, y.open[i].a);
-        EXPECT_EQ(x.open[i].b, y.open[i].b);
+        EXPECT_EQ(x.open[i].players, y.open[i].players);
         copy.opened(y.open[i].match, fmt::format("ROOM{}", y.open[i].match));
       }
       for (const auto& more : open_all(t, x)) running.push_back(more);
@@ -222,6 +240,49 @@ TEST(TournamentState, RefusalsChangeNothing) {
   EXPECT_FALSE(t.start("p0", kNow, kEveryone).error);
   EXPECT_EQ(t.join({"p2", "cy", 1500}).error->code, protocol::ErrorCode::tournament_started);
   EXPECT_EQ(t.start("p0", kNow, kEveryone).error->code, protocol::ErrorCode::tournament_started);
+}
+
+// A Swiss of seven in rooms of four: rooms of four and three; first wins, last loses, the
+// places between draw; a player missing from the race (away past the grace) lost it; the
+// snapshot shows each room's players and results.
+TEST(TournamentState, RoomsOfMoreThanTwoScoreByPlace) {
+  TournamentState t = with_players(protocol::TournamentFormat::swiss, 7, std::nullopt, 4);
+  const std::vector<TournamentState::Opening> first = open_all(t, t.start("p0", kNow, kEveryone));
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first[0].players, (std::vector<std::string>{"p0", "p1", "p2", "p3"}));
+  EXPECT_EQ(first[1].players, (std::vector<std::string>{"p4", "p5", "p6"}));
+  t.match_ended(first[0].match, MatchEnd{{{"p3", 0}, {"p1", 1}, {"p0", 1}, {"p2", 3}}}, kNow,
+                kEveryone);
+  t.match_ended(first[1].match, MatchEnd{{{"p5", 0}, {"p4", 1}}}, kNow, kEveryone);  // p6 away
+  const protocol::TournamentView v = t.view();
+  const auto points = [&v](const std::string& id) {
+    for (const auto& p : v.players) {
+      if (p.id == id) return p.points;
+    }
+    return -1;
+  };
+  EXPECT_EQ(points("p3"), 2);
+  EXPECT_EQ(points("p1"), 1);
+  EXPECT_EQ(points("p0"), 1);
+  EXPECT_EQ(points("p2"), 0);
+  EXPECT_EQ(points("p5"), 2);
+  EXPECT_EQ(points("p4"), 1) << "second of three who was not last: the absent one was";
+  EXPECT_EQ(points("p6"), 0);
+  const protocol::TournamentMatchView& room = v.matches.at(0);
+  EXPECT_EQ(room.players, (std::vector<std::string>{"p0", "p1", "p2", "p3"}));
+  EXPECT_EQ(room.results, (std::vector<std::string>{"draw", "draw", "loss", "win"}));
+  EXPECT_EQ(room.winner, "p3");
+  EXPECT_EQ(v.round, 2) << "the second round is paired";
+  // A player who left is not seated, and loses the match.
+  TournamentState four = with_players(protocol::TournamentFormat::swiss, 4, std::nullopt, 4);
+  const std::vector<TournamentState::Opening> one =
+      open_all(four, four.start("p0", kNow, kEveryone));
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_FALSE(four.leave("p3", kNow, kEveryone).error);
+  const TournamentState::Effects next =
+      four.match_ended(one[0].match, race_of(one[0]), kNow, kEveryone);
+  ASSERT_EQ(next.open.size(), 1u);
+  EXPECT_EQ(next.open[0].players, (std::vector<std::string>{"p0", "p1", "p2"}));
 }
 
 }  // namespace

@@ -713,9 +713,15 @@ TEST_P(StoreTest, TournamentsAreJournaledUntilTheyAreOver) {
   t.options.mode = engine::Mode::moving_obstacle;
   t.host = "a";
   t.members = {{"a", "ann", 1600, false}, {"b", "bob", 1500, true}, {"c", "cid", 1400, false}};
+  t.options.room_size = 3;
   t.matches = {
-      {.round = 0, .a = 0, .b = 2, .state = "racing", .room = "ROOM01", .opened_at = 6'000},
-      {.round = 0, .index = 1, .a = 1, .b = 2, .state = "done", .winner = 2}};
+      {.round = 0, .players = {0, 2}, .state = "racing", .room = "ROOM01", .opened_at = 6'000},
+      {.round = 0,
+       .index = 1,
+       .players = {1, 2, 0},
+       .state = "done",
+       .winner = 2,
+       .results = {"draw", "win", "loss"}}};
   t.byes = {{0, 1}};
   t.updated_at = 7'000;
   TournamentRecord waiting{.code = "TOURN2", .host = "c", .updated_at = 8'000};
@@ -737,6 +743,9 @@ TEST_P(StoreTest, TournamentsAreJournaledUntilTheyAreOver) {
   EXPECT_EQ(back.options.mode, engine::Mode::moving_obstacle);
   EXPECT_EQ(back.options.starts, 4'000);
   EXPECT_TRUE(back.matches[0].draw);
+  EXPECT_EQ(back.options.room_size, 3);
+  EXPECT_EQ(back.matches[1].players, (std::vector<int>{1, 2, 0}));
+  EXPECT_EQ(back.matches[1].results, (std::vector<std::string>{"draw", "win", "loss"}));
   EXPECT_EQ(open_ones[1].code, "TOURN2");
   t.state = "finished";
   store_->journal_tournaments({t});
@@ -761,19 +770,26 @@ TEST_P(StoreTest, TournamentsAreJournaledUntilTheyAreOver) {
   race.room = "ROOM01";
   race.reason = "target";
   race.winner = "c";
-  race.result = "{}";
+  race.result = R"({"standings":[{"player":"c","place":1},{"player":"a","place":1},)"
+                R"({"player":"d","place":3}]})";
   race.ended_at = 9'000;
   store_->record_race(race);
   const std::optional<RaceOutcome> outcome = store_->race_in_room("ROOM01", 6'000);
   ASSERT_TRUE(outcome);
-  EXPECT_EQ(outcome->winner, "c");
+  using Places = std::vector<std::pair<std::string, int>>;
+  EXPECT_EQ(outcome->places, (Places{{"c", 0}, {"a", 0}, {"d", 2}})) << "race_over's places";
   EXPECT_FALSE(outcome->closed);
+  race.id = "race-old";  // recorded before race_over gave places: the winner first
+  race.room = "ROOM03";
+  race.result = R"({"standings":[{"player":"c"},{"player":"a"}]})";
+  store_->record_race(race);
+  EXPECT_EQ(store_->race_in_room("ROOM03", 0)->places, (Places{{"c", 0}, {"a", 1}}));
   EXPECT_FALSE(store_->race_in_room("ROOM01", 9'001)) << "a race before the match opened";
   store_->drop_race("race-x", "ROOM02", 10'000);
   const std::optional<RaceOutcome> closed = store_->race_in_room("ROOM02", 0);
   ASSERT_TRUE(closed);
   EXPECT_TRUE(closed->closed);
-  EXPECT_EQ(closed->winner, "");
+  EXPECT_TRUE(closed->places.empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StoreTest,

@@ -1,0 +1,17 @@
+#pragma once
+// How a tournament's match room ended (RoomOptions::tournament), for its tournament.
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tilerace::server {
+
+// Each racer who played the match to its end, with their place in the race (0 is first;
+// equal results share a place), best first. A racer missing from it did not play it (away past
+// the grace, or gone before the start) and lost it; nobody listed: nobody played it (the
+// operator closed the room, or everyone was absent).
+struct MatchEnd {
+  std::vector<std::pair<std::string, int>> places;
+};
+
+}  // namespace tilerace::server
