@@ -1,6 +1,7 @@
 // Tournament overhead (make bench-tournament): a 64-player single elimination and a 32-player
-// Swiss of 5 rounds, played by scripted clients on one node started here (countdown 0). In
-// every match the player who joined later resigns at race_start, so a race lasts only as long
+// Swiss of 5 rounds, 1-on-1 and in rooms of four, played by scripted clients on one node started
+// here (countdown 0). In every match everyone but the player who joined first resigns at
+// race_start, so a race lasts only as long
 // as the server takes to start, end and record it. Prints, per event: the time from the host's
 // start_tournament to the final snapshot; the time some race was running (the union of every
 // race_start → race_over a racer saw); what is left, per round — the tournament's own
@@ -47,7 +48,7 @@ function startServer() {
 
 const rssKiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 
-// A scripted player: numbered by joining order; resigns against anyone numbered lower.
+// A scripted player: numbered by joining order; resigns in a room with anyone numbered lower.
 function player(port, number, numberOf) {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
@@ -64,8 +65,7 @@ function player(port, number, numberOf) {
         case 'welcome': p.id = m.player.id; numberOf.set(p.id, number); resolve(p); break;
         case 'race_start': {
           started = now;
-          const other = Object.keys(m.games).find((id) => id !== p.id);
-          if (numberOf.get(other) < number) ws.send(JSON.stringify({ type: 'resign' }));
+          if (Object.keys(m.games).some((id) => numberOf.get(id) < number)) ws.send(JSON.stringify({ type: 'resign' }));
           break;
         }
         case 'race_over': p.races.push({ start: started, over: now }); break;
@@ -142,6 +142,7 @@ async function event(label, count, options) {
 const results = [
   await event('single elimination', 64, { format: 'single_elimination' }),
   await event('Swiss, 5 rounds', 32, { format: 'swiss', rounds: 5 }),
+  await event('Swiss, 5 rounds, rooms of 4', 32, { format: 'swiss', rounds: 5, room_size: 4 }),
 ];
 console.log(JSON.stringify(results, null, 1));
 console.log('\n| event | players | rounds | matches | start → result | a race running | overhead per round | RSS joined → end → left |\n|---|---|---|---|---|---|---|---|');

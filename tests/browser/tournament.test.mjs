@@ -67,3 +67,54 @@ test('eight players join a single elimination by link, play it out, and the brac
     await Promise.all(contexts.map((c) => c.close()));
   }
 });
+
+// Plays page's Swiss matches (page is player `me`) until the podium shows: in each room of
+// three, everyone but the first leaves once the race is up (a forfeit: the first wins the room).
+async function playRooms(page, me) {
+  for (;;) {
+    const handle = await page.waitForFunction(() => {
+      const names = [...document.querySelectorAll('#room-players li')].map((li) => li.textContent);
+      const racing = !document.querySelector('#board').closest('.main-board').hidden;
+      if (document.body.dataset.view === 'play' && names.length === 3 && racing) {
+        return JSON.stringify({ room: document.querySelector('#room-code').textContent });
+      }
+      if (document.body.dataset.view === 'tournament' && !document.querySelector('#tournament-podium').hidden) {
+        return JSON.stringify({ over: true });
+      }
+      return false;
+    }, null, { timeout: 60000, polling: 50 });
+    const seen = JSON.parse(await handle.jsonValue());
+    if (seen.over) return;
+    if (me !== 0) await page.click('#leave');
+    await page.waitForFunction((room) => document.body.dataset.view !== 'play' ||
+      document.querySelector('#room-code').textContent !== room, seen.room, { timeout: 60000 });
+  }
+}
+
+test('three players race a Swiss all against all in rooms of three', async () => {
+  const contexts = await Promise.all(Array.from({ length: 3 }, () => env.browser.newContext()));
+  try {
+    const host = await enter(contexts[0], env.server.url, 'swiss0');
+    assert.equal(await host.locator('#tournament-rooms-label').isHidden(), true, 'a knockout is 1-on-1');
+    await host.selectOption('#tournament-format', 'swiss');
+    await host.selectOption('#tournament-rooms', '3');
+    await host.click('#create-tournament');
+    await host.locator('#tournament-summary').filter({ hasText: 'in rooms of 3' }).waitFor();
+    const code = (await host.locator('#tournament-title').textContent()).slice('Tournament '.length);
+    const pages = [host];
+    for (let i = 1; i < 3; ++i) {
+      const page = await enter(contexts[i], `${env.server.url}/?tournament=${code}`, `swiss${i}`);
+      await host.locator('#tournament-players tr').nth(i).waitFor();
+      pages.push(page);
+    }
+    await host.click('#tournament-start');
+    await Promise.all(pages.map((page, i) => playRooms(page, i)));
+
+    await host.locator('#tournament-podium li').first().filter({ hasText: 'swiss0' }).waitFor();
+    const lines = await host.locator('#tournament-matches li').allTextContents();
+    assert.equal(lines.length, 5, 'five rounds, one room each');
+    for (const line of lines) assert.match(line, /swiss0 – swiss1 – swiss2 · swiss0 won$/);
+  } finally {
+    await Promise.all(contexts.map((c) => c.close()));
+  }
+});

@@ -115,6 +115,15 @@ test('intents: leave as a racer or a spectator, rematch, ready and moves', () =>
   assert.deepEqual(sent.pop(), { type: 'leave_room' });
   assert.equal(state.room, null);
   assert.equal(state.view, 'lobby');
+  // What the room sent before the server saw me leave does not bring it back.
+  receive({ type: 'room', room: { code: 'ABCDEF', players: [{ id: 'p1', ready: false }], state: 'waiting' } });
+  receive({ type: 'race_over', code: 'ABCDEF', winner: null, standings: [], ratings: {}, replays: {} });
+  assert.equal(state.room, null);
+  assert.equal(state.results, null);
+  assert.equal(state.view, 'lobby');
+  receive({ type: 'left', code: 'ABCDEF' });
+  receive({ type: 'room', room: { code: 'ABCDEF', players: [{ id: 'p1', ready: false }], state: 'waiting' } });
+  assert.equal(state.view, 'play', 'joined again once the leaving was confirmed');
   controller.spectate('QRSTUV');
   controller.leave();
   assert.deepEqual(sent.pop(), { type: 'stop_spectating' });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { boxTop, bracketRounds, standingsOrder, summaryText } from '../../web-client/js/tournament_view.js';
-import { applyMessage, initialState } from '../../web-client/js/state.js';
+import { boxTop, bracketRounds, matchText, standingsOrder, summaryText } from '../../web-client/js/tournament_view.js';
+import { applyMessage, initialState, leaveRoom } from '../../web-client/js/state.js';
 
 const T = (over = {}) => ({ code: 'Q4RTZ8', format: 'single_elimination', mode: 'classic', size: 4, target: 2048,
   max_players: 8, host: 'p1', state: 'waiting', round: 0, rounds: 0, players: [{ id: 'p1', name: 'ann' }],
@@ -13,6 +13,20 @@ test('the summary says the format, the game and where the tournament stands', ()
     'Swiss · classic 4×4 to 2048 · round 2 of 5');
   assert.equal(summaryText(T({ format: 'arena', mode: 'fifteen', state: 'running' })), 'Arena · fifteen 4×4 · running');
   assert.equal(summaryText(T({ state: 'cancelled' })), 'Single elimination · classic 4×4 to 2048 · called off');
+  assert.equal(summaryText(T({ format: 'arena', room_size: 4, state: 'running' })),
+    'Arena · classic 4×4 to 2048 in rooms of 4 · running');
+});
+
+test("a match's line says who raced and how it ended, in rooms of up to four too", () => {
+  const names = { a: 'ann', b: 'bob', c: 'cy', d: 'dee' };
+  const m = (extra) => ({ round: 1, index: 0, a: 'a', b: 'b', state: 'done', winner: null, draw: false, ...extra });
+  assert.equal(matchText(m({ winner: 'a', players: ['a', 'b'], results: { a: 'win', b: 'loss' } }), names), 'ann – bob · ann won');
+  assert.equal(matchText(m({ draw: true }), names), 'ann – bob · draw');
+  assert.equal(matchText(m({}), names), 'ann – bob · not played');
+  assert.equal(matchText(m({ state: 'bye', b: null }), names), 'ann: bye');
+  const room = m({ players: ['a', 'b', 'c', 'd'], winner: 'c', results: { a: 'draw', b: 'loss', c: 'win', d: 'draw' } });
+  assert.equal(matchText(room, names), 'ann – bob – cy – dee · cy won, ann, dee drew');
+  assert.equal(matchText({ ...room, state: 'racing', winner: null, results: {} }, names), 'ann – bob – cy – dee · racing');
 });
 
 test('the bracket groups matches by round in bracket order, the third-place match aside', () => {
@@ -47,9 +61,15 @@ test('my own tournament request opens its screen; leaving closes it; a match ove
   assert.equal(s.view, 'tournament');
   assert.equal(s.notice.text, 'ann won the match');
   assert.equal(s.room, null);
+  applyMessage(s, { type: 'room', room: { code: 'ROOM23', players: [], state: 'racing', tournament: 'Q4RTZ8' } });
+  leaveRoom(s);  // I leave my next match (a forfeit)
+  assert.equal(s.view, 'tournament', 'back to the tournament, whose podium is still to come');
   applyMessage(s, { type: 'tournament', tournament: T(), rid: 'left-tournament' });
   assert.equal(s.tournament, null);
   assert.equal(s.view, 'lobby');
+  applyMessage(s, { type: 'room', room: { code: 'ROOM24', players: [], state: 'waiting' } });
+  leaveRoom(s);
+  assert.equal(s.view, 'lobby', 'any other room: back to the lobby');
 });
 
 test('a finished knockout lists its podium first, the others in seed order', () => {

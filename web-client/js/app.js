@@ -412,8 +412,15 @@ $('mute-emotes').addEventListener('change', () => {
 });
 $('join-form').addEventListener('submit', (e) => { e.preventDefault(); controller.joinRoom($('join-code').value.trim()); });
 $('refresh-rooms').addEventListener('click', () => controller.refreshRooms());
-$('create-tournament').addEventListener('click', () =>
-  controller.createTournament({ format: $('tournament-format').value, ...lobby.settings() }));
+// A knockout is 1-on-1; Swiss and arena matches may seat up to four, all against all.
+$('tournament-format').addEventListener('change', () => {
+  $('tournament-rooms-label').hidden = $('tournament-format').value === 'single_elimination';
+});
+$('create-tournament').addEventListener('click', () => {
+  const format = $('tournament-format').value;
+  const rooms = format === 'single_elimination' ? {} : { room_size: Number($('tournament-rooms').value) };
+  controller.createTournament({ format, ...rooms, ...lobby.settings() });
+});
 $('tournament-join-form').addEventListener('submit', (e) => {
   e.preventDefault();
   controller.joinTournament($('tournament-code').value.trim());

@@ -130,6 +130,7 @@ export class Controller {
   }
   leave() {
     this.send({ type: this.state.role === 'spectator' ? 'stop_spectating' : 'leave_room' });
+    this.state.leaving = this.state.room?.code ?? null;
     leaveRoom(this.state);
   }
   undo() { return this.io.press({ undo: true }); }

@@ -8,6 +8,7 @@ export function initialState() {
     me: null,          // {id, name}
     solo: null,        // G of the current solo game
     room: null,        // the room we are in or watch
+    leaving: null,     // the code of a room I left, until the server confirms it
     role: null,        // 'racer' | 'spectator' | null
     race: null,        // {code, games: {id: G}, endsAt}
     countdown: null,   // seconds, while counting down
@@ -58,10 +59,18 @@ const SUCCESSES = new Set(['game', 'moved', 'room', 'queued', 'match_cancelled',
   'race_start', 'left', 'stopped', 'registered', 'renamed', 'link_code', 'sessions', 'friends',
   'friend_update', 'challenge_sent', 'tournament']);
 
+// A room's own messages (see `leaving`).
+const ROOM_MESSAGES = new Set(['room', 'countdown', 'race_start', 'race_state', 'race_update', 'race_over']);
+
 // Returns a list of effects: {kind: 'animate', target: 'solo' | playerId, before, message},
 // {kind: 'emote', player, emote} (not when muted) or {kind: 'render'}.
 export function applyMessage(state, msg, now = Date.now()) {
   const effects = [];
+  // What the server sent of a room before it saw me leave it is stale: it must not bring the
+  // room back on screen.
+  if (state.leaving && ROOM_MESSAGES.has(msg.type) && (msg.room?.code ?? msg.code) === state.leaving) {
+    return effects;
+  }
   if (state.notice?.kind === 'error' && SUCCESSES.has(msg.type)) state.notice = null;
   // An invite link is news until the race starts or the room is left.
   if (state.notice?.kind === 'invite' && (msg.type === 'race_start' || msg.type === 'left')) state.notice = null;
@@ -104,6 +113,8 @@ export function applyMessage(state, msg, now = Date.now()) {
       break;
     }
     case 'left':
+      state.leaving = null;
+      if (state.room && state.room.code !== msg.code) break;  // in another room already
       state.room = null; state.role = null; state.race = null; state.countdown = null; state.away = {};
       break;
     // Moderation: the host sent me out, or the operator closed the room.
@@ -148,6 +159,7 @@ export function applyMessage(state, msg, now = Date.now()) {
         if (state.view === 'tournament') state.view = 'lobby';
         break;
       }
+      state.leaving = null;
       if (state.role === 'spectator') { state.room = null; state.role = null; state.race = null; }
       break;
     case 'queued':
@@ -279,9 +291,11 @@ export function myGame(state) {
 // The client's own changes to its model; everything else follows the server's messages.
 export function showView(state, view) { state.view = view; }
 export function startWatching(state) { state.role = 'spectator'; }
+// Out of the room: back to the lobby — or, from a tournament's match room, to the tournament.
 export function leaveRoom(state) {
+  const back = state.room?.tournament && state.tournament ? 'tournament' : 'lobby';
   state.room = null; state.role = null; state.race = null; state.results = null; state.away = {};
-  state.view = 'lobby';
+  state.view = back;
 }
 
 // What a racer's heading says of their connection, {text, lost}, or null: lost,

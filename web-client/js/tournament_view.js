@@ -6,9 +6,11 @@ const BOX = { width: 170, height: 46, gap: 14, column: 210 };
 
 const FORMATS = { single_elimination: 'Single elimination', swiss: 'Swiss', arena: 'Arena' };
 
-// "Swiss · classic 4×4 to 2048 · round 2 of 5": what a tournament is and where it stands.
+// "Swiss · classic 4×4 to 2048 · round 2 of 5": what a tournament is and where it stands
+// ("rooms of 4" when its matches seat more than two).
 export function summaryText(t) {
-  const game = `${t.mode} ${t.size}×${t.size}${t.mode === 'fifteen' ? '' : ` to ${t.target}`}`;
+  const rooms = t.room_size > 2 ? ` in rooms of ${t.room_size}` : '';
+  const game = `${t.mode} ${t.size}×${t.size}${t.mode === 'fifteen' ? '' : ` to ${t.target}`}${rooms}`;
   const where = {
     waiting: `waiting for players (${t.players.length}/${t.max_players})`,
     running: t.format === 'arena' ? 'running' : `round ${t.round} of ${t.rounds}`,
@@ -45,6 +47,23 @@ export function standingsOrder(t) {
   if (t.format !== 'single_elimination' || t.podium.length === 0) return t.players;
   const place = (p) => { const i = t.podium.indexOf(p.id); return i < 0 ? t.podium.length : i; };
   return [...t.players].sort((a, b) => place(a) - place(b));
+}
+
+// A Swiss or arena match as its line reads: who (a bye, two, or a room of up to four) and how it
+// ended — "ann won", "draw" (everyone drew), "bob, cy drew", "not played" (everyone lost it).
+export function matchText(m, names) {
+  const name = (id) => names[id] ?? id;
+  if (m.state === 'bye') return `${name(m.a)}: bye`;
+  const players = m.players ?? [m.a, m.b];
+  const who = players.map(name).join(' – ');
+  if (m.state === 'racing') return `${who} · racing`;
+  if (m.state !== 'done') return who;
+  const results = m.results ?? {};
+  const drew = players.filter((id) => results[id] === 'draw');
+  let how = 'not played';
+  if (m.draw) how = 'draw';
+  else if (m.winner) how = `${name(m.winner)} won${players.length > 2 && drew.length ? `, ${drew.map(name).join(', ')} drew` : ''}`;
+  return `${who} · ${how}`;
 }
 
 function el(name, attrs = {}, text = null) {
@@ -145,11 +164,8 @@ export class TournamentView {
     const shown = [...t.matches].reverse();
     this.el.matches.replaceChildren(...shown.map((m) => {
       const li = document.createElement('li');
-      const who = m.state === 'bye' ? `${names[m.a]}: bye` : `${names[m.a]} – ${names[m.b]}`;
-      const result = m.state === 'done' ? (m.draw ? 'draw' : m.winner ? `${names[m.winner]} won` : 'not played')
-        : m.state === 'racing' ? 'racing' : '';
       li.append(Object.assign(document.createElement('span'), {
-        textContent: `${t.format === 'swiss' ? `Round ${m.round}: ` : ''}${who}${result ? ` · ${result}` : ''}` }));
+        textContent: `${t.format === 'swiss' ? `Round ${m.round}: ` : ''}${matchText(m, names)}` }));
       if (m.state === 'racing' && m.room) {
         const watch = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Watch' });
         watch.addEventListener('click', () => this.on.watch(m.room));
