@@ -1,6 +1,6 @@
 // A tournament in the browser: eight players join a single elimination by its link, the host
 // starts it, every match is raced (the player numbered higher leaves it: a forfeit), and the
-// bracket and the podium show the winner.
+// bracket and the podium show the winner; three race a Swiss all against all in rooms of three.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveAndBrowse, enter, screenshot } from './harness.mjs';
@@ -8,30 +8,27 @@ import { serveAndBrowse, enter, screenshot } from './harness.mjs';
 // Eight browsers on one address: more connections than one address may open by default.
 const env = serveAndBrowse(['--max-connections-per-ip', '0']);
 
-// Plays page's matches (page is player `me`) until it is out or the tournament is over.
-async function playMatches(page, me) {
+// Plays page's matches (page is player `me`, in rooms of `seats`) until the podium shows: once a
+// race is up, everyone but the best-numbered racer of the room leaves it (a forfeit).
+async function playMatches(page, me, seats) {
   for (;;) {
-    const handle = await page.waitForFunction(() => {
+    const handle = await page.waitForFunction((seats) => {
       const names = [...document.querySelectorAll('#room-players li')].map((li) => li.textContent);
       const racing = !document.querySelector('#board').closest('.main-board').hidden;  // my race game is up
-      if (document.body.dataset.view === 'play' && names.length === 2 && racing) {
+      if (document.body.dataset.view === 'play' && names.length === seats && racing) {
         return JSON.stringify({ match: names, room: document.querySelector('#room-code').textContent });
       }
       if (document.body.dataset.view === 'tournament' && !document.querySelector('#tournament-podium').hidden) {
         return JSON.stringify({ over: true });
       }
       return false;
-    }, null, { timeout: 60000, polling: 50 });
+    }, seats, { timeout: 60000, polling: 50 });
     const seen = JSON.parse(await handle.jsonValue());
     if (seen.over) return;
-    const other = seen.match.map((t) => Number(/player(\d)/.exec(t)[1])).find((n) => n !== me);
-    if (me > other) {
-      await page.click('#leave');  // a forfeit: out of the tournament's bracket
-      return;
-    }
-    // Won: the match is decided once the page is back on the tournament's screen, or already
-    // in its next match's room.
-    await page.waitForFunction((room) => document.body.dataset.view === 'tournament' ||
+    if (seen.match.some((t) => Number(/(\d)/.exec(t)[1]) < me)) await page.click('#leave');
+    // The match is decided once the page is back on the tournament's screen (the loser at
+    // once), or already in its next match's room.
+    await page.waitForFunction((room) => document.body.dataset.view !== 'play' ||
       document.querySelector('#room-code').textContent !== room, seen.room, { timeout: 60000 });
   }
 }
@@ -54,7 +51,7 @@ test('eight players join a single elimination by link, play it out, and the brac
     assert.equal(await host.locator('#tournament-players tr').count(), 8);
     assert.equal(await pages[3].locator('#tournament-start').isHidden(), true, 'only the host starts it');
     await host.click('#tournament-start');
-    await Promise.all(pages.map((page, i) => playMatches(page, i)));
+    await Promise.all(pages.map((page, i) => playMatches(page, i, 2)));
 
     await host.locator('#tournament-podium li').first().filter({ hasText: 'player0' }).waitFor();
     const final = host.locator('#tournament-bracket g.match[data-round="3"]');
@@ -67,29 +64,6 @@ test('eight players join a single elimination by link, play it out, and the brac
     await Promise.all(contexts.map((c) => c.close()));
   }
 });
-
-// Plays page's Swiss matches (page is player `me`) until the podium shows: in each room of
-// three, everyone but the first leaves once the race is up (a forfeit: the first wins the room).
-async function playRooms(page, me) {
-  for (;;) {
-    const handle = await page.waitForFunction(() => {
-      const names = [...document.querySelectorAll('#room-players li')].map((li) => li.textContent);
-      const racing = !document.querySelector('#board').closest('.main-board').hidden;
-      if (document.body.dataset.view === 'play' && names.length === 3 && racing) {
-        return JSON.stringify({ room: document.querySelector('#room-code').textContent });
-      }
-      if (document.body.dataset.view === 'tournament' && !document.querySelector('#tournament-podium').hidden) {
-        return JSON.stringify({ over: true });
-      }
-      return false;
-    }, null, { timeout: 60000, polling: 50 });
-    const seen = JSON.parse(await handle.jsonValue());
-    if (seen.over) return;
-    if (me !== 0) await page.click('#leave');
-    await page.waitForFunction((room) => document.body.dataset.view !== 'play' ||
-      document.querySelector('#room-code').textContent !== room, seen.room, { timeout: 60000 });
-  }
-}
 
 test('three players race a Swiss all against all in rooms of three', async () => {
   const contexts = await Promise.all(Array.from({ length: 3 }, () => env.browser.newContext()));
@@ -108,7 +82,7 @@ test('three players race a Swiss all against all in rooms of three', async () =>
       pages.push(page);
     }
     await host.click('#tournament-start');
-    await Promise.all(pages.map((page, i) => playRooms(page, i)));
+    await Promise.all(pages.map((page, i) => playMatches(page, i, 3)));
 
     await host.locator('#tournament-podium li').first().filter({ hasText: 'swiss0' }).waitFor();
     const lines = await host.locator('#tournament-matches li').allTextContents();
