@@ -290,6 +290,32 @@ TEST(Tournament, ASwissOfSevenInRoomsOfFourRacesAllAgainstAll) {
   }
 }
 
+// A room of three whose third player is away past the grace: the other two race it, and the
+// absent one, out of the match, is last below them (so the second of the two draws it).
+TEST(Tournament, ARoomRacesWithoutAPlayerAwayPastTheGrace) {
+  ServerProcess server({"--countdown", "0", "--rate", "100000", "--grace", "2"});
+  std::string code;
+  auto players = field(server, 6, {{"format", "swiss"}, {"rounds", 1}, {"room_size", 3}}, code);
+  const std::string away = players[5]->racer.id;
+  players[5].reset();  // racer05 goes away
+  ASSERT_TRUE(server.wait_for_metric("tilerace_players", 5)) << "the server saw it go";
+  EXPECT_EQ(ask(players[0]->racer.ws, {{"type", "start_tournament"}})["type"], "tournament");
+  players.pop_back();
+  run(players, Script::better_seed_wins, 30s);
+
+  const json& final = players[0]->last;
+  EXPECT_EQ(final["state"], "finished");
+  ASSERT_EQ(final["matches"].size(), 2u);
+  const json& second = final["matches"][1];
+  EXPECT_EQ(second["players"], (json{players[3]->racer.id, players[4]->racer.id, away}));
+  EXPECT_EQ(second["results"],
+            (json{{players[3]->racer.id, "win"}, {players[4]->racer.id, "draw"}, {away, "loss"}}));
+  ASSERT_EQ(players[3]->race_overs.size(), 1u);
+  EXPECT_EQ(players[3]->race_overs[0]["standings"].size(), 2u) << "raced by the two there";
+  expect_one_rating_change_per_race(*players[3], 1);
+  expect_one_rating_change_per_race(*players[4], 1);
+}
+
 // An arena of five in rooms of three for its minute: rooms of three and two at the start, the
 // rooms' places scored (first 2, last 0, between 1, doubled on a streak).
 TEST(Tournament, AnArenaInRoomsOfThreeScoresByPlace) {
