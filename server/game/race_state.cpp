@@ -355,13 +355,15 @@ void RaceState::seat(const std::vector<std::pair<Seat, std::optional<Time>>>& se
 }
 
 void RaceState::leave_match(const std::vector<std::shared_ptr<Player>>& gone, Time now) {
+  MatchEnd end;  // if fewer than two stay: the one left, if anyone, wins it unraced
+  for (const Racer& r : racers_) {
+    if (std::find(gone.begin(), gone.end(), r.player) == gone.end()) {
+      end.places.emplace_back(r.player->id, 0);
+    }
+  }
+  if (end.places.size() < 2) return end_match(std::move(end));  // everyone is let go
   for (const auto& player : gone) {
     if (Racer* r = find(*player)) remove_racer(static_cast<std::size_t>(r - racers_.data()));
-  }
-  if (racers_.size() < 2) {
-    MatchEnd end;  // the one left, if anyone, wins it unraced
-    for (const Racer& r : racers_) end.places.emplace_back(r.player->id, 0);
-    return end_match(std::move(end));
   }
   if (state_ == State::countdown) state_ = State::waiting;  // the countdown starts again
   broadcast_room(false, {});

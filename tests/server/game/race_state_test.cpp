@@ -247,6 +247,26 @@ TEST_F(RaceFixture, LeavingATournamentMatchBeforeItsStartForfeitsIt) {
   EXPECT_TRUE(race.closed());
 }
 
+// Everyone away past the grace: nobody played it, everyone is let go, and a spectator is told
+// the match is over.
+TEST_F(RaceFixture, ATournamentMatchNobodyCameToIsDecidedForNobody) {
+  protocol::RoomOptions o = options();
+  o.tournament = "TOURNY";
+  Rules race = make(o);
+  race.seat_match({{a.player, t0 + 10s}, {b.player, t0 + 10s}});
+  race.announce(nullptr, {}, t0);
+  const auto watcher = std::make_shared<FakeParticipant>();
+  EXPECT_TRUE(race.add_spectator(watcher, {}, t0));
+  race.tick(t0 + 10s);
+  ASSERT_TRUE(race.match_end().has_value());
+  EXPECT_TRUE(race.match_end()->places.empty());
+  EXPECT_TRUE(race.closed());
+  const json last = watcher->take().back();
+  EXPECT_EQ(last["type"], "room_closed");
+  EXPECT_EQ(last["reason"], "match_over");
+  EXPECT_TRUE(a.player->room.expired() && b.player->room.expired()) << "both are free";
+}
+
 // A match room of three: a racer still away after the grace is out of the match (let go, and
 // missing from its places: they lost it), and the others race it.
 TEST_F(RaceFixture, AMatchOfThreeIsRacedWithoutTheOneStillAway) {
