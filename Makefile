@@ -82,6 +82,7 @@ bench-bot: build
 # generator on CPU 1 (about 6 minutes).
 bench-one-core: build
 	./$(BUILD)/alloc_bench
+	taskset -c 0 ./$(BUILD)/tls_record_bench
 	BUILD=$(BUILD) bench/one-core.sh
 
 # The server under load scenario (a), sampled by perf; prints the top entries.
