@@ -151,17 +151,26 @@ TEST(Tournament, APlayerAbsentWhenTheirMatchStartsForfeitsAfterTheGrace) {
   expect_one_rating_change_per_race(*players[2], 1);
 }
 
+// n players in an arena of 60 s whose races last up to 30 s (and options), started by its host:
+// the snapshot that answered the start.
+json start_arena(ServerProcess& server, std::vector<std::unique_ptr<Scripted>>& players, int n,
+                 json options = json::object()) {
+  options.update({{"format", "arena"}, {"duration", 60}, {"time_limit", 30}});
+  std::string code;
+  players = field(server, n, options, code);
+  const json started = ask(players[0]->racer.ws, {{"type", "start_tournament"}});
+  EXPECT_EQ(started["type"], "tournament") << started.dump();
+  return started.value("tournament", json::object());
+}
+
 // Six players for 60 s: everyone is paired at the start and again as their races end, never
 // twice in a row against the same player, and the points are the results' (streaks doubled).
 TEST(Tournament, AnArenaOfSixRunsForItsMinuteAndCountsItsPoints) {
   ServerProcess server({"--countdown", "0", "--rate", "100000"});
-  std::string code;
-  auto players =
-      field(server, 6, {{"format", "arena"}, {"duration", 60}, {"time_limit", 30}}, code);
-  const json started = ask(players[0]->racer.ws, {{"type", "start_tournament"}});
-  ASSERT_EQ(started["type"], "tournament");
-  EXPECT_EQ(started["tournament"]["matches"].size(), 3u) << "everyone paired at the start";
-  EXPECT_TRUE(started["tournament"]["ends_at"].is_number());
+  std::vector<std::unique_ptr<Scripted>> players;
+  const json started = start_arena(server, players, 6);
+  EXPECT_EQ(started["matches"].size(), 3u) << "everyone paired at the start";
+  EXPECT_TRUE(started["ends_at"].is_number());
   run(players, Script::race_the_clock, 120s);
 
   const json& final = players[0]->last;
@@ -320,14 +329,10 @@ TEST(Tournament, ARoomRacesWithoutAPlayerAwayPastTheGrace) {
 // rooms' places scored (first 2, last 0, between 1, doubled on a streak).
 TEST(Tournament, AnArenaInRoomsOfThreeScoresByPlace) {
   ServerProcess server({"--countdown", "0", "--rate", "100000"});
-  std::string code;
-  auto players =
-      field(server, 5,
-            {{"format", "arena"}, {"duration", 60}, {"time_limit", 30}, {"room_size", 3}}, code);
-  const json started = ask(players[0]->racer.ws, {{"type", "start_tournament"}});
-  ASSERT_EQ(started["type"], "tournament");
+  std::vector<std::unique_ptr<Scripted>> players;
+  const json started = start_arena(server, players, 5, {{"room_size", 3}});
   std::multiset<std::size_t> sizes;
-  for (const json& m : started["tournament"]["matches"]) sizes.insert(m["players"].size());
+  for (const json& m : started["matches"]) sizes.insert(m["players"].size());
   EXPECT_EQ(sizes, (std::multiset<std::size_t>{2, 3})) << "everyone seated at the start";
   run(players, Script::race_the_clock, 120s);
 
