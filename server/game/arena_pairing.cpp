@@ -90,10 +90,7 @@ std::vector<Group> ArenaPairing::fill_rooms(std::vector<std::size_t> free, Time 
     return now - *records_[p].free_since >= kRoomWait;
   });
   if (free.size() < room_size_ && !waited) return rooms;
-  const std::size_t count = (free.size() + room_size_ - 1) / room_size_;
-  for (std::size_t r = 0; r < count; ++r) {
-    // As even as their number allows: the first rooms take one more when it does not divide.
-    const std::size_t seats = free.size() / (count - r) + (free.size() % (count - r) != 0);
+  for (const std::size_t seats : even_rooms(free.size(), room_size_)) {
     const std::size_t p = free.front();
     Group room{p};
     free.erase(free.begin());
@@ -147,9 +144,8 @@ void ArenaPairing::score(std::size_t player, Result result) {
 }
 
 bool ArenaPairing::report(const Group& players, const std::vector<Result>& results) {
-  const auto it = std::find_if(running_.begin(), running_.end(), [&](const Group& m) {
-    return m.size() == players.size() && std::is_permutation(m.begin(), m.end(), players.begin());
-  });
+  const auto it = std::find_if(running_.begin(), running_.end(),
+                               [&](const Group& m) { return same_players(m, players); });
   if (it == running_.end() || results.size() != players.size()) return false;
   running_.erase(it);
   for (std::size_t i = 0; i < players.size(); ++i) {

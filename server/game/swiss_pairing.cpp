@@ -115,8 +115,11 @@ int SwissPairing::meetings(std::size_t a, std::size_t b) const {
 // proportion to the work), and stops at one without a rematch.
 void SwissPairing::seat_rest(std::vector<std::size_t>& rest, const std::vector<std::size_t>& sizes,
                              Seating& now, Seating& best, long& budget) const {
-  const bool found = best.cost != std::numeric_limits<int>::max();
-  if (now.cost >= best.cost || (found && budget < 0)) return;
+  // Enough searched: a seating without a rematch, or the budget spent once one was found.
+  const auto enough = [&best, &budget] {
+    return best.cost == 0 || (budget < 0 && best.cost != std::numeric_limits<int>::max());
+  };
+  if (now.cost >= best.cost || enough()) return;
   if (rest.empty()) {
     best = now;
     return;
@@ -140,7 +143,7 @@ void SwissPairing::seat_rest(std::vector<std::size_t>& rest, const std::vector<s
   std::stable_sort(seats.begin(), seats.end(),
                    [](const auto& x, const auto& y) { return x.first < y.first; });
   for (const auto& [cost, i] : seats) {
-    if (best.cost == 0 || (budget < 0 && best.cost != std::numeric_limits<int>::max())) return;
+    if (enough()) return;
     const std::size_t p = rest[i];
     rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i));
     now.rooms[room].push_back(p);
@@ -153,13 +156,7 @@ void SwissPairing::seat_rest(std::vector<std::size_t>& rest, const std::vector<s
 }
 
 SwissPairing::Round SwissPairing::fill_rooms(std::vector<std::size_t> order) const {
-  // As even as the field allows: the first rooms take one more when it does not divide.
-  const std::size_t count = (order.size() + room_size_ - 1) / room_size_;
-  std::vector<std::size_t> sizes;
-  for (std::size_t r = 0, left = order.size(); r < count; ++r) {
-    sizes.push_back(left / (count - r) + (left % (count - r) != 0));
-    left -= sizes.back();
-  }
+  const std::vector<std::size_t> sizes = even_rooms(order.size(), room_size_);
   Seating now;
   Seating best{{}, std::numeric_limits<int>::max()};
   long budget = kSearchBudget;
@@ -178,9 +175,8 @@ void SwissPairing::resume_round(const Round& round) {
 }
 
 bool SwissPairing::report(const Group& players, const std::vector<Result>& results) {
-  const auto it = std::find_if(unreported_.begin(), unreported_.end(), [&](const Group& m) {
-    return m.size() == players.size() && std::is_permutation(m.begin(), m.end(), players.begin());
-  });
+  const auto it = std::find_if(unreported_.begin(), unreported_.end(),
+                               [&](const Group& m) { return same_players(m, players); });
   if (it == unreported_.end() || results.size() != players.size()) return false;
   unreported_.erase(it);
   for (std::size_t i = 0; i < players.size(); ++i) {

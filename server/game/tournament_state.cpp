@@ -23,15 +23,23 @@ Result result_named(const std::string& name) {
   return static_cast<Result>(r - std::begin(kResultNames));
 }
 
-// A stored match's results; a 1-on-1 written before results were kept has its winner and draw.
+// A stored match's results; a 1-on-1 written before results were kept has its winner and draw
+// (an elimination's draw names the seed who went on as its winner).
 std::vector<Result> results_of(const TournamentMatchRecord& m) {
   std::vector<Result> results;
   for (const std::string& r : m.results) results.push_back(result_named(r));
   if (!results.empty()) return results;
   for (const int p : m.players) {
-    results.push_back(m.winner == p ? Result::win : m.draw ? Result::draw : Result::loss);
+    results.push_back(m.draw ? Result::draw : m.winner == p ? Result::win : Result::loss);
   }
   return results;
+}
+
+// A stored match's players.
+Group group_of(const TournamentMatchRecord& m) {
+  Group players;
+  for (const int p : m.players) players.push_back(static_cast<std::size_t>(p));
+  return players;
 }
 
 // How each of players (ids) came out of a match that ended as end says: listed alone at the
@@ -189,23 +197,23 @@ TournamentState::Effects TournamentState::match_ended(std::size_t match, const M
                                                       Time now, const Available& available) {
   Effects fx;
   if (match >= matches_.size() || matches_[match].state == MatchState::done) return fx;
-  std::vector<std::string> ids;
-  for (std::size_t p : matches_[match].players) ids.push_back(members_[p].id);
-  decide(match, results_of(ids, end));
+  decide(match, end);
   fx.changed = true;
   pair_more(now, available, fx);
   return fx;
 }
 
-void TournamentState::decide(std::size_t match, std::vector<Result> results) {
+void TournamentState::decide(std::size_t match, const MatchEnd& end) {
   Match& m = matches_[match];
+  std::vector<std::string> ids;
+  for (std::size_t p : m.players) ids.push_back(members_[p].id);
+  std::vector<Result> results = results_of(ids, end);
   m.state = MatchState::done;
   m.room.clear();
   m.winner.reset();
   for (std::size_t i = 0; i < results.size(); ++i) {
     if (results[i] == Result::win) m.winner = m.players[i];
   }
-  m.draw = std::all_of(results.begin(), results.end(), [](Result r) { return r == Result::draw; });
   if (auto* bracket = std::get_if<EliminationBracket>(&format_)) {
     // A tie, or nobody playing, sends the better seed on.
     const auto seed_of = [this](std::size_t member) {
@@ -236,9 +244,7 @@ bool TournamentState::open_or_decide(std::size_t match, Effects& fx) {
   }
   MatchEnd end;  // lost unplayed by whoever left
   for (const std::string& id : opening.players) end.places.emplace_back(id, 0);
-  std::vector<std::string> ids;
-  for (std::size_t p : m.players) ids.push_back(members_[p].id);
-  decide(match, results_of(ids, end));
+  decide(match, end);
   return true;
 }
 
@@ -277,7 +283,7 @@ void TournamentState::pair_more(Time now, const Available& available, Effects& f
     }
     for (Pairing& p : pairs) {
       matches_.push_back(
-          {p.round, p.index, std::move(p.players), {}, MatchState::pending, {}, false, p.ref});
+          {p.round, p.index, std::move(p.players), {}, MatchState::pending, {}, p.ref});
       decided = open_or_decide(matches_.size() - 1, fx) || decided;
     }
     fx.changed = fx.changed || !pairs.empty();
@@ -348,7 +354,7 @@ void TournamentState::player_views(protocol::TournamentView& view) const {
     if (m.state != MatchState::done) continue;
     for (std::size_t p : m.players) {
       ++players[p].played;
-      if (m.winner == p && (elimination || !m.draw)) ++players[p].wins;
+      if (m.winner == p && (elimination || !m.drawn())) ++players[p].wins;
       if (elimination) players[p].out = players[p].out || m.winner != p;
     }
   }
@@ -394,7 +400,7 @@ void TournamentState::match_views(protocol::TournamentView& view) const {
           if (m.ref != ref) continue;
           v.state = state_name(m.state);
           v.room = m.room;
-          v.draw = m.draw;
+          v.draw = m.drawn();
         }
         view.matches.push_back(std::move(v));
       }
@@ -412,7 +418,7 @@ void TournamentState::match_views(protocol::TournamentView& view) const {
     v.room = m.room;
     v.state = state_name(m.state);
     if (m.winner) v.winner = members_[*m.winner].id;
-    v.draw = m.draw;
+    v.draw = m.drawn();
     view.matches.push_back(std::move(v));
   }
   for (const auto& [round, member] : byes_) {
@@ -464,7 +470,7 @@ TournamentRecord TournamentState::record() const {
                                 .room = m.room,
                                 .opened_at = m.opened_at,
                                 .winner = m.winner ? static_cast<int>(*m.winner) : -1,
-                                .draw = m.draw};
+                                .draw = m.drawn()};
     for (std::size_t p : m.players) match.players.push_back(static_cast<int>(p));
     for (Result result : m.results) match.results.emplace_back(name_of(result));
     r.matches.push_back(std::move(match));
@@ -514,14 +520,12 @@ TournamentState TournamentState::restore(const TournamentRecord& r, Time now,
   // Each match as it was paired, and its result where it has one; a Swiss round at a time.
   int swiss_round = -1;
   for (const TournamentMatchRecord& m : r.matches) {
-    Group players;
-    for (const int p : m.players) players.push_back(static_cast<std::size_t>(p));
+    const Group players = group_of(m);
     const auto* ms = std::find(std::begin(kMatchStateNames), std::end(kMatchStateNames), m.state);
     if (ms == std::end(kMatchStateNames)) throw std::runtime_error("unknown match state");
     Match match{m.round, m.index, players, m.room,
                 static_cast<MatchState>(ms - std::begin(kMatchStateNames))};
     match.opened_at = m.opened_at;
-    match.draw = m.draw;
     if (m.winner >= 0) match.winner = static_cast<std::size_t>(m.winner);
     const bool done = match.state == MatchState::done;
     if (done) match.results = results_of(m);
@@ -539,9 +543,7 @@ TournamentState TournamentState::restore(const TournamentRecord& r, Time now,
         ++swiss_round;
         SwissPairing::Round round;
         for (const TournamentMatchRecord& o : r.matches) {
-          if (o.round != swiss_round) continue;
-          round.matches.emplace_back();
-          for (const int p : o.players) round.matches.back().push_back(static_cast<std::size_t>(p));
+          if (o.round == swiss_round) round.matches.push_back(group_of(o));
         }
         for (const auto& [br, member] : r.byes) {
           if (br == swiss_round) round.bye = static_cast<std::size_t>(member);

@@ -10,6 +10,7 @@
 // its restored room, ended as its recorded race did, or reopened).
 //
 // Not thread-safe: the shell's mutex guards every call.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -122,10 +123,15 @@ class TournamentState {
     MatchState state = MatchState::pending;
     // elimination: who went on (the better seed on a tie); else who alone came first
     std::optional<std::size_t> winner;
-    bool draw = false;  // everyone drew
     std::optional<EliminationBracket::Ref> ref;
     std::int64_t opened_at = 0;   // Unix ms its room opened
     std::vector<Result> results;  // once done: per player
+
+    // Done, and everyone drew.
+    bool drawn() const {
+      return !results.empty() && std::all_of(results.begin(), results.end(),
+                                             [](Result r) { return r == Result::draw; });
+    }
   };
 
   std::optional<std::size_t> member_of(const std::string& id) const;
@@ -135,7 +141,8 @@ class TournamentState {
   // Opens match for those of its players who have not left, or decides it when fewer than two
   // have not.
   bool open_or_decide(std::size_t match, Effects& fx);
-  void decide(std::size_t match, std::vector<Result> results);
+  // The match ended as end says: its results (results_of), reported to the format.
+  void decide(std::size_t match, const MatchEnd& end);
   void check_finished(Time now, Effects& fx);
   void begin(Time now, const Available& available, Effects& fx);
   std::vector<std::size_t> podium() const;
