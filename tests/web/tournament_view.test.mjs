@@ -27,6 +27,8 @@ test("a match's line says who raced and how it ended, in rooms of up to four too
   const room = m({ players: ['a', 'b', 'c', 'd'], winner: 'c', results: { a: 'draw', b: 'loss', c: 'win', d: 'draw' } });
   assert.equal(matchText(room, names), 'ann – bob – cy – dee · cy won, ann, dee drew');
   assert.equal(matchText({ ...room, state: 'racing', winner: null, results: {} }, names), 'ann – bob – cy – dee · racing');
+  const tie = m({ players: ['a', 'b', 'c'], results: { a: 'draw', b: 'draw', c: 'loss' } });
+  assert.equal(matchText(tie, names), 'ann – bob – cy · ann, bob drew', 'a tie for first');
 });
 
 test('the bracket groups matches by round in bracket order, the third-place match aside', () => {

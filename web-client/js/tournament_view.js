@@ -50,7 +50,8 @@ export function standingsOrder(t) {
 }
 
 // A Swiss or arena match as its line reads: who (a bye, two, or a room of up to four) and how it
-// ended — "ann won", "draw" (everyone drew), "bob, cy drew", "not played" (everyone lost it).
+// ended — "ann won", "draw" (everyone drew), "ann won, bob drew", "ann, bob drew" (a tie for
+// first in a room), "not played" (everyone lost it).
 export function matchText(m, names) {
   const name = (id) => names[id] ?? id;
   if (m.state === 'bye') return `${name(m.a)}: bye`;
@@ -60,9 +61,11 @@ export function matchText(m, names) {
   if (m.state !== 'done') return who;
   const results = m.results ?? {};
   const drew = players.filter((id) => results[id] === 'draw');
+  const drewText = `${drew.map(name).join(', ')} drew`;
   let how = 'not played';
   if (m.draw) how = 'draw';
-  else if (m.winner) how = `${name(m.winner)} won${players.length > 2 && drew.length ? `, ${drew.map(name).join(', ')} drew` : ''}`;
+  else if (m.winner) how = `${name(m.winner)} won${players.length > 2 && drew.length ? `, ${drewText}` : ''}`;
+  else if (drew.length) how = drewText;
   return `${who} · ${how}`;
 }
 
