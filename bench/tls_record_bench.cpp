@@ -16,33 +16,19 @@
 #include <stdexcept>
 #include <string>
 
+#include "tests/self_signed.hpp"
+
 namespace {
 
 constexpr int kMoveIn = 60;      // {"type":"move","dir":"left","rid":17} and its frame
 constexpr int kMovedOut = 420;   // `moved` with its board and motions
 constexpr int kUpdateOut = 380;  // `race_update`
 
-// A self-signed certificate for key, valid for a day.
-X509* certificate_for(EVP_PKEY* key) {
-  X509* cert = X509_new();
-  ASN1_INTEGER_set(X509_get_serialNumber(cert), 1);
-  X509_gmtime_adj(X509_getm_notBefore(cert), 0);
-  X509_gmtime_adj(X509_getm_notAfter(cert), 86400);
-  X509_set_pubkey(cert, key);
-  X509_NAME* name = X509_get_subject_name(cert);
-  X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-                             reinterpret_cast<const unsigned char*>("localhost"), -1, -1, 0);
-  X509_set_issuer_name(cert, name);
-  if (X509_sign(cert, key, EVP_sha256()) == 0) throw std::runtime_error("cannot sign");
-  return cert;
-}
-
 // A server and a client SSL joined by memory BIOs, handshake done.
 class Pair {
  public:
   Pair() {
-    EVP_PKEY* key = EVP_EC_gen("P-256");
-    X509* cert = certificate_for(key);
+    auto [key, cert] = tilerace::testing::self_signed();
     server_ctx_ = SSL_CTX_new(TLS_server_method());
     client_ctx_ = SSL_CTX_new(TLS_client_method());
     SSL_CTX_use_certificate(server_ctx_, cert);

@@ -105,7 +105,13 @@ asio::awaitable<void> BasicWsSession<Next>::run(
     co_return fail(ec, "accept", remote_);
   }
   // From here on the frames are ours: the stream leaves Beast's WebSocket, whose buffers go.
-  stream_.emplace(std::move(upgrade_->next_layer()));
+  try {
+    stream_.emplace(std::move(upgrade_->next_layer()));
+  } catch (const std::exception& e) {
+    done_ = true;
+    context_.sessions.remove(this);
+    co_return spdlog::warn("{} {}: closing", remote_, e.what());
+  }
   upgrade_.reset();
   if constexpr (std::is_same_v<Next, TcpSocket>) {
     beast::error_code ignored;
@@ -295,21 +301,28 @@ void BasicWsSession<Next>::write_next() {
       break;
     }
   }
+  // The socket is non-blocking: send now, and when it all went (the usual case), be done
+  // without an operation or a completion to schedule. What the socket cannot take yet goes as
+  // an asynchronous write.
+  beast::error_code ec;
   if constexpr (std::is_same_v<Next, TcpSocket>) {
-    // The plain socket is non-blocking: send now, and when it all went (the usual case), be
-    // done without an operation or a completion to schedule. What the socket cannot take yet
-    // goes as an asynchronous write.
-    beast::error_code ec;
     const std::size_t sent = stream_->write_some(buffers_, ec);
     if (ec != asio::error::would_block) {
       if (ec || sent == asio::buffer_size(buffers_)) return on_written(ec);
       drop_front(buffers_, sent);
     }
+    asio::async_write(*stream_, buffers_,
+                      [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                        self->on_written(ec);
+                      });
+  } else {
+    // Over TLS the frames are sealed as one record; what the socket cannot take is already
+    // sealed, and goes as it is.
+    if (stream_->seal_and_send(buffers_, ec)) return on_written(ec);
+    stream_->async_flush([self = this->shared_from_this()](beast::error_code ec) {
+      self->on_written(ec);
+    });
   }
-  asio::async_write(*stream_, buffers_,
-                    [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-                      self->on_written(ec);
-                    });
 }
 
 template <class Next>

@@ -1,6 +1,7 @@
 #pragma once
 // One WebSocket connection, plain or over TLS. Beast completes the upgrade; then the session
-// frames its messages itself (WsFrameReader, ws_frame_header) over the bare stream: it reads
+// frames its messages itself (WsFrameReader, ws_frame_header) over the bare socket (over TLS,
+// through a TlsChannel: records straight over the socket, not Beast's SSL stream): it reads
 // whatever has arrived in one go into one buffer, decodes every whole frame in it where it lies,
 // hands each text message (size- and rate-limited) to the dispatcher, and writes everything
 // queued — up to kMaxBatch frames — in one write, with exactly one write in flight. A peer that
@@ -22,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "server/game/participant.hpp"
@@ -30,6 +32,7 @@
 #include "server/net/rate_limiter.hpp"
 #include "server/net/server_context.hpp"
 #include "server/net/streams.hpp"
+#include "server/net/tls_channel.hpp"
 #include "server/net/ws_frames.hpp"
 #include "server/play/dispatcher.hpp"
 
@@ -102,7 +105,9 @@ class BasicWsSession final : public Participant,
   NetExecutor executor_;
   // The upgrade, with Beast's handshake timeout; released once it is done.
   std::optional<boost::beast::websocket::stream<Next>> upgrade_;
-  std::optional<Next> stream_;  // after the upgrade: the stream the frames travel on
+  // After the upgrade, what the frames travel on: the socket, or TLS records over it.
+  using Framed = std::conditional_t<std::is_same_v<Next, TlsStream>, TlsChannel, Next>;
+  std::optional<Framed> stream_;
   ServerContext& context_;
   std::string remote_;
   std::vector<char> in_;  // received bytes, the unread ones at [0, in_size_)

@@ -1,0 +1,115 @@
+#pragma once
+// A WebSocket's TLS once the upgrade is answered: records opened and sealed by OpenSSL, with the
+// session its handshake made, straight over the bare socket — no asio::ssl::stream engine after
+// the handshake (its 17 KiB buffers each way and the copies through them, a record per buffer
+// written, writes only asynchronous). OpenSSL reads ciphertext from this channel's receive buffer
+// and writes records into its send buffer through a BIO of ours, so the frames of one write are
+// one record, sent at once by the non-blocking socket when it takes them (the usual case), as on
+// a plain connection. Used on the connection's thread only; not movable (the BIO points at it).
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/error.hpp>
+
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "server/net/streams.hpp"
+
+struct ssl_st;
+struct bio_st;
+struct bio_method_st;
+
+namespace tilerace::server {
+
+class TlsChannel {
+ public:
+  // Takes stream's socket and TLS session; stream must have completed its handshake and every
+  // write, and is left to be destroyed. Throws std::runtime_error if stream holds bytes received
+  // and not read: a client sends nothing after its upgrade request until it has the answer
+  // (RFC 6455 §4.1), so any is a broken client (its connection closes with the channel).
+  explicit TlsChannel(TlsStream&& stream);
+  ~TlsChannel();
+  TlsChannel(const TlsChannel&) = delete;
+  TlsChannel& operator=(const TlsChannel&) = delete;
+
+  TcpSocket& socket() { return socket_; }
+
+  // Reads at least one byte of plaintext into `into` (not empty), as socket.async_read_some
+  // does: handler(error_code, bytes). The peer's close_notify, like the end of the stream, is
+  // asio::error::eof; a bad record is an SSL error. One read at a time.
+  template <class Handler>
+  void async_read_some(boost::asio::mutable_buffer into, Handler&& handler);
+
+  // Seals the plaintext buffers, in order, as one record (more beyond 16 KiB) and sends what the
+  // socket takes now. True: everything is sent, or ec says why not. False: the rest must be sent
+  // by async_flush before anything else is sealed (one write in flight).
+  bool seal_and_send(std::span<const boost::asio::const_buffer> plaintext,
+                     boost::beast::error_code& ec);
+  // Sends what seal_and_send left: handler(error_code).
+  template <class Handler>
+  void async_flush(Handler&& handler);
+
+ private:
+  // OpenSSL's transport, made once: reads what the socket received, writes into sealed_.
+  static const bio_method_st* method();
+  static int bio_read(bio_st* bio, char* out, std::size_t size, std::size_t* read);
+  static int bio_write(bio_st* bio, const char* data, std::size_t size, std::size_t* written);
+  static long bio_ctrl(bio_st* bio, int command, long number, void* pointer);
+
+  // True if plaintext can be had without reading the socket.
+  bool buffered() const;
+  // Opens received records into `into`; 0 (without an error) if no whole record is there.
+  std::size_t open(boost::asio::mutable_buffer into, boost::beast::error_code& ec);
+
+  TcpSocket socket_;
+  ssl_st* ssl_;
+  std::vector<char> received_;  // ciphertext from the socket; OpenSSL has read [0, read_at_)
+  std::size_t received_size_ = 0;
+  std::size_t read_at_ = 0;
+  boost::beast::error_code deferred_;  // an error found after plaintext that went out first
+  std::vector<char> plain_;            // the frames of one record, gathered
+  std::vector<char> sealed_;           // records OpenSSL wrote, not handed to the socket yet
+  std::vector<char> sending_;          // the asynchronous write's records
+};
+
+inline TcpSocket& socket_of(TlsChannel& c) { return c.socket(); }
+
+template <class Handler>
+void TlsChannel::async_read_some(boost::asio::mutable_buffer into, Handler&& handler) {
+  if (buffered()) {
+    // Left over when the last read filled its buffer: no need for the socket, but the handler
+    // runs later, as it would after a read.
+    boost::beast::error_code ec;
+    const std::size_t bytes = open(into, ec);
+    if (bytes > 0 || ec) {
+      return boost::asio::post(socket_.get_executor(),
+                               [h = std::forward<Handler>(handler), ec, bytes]() mutable {
+                                 std::move(h)(ec, bytes);
+                               });
+    }
+  }
+  socket_.async_read_some(
+      boost::asio::buffer(received_),
+      [this, into, h = std::forward<Handler>(handler)](boost::beast::error_code ec,
+                                                       std::size_t bytes) mutable {
+        if (ec) return std::move(h)(ec, std::size_t{0});
+        received_size_ = bytes;
+        read_at_ = 0;
+        const std::size_t opened = open(into, ec);
+        if (opened == 0 && !ec) return async_read_some(into, std::move(h));  // part of a record
+        std::move(h)(ec, opened);
+      });
+}
+
+template <class Handler>
+void TlsChannel::async_flush(Handler&& handler) {
+  boost::asio::async_write(socket_, boost::asio::buffer(sending_),
+                           [h = std::forward<Handler>(handler)](boost::beast::error_code ec,
+                                                                std::size_t) mutable {
+                             std::move(h)(ec);
+                           });
+}
+
+}  // namespace tilerace::server
