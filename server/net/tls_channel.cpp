@@ -110,7 +110,7 @@ std::size_t TlsChannel::open(asio::mutable_buffer into, beast::error_code& ec) {
     }
     beast::error_code error;
     switch (SSL_get_error(ssl_, result)) {
-      case SSL_ERROR_WANT_READ: return total;  // all received is opened
+      case SSL_ERROR_WANT_READ: return total;                       // all received is opened
       case SSL_ERROR_ZERO_RETURN: error = asio::error::eof; break;  // close_notify
       default: error = ssl_error(); break;
     }

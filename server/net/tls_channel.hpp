@@ -84,32 +84,31 @@ void TlsChannel::async_read_some(boost::asio::mutable_buffer into, Handler&& han
     boost::beast::error_code ec;
     const std::size_t bytes = open(into, ec);
     if (bytes > 0 || ec) {
-      return boost::asio::post(socket_.get_executor(),
-                               [h = std::forward<Handler>(handler), ec, bytes]() mutable {
-                                 std::move(h)(ec, bytes);
-                               });
+      return boost::asio::post(
+          socket_.get_executor(),
+          [h = std::forward<Handler>(handler), ec, bytes]() mutable { std::move(h)(ec, bytes); });
     }
   }
-  socket_.async_read_some(
-      boost::asio::buffer(received_),
-      [this, into, h = std::forward<Handler>(handler)](boost::beast::error_code ec,
-                                                       std::size_t bytes) mutable {
-        if (ec) return std::move(h)(ec, std::size_t{0});
-        received_size_ = bytes;
-        read_at_ = 0;
-        const std::size_t opened = open(into, ec);
-        if (opened == 0 && !ec) return async_read_some(into, std::move(h));  // part of a record
-        std::move(h)(ec, opened);
-      });
+  socket_.async_read_some(boost::asio::buffer(received_),
+                          [this, into, h = std::forward<Handler>(handler)](
+                              boost::beast::error_code ec, std::size_t bytes) mutable {
+                            if (ec) return std::move(h)(ec, std::size_t{0});
+                            received_size_ = bytes;
+                            read_at_ = 0;
+                            const std::size_t opened = open(into, ec);
+                            if (opened == 0 && !ec)
+                              return async_read_some(into, std::move(h));  // part of a record
+                            std::move(h)(ec, opened);
+                          });
 }
 
 template <class Handler>
 void TlsChannel::async_flush(Handler&& handler) {
-  boost::asio::async_write(socket_, boost::asio::buffer(sending_),
-                           [h = std::forward<Handler>(handler)](boost::beast::error_code ec,
-                                                                std::size_t) mutable {
-                             std::move(h)(ec);
-                           });
+  boost::asio::async_write(
+      socket_, boost::asio::buffer(sending_),
+      [h = std::forward<Handler>(handler)](boost::beast::error_code ec, std::size_t) mutable {
+        std::move(h)(ec);
+      });
 }
 
 }  // namespace tilerace::server

@@ -319,9 +319,8 @@ void BasicWsSession<Next>::write_next() {
     // Over TLS the frames are sealed as one record; what the socket cannot take is already
     // sealed, and goes as it is.
     if (stream_->seal_and_send(buffers_, ec)) return on_written(ec);
-    stream_->async_flush([self = this->shared_from_this()](beast::error_code ec) {
-      self->on_written(ec);
-    });
+    stream_->async_flush(
+        [self = this->shared_from_this()](beast::error_code ec) { self->on_written(ec); });
   }
 }
 

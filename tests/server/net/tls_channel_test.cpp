@@ -112,16 +112,16 @@ class TlsChannelTest : public ::testing::Test {
     std::array<char, 1000> buffer{};
     bool done = false;
     std::function<void()> next = [&] {
-      channel_->async_read_some(asio::buffer(buffer), [&](boost::system::error_code e,
-                                                          std::size_t bytes) {
-        got.append(buffer.data(), bytes);
-        if (e || got.size() >= n) {
-          ec = e;
-          done = true;
-          return;
-        }
-        next();
-      });
+      channel_->async_read_some(asio::buffer(buffer),
+                                [&](boost::system::error_code e, std::size_t bytes) {
+                                  got.append(buffer.data(), bytes);
+                                  if (e || got.size() >= n) {
+                                    ec = e;
+                                    done = true;
+                                    return;
+                                  }
+                                  next();
+                                });
     };
     next();
     ioc_.restart();
@@ -156,7 +156,7 @@ TEST_F(TlsChannelTest, CarriesRecordsBothWaysIncludingOnesLargerThanARecord) {
   // Three buffers sealed together; the client reads them as one text.
   const std::string head = "ab", mid = "cd";
   const std::array<asio::const_buffer, 3> out{asio::buffer(head), asio::buffer(mid),
-                                               asio::buffer(big)};
+                                              asio::buffer(big)};
   EXPECT_TRUE(channel.seal_and_send(out, ec));
   EXPECT_FALSE(ec);
   std::string received(4 + big.size(), '\0');
