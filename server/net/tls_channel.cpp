@@ -89,6 +89,24 @@ long TlsChannel::bio_ctrl(BIO*, int command, long, void*) {
   return command == BIO_CTRL_FLUSH ? 1 : 0;  // sealed_ is flushed by seal_and_send
 }
 
+std::size_t TlsChannel::read_some(asio::mutable_buffer into, beast::error_code& ec) {
+  for (;;) {
+    if (buffered()) {
+      const std::size_t opened = open(into, ec);
+      if (opened > 0 || ec) return opened;  // else a record's start, waiting for its rest
+    }
+    const std::size_t bytes = socket_.read_some(asio::buffer(received_), ec);
+    if (ec) return 0;
+    received_size_ = bytes;
+    read_at_ = 0;
+    filled_ = bytes == received_.size();
+  }
+}
+
+bool TlsChannel::more() const {
+  return filled_ || deferred_ || read_at_ < received_size_ || SSL_pending(ssl_) > 0;
+}
+
 bool TlsChannel::buffered() const {
   return deferred_ || read_at_ < received_size_ || SSL_has_pending(ssl_) == 1;
 }

@@ -7,7 +7,6 @@
 // one record, sent at once by the non-blocking socket when it takes them (the usual case), as on
 // a plain connection. Used on the connection's thread only; not movable (the BIO points at it).
 #include <boost/asio/buffer.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/error.hpp>
 
@@ -36,11 +35,14 @@ class TlsChannel {
 
   TcpSocket& socket() { return socket_; }
 
-  // Reads at least one byte of plaintext into `into` (not empty), as socket.async_read_some
-  // does: handler(error_code, bytes). The peer's close_notify, like the end of the stream, is
-  // asio::error::eof; a bad record is an SSL error. One read at a time.
-  template <class Handler>
-  void async_read_some(boost::asio::mutable_buffer into, Handler&& handler);
+  // Reads plaintext into `into` (not empty) from what has arrived, without waiting: the socket
+  // is read (non-blocking) only when what is buffered opens to nothing. Returns the bytes read,
+  // or 0 with ec set: would_block when no whole record is there yet, eof at the peer's
+  // close_notify or the stream's end, an SSL error for a bad record.
+  std::size_t read_some(boost::asio::mutable_buffer into, boost::beast::error_code& ec);
+  // True if more may be read before the socket's next edge: plaintext or whole ciphertext
+  // buffered, or the socket's last read filled the buffer.
+  bool more() const;
 
   // Seals the plaintext buffers, in order, as one record (more beyond 16 KiB) and sends what the
   // socket takes now. True: everything is sent, or ec says why not. False: the rest must be sent
@@ -58,7 +60,7 @@ class TlsChannel {
   static int bio_write(bio_st* bio, const char* data, std::size_t size, std::size_t* written);
   static long bio_ctrl(bio_st* bio, int command, long number, void* pointer);
 
-  // True if plaintext can be had without reading the socket.
+  // True if plaintext may be had without reading the socket.
   bool buffered() const;
   // Opens received records into `into`; 0 (without an error) if no whole record is there.
   std::size_t open(boost::asio::mutable_buffer into, boost::beast::error_code& ec);
@@ -68,6 +70,7 @@ class TlsChannel {
   std::vector<char> received_;  // ciphertext from the socket; OpenSSL has read [0, read_at_)
   std::size_t received_size_ = 0;
   std::size_t read_at_ = 0;
+  bool filled_ = false;                // the socket's last read filled received_
   boost::beast::error_code deferred_;  // an error found after plaintext that went out first
   std::vector<char> plain_;            // the frames of one record, gathered
   std::vector<char> sealed_;           // records OpenSSL wrote, not handed to the socket yet
@@ -75,32 +78,6 @@ class TlsChannel {
 };
 
 inline TcpSocket& socket_of(TlsChannel& c) { return c.socket(); }
-
-template <class Handler>
-void TlsChannel::async_read_some(boost::asio::mutable_buffer into, Handler&& handler) {
-  if (buffered()) {
-    // Left over when the last read filled its buffer: no need for the socket, but the handler
-    // runs later, as it would after a read.
-    boost::beast::error_code ec;
-    const std::size_t bytes = open(into, ec);
-    if (bytes > 0 || ec) {
-      return boost::asio::post(
-          socket_.get_executor(),
-          [h = std::forward<Handler>(handler), ec, bytes]() mutable { std::move(h)(ec, bytes); });
-    }
-  }
-  socket_.async_read_some(boost::asio::buffer(received_),
-                          [this, into, h = std::forward<Handler>(handler)](
-                              boost::beast::error_code ec, std::size_t bytes) mutable {
-                            if (ec) return std::move(h)(ec, std::size_t{0});
-                            received_size_ = bytes;
-                            read_at_ = 0;
-                            const std::size_t opened = open(into, ec);
-                            if (opened == 0 && !ec)
-                              return async_read_some(into, std::move(h));  // part of a record
-                            std::move(h)(ec, opened);
-                          });
-}
 
 template <class Handler>
 void TlsChannel::async_flush(Handler&& handler) {

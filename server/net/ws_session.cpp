@@ -125,36 +125,55 @@ asio::awaitable<void> BasicWsSession<Next>::run(
   context_.metrics.connections_total.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("{} connected", remote_);
   if (shutting_down_) say_goodbye();
-  read_next();
+  readiness_ = &asio::use_service<ReadReadiness>(executor_.context());
+  watch_ = readiness_->watch(socket().native_handle(), this->shared_from_this());
+  readable_ = true;  // what came with the upgrade's answer is read now
+  pump();
 }
 
 template <class Next>
-void BasicWsSession<Next>::read_next() {
-  if (in_size_ == in_.size()) {
-    // A frame larger than the buffer: room for it, up to a whole frame at the message limit
-    // (the frame reader refuses larger ones before they arrive).
-    in_.resize(std::min(2 * in_.size(), context_.edge.max_message + kMaxWsHeader + 4));
-    if (in_size_ == in_.size()) {
-      read_failed_ = true;
-      in_size_ = 0;
-      begin_close(websocket::close_code::too_big);
+void BasicWsSession<Next>::readable(bool ended) {
+  readable_ = true;
+  ended_ = ended_ || ended;
+  pump();
+}
+
+template <class Next>
+void BasicWsSession<Next>::pump() {
+  for (int reads = 0; readable_ && !paused_ && !done_; ++reads) {
+    if (reads == kReadsPerTurn) {
+      // A busy peer leaves the thread to the others for a turn.
+      asio::post(executor_, [self = this->shared_from_this()] { self->pump(); });
+      return;
     }
+    if (in_size_ == in_.size()) {
+      // A frame larger than the buffer: room for it, up to a whole frame at the message limit
+      // (the frame reader refuses larger ones before they arrive).
+      in_.resize(std::min(2 * in_.size(), context_.edge.max_message + kMaxWsHeader + 4));
+      if (in_size_ == in_.size()) {
+        read_failed_ = true;
+        in_size_ = 0;
+        begin_close(websocket::close_code::too_big);
+      }
+    }
+    const std::size_t room = in_.size() - in_size_;
+    beast::error_code ec;
+    const std::size_t bytes = stream_->read_some(asio::buffer(in_.data() + in_size_, room), ec);
+    if (ec == asio::error::would_block) {
+      readable_ = false;  // until the next edge
+      return;
+    }
+    if (ec) {
+      fail(ec, "read", remote_);
+      return finish();
+    }
+    // A short read has emptied the socket: the next edge says when there is more (but no edge
+    // follows the end: once it is there, reading goes on to it).
+    readable_ = bytes == room || ended_;
+    if constexpr (!std::is_same_v<Next, TcpSocket>) readable_ = readable_ || stream_->more();
+    in_size_ += bytes;
+    handle_frames();
   }
-  stream_->async_read_some(
-      asio::buffer(in_.data() + in_size_, in_.size() - in_size_),
-      [self = this->shared_from_this()](beast::error_code ec, std::size_t bytes) {
-        self->on_read(ec, bytes);
-      });
-}
-
-template <class Next>
-void BasicWsSession<Next>::on_read(beast::error_code ec, std::size_t bytes) {
-  if (ec) {
-    fail(ec, "read", remote_);
-    return finish();
-  }
-  in_size_ += bytes;
-  handle_frames();
 }
 
 template <class Next>
@@ -203,21 +222,26 @@ void BasicWsSession<Next>::handle_frames() {
   if (read_failed_ || close_received_) offset = in_size_;  // nothing more of it is read
   std::memmove(in_.data(), in_.data() + offset, in_size_ - offset);
   in_size_ -= offset;
-  if (!rest) return read_next();
+  if (!rest) return;
   // Storage is in the way: the rest runs as a coroutine, and the next frames wait for it.
+  paused_ = true;
   asio::co_spawn(
       executor_, std::move(*rest), [self = this->shared_from_this()](std::exception_ptr e) {
         if (e) self->internal_error(e);
         self->move_read_at_.reset();
         self->context_.metrics.handling.observe(std::chrono::steady_clock::now() - self->started_);
+        self->paused_ = false;
         self->handle_frames();
+        self->pump();
       });
 }
 
 template <class Next>
 void BasicWsSession<Next>::finish() {
   // The reader has ended (whatever ended it): the connection is gone for everyone.
+  if (done_) return;
   done_ = true;
+  readiness_->stop(watch_);
   hard_close_.cancel();
   idle_timer_.cancel();
   context_.dispatcher.disconnected(connection_);
@@ -327,7 +351,13 @@ void BasicWsSession<Next>::write_next() {
 template <class Next>
 void BasicWsSession<Next>::on_written(beast::error_code ec) {
   const std::size_t frames = std::exchange(in_flight_, 0);
-  if (ec) return fail(ec, "write", remote_);  // the reader sees the end too
+  if (ec) {
+    // The connection is broken. Cut off later, not here: a direct send runs inside deliver,
+    // under the lock of whoever delivers (a room), and cutting off tells the room.
+    fail(ec, "write", remote_);
+    asio::post(executor_, [self = this->shared_from_this()] { self->cut_off(); });
+    return;
+  }
   std::size_t messages = 0;
   for (std::size_t i = 0; i < frames && !queue_.empty(); ++i) {
     const Outgoing& out = queue_.front();
@@ -360,6 +390,13 @@ void BasicWsSession<Next>::close_socket() {
 }
 
 template <class Next>
+void BasicWsSession<Next>::cut_off() {
+  beast::error_code ignored;
+  socket().close(ignored);  // during the upgrade, Beast's operation ends with the error
+  if (open_) finish();
+}
+
+template <class Next>
 void BasicWsSession<Next>::watch_idle(std::chrono::steady_clock::time_point at) {
   idle_timer_.expires_at(at);
   idle_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
@@ -370,8 +407,7 @@ void BasicWsSession<Next>::watch_idle(std::chrono::steady_clock::time_point at) 
         self->context_.metrics.silent_closes_total.fetch_add(1, std::memory_order_relaxed);
         spdlog::info("{} silent for {} s: closing", self->remote_,
                      2 * self->context_.edge.keepalive);
-        beast::error_code ignored;
-        self->socket().close(ignored);
+        self->cut_off();
         return;
       }
       case IdleWatch::Action::ping:
@@ -416,8 +452,7 @@ void BasicWsSession<Next>::begin_close(std::uint16_t code) {
   hard_close_.expires_after(kCloseStall);
   hard_close_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
     if (ec || self->done_) return;
-    beast::error_code ignored;
-    self->socket().close(ignored);
+    self->cut_off();
   });
 }
 
@@ -455,10 +490,7 @@ void BasicWsSession<Next>::shutdown() {
 
 template <class Next>
 void BasicWsSession<Next>::abort() {
-  asio::post(executor_, [self = this->shared_from_this()] {
-    beast::error_code ignored;
-    self->socket().close(ignored);
-  });
+  asio::post(executor_, [self = this->shared_from_this()] { self->cut_off(); });
 }
 
 template class BasicWsSession<TcpSocket>;

@@ -1,8 +1,9 @@
 #pragma once
 // One WebSocket connection, plain or over TLS. Beast completes the upgrade; then the session
 // frames its messages itself (WsFrameReader, ws_frame_header) over the bare socket (over TLS,
-// through a TlsChannel: records straight over the socket, not Beast's SSL stream): it reads
-// whatever has arrived in one go into one buffer, decodes every whole frame in it where it lies,
+// through a TlsChannel: records straight over the socket, not Beast's SSL stream): when
+// ReadReadiness says the socket has something (no read that finds nothing), it reads whatever
+// has arrived in one go into one buffer, decodes every whole frame in it where it lies,
 // hands each text message (size- and rate-limited) to the dispatcher, and writes everything
 // queued — up to kMaxBatch frames — in one write, with exactly one write in flight. A peer that
 // lets more than kMaxQueuedMessages or kMaxQueuedBytes pile up is closed with 1013. All member
@@ -30,6 +31,7 @@
 #include "server/net/idle_watch.hpp"
 #include "server/net/network_threads.hpp"
 #include "server/net/rate_limiter.hpp"
+#include "server/net/read_readiness.hpp"
 #include "server/net/server_context.hpp"
 #include "server/net/streams.hpp"
 #include "server/net/tls_channel.hpp"
@@ -42,11 +44,13 @@ namespace tilerace::server {
 template <class Next>
 class BasicWsSession final : public Participant,
                              public Session,
+                             public ReadReadiness::Watcher,
                              public std::enable_shared_from_this<BasicWsSession<Next>> {
  public:
   static constexpr std::size_t kMaxQueuedMessages = 64;
   static constexpr std::size_t kMaxQueuedBytes = 256 * 1024;
   static constexpr std::size_t kMaxBatch = 16;  // frames in one write
+  static constexpr int kReadsPerTurn = 8;       // full reads in a row before the others' turn
 
   // slot counts the client's connection; remote names the client in logs.
   BasicWsSession(Next&& stream, ServerContext& context, AddressLimits::Slot slot,
@@ -61,6 +65,7 @@ class BasicWsSession final : public Participant,
   // handshake does so as soon as the handshake completes).
   void shutdown() override;
   void abort() override;
+  void readable(bool ended) override;
 
  private:
   // A frame waiting to be written: a message (text), or a control frame.
@@ -75,12 +80,12 @@ class BasicWsSession final : public Participant,
   boost::asio::awaitable<void> run(
       std::shared_ptr<BasicWsSession> self,
       boost::beast::http::request<boost::beast::http::string_body> request);
-  // The reader: one read of whatever has arrived at a time, as a chain of completion handlers
-  // (no coroutine per message). A message whose handling needs storage continues as a
-  // coroutine, and the frames after it wait for it.
-  void read_next();
-  void on_read(boost::beast::error_code ec, std::size_t bytes);
-  // Handles the whole frames in the buffer; then reads again, or waits for storage.
+  // The reader: reads whatever has arrived, in one go, while the socket may have more
+  // (ReadReadiness says when it has), and handles it; no operation or coroutine per message.
+  // A message whose handling needs storage continues as a coroutine, and the frames and reads
+  // after it wait for it (paused_).
+  void pump();
+  // Handles the whole frames in the buffer, or pauses the reader for storage.
   void handle_frames();
   // Rate limit, decode, dispatch; returns the rest of the work when storage is in the way.
   std::optional<boost::asio::awaitable<void>> handle_text(std::string_view text);
@@ -97,6 +102,8 @@ class BasicWsSession final : public Participant,
   void begin_close(std::uint16_t code);
   // The close handshake is over (or failed): the connection is done.
   void close_socket();
+  // Closes the socket at once (a broken or silent peer, shutdown): the connection is gone.
+  void cut_off();
   // Sets the keep-alive timer to at; when it fires, pings or closes as idle_ says.
   void watch_idle(std::chrono::steady_clock::time_point at);
   void say_goodbye();
@@ -113,7 +120,12 @@ class BasicWsSession final : public Participant,
   std::vector<char> in_;  // received bytes, the unread ones at [0, in_size_)
   std::size_t in_size_ = 0;
   WsFrameReader frames_;
-  bool read_failed_ = false;  // the peer broke the protocol: what it sends is discarded
+  bool read_failed_ = false;            // the peer broke the protocol: what it sends is discarded
+  ReadReadiness* readiness_ = nullptr;  // this thread's, once the upgrade is done
+  std::uint64_t watch_ = 0;
+  bool readable_ = false;  // the socket may have more to read
+  bool ended_ = false;     // the peer's end or an error is there to read
+  bool paused_ = false;    // a message's handling waits for storage: no reading meanwhile
   std::optional<protocol::Decoded> decoded_;       // the message being handled
   std::chrono::steady_clock::time_point started_;  // when its handling began
   // While a move is handled: when its frame was read, for the first message queued (its reply).

@@ -18,7 +18,6 @@
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <functional>
 #include <optional>
 #include <string>
 #include <thread>
@@ -106,28 +105,27 @@ class TlsChannelTest : public ::testing::Test {
     client_thread_.join();
   }
 
-  // Reads through the channel until n bytes or an error, within 10 s.
+  // Reads through the channel until n bytes or an error, within 10 s; waits for the socket
+  // whenever the channel would block.
   std::string read(std::size_t n, boost::system::error_code& ec) {
     std::string got;
     std::array<char, 1000> buffer{};
-    bool done = false;
-    std::function<void()> next = [&] {
-      channel_->async_read_some(asio::buffer(buffer),
-                                [&](boost::system::error_code e, std::size_t bytes) {
-                                  got.append(buffer.data(), bytes);
-                                  if (e || got.size() >= n) {
-                                    ec = e;
-                                    done = true;
-                                    return;
-                                  }
-                                  next();
-                                });
-    };
-    next();
-    ioc_.restart();
     const auto deadline = std::chrono::steady_clock::now() + 10s;
-    while (!done && std::chrono::steady_clock::now() < deadline) ioc_.run_one_for(100ms);
-    EXPECT_TRUE(done) << "no end to the read within 10 s";
+    while (got.size() < n && std::chrono::steady_clock::now() < deadline) {
+      const std::size_t bytes = channel_->read_some(asio::buffer(buffer), ec);
+      got.append(buffer.data(), bytes);
+      if (ec != asio::error::would_block) {
+        if (ec) break;
+        continue;
+      }
+      ec = {};
+      bool ready = false;
+      channel_->socket().async_wait(tcp::socket::wait_read,
+                                    [&](boost::system::error_code) { ready = true; });
+      ioc_.restart();
+      while (!ready && std::chrono::steady_clock::now() < deadline) ioc_.run_one_for(100ms);
+    }
+    EXPECT_LT(std::chrono::steady_clock::now(), deadline) << "no end to the read within 10 s";
     return got;
   }
 
