@@ -107,15 +107,16 @@ asio::awaitable<void> BasicWsSession<Next>::run(
   // From here on the frames are ours: the stream leaves Beast's WebSocket, whose buffers go.
   try {
     stream_.emplace(std::move(upgrade_->next_layer()));
+    upgrade_.reset();
+    if constexpr (std::is_same_v<Next, TcpSocket>) {
+      stream_->non_blocking(true);  // reads and sends never wait: ReadReadiness says when to read
+    }
+    readiness_ = &asio::use_service<ReadReadiness>(executor_.context());
+    watch_ = readiness_->watch(socket().native_handle(), this->shared_from_this());
   } catch (const std::exception& e) {
     done_ = true;
     context_.sessions.remove(this);
     co_return spdlog::warn("{} {}: closing", remote_, e.what());
-  }
-  upgrade_.reset();
-  if constexpr (std::is_same_v<Next, TcpSocket>) {
-    beast::error_code ignored;
-    stream_->non_blocking(true, ignored);  // write_next's direct send (reads stay asynchronous)
   }
   in_.resize(kReadSize);
   open_ = true;
@@ -125,8 +126,6 @@ asio::awaitable<void> BasicWsSession<Next>::run(
   context_.metrics.connections_total.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("{} connected", remote_);
   if (shutting_down_) say_goodbye();
-  readiness_ = &asio::use_service<ReadReadiness>(executor_.context());
-  watch_ = readiness_->watch(socket().native_handle(), this->shared_from_this());
   readable_ = true;  // what came with the upgrade's answer is read now
   pump();
 }
