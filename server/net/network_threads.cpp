@@ -6,8 +6,11 @@ namespace tilerace::server {
 
 NetworkThreads::NetworkThreads(int count) {
   for (int i = 0; i < count; ++i) {
-    // Concurrency hint 1: one thread runs it (others only post to it).
-    contexts_.push_back(std::make_unique<boost::asio::io_context>(1));
+    // One thread runs it, but no concurrency hint of 1: with it, Asio queues what the running
+    // thread posts privately until the handler ends, behind what other threads post meanwhile,
+    // and a connection's messages posted from its own thread and from others (deliver) would
+    // come out of order.
+    contexts_.push_back(std::make_unique<boost::asio::io_context>());
     guards_.push_back(boost::asio::make_work_guard(*contexts_.back()));
   }
 }
