@@ -16,8 +16,8 @@
 #include <sys/socket.h>
 
 #include <array>
-#include <atomic>
 #include <chrono>
+#include <future>
 #include <optional>
 #include <string>
 #include <thread>
@@ -79,14 +79,15 @@ class TlsChannelTest : public ::testing::Test {
   template <class Fn>
   void on_client(Fn fn) {
     join_client();
-    client_done_ = false;
+    client_done_ = std::promise<void>();
+    client_finished_ = client_done_.get_future();
     client_thread_ = std::thread([this, fn = std::move(fn)] {
       try {
         fn();
       } catch (const std::exception& e) {
         ADD_FAILURE() << "client: " << e.what();
       }
-      client_done_ = true;
+      client_done_.set_value();
     });
   }
 
@@ -94,11 +95,7 @@ class TlsChannelTest : public ::testing::Test {
   // socket is shut down to free it.
   void join_client() {
     if (!client_thread_.joinable()) return;
-    const auto deadline = std::chrono::steady_clock::now() + 10s;
-    while (!client_done_ && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(1ms);  // polling a flag with a deadline, not standing in for it
-    }
-    if (!client_done_) {
+    if (client_finished_.wait_for(10s) == std::future_status::timeout) {
       ADD_FAILURE() << "the client was still blocked after 10 s";
       ::shutdown(client_.next_layer().native_handle(), SHUT_RDWR);
     }
@@ -137,7 +134,8 @@ class TlsChannelTest : public ::testing::Test {
   std::optional<TlsStream> stream_;
   std::optional<TlsChannel> channel_;
   std::thread client_thread_;
-  std::atomic<bool> client_done_{true};
+  std::promise<void> client_done_;
+  std::future<void> client_finished_;
 };
 
 TEST_F(TlsChannelTest, CarriesRecordsBothWaysIncludingOnesLargerThanARecord) {
