@@ -35,6 +35,15 @@ inline void befriend(Racer& a, Racer& b) {
   EXPECT_EQ(a.ws.until("friend_update")["relation"], "friend");
 }
 
+// Makes one move in a fresh solo game: tries the directions in turn until one is legal (two
+// tiles in a corner can make any one or two of them illegal); the test fails if none is.
+inline void make_a_move(WsClient& ws) {
+  for (const char* dir : {"left", "up", "right", "down"}) {
+    if (play(ws, dir)["type"] == "moved") return;
+  }
+  ADD_FAILURE() << "no legal move";
+}
+
 // Reads ws until a presence of player with status (and code, and with, when given) arrives;
 // returns it, or an empty object (and the test fails) when none did within the deadline.
 inline json wait_presence(WsClient& ws, const std::string& player, const std::string& status,

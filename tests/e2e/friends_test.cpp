@@ -38,8 +38,7 @@ TEST(Friends, RequestAcceptAndPresenceFollowsAFriendEverywhere) {
 
   // Solo: a game with a move.
   ask(bob.ws, {{"type", "new_game"}, {"size", 4}});
-  play(bob.ws, "left");
-  play(bob.ws, "up");
+  make_a_move(bob.ws);
   EXPECT_FALSE(wait_presence(ann.ws, bob.id, "solo").empty());
   // Racing, with whom: cat joins bob's room.
   const std::string code = create_room(bob, {{"mode", "classic"}, {"size", 4}})["code"];
@@ -205,8 +204,7 @@ TEST(Friends, ABlockedPlayerSeesNothingAndIsNotToldWhy) {
   EXPECT_EQ(ask(ann.ws, {{"type", "challenge"}, {"player", bob.id}})["code"], "not_friends");
   EXPECT_EQ(ask(ann.ws, {{"type", "spectate_player"}, {"player", bob.id}})["code"], "not_friends");
   ask(bob.ws, {{"type", "new_game"}, {"size", 4}});
-  play(bob.ws, "left");
-  play(bob.ws, "down");
+  make_a_move(bob.ws);
   // The push that told cal, bob's friend, went to nobody else.
   EXPECT_FALSE(wait_presence(cal.ws, bob.id, "solo").empty());
   EXPECT_EQ(ask(ann.ws, {{"type", "ping"}})["type"], "pong") << "no presence for ann";
