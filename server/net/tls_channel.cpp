@@ -56,8 +56,6 @@ TlsChannel::TlsChannel(TlsStream&& stream) : socket_(stream.next_layer().release
   SSL_up_ref(ssl);  // the stream frees its reference when it goes
   ssl_ = ssl;
   SSL_set_bio(ssl_, bio, bio);  // frees the engine's half of its BIO pair
-  beast::error_code ignored;
-  socket_.non_blocking(true, ignored);  // seal_and_send's direct send
   received_.resize(kReceiveSize);
 }
 
@@ -157,19 +155,23 @@ bool TlsChannel::seal_and_send(std::span<const asio::const_buffer> plaintext,
     }
     done += written;
   }
-  const std::size_t sent = socket_.write_some(asio::buffer(sealed_), ec);
+  return send_sealed(ec);
+}
+
+bool TlsChannel::flush(beast::error_code& ec) { return send_sealed(ec); }
+
+bool TlsChannel::send_sealed(beast::error_code& ec) {
+  const asio::const_buffer rest(sealed_.data() + sent_, sealed_.size() - sent_);
+  sent_ += socket_.write_some(std::span(&rest, 1), ec);
   if (ec == asio::error::would_block) {
     ec = {};
   } else if (ec) {
     return true;
   }
-  if (sent == sealed_.size()) {
-    sealed_.clear();
-    return true;
-  }
-  sending_.assign(sealed_.begin() + static_cast<std::ptrdiff_t>(sent), sealed_.end());
+  if (sent_ < sealed_.size()) return false;
   sealed_.clear();
-  return false;
+  sent_ = 0;
+  return true;
 }
 
 }  // namespace tilerace::server

@@ -7,13 +7,12 @@
 // one record, sent at once by the non-blocking socket when it takes them (the usual case), as on
 // a plain connection. Used on the connection's thread only; not movable (the BIO points at it).
 #include <boost/asio/buffer.hpp>
-#include <boost/asio/write.hpp>
 #include <boost/beast/core/error.hpp>
 
 #include <span>
-#include <utility>
 #include <vector>
 
+#include "server/net/raw_socket.hpp"
 #include "server/net/streams.hpp"
 
 struct ssl_st;
@@ -27,13 +26,14 @@ class TlsChannel {
   // Takes stream's socket and TLS session; stream must have completed its handshake and every
   // write, and is left to be destroyed. Throws std::runtime_error if stream holds bytes received
   // and not read: a client sends nothing after its upgrade request until it has the answer
-  // (RFC 6455 §4.1), so any is a broken client (its connection closes with the channel).
+  // (RFC 6455 §4.1), so any is a broken client (its connection closes with the channel). The
+  // socket leaves Asio's reactor (RawSocket).
   explicit TlsChannel(TlsStream&& stream);
   ~TlsChannel();
   TlsChannel(const TlsChannel&) = delete;
   TlsChannel& operator=(const TlsChannel&) = delete;
 
-  TcpSocket& socket() { return socket_; }
+  RawSocket& socket() { return socket_; }
 
   // Reads plaintext into `into` (not empty) from what has arrived, without waiting: the socket
   // is read (non-blocking) only when what is buffered opens to nothing. Returns the bytes read,
@@ -46,12 +46,12 @@ class TlsChannel {
 
   // Seals the plaintext buffers, in order, as one record (more beyond 16 KiB) and sends what the
   // socket takes now. True: everything is sent, or ec says why not. False: the rest must be sent
-  // by async_flush before anything else is sealed (one write in flight).
+  // by flush, when the socket can take more, before anything else is sealed (one write in
+  // flight).
   bool seal_and_send(std::span<const boost::asio::const_buffer> plaintext,
                      boost::beast::error_code& ec);
-  // Sends what seal_and_send left: handler(error_code).
-  template <class Handler>
-  void async_flush(Handler&& handler);
+  // Sends what seal_and_send left, as far as the socket takes it now; true and false as there.
+  bool flush(boost::beast::error_code& ec);
 
  private:
   // OpenSSL's transport, made once: reads what the socket received, writes into sealed_.
@@ -65,7 +65,10 @@ class TlsChannel {
   // Opens received records into `into`; 0 (without an error) if no whole record is there.
   std::size_t open(boost::asio::mutable_buffer into, boost::beast::error_code& ec);
 
-  TcpSocket socket_;
+  // Sends sealed_ from sent_ on; true and false as seal_and_send.
+  bool send_sealed(boost::beast::error_code& ec);
+
+  RawSocket socket_;
   ssl_st* ssl_;
   std::vector<char> received_;  // ciphertext from the socket; OpenSSL has read [0, read_at_)
   std::size_t received_size_ = 0;
@@ -73,19 +76,8 @@ class TlsChannel {
   bool filled_ = false;                // the socket's last read filled received_
   boost::beast::error_code deferred_;  // an error found after plaintext that went out first
   std::vector<char> plain_;            // the frames of one record, gathered
-  std::vector<char> sealed_;           // records OpenSSL wrote, not handed to the socket yet
-  std::vector<char> sending_;          // the asynchronous write's records
+  std::vector<char> sealed_;           // records OpenSSL wrote, the socket has taken [0, sent_)
+  std::size_t sent_ = 0;
 };
-
-inline TcpSocket& socket_of(TlsChannel& c) { return c.socket(); }
-
-template <class Handler>
-void TlsChannel::async_flush(Handler&& handler) {
-  boost::asio::async_write(
-      socket_, boost::asio::buffer(sending_),
-      [h = std::forward<Handler>(handler)](boost::beast::error_code ec, std::size_t) mutable {
-        std::move(h)(ec);
-      });
-}
 
 }  // namespace tilerace::server

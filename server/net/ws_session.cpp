@@ -7,7 +7,6 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/asio/write.hpp>
 #include <boost/beast/websocket/error.hpp>
 #include <boost/beast/websocket/ssl.hpp>
 
@@ -72,8 +71,12 @@ BasicWsSession<Next>::BasicWsSession(Next&& stream, ServerContext& context,
 }
 
 template <class Next>
-TcpSocket& BasicWsSession<Next>::socket() {
-  return stream_ ? socket_of(*stream_) : socket_of(upgrade_->next_layer());
+RawSocket& BasicWsSession<Next>::raw() {
+  if constexpr (std::is_same_v<Next, TcpSocket>) {
+    return *stream_;
+  } else {
+    return stream_->socket();
+  }
 }
 
 template <class Next>
@@ -106,13 +109,11 @@ asio::awaitable<void> BasicWsSession<Next>::run(
   }
   // From here on the frames are ours: the stream leaves Beast's WebSocket, whose buffers go.
   try {
+    // Out of Asio's reactor: reads and sends never wait, SocketReadiness says when to try.
     stream_.emplace(std::move(upgrade_->next_layer()));
     upgrade_.reset();
-    if constexpr (std::is_same_v<Next, TcpSocket>) {
-      stream_->non_blocking(true);  // reads and sends never wait: ReadReadiness says when to read
-    }
-    readiness_ = &asio::use_service<ReadReadiness>(executor_.context());
-    watch_ = readiness_->watch(socket().native_handle(), this->shared_from_this());
+    readiness_ = &asio::use_service<SocketReadiness>(executor_.context());
+    watch_ = readiness_->watch(raw().native_handle(), this->shared_from_this());
   } catch (const std::exception& e) {
     done_ = true;
     context_.sessions.remove(this);
@@ -135,6 +136,15 @@ void BasicWsSession<Next>::readable(bool ended) {
   readable_ = true;
   ended_ = ended_ || ended;
   pump();
+}
+
+template <class Next>
+void BasicWsSession<Next>::writable() {
+  if (!sending_) return;
+  beast::error_code ec;
+  if (!send_rest(ec)) return;  // the next edge says when the socket takes more
+  sending_ = false;
+  on_written(ec);
 }
 
 template <class Next>
@@ -325,25 +335,41 @@ void BasicWsSession<Next>::write_next() {
     }
   }
   // The socket is non-blocking: send now, and when it all went (the usual case), be done
-  // without an operation or a completion to schedule. What the socket cannot take yet goes as
-  // an asynchronous write.
+  // without an operation or a completion to schedule. What the socket cannot take yet is sent
+  // when it can take more (writable).
   beast::error_code ec;
+  bool sent = false;
   if constexpr (std::is_same_v<Next, TcpSocket>) {
-    const std::size_t sent = stream_->write_some(buffers_, ec);
-    if (ec != asio::error::would_block) {
-      if (ec || sent == asio::buffer_size(buffers_)) return on_written(ec);
-      drop_front(buffers_, sent);
-    }
-    asio::async_write(*stream_, buffers_,
-                      [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-                        self->on_written(ec);
-                      });
+    sent = send_rest(ec);
   } else {
     // Over TLS the frames are sealed as one record; what the socket cannot take is already
     // sealed, and goes as it is.
-    if (stream_->seal_and_send(buffers_, ec)) return on_written(ec);
-    stream_->async_flush(
-        [self = this->shared_from_this()](beast::error_code ec) { self->on_written(ec); });
+    sent = stream_->seal_and_send(buffers_, ec);
+  }
+  if (sent) return on_written(ec);
+  sending_ = true;
+  try {
+    readiness_->want_writable(watch_);
+  } catch (const std::exception& e) {
+    spdlog::warn("{} {}: closing", remote_, e.what());
+    sending_ = false;
+    on_written(asio::error::fault);
+  }
+}
+
+template <class Next>
+bool BasicWsSession<Next>::send_rest(beast::error_code& ec) {
+  if constexpr (std::is_same_v<Next, TcpSocket>) {
+    const std::size_t sent = stream_->write_some(buffers_, ec);
+    if (ec == asio::error::would_block) {
+      ec = {};
+      return false;
+    }
+    if (ec) return true;
+    drop_front(buffers_, sent);
+    return buffers_.empty();
+  } else {
+    return stream_->flush(ec);
   }
 }
 
@@ -384,14 +410,18 @@ void BasicWsSession<Next>::close_socket() {
   // Our side ends after the close frame (as Beast's teardown does): the reader goes on
   // discarding what the peer still sends until its end, then finishes the session, and the
   // descriptor goes with the session. A peer that never ends is cut off by hard_close_.
-  beast::error_code ignored;
-  socket().shutdown(asio::socket_base::shutdown_send, ignored);
+  raw().shutdown_send();
 }
 
 template <class Next>
 void BasicWsSession<Next>::cut_off() {
-  beast::error_code ignored;
-  socket().close(ignored);  // during the upgrade, Beast's operation ends with the error
+  if (stream_) {
+    raw().close();
+  } else {
+    // During the upgrade, Beast's operation ends with the error.
+    beast::error_code ignored;
+    socket_of(upgrade_->next_layer()).close(ignored);
+  }
   if (open_) finish();
 }
 

@@ -2,7 +2,7 @@
 // One WebSocket connection, plain or over TLS. Beast completes the upgrade; then the session
 // frames its messages itself (WsFrameReader, ws_frame_header) over the bare socket (over TLS,
 // through a TlsChannel: records straight over the socket, not Beast's SSL stream): when
-// ReadReadiness says the socket has something (no read that finds nothing), it reads whatever
+// SocketReadiness says the socket has something (no read that finds nothing), it reads whatever
 // has arrived in one go into one buffer, decodes every whole frame in it where it lies,
 // hands each text message (size- and rate-limited) to the dispatcher, and writes everything
 // queued — up to kMaxBatch frames — in one write, with exactly one write in flight. A peer that
@@ -31,7 +31,8 @@
 #include "server/net/idle_watch.hpp"
 #include "server/net/network_threads.hpp"
 #include "server/net/rate_limiter.hpp"
-#include "server/net/read_readiness.hpp"
+#include "server/net/raw_socket.hpp"
+#include "server/net/socket_readiness.hpp"
 #include "server/net/server_context.hpp"
 #include "server/net/streams.hpp"
 #include "server/net/tls_channel.hpp"
@@ -44,7 +45,7 @@ namespace tilerace::server {
 template <class Next>
 class BasicWsSession final : public Participant,
                              public Session,
-                             public ReadReadiness::Watcher,
+                             public SocketReadiness::Watcher,
                              public std::enable_shared_from_this<BasicWsSession<Next>> {
  public:
   static constexpr std::size_t kMaxQueuedMessages = 64;
@@ -66,6 +67,7 @@ class BasicWsSession final : public Participant,
   void shutdown() override;
   void abort() override;
   void readable(bool ended) override;
+  void writable() override;
 
  private:
   // A frame waiting to be written: a message (text), or a control frame.
@@ -81,7 +83,7 @@ class BasicWsSession final : public Participant,
       std::shared_ptr<BasicWsSession> self,
       boost::beast::http::request<boost::beast::http::string_body> request);
   // The reader: reads whatever has arrived, in one go, while the socket may have more
-  // (ReadReadiness says when it has), and handles it; no operation or coroutine per message.
+  // (SocketReadiness says when it has), and handles it; no operation or coroutine per message.
   // A message whose handling needs storage continues as a coroutine, and the frames and reads
   // after it wait for it (paused_).
   void pump();
@@ -97,6 +99,9 @@ class BasicWsSession final : public Participant,
   // Writes what is queued (or, once closing and drained, the close frame) unless a write is in
   // flight.
   void write_next();
+  // Sends what is left of the write in flight as far as the socket takes it; true when all of
+  // it is sent or ec says why not.
+  bool send_rest(boost::beast::error_code& ec);
   // The write of the in_flight_ frames at the queue's front has ended.
   void on_written(boost::beast::error_code ec);
   void begin_close(std::uint16_t code);
@@ -107,13 +112,13 @@ class BasicWsSession final : public Participant,
   // Sets the keep-alive timer to at; when it fires, pings or closes as idle_ says.
   void watch_idle(std::chrono::steady_clock::time_point at);
   void say_goodbye();
-  TcpSocket& socket();
+  RawSocket& raw();
 
   NetExecutor executor_;
   // The upgrade, with Beast's handshake timeout; released once it is done.
   std::optional<boost::beast::websocket::stream<Next>> upgrade_;
   // After the upgrade, what the frames travel on: the socket, or TLS records over it.
-  using Framed = std::conditional_t<std::is_same_v<Next, TlsStream>, TlsChannel, Next>;
+  using Framed = std::conditional_t<std::is_same_v<Next, TlsStream>, TlsChannel, RawSocket>;
   std::optional<Framed> stream_;
   ServerContext& context_;
   std::string remote_;
@@ -121,7 +126,7 @@ class BasicWsSession final : public Participant,
   std::size_t in_size_ = 0;
   WsFrameReader frames_;
   bool read_failed_ = false;            // the peer broke the protocol: what it sends is discarded
-  ReadReadiness* readiness_ = nullptr;  // this thread's, once the upgrade is done
+  SocketReadiness* readiness_ = nullptr;  // this thread's, once the upgrade is done
   std::uint64_t watch_ = 0;
   bool readable_ = false;  // the socket may have more to read
   bool ended_ = false;     // the peer's end or an error is there to read
@@ -132,7 +137,8 @@ class BasicWsSession final : public Participant,
   std::optional<std::chrono::steady_clock::time_point> move_read_at_;
   std::deque<Outgoing> queue_;  // the first in_flight_ are being written
   std::size_t queued_bytes_ = 0;
-  std::size_t in_flight_ = 0;                       // frames in the write in flight (0: none is)
+  std::size_t in_flight_ = 0;  // frames in the write in flight (0: none is)
+  bool sending_ = false;       // the write in flight waits for the socket to take more
   std::vector<boost::asio::const_buffer> buffers_;  // the write in flight, headers and payloads
   std::array<char, kMaxBatch * kMaxWsHeader> headers_{};
   bool close_sent_ = false;

@@ -13,6 +13,7 @@
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/write.hpp>
 
+#include <poll.h>
 #include <sys/socket.h>
 
 #include <array>
@@ -37,6 +38,13 @@ std::string pattern(std::size_t n) {
   std::string s(n, ' ');
   for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>('a' + (i * 7 + i / 26) % 26);
   return s;
+}
+
+// Waits until fd is ready for events (POLLIN, POLLOUT) or the deadline has passed.
+void wait_for(int fd, short events, std::chrono::steady_clock::time_point deadline) {
+  pollfd p{fd, events, 0};
+  while (::poll(&p, 1, 100) == 0 && std::chrono::steady_clock::now() < deadline) {
+  }
 }
 
 class TlsChannelTest : public ::testing::Test {
@@ -116,11 +124,7 @@ class TlsChannelTest : public ::testing::Test {
         continue;
       }
       ec = {};
-      bool ready = false;
-      channel_->socket().async_wait(tcp::socket::wait_read,
-                                    [&](boost::system::error_code) { ready = true; });
-      ioc_.restart();
-      while (!ready && std::chrono::steady_clock::now() < deadline) ioc_.run_one_for(100ms);
+      wait_for(channel_->socket().native_handle(), POLLIN, deadline);
     }
     EXPECT_LT(std::chrono::steady_clock::now(), deadline) << "no end to the read within 10 s";
     return got;
@@ -171,13 +175,10 @@ TEST_F(TlsChannelTest, SendsLaterWhatTheSocketCannotTakeAtOnce) {
   std::string received(huge.size(), '\0');
   on_client([&] { asio::read(client_, asio::buffer(received)); });
   bool flushed = false;
-  channel.async_flush([&](boost::system::error_code e) {
-    ec = e;
-    flushed = true;
-  });
-  ioc_.restart();
   const auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (!flushed && std::chrono::steady_clock::now() < deadline) ioc_.run_one_for(100ms);
+  while (!(flushed = channel.flush(ec)) && std::chrono::steady_clock::now() < deadline) {
+    wait_for(channel.socket().native_handle(), POLLOUT, deadline);
+  }
   ASSERT_TRUE(flushed);
   EXPECT_FALSE(ec);
   join_client();

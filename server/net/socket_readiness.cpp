@@ -1,4 +1,4 @@
-#include "server/net/read_readiness.hpp"
+#include "server/net/socket_readiness.hpp"
 
 #include <sys/epoll.h>
 #include <unistd.h>
@@ -14,7 +14,7 @@ namespace tilerace::server {
 
 namespace asio = boost::asio;
 
-asio::execution_context::id ReadReadiness::id;
+asio::execution_context::id SocketReadiness::id;
 
 namespace {
 
@@ -28,21 +28,21 @@ int new_epoll() {
 
 }  // namespace
 
-ReadReadiness::ReadReadiness(asio::execution_context& context)
+SocketReadiness::SocketReadiness(asio::execution_context& context)
     : service(context),
       epoll_fd_(new_epoll()),
       ready_(static_cast<asio::io_context&>(context).get_executor(), epoll_fd_) {}
 
-ReadReadiness::~ReadReadiness() = default;  // ready_ closes the epoll set
+SocketReadiness::~SocketReadiness() = default;  // ready_ closes the epoll set
 
-void ReadReadiness::shutdown() {
+void SocketReadiness::shutdown() {
   // The context is going: its watchers (sessions) and the wait go first.
   boost::system::error_code ignored;
   ready_.close(ignored);
   slots_.clear();
 }
 
-std::uint64_t ReadReadiness::watch(int fd, std::shared_ptr<Watcher> watcher) {
+std::uint64_t SocketReadiness::watch(int fd, std::shared_ptr<Watcher> watcher) {
   std::uint32_t index = 0;
   if (free_.empty()) {
     index = static_cast<std::uint32_t>(slots_.size());
@@ -62,27 +62,48 @@ std::uint64_t ReadReadiness::watch(int fd, std::shared_ptr<Watcher> watcher) {
     throw boost::system::system_error(error, boost::system::system_category(), "epoll_ctl");
   }
   slot.watcher = std::move(watcher);
+  slot.fd = fd;
+  slot.writes = false;
   ++watched_;
   if (!waiting_) wait();
   return handle;
 }
 
-void ReadReadiness::stop(std::uint64_t watch) {
+SocketReadiness::Slot* SocketReadiness::find(std::uint64_t watch) {
   const auto index = static_cast<std::uint32_t>(watch);
-  if (index >= slots_.size()) return;
+  if (index >= slots_.size()) return nullptr;
   Slot& slot = slots_[index];
-  if (slot.generation != watch >> 32 || !slot.watcher) return;
-  ++slot.generation;
-  free_.push_back(index);
+  if (slot.generation != watch >> 32 || !slot.watcher) return nullptr;
+  return &slot;
+}
+
+void SocketReadiness::stop(std::uint64_t watch) {
+  Slot* slot = find(watch);
+  if (slot == nullptr) return;
+  ++slot->generation;
+  free_.push_back(static_cast<std::uint32_t>(watch));
   // Let go later: the watcher may be the caller, or be in the batch being told.
-  asio::post(ready_.get_executor(), [gone = std::move(slot.watcher)] {});
+  asio::post(ready_.get_executor(), [gone = std::move(slot->watcher)] {});
   if (--watched_ == 0 && waiting_) {
     boost::system::error_code ignored;
     ready_.cancel(ignored);  // nothing left to wait for: the context may run out of work
   }
 }
 
-void ReadReadiness::wait() {
+void SocketReadiness::want_writable(std::uint64_t watch) {
+  Slot* slot = find(watch);
+  if (slot == nullptr || slot->writes) return;
+  // Modifying the watch reports the socket at once if it is writable already: no edge is lost.
+  epoll_event event{};
+  event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+  event.data.u64 = watch;
+  if (::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, slot->fd, &event) != 0) {
+    throw boost::system::system_error(errno, boost::system::system_category(), "epoll_ctl");
+  }
+  slot->writes = true;
+}
+
+void SocketReadiness::wait() {
   waiting_ = true;
   ready_.async_wait(asio::posix::descriptor_base::wait_read, [this](boost::system::error_code ec) {
     waiting_ = false;
@@ -91,15 +112,21 @@ void ReadReadiness::wait() {
   });
 }
 
-void ReadReadiness::dispatch() {
+void SocketReadiness::dispatch() {
   std::array<epoll_event, 256> events;
   const int n = ::epoll_wait(epoll_fd_, events.data(), static_cast<int>(events.size()), 0);
   for (int i = 0; i < n; ++i) {
     const std::uint64_t watch = events[i].data.u64;
-    const auto index = static_cast<std::uint32_t>(watch);
-    // A socket whose watch stopped earlier in this batch (or before) is not told.
-    if (index < slots_.size() && slots_[index].generation == watch >> 32 && slots_[index].watcher) {
-      slots_[index].watcher->readable((events[i].events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0);
+    const std::uint32_t ready = events[i].events;
+    // A socket whose watch stopped earlier in this batch (or before, or while told of writing)
+    // is not told. What waits to be sent goes before what has arrived is read.
+    Slot* slot = find(watch);
+    if (slot != nullptr && slot->writes && (ready & (EPOLLOUT | EPOLLERR | EPOLLHUP)) != 0) {
+      slot->watcher->writable();  // a watcher stopped meanwhile lives on until a later turn
+      slot = find(watch);
+    }
+    if (slot != nullptr && (ready & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) {
+      slot->watcher->readable((ready & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0);
     }
   }
 }

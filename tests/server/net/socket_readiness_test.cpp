@@ -1,11 +1,12 @@
-// ReadReadiness over real sockets on 127.0.0.1: watchers are told of data and of the peer's end,
-// a watch stopped in the middle of a batch is not told, and a context with nothing watched runs
-// out of work.
-#include "server/net/read_readiness.hpp"
+// SocketReadiness over real sockets on 127.0.0.1: watchers are told of data and of the peer's end,
+// of room to send once they asked, a watch stopped in the middle of a batch is not told, and a
+// context with nothing watched runs out of work.
+#include "server/net/socket_readiness.hpp"
 
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 
 #include <array>
@@ -15,6 +16,9 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
+
+#include "server/net/raw_socket.hpp"
 
 namespace tilerace::server {
 namespace {
@@ -24,28 +28,32 @@ using tcp = asio::ip::tcp;
 using namespace std::chrono_literals;
 
 // Counts what it is told; on_told runs on each.
-struct Counting final : ReadReadiness::Watcher {
+struct Counting final : SocketReadiness::Watcher {
   void readable(bool ended) override {
     ++told;
     if (ended) ++ends;
     if (on_told) on_told();
   }
+  void writable() override { ++writes; }
   int told = 0;
   int ends = 0;
+  int writes = 0;
   std::function<void()> on_told;
 };
 
-// A connected pair: `ours` (on the context under test) and `theirs` (the peer).
+// Connects theirs to a new listener on 127.0.0.1 and returns the accepted end.
+TcpSocket accept_from(asio::io_context& ioc, tcp::socket& theirs) {
+  asio::basic_socket_acceptor<tcp, NetExecutor> acceptor(
+      ioc.get_executor(), tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  theirs.connect(acceptor.local_endpoint());
+  return acceptor.accept();
+}
+
+// A connected pair: `ours` (out of Asio's reactor, as a session's) and `theirs` (the peer).
 struct Pair {
-  explicit Pair(asio::io_context& ioc) : ours(ioc.get_executor()), theirs(ioc) {
-    asio::basic_socket_acceptor<tcp, NetExecutor> acceptor(
-        ioc.get_executor(), tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-    theirs.connect(acceptor.local_endpoint());
-    acceptor.accept(ours);
-    ours.non_blocking(true);
-  }
-  TcpSocket ours;
+  explicit Pair(asio::io_context& ioc) : theirs(ioc), ours(accept_from(ioc, theirs)) {}
   tcp::socket theirs;
+  RawSocket ours;
 };
 
 // Runs ioc until done() or 10 s.
@@ -57,9 +65,9 @@ bool run_until(asio::io_context& ioc, Done done) {
   return done();
 }
 
-TEST(ReadReadiness, TellsOfDataAndOfThePeersEnd) {
+TEST(SocketReadiness, TellsOfDataAndOfThePeersEnd) {
   asio::io_context ioc;
-  ReadReadiness& readiness = asio::use_service<ReadReadiness>(ioc);
+  SocketReadiness& readiness = asio::use_service<SocketReadiness>(ioc);
   Pair pair(ioc);
   auto watcher = std::make_shared<Counting>();
   const std::uint64_t watch = readiness.watch(pair.ours.native_handle(), watcher);
@@ -68,16 +76,49 @@ TEST(ReadReadiness, TellsOfDataAndOfThePeersEnd) {
   ASSERT_TRUE(run_until(ioc, [&] { return watcher->told == 1; }));
   EXPECT_EQ(watcher->ends, 0);
   std::array<char, 16> buffer{};
-  EXPECT_EQ(pair.ours.read_some(asio::buffer(buffer)), 4u);
+  boost::system::error_code ec;
+  EXPECT_EQ(pair.ours.read_some(asio::buffer(buffer), ec), 4u);
+  EXPECT_EQ(watcher->writes, 0) << "not asked";
 
   pair.theirs.shutdown(tcp::socket::shutdown_send);
   ASSERT_TRUE(run_until(ioc, [&] { return watcher->ends == 1; }));
   readiness.stop(watch);
 }
 
-TEST(ReadReadiness, AWatchStoppedDuringABatchIsNotToldAndItsWatcherLivesOnUntilAfter) {
+TEST(SocketReadiness, TellsOfRoomToSendOnceAskedAfterAShortSend) {
   asio::io_context ioc;
-  ReadReadiness& readiness = asio::use_service<ReadReadiness>(ioc);
+  SocketReadiness& readiness = asio::use_service<SocketReadiness>(ioc);
+  Pair pair(ioc);
+  auto watcher = std::make_shared<Counting>();
+  const std::uint64_t watch = readiness.watch(pair.ours.native_handle(), watcher);
+  // Sends until the socket takes no more (the peer reads nothing meanwhile).
+  const std::vector<char> chunk(64 * 1024, 'x');
+  const asio::const_buffer out = asio::buffer(chunk);
+  std::size_t sent = 0;
+  boost::system::error_code ec;
+  for (;;) {
+    const std::size_t n = pair.ours.write_some(std::span(&out, 1), ec);
+    if (ec) break;
+    sent += n;
+  }
+  ASSERT_EQ(ec, asio::error::would_block);
+  readiness.want_writable(watch);
+  ioc.restart();
+  ioc.poll();
+  EXPECT_EQ(watcher->writes, 0) << "told of room while the socket had none";
+  // The peer reads it all: the socket has room again, and the watcher is told.
+  std::vector<char> received(sent);
+  asio::read(pair.theirs, asio::buffer(received));
+  ASSERT_TRUE(run_until(ioc, [&] { return watcher->writes >= 1; }));
+  EXPECT_GT(pair.ours.write_some(std::span(&out, 1), ec), 0u);
+  EXPECT_FALSE(ec);
+  EXPECT_EQ(watcher->told, 0) << "nothing to read";
+  readiness.stop(watch);
+}
+
+TEST(SocketReadiness, AWatchStoppedDuringABatchIsNotToldAndItsWatcherLivesOnUntilAfter) {
+  asio::io_context ioc;
+  SocketReadiness& readiness = asio::use_service<SocketReadiness>(ioc);
   Pair first(ioc), second(ioc);
   auto a = std::make_shared<Counting>();
   auto b = std::make_shared<Counting>();
@@ -100,9 +141,9 @@ TEST(ReadReadiness, AWatchStoppedDuringABatchIsNotToldAndItsWatcherLivesOnUntilA
   EXPECT_TRUE(alive_in_batch);
 }
 
-TEST(ReadReadiness, AContextWithNothingWatchedRunsOutOfWork) {
+TEST(SocketReadiness, AContextWithNothingWatchedRunsOutOfWork) {
   asio::io_context ioc;
-  ReadReadiness& readiness = asio::use_service<ReadReadiness>(ioc);
+  SocketReadiness& readiness = asio::use_service<SocketReadiness>(ioc);
   Pair pair(ioc);
   auto watcher = std::make_shared<Counting>();
   int told_total = 0;
