@@ -77,10 +77,6 @@ void write_move_fields(JsonWriter& w, const engine::Game& g, const engine::MoveO
   w.end_array();
 }
 
-// Room for a moved or race_update message with many motions, so that it is written without
-// growing; just under 1 KiB, the largest block glibc keeps in its per-thread cache (tcache).
-constexpr std::size_t kMoveMessageReserve = 1000;
-
 void write_rid(JsonWriter& w, const Rid& rid) {
   if (const auto* s = std::get_if<std::string>(&rid)) w.key("rid").value(*s);
   if (const auto* n = std::get_if<std::int64_t>(&rid)) w.key("rid").value(*n);
@@ -191,7 +187,7 @@ std::string encode_game(const GameView& game, const Rid& rid) {
 std::string encode_moved(const GameView& view, std::optional<engine::Direction> dir,
                          const engine::MoveOutcome& outcome, const Rid& rid) {
   const engine::Game& g = view.game;
-  JsonWriter w(kMoveMessageReserve);
+  JsonWriter w;
   w.begin_object();
   w.key("type").value("moved");
   w.key("game").value(view.id);
@@ -312,7 +308,7 @@ std::string encode_race_state(std::string_view code, std::int64_t remaining_ms,
 
 std::string encode_race_update(std::string_view code, std::string_view player,
                                const engine::Game& game, const engine::MoveOutcome& outcome) {
-  JsonWriter w(kMoveMessageReserve);
+  JsonWriter w;
   w.begin_object();
   w.key("type").value("race_update");
   w.key("code").value(code);

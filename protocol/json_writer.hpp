@@ -1,11 +1,14 @@
 #pragma once
 // A small append-only JSON writer for the messages sent on every move (moved, race_update):
-// writing straight into one reserved string costs a fraction of building a JSON tree first
-// (docs/performance.md). Commas are placed automatically; the caller keeps objects and arrays
-// balanced. Strings are escaped; they must be valid UTF-8 (server-made ids and names that
-// passed the decoder's UTF-8 check).
+// writing straight into a buffer on the stack, then copying the text into one string of its
+// size, costs a fraction of building a JSON tree first (docs/performance.md). Commas are placed
+// automatically; the caller keeps objects and arrays balanced. Strings are escaped; they must be
+// valid UTF-8 (server-made ids and names that passed the decoder's UTF-8 check).
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -13,7 +16,9 @@ namespace tilerace::protocol {
 
 class JsonWriter {
  public:
-  explicit JsonWriter(std::size_t reserve) { out_.reserve(reserve); }
+  JsonWriter() = default;
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
 
   JsonWriter& begin_object() { return open('{'); }
   JsonWriter& end_object() { return close('}'); }
@@ -23,21 +28,20 @@ class JsonWriter {
   JsonWriter& key(std::string_view k) {
     comma();
     string_body(k);
-    out_ += ':';
+    put(':');
     after_key_ = true;
     return *this;
   }
   JsonWriter& value(std::int64_t v) {
     comma();
-    char buf[24];
-    const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
-    out_.append(buf, end);
+    room(kMaxDigits);
+    at_ = std::to_chars(at_, at_ + kMaxDigits, v).ptr;
     return *this;
   }
   JsonWriter& value(int v) { return value(static_cast<std::int64_t>(v)); }
   JsonWriter& value(bool v) {
     comma();
-    out_ += v ? "true" : "false";
+    put(v ? std::string_view("true") : std::string_view("false"));
     return *this;
   }
   JsonWriter& value(std::string_view s) {
@@ -49,21 +53,28 @@ class JsonWriter {
   // Already-encoded JSON (for example a value nlohmann dumped).
   JsonWriter& raw(std::string_view json) {
     comma();
-    out_ += json;
+    put(json);
     return *this;
   }
 
-  std::string take() { return std::move(out_); }
+  // The text written: one allocation of its size.
+  std::string take() {
+    if (heap_.empty()) return std::string(begin_, at_);
+    heap_.resize(static_cast<std::size_t>(at_ - begin_));
+    return std::move(heap_);
+  }
 
  private:
+  static constexpr std::size_t kMaxDigits = 20;  // an int64 with its sign
+
   JsonWriter& open(char c) {
     comma();
-    out_ += c;
+    put(c);
     first_ = true;
     return *this;
   }
   JsonWriter& close(char c) {
-    out_ += c;
+    put(c);
     first_ = false;
     return *this;
   }
@@ -73,32 +84,75 @@ class JsonWriter {
       after_key_ = false;
       return;
     }
-    if (!first_) out_ += ',';
+    if (!first_) put(',');
     first_ = false;
   }
   void string_body(std::string_view s) {
-    out_ += '"';
-    std::size_t plain = 0;  // start of the run of characters that need no escape
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      const auto c = static_cast<unsigned char>(s[i]);
-      if (c != '"' && c != '\\' && c >= 0x20) continue;
-      out_.append(s.data() + plain, i - plain);
-      plain = i + 1;
-      if (c == '"' || c == '\\') {
-        out_ += '\\';
-        out_ += s[i];
+    room(s.size() + 2);
+    const auto plain = [](char ch) {
+      const auto c = static_cast<unsigned char>(ch);
+      return c != '"' && c != '\\' && c >= 0x20;
+    };
+    if (std::all_of(s.begin(), s.end(), plain)) {  // the usual case: nothing to escape
+      *at_++ = '"';
+      std::memcpy(at_, s.data(), s.size());
+      at_ += s.size();
+      *at_++ = '"';
+      return;
+    }
+    put('"');
+    for (const char ch : s) {
+      const auto c = static_cast<unsigned char>(ch);
+      room(6);
+      if (plain(ch)) {
+        *at_++ = ch;
+      } else if (c == '"' || c == '\\') {
+        *at_++ = '\\';
+        *at_++ = ch;
       } else {
         static constexpr char kHex[] = "0123456789abcdef";
-        out_ += "\\u00";
-        out_ += kHex[c >> 4];
-        out_ += kHex[c & 0xF];
+        put("\\u00");
+        *at_++ = kHex[c >> 4];
+        *at_++ = kHex[c & 0xF];
       }
     }
-    out_.append(s.data() + plain, s.size() - plain);
-    out_ += '"';
+    put('"');
+  }
+  void put(char c) {
+    room(1);
+    *at_++ = c;
+  }
+  void put(std::string_view s) {
+    room(s.size());
+    std::memcpy(at_, s.data(), s.size());
+    at_ += s.size();
+  }
+  // Makes room for n more bytes: the text moves from the inline buffer to the heap when it
+  // outgrows it.
+  void room(std::size_t n) {
+    if (static_cast<std::size_t>(end_ - at_) < n) grow(n);
+  }
+  void grow(std::size_t n) {
+    const auto used = static_cast<std::size_t>(at_ - begin_);
+    const std::size_t size = std::max(2 * static_cast<std::size_t>(end_ - begin_), used + n);
+    if (heap_.empty()) {
+      heap_.resize(size);
+      std::memcpy(heap_.data(), begin_, used);
+    } else {
+      heap_.resize(size);
+    }
+    begin_ = heap_.data();
+    at_ = begin_ + used;
+    end_ = begin_ + heap_.size();
   }
 
-  std::string out_;
+  // The text is written at at_ into [begin_, end_): inline_ (a move's message fits, with many
+  // motions), or heap_ once it outgrows it.
+  std::array<char, 1024> inline_;
+  std::string heap_;
+  char* begin_ = inline_.data();
+  char* at_ = begin_;
+  char* end_ = begin_ + inline_.size();
   bool first_ = true;       // the next element is the first of its container
   bool after_key_ = false;  // a key was just written
 };

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <vector>
+
 namespace tilerace::protocol {
 namespace {
 
@@ -27,12 +29,14 @@ TEST(Encode, AccountMessagesNeverCarryTokens) {
       {}));
   EXPECT_EQ(sessions["type"], "sessions");
   ASSERT_EQ(sessions["sessions"].size(), 2u);
-  EXPECT_EQ(sessions["sessions"][0],
-            (json{{"id", "0123456789abcdef"}, {"created_at", 1000}, {"last_seen", 2000},
-                  {"device", "Firefox on Linux"}, {"current", true}}));
+  EXPECT_EQ(sessions["sessions"][0], (json{{"id", "0123456789abcdef"},
+                                           {"created_at", 1000},
+                                           {"last_seen", 2000},
+                                           {"device", "Firefox on Linux"},
+                                           {"current", true}}));
   const json code = json::parse(encode_link_code("ABCD2345", 99, std::string("x")));
-  EXPECT_EQ(code, (json{{"type", "link_code"}, {"code", "ABCD2345"}, {"expires_at", 99},
-                        {"rid", "x"}}));
+  EXPECT_EQ(code,
+            (json{{"type", "link_code"}, {"code", "ABCD2345"}, {"expires_at", 99}, {"rid", "x"}}));
   EXPECT_EQ(json::parse(encode_registered({"p", "ann"}, {}))["player"]["name"], "ann");
   EXPECT_EQ(json::parse(encode_logged_out({}))["type"], "logged_out");
   ProtocolError limited{ErrorCode::rate_limited, "wait", ""};
@@ -157,13 +161,30 @@ TEST(JsonWriter, EscapesWhatJsonRequiresAndKeepsTheRest) {
   const std::string tricky =
       std::string("plain \"quoted\" back\\slash \x01\x1f tab\t é ") + std::string(1, '\0') + "end";
   for (const std::string& s : {std::string(), std::string("abc"), std::string("\""), tricky}) {
-    JsonWriter w(16);
+    JsonWriter w;
     w.begin_object().key(s).value(s).end_object();
     const std::string out = w.take();
     const nlohmann::json parsed = nlohmann::json::parse(out);
     ASSERT_TRUE(parsed.contains(s)) << out;
     EXPECT_EQ(parsed[s], s) << out;
   }
+}
+
+TEST(JsonWriter, ATextLargerThanItsInlineBufferIsWrittenWhole) {
+  // Past the inline buffer inside a number, a plain string and an escaped one, and twice over.
+  JsonWriter w;
+  std::vector<std::int64_t> numbers;
+  for (std::int64_t i = 0; i < 400; ++i) numbers.push_back(i * 1'000'003 - 7);
+  const std::string plain(3000, 'x');
+  std::string escaped;
+  for (int i = 0; i < 500; ++i) escaped += "a\"\n";
+  w.begin_object().key("numbers").begin_array();
+  for (const std::int64_t n : numbers) w.value(n);
+  w.end_array().key("plain").value(plain).key("escaped").value(escaped).end_object();
+  const nlohmann::json parsed = nlohmann::json::parse(w.take());
+  EXPECT_EQ(parsed["numbers"].get<std::vector<std::int64_t>>(), numbers);
+  EXPECT_EQ(parsed["plain"], plain);
+  EXPECT_EQ(parsed["escaped"], escaped);
 }
 
 }  // namespace
