@@ -40,7 +40,7 @@ screenshots: build web-deps
 
 # Engine micro-benchmarks, the bitboard beside nneonneo/2048-ai's and the computer opponent's
 # games (bench-bot, about 6 minutes), storage, then the load scenarios against fresh servers
-# on 127.0.0.1 (bench/run-scenarios.sh, about 4 minutes; bench/one-core.sh, about 5 minutes).
+# on 127.0.0.1 (bench/run-scenarios.sh, about 4 minutes; bench/one-core.sh, about 8 minutes).
 # Figures: docs/performance.md.
 bench: build
 	./$(BUILD)/engine_bench
@@ -49,6 +49,8 @@ bench: build
 	./$(BUILD)/store_bench
 	taskset -c 1 ./$(BUILD)/password_bench
 	BUILD=$(BUILD) bench/run-scenarios.sh
+	./$(BUILD)/alloc_bench
+	taskset -c 0 ./$(BUILD)/encode_bench
 	BUILD=$(BUILD) bench/one-core.sh
 
 # Tournaments' own overhead: a 64-player knockout and a 32-player Swiss of scripted clients on
@@ -77,11 +79,13 @@ bench-bot: build
 	BUILD=$(BUILD) bench/vs-nneonneo.sh
 	taskset -c 1 ./$(BUILD)/bot_bench
 
-# The "one core" scenario alone: allocations per move, then tilerace, the echo floor, the
-# Node.js peer and the Bun peer, each pinned to CPU 0 with one network thread, the load
-# generator on CPU 1 (about 6 minutes).
+# The "one core" scenario alone: allocations per move and what a move's messages cost to write,
+# then tilerace, the echo floor, the Node.js peer and the Bun peer, each pinned to CPU 0 with one
+# network thread, the load generator on CPU 1, at full load and at half of each one's peak
+# (about 8 minutes).
 bench-one-core: build
 	./$(BUILD)/alloc_bench
+	taskset -c 0 ./$(BUILD)/encode_bench
 	taskset -c 0 ./$(BUILD)/tls_record_bench
 	BUILD=$(BUILD) bench/one-core.sh
 

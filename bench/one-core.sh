@@ -3,6 +3,7 @@
 # one network thread, the load generator on CPU 1; 1,000 players as fast as replies come,
 #   solo    tilerace, the Beast echo floor (tilerace-echo), the Node.js peer and the Bun peer;
 #   race    two racers and one spectator per room: tilerace and both peers;
+#   half    solo and race again at half of each server's own peak (p99 when not saturated);
 #   solo    tilerace with 10,000 players (what a move costs as players grow);
 #   TLS     solo and race over wss:// (an ECDSA P-256 certificate, as Let's Encrypt and Caddy
 #           issue), and full TLS handshakes, each on a new connection closed at once.
@@ -68,13 +69,20 @@ measure() {
     --scenario "$2" --players "$3" --duration "$DURATION" --json "$OUT/one-core-$1.json" \
     "${@:4}" | sed 's/^/    /'
 }
+# measure_half NAME SCENARIO: measure NAME-half against the running server at half of the move
+# rate NAME reached (its peak), each player paced.
+measure_half() {
+  measure "$1-half" "$2" "$PLAYERS" --rate "$(jq ".replies_per_s / 2 / $PLAYERS" "$OUT/one-core-$1.json")"
+}
 
 echo "== one core: tilerace, solo and race, $PLAYERS players =="
 SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}"
 measure tilerace-solo solo "$PLAYERS"
+measure_half tilerace-solo solo
 stop_server
 SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}"
 measure tilerace-race race "$PLAYERS"
+measure_half tilerace-race race
 stop_server
 echo "== one core: tilerace, solo, $MANY players =="
 SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}"
@@ -111,9 +119,11 @@ if [ "$have_bun" = 1 ]; then
   echo "== one core: the Bun peer, solo and race, $PLAYERS players =="
   start_bun
   measure bun-solo solo "$PLAYERS"
+  measure_half bun-solo solo
   stop_server
   start_bun
   measure bun-race race "$PLAYERS"
+  measure_half bun-race race
   stop_server
 fi
 
@@ -144,12 +154,19 @@ row "echo floor (round trips)" echo
 row "tilerace race" tilerace-race
 row "Bun peer race" bun-race
 row "Node.js peer race" peer-race
+row "tilerace solo, half of peak" tilerace-solo-half
+row "Bun peer solo, half of peak" bun-solo-half
+row "tilerace race, half of peak" tilerace-race-half
+row "Bun peer race, half of peak" bun-race-half
 row "tilerace solo, $MANY players" tilerace-solo-many
 row "tilerace solo over TLS" tilerace-tls-solo
 row "tilerace race over TLS" tilerace-tls-race
 cpu=.server.cpu_us_per_reply
 echo "  CPU µs per move, ours over the Bun peer's (target <= 1):" \
   "solo $(ratio tilerace-solo bun-solo $cpu), race $(ratio tilerace-race bun-race $cpu)"
+echo "  p99 at half of each one's peak, ours over the Bun peer's: solo" \
+  "$(ratio tilerace-solo-half bun-solo-half .reply_latency.p99_ms)," \
+  "race $(ratio tilerace-race-half bun-race-half .reply_latency.p99_ms)"
 echo "  moves/s against the Node.js peer (target >= 2): solo $(ratio tilerace-solo peer-solo)," \
   "race $(ratio tilerace-race peer-race); its CPU µs per move over ours:" \
   "solo $(ratio peer-solo tilerace-solo $cpu), race $(ratio peer-race tilerace-race $cpu)"
