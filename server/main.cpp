@@ -19,6 +19,12 @@ int main(int argc, char** argv) {
   // large buffers in their own mappings, returned to the system when freed
   // (docs/performance.md, "Memory held per move").
   mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+  // With the threshold fixed, glibc also keeps trimming a heap whose free top passes 128 KiB:
+  // SQLite's 64 KiB statement-journal chunk and an 85 KiB buffer, allocated and freed for every
+  // race the journal pass writes, made the store thread return memory with madvise (a TLB flush
+  // each) and fault it back in, a thousand times a second under race load — nine tenths of that
+  // thread's CPU. A free top of up to 1 MiB per heap stays (docs/performance.md, step 8).
+  mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
   int exit_code = 0;
   const auto options = tilerace::server::parse_options(argc, argv, exit_code);
   if (!options) return exit_code;
