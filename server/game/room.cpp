@@ -351,12 +351,12 @@ void Room::seat_ghost() {
 
 void Room::seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
                 std::optional<Time> a_expected_by) {
-  std::lock_guard lock(mutex_);
   state_->seat({{seat_of(a, !a_expected_by), a_expected_by}, {seat_of(b, true), std::nullopt}});
 }
 
-void Room::seat_match(const std::vector<std::shared_ptr<Player>>& players, Time away_until) {
-  std::lock_guard lock(mutex_);
+void Room::seat_match(const std::vector<std::shared_ptr<Player>>& players, Time away_until,
+                      std::function<void(const MatchEnd&)> on_end) {
+  on_match_end_ = std::move(on_end);
   std::vector<std::pair<Seat, std::optional<Time>>> seats;
   for (const auto& player : players) {
     Seat seat = seat_of(player, true);

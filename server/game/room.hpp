@@ -92,12 +92,16 @@ class Room : public std::enable_shared_from_this<Room> {
   void close_by_operator(std::string_view reason);
   // A ghost room: its ghost racer takes its seat (RaceState::seat_ghost).
   void seat_ghost();
-  // Quick match: seats a and b (already linked to this room by the registry).
+  // Quick match: seats a and b (already linked to this room by the registry). Requires a room
+  // nobody else can reach yet (the registry seats it before registering it): its lock is not
+  // taken, so the registry, holding its own, takes no room's lock (the lock order).
   void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
             std::optional<Time> a_expected_by = std::nullopt);
   // A tournament's match: seats players (linked to this room by the registry); one who is not
-  // connected is away until away_until (RaceState::seat).
-  void seat_match(const std::vector<std::shared_ptr<Player>>& players, Time away_until);
+  // connected is away until away_until (RaceState::seat); on_end as watch's. Requires a room
+  // nobody else can reach yet, as seat does.
+  void seat_match(const std::vector<std::shared_ptr<Player>>& players, Time away_until,
+                  std::function<void(const MatchEnd&)> on_end);
   // A tournament's match room: on_end is called (posted onto the executor, no lock held) once
   // with how the match ended. Set before the room is announced.
   void watch(std::function<void(const MatchEnd&)> on_end);

@@ -62,12 +62,12 @@ Claim RoomRegistry::create_matched(const protocol::RoomOptions& options,
                                    const std::shared_ptr<Player>& arriving,
                                    std::shared_ptr<Room>& room, std::string code,
                                    std::optional<Room::Time> waiting_expected_by) {
+  bool stopping = false;
   {
     std::lock_guard lock(mutex_);
     if (code.empty() || rooms_.count(code) != 0) code = unused_code_locked();
     auto made = Room::make(std::move(code), options, services_);
-    // Nobody knows this room yet: its lock is free.
-    made->seat(waiting, arriving, waiting_expected_by);
+    made->seat(waiting, arriving, waiting_expected_by);  // nobody knows this room yet
     {
       std::scoped_lock players(waiting->mutex, arriving->mutex);
       if (!free_locked(*arriving)) return Claim::arriving_busy;
@@ -77,10 +77,11 @@ Claim RoomRegistry::create_matched(const protocol::RoomOptions& options,
       waiting->room = made;
       arriving->room = made;
     }
-    if (stopped_) made->stop();  // still unreachable: its lock is free
     rooms_.emplace(made->code(), made);
     room = std::move(made);
+    stopping = stopped_;
   }
+  if (stopping) room->stop();  // created by a message that raced shutdown
   services_.metrics->rooms.fetch_add(1, std::memory_order_relaxed);
   if (on_opened) on_opened();
   return Claim::paired;
@@ -90,11 +91,11 @@ RoomRegistry::MatchSeating RoomRegistry::create_match(
     const protocol::RoomOptions& options, const std::vector<std::shared_ptr<Player>>& players,
     Room::Time away_until, std::function<void(const MatchEnd&)> on_end) {
   MatchSeating seating;
+  bool stopping = false;
   {
     std::lock_guard lock(mutex_);
     auto made = Room::make(unused_code_locked(), options, services_);
-    made->seat_match(players, away_until);  // nobody knows this room yet: its lock is free
-    made->watch(std::move(on_end));
+    made->seat_match(players, away_until, std::move(on_end));  // nobody knows this room yet
     {
       // Every player's lock at once, taken in address order (std::lock, which the two-player
       // paths use, never waits while holding one: no cycle with them).
@@ -109,10 +110,11 @@ RoomRegistry::MatchSeating RoomRegistry::create_match(
       }
       for (const auto& p : players) p->room = made;
     }
-    if (stopped_) made->stop();
     rooms_.emplace(made->code(), made);
     seating.room = std::move(made);
+    stopping = stopped_;
   }
+  if (stopping) seating.room->stop();  // created by a message that raced shutdown
   services_.metrics->rooms.fetch_add(1, std::memory_order_relaxed);
   if (on_opened) on_opened();
   return seating;
