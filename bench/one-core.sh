@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make bench` scenario "one core": what a move costs per core. The server runs on CPU 0 with
-# one network thread, the load generator on CPU 1; 1,000 players as fast as replies come,
+# one network thread, the load generator on CPU 1; 1,000 players as fast as replies come (ours
+# and the Bun peer's runs next to each other, solo then race),
 #   solo    tilerace, the Beast echo floor (tilerace-echo), the Node.js peer and the Bun peer;
 #   race    two racers and one spectator per room: tilerace and both peers;
 #   half    solo and race again at half of each server's own peak (p99 when not saturated);
@@ -72,18 +73,26 @@ measure() {
 # measure_half NAME SCENARIO: measure NAME-half against the running server at half of the move
 # rate NAME reached (its peak), each player paced.
 measure_half() {
-  measure "$1-half" "$2" "$PLAYERS" --rate "$(jq ".replies_per_s / 2 / $PLAYERS" "$OUT/one-core-$1.json")"
+  measure "$1-half" "$2" "$PLAYERS" \
+    --rate "$(jq ".replies_per_s / 2 / $PLAYERS" "$OUT/one-core-$1.json")"
 }
 
-echo "== one core: tilerace, solo and race, $PLAYERS players =="
-SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}"
-measure tilerace-solo solo "$PLAYERS"
-measure_half tilerace-solo solo
-stop_server
-SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}"
-measure tilerace-race race "$PLAYERS"
-measure_half tilerace-race race
-stop_server
+# Ours and the Bun peer's runs alternate, solo then race, so that the machine's drift (±20 %
+# over minutes on this VM) falls on both alike.
+for scenario in solo race; do
+  echo "== one core: tilerace, $scenario, $PLAYERS players; then at half of its peak =="
+  SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}"
+  measure "tilerace-$scenario" "$scenario" "$PLAYERS"
+  measure_half "tilerace-$scenario" "$scenario"
+  stop_server
+  if [ "$have_bun" = 1 ]; then
+    echo "== one core: the Bun peer, $scenario, $PLAYERS players; then at half of its peak =="
+    start_bun
+    measure "bun-$scenario" "$scenario" "$PLAYERS"
+    measure_half "bun-$scenario" "$scenario"
+    stop_server
+  fi
+done
 echo "== one core: tilerace, solo, $MANY players =="
 SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}"
 measure tilerace-solo-many solo "$MANY"
@@ -113,17 +122,6 @@ if [ "$have_peer" = 1 ]; then
   stop_server
   start_peer
   measure peer-race race "$PLAYERS"
-  stop_server
-fi
-if [ "$have_bun" = 1 ]; then
-  echo "== one core: the Bun peer, solo and race, $PLAYERS players =="
-  start_bun
-  measure bun-solo solo "$PLAYERS"
-  measure_half bun-solo solo
-  stop_server
-  start_bun
-  measure bun-race race "$PLAYERS"
-  measure_half bun-race race
   stop_server
 fi
 
