@@ -65,13 +65,20 @@ bool run_until(asio::io_context& ioc, Done done) {
   return done();
 }
 
-TEST(SocketReadiness, TellsOfDataAndOfThePeersEnd) {
+// One connected pair whose socket is watched by a Counting watcher.
+struct OneWatch {
+  OneWatch() : watch(readiness.watch(pair.ours.native_handle(), watcher)) {}
+  ~OneWatch() { readiness.stop(watch); }
   asio::io_context ioc;
   SocketReadiness& readiness = asio::use_service<SocketReadiness>(ioc);
-  Pair pair(ioc);
-  auto watcher = std::make_shared<Counting>();
-  const std::uint64_t watch = readiness.watch(pair.ours.native_handle(), watcher);
+  Pair pair{ioc};
+  std::shared_ptr<Counting> watcher = std::make_shared<Counting>();
+  std::uint64_t watch;
+};
 
+TEST(SocketReadiness, TellsOfDataAndOfThePeersEnd) {
+  OneWatch w;
+  auto& [ioc, readiness, pair, watcher, watch] = w;
   asio::write(pair.theirs, asio::buffer(std::string("move")));
   ASSERT_TRUE(run_until(ioc, [&] { return watcher->told == 1; }));
   EXPECT_EQ(watcher->ends, 0);
@@ -82,15 +89,11 @@ TEST(SocketReadiness, TellsOfDataAndOfThePeersEnd) {
 
   pair.theirs.shutdown(tcp::socket::shutdown_send);
   ASSERT_TRUE(run_until(ioc, [&] { return watcher->ends == 1; }));
-  readiness.stop(watch);
 }
 
 TEST(SocketReadiness, TellsOfRoomToSendOnceAskedAfterAShortSend) {
-  asio::io_context ioc;
-  SocketReadiness& readiness = asio::use_service<SocketReadiness>(ioc);
-  Pair pair(ioc);
-  auto watcher = std::make_shared<Counting>();
-  const std::uint64_t watch = readiness.watch(pair.ours.native_handle(), watcher);
+  OneWatch w;
+  auto& [ioc, readiness, pair, watcher, watch] = w;
   // Sends until the socket takes no more (the peer reads nothing meanwhile).
   const std::vector<char> chunk(64 * 1024, 'x');
   const asio::const_buffer out = asio::buffer(chunk);
@@ -113,7 +116,6 @@ TEST(SocketReadiness, TellsOfRoomToSendOnceAskedAfterAShortSend) {
   EXPECT_GT(pair.ours.write_some(std::span(&out, 1), ec), 0u);
   EXPECT_FALSE(ec);
   EXPECT_EQ(watcher->told, 0) << "nothing to read";
-  readiness.stop(watch);
 }
 
 TEST(SocketReadiness, AWatchStoppedDuringABatchIsNotToldAndItsWatcherLivesOnUntilAfter) {
