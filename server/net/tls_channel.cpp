@@ -155,12 +155,10 @@ bool TlsChannel::seal_and_send(std::span<const asio::const_buffer> plaintext,
     }
     done += written;
   }
-  return send_sealed(ec);
+  return flush(ec);
 }
 
-bool TlsChannel::flush(beast::error_code& ec) { return send_sealed(ec); }
-
-bool TlsChannel::send_sealed(beast::error_code& ec) {
+bool TlsChannel::flush(beast::error_code& ec) {
   const asio::const_buffer rest(sealed_.data() + sent_, sealed_.size() - sent_);
   sent_ += socket_.write_some(std::span(&rest, 1), ec);
   if (ec == asio::error::would_block) {

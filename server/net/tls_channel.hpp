@@ -65,9 +65,6 @@ class TlsChannel {
   // Opens received records into `into`; 0 (without an error) if no whole record is there.
   std::size_t open(boost::asio::mutable_buffer into, boost::beast::error_code& ec);
 
-  // Sends sealed_ from sent_ on; true and false as seal_and_send.
-  bool send_sealed(boost::beast::error_code& ec);
-
   RawSocket socket_;
   ssl_st* ssl_;
   std::vector<char> received_;  // ciphertext from the socket; OpenSSL has read [0, read_at_)

@@ -140,11 +140,9 @@ void BasicWsSession<Next>::readable(bool ended) {
 
 template <class Next>
 void BasicWsSession<Next>::writable() {
-  if (!sending_) return;
+  if (in_flight_ == 0) return;
   beast::error_code ec;
-  if (!send_rest(ec)) return;  // the next edge says when the socket takes more
-  sending_ = false;
-  on_written(ec);
+  if (send_rest(ec)) on_written(ec);  // else the next edge says when the socket takes more
 }
 
 template <class Next>
@@ -347,12 +345,10 @@ void BasicWsSession<Next>::write_next() {
     sent = stream_->seal_and_send(buffers_, ec);
   }
   if (sent) return on_written(ec);
-  sending_ = true;
   try {
     readiness_->want_writable(watch_);
   } catch (const std::exception& e) {
     spdlog::warn("{} {}: closing", remote_, e.what());
-    sending_ = false;
     on_written(asio::error::fault);
   }
 }

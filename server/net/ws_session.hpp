@@ -32,8 +32,8 @@
 #include "server/net/network_threads.hpp"
 #include "server/net/rate_limiter.hpp"
 #include "server/net/raw_socket.hpp"
-#include "server/net/socket_readiness.hpp"
 #include "server/net/server_context.hpp"
+#include "server/net/socket_readiness.hpp"
 #include "server/net/streams.hpp"
 #include "server/net/tls_channel.hpp"
 #include "server/net/ws_frames.hpp"
@@ -125,7 +125,7 @@ class BasicWsSession final : public Participant,
   std::vector<char> in_;  // received bytes, the unread ones at [0, in_size_)
   std::size_t in_size_ = 0;
   WsFrameReader frames_;
-  bool read_failed_ = false;            // the peer broke the protocol: what it sends is discarded
+  bool read_failed_ = false;              // the peer broke the protocol: what it sends is discarded
   SocketReadiness* readiness_ = nullptr;  // this thread's, once the upgrade is done
   std::uint64_t watch_ = 0;
   bool readable_ = false;  // the socket may have more to read
@@ -137,8 +137,9 @@ class BasicWsSession final : public Participant,
   std::optional<std::chrono::steady_clock::time_point> move_read_at_;
   std::deque<Outgoing> queue_;  // the first in_flight_ are being written
   std::size_t queued_bytes_ = 0;
-  std::size_t in_flight_ = 0;  // frames in the write in flight (0: none is)
-  bool sending_ = false;       // the write in flight waits for the socket to take more
+  // Frames in the write in flight (0: none is); outside write_next, one in flight is waiting
+  // for the socket to take more (a write the socket took whole has ended at once).
+  std::size_t in_flight_ = 0;
   std::vector<boost::asio::const_buffer> buffers_;  // the write in flight, headers and payloads
   std::array<char, kMaxBatch * kMaxWsHeader> headers_{};
   bool close_sent_ = false;
