@@ -46,9 +46,14 @@ void drop_front(std::vector<asio::const_buffer>& buffers, std::size_t n) {
   if (!buffers.empty()) buffers.front() += n;
 }
 
-// The receive buffer to begin with: a burst of client messages (moves are ~40 bytes). It grows,
-// up to a whole frame at the message limit, only for a larger frame.
-constexpr std::size_t kReadSize = 1024;
+// The network thread's receive buffer, at least at_least bytes: its sessions read into it in
+// turn, and each handles what it read (keeping only what it cannot handle yet) before any other
+// reads. 16 KiB takes a burst of many client messages (moves are ~40 bytes) in one read.
+std::span<char> receive_buffer(std::size_t at_least) {
+  thread_local std::vector<char> buffer;
+  if (buffer.size() < at_least) buffer.resize(std::max<std::size_t>(at_least, 16 * 1024));
+  return buffer;
+}
 
 }  // namespace
 
@@ -119,7 +124,6 @@ asio::awaitable<void> BasicWsSession<Next>::run(
     context_.sessions.remove(this);
     co_return spdlog::warn("{} {}: closing", remote_, e.what());
   }
-  in_.resize(kReadSize);
   open_ = true;
   idle_.heard(std::chrono::steady_clock::now());
   watch_idle(std::chrono::steady_clock::now() + std::chrono::seconds(context_.edge.keepalive));
@@ -153,19 +157,15 @@ void BasicWsSession<Next>::pump() {
       asio::post(executor_, [self = this->shared_from_this()] { self->pump(); });
       return;
     }
-    if (in_size_ == in_.size()) {
-      // A frame larger than the buffer: room for it, up to a whole frame at the message limit
-      // (the frame reader refuses larger ones before they arrive).
-      in_.resize(std::min(2 * in_.size(), context_.edge.max_message + kMaxWsHeader + 4));
-      if (in_size_ == in_.size()) {
-        read_failed_ = true;
-        in_size_ = 0;
-        begin_close(websocket::close_code::too_big);
-      }
-    }
-    const std::size_t room = in_.size() - in_size_;
+    // What is kept from before goes first, then whatever has arrived. What is kept here is at
+    // most a partial frame, and a whole frame at the message limit (header and mask included)
+    // fits with room to spare: the frame reader refuses larger ones before they arrive.
+    const std::span<char> buffer = receive_buffer(context_.edge.max_message + kMaxWsHeader + 5);
+    const std::size_t kept = pending_.size();
+    std::copy(pending_.begin(), pending_.end(), buffer.begin());
+    const std::size_t room = buffer.size() - kept;
     beast::error_code ec;
-    const std::size_t bytes = stream_->read_some(asio::buffer(in_.data() + in_size_, room), ec);
+    const std::size_t bytes = stream_->read_some(asio::buffer(buffer.data() + kept, room), ec);
     if (ec == asio::error::would_block) {
       readable_ = false;  // until the next edge
       return;
@@ -178,19 +178,28 @@ void BasicWsSession<Next>::pump() {
     // follows the end: once it is there, reading goes on to it).
     readable_ = bytes == room || ended_;
     if constexpr (!std::is_same_v<Next, TcpSocket>) readable_ = readable_ || stream_->more();
-    in_size_ += bytes;
-    handle_frames();
+    std::vector<char>().swap(pending_);
+    handle_frames(buffer.first(kept + bytes));
   }
 }
 
 template <class Next>
-void BasicWsSession<Next>::handle_frames() {
+void BasicWsSession<Next>::handle_pending() {
+  if (pending_.empty()) return;
+  const std::span<char> buffer = receive_buffer(pending_.size());
+  const std::size_t kept = pending_.size();
+  std::copy(pending_.begin(), pending_.end(), buffer.begin());
+  std::vector<char>().swap(pending_);
+  handle_frames(buffer.first(kept));
+}
+
+template <class Next>
+void BasicWsSession<Next>::handle_frames(std::span<char> data) {
   std::size_t offset = 0;
   std::optional<asio::awaitable<void>> rest;
   while (!read_failed_ && !close_received_ && !rest) {
     std::size_t used = 0;
-    const std::optional<WsEvent> event =
-        frames_.next(std::span<char>(in_.data() + offset, in_size_ - offset), used);
+    const std::optional<WsEvent> event = frames_.next(data.subspan(offset), used);
     offset += used;
     if (!event) break;
     switch (event->kind) {
@@ -226,9 +235,9 @@ void BasicWsSession<Next>::handle_frames() {
         break;
     }
   }
-  if (read_failed_ || close_received_) offset = in_size_;  // nothing more of it is read
-  std::memmove(in_.data(), in_.data() + offset, in_size_ - offset);
-  in_size_ -= offset;
+  // What is left is kept (nothing, once the peer has broken the protocol or closed: nothing
+  // more of it is read). A frame that does not fit the buffer whole fails before this.
+  if (!read_failed_ && !close_received_) pending_.assign(data.begin() + offset, data.end());
   if (!rest) return;
   // Storage is in the way: the rest runs as a coroutine, and the next frames wait for it.
   paused_ = true;
@@ -238,7 +247,7 @@ void BasicWsSession<Next>::handle_frames() {
         self->move_read_at_.reset();
         self->context_.metrics.handling.observe(std::chrono::steady_clock::now() - self->started_);
         self->paused_ = false;
-        self->handle_frames();
+        self->handle_pending();
         self->pump();
       });
 }
@@ -380,17 +389,18 @@ void BasicWsSession<Next>::on_written(beast::error_code ec) {
     return;
   }
   std::size_t messages = 0;
-  for (std::size_t i = 0; i < frames && !queue_.empty(); ++i) {
-    const Outgoing& out = queue_.front();
-    if (out.op == WsOp::text) {
+  const auto written =
+      queue_.begin() + static_cast<std::ptrdiff_t>(std::min(frames, queue_.size()));
+  for (auto out = queue_.begin(); out != written; ++out) {
+    if (out->op == WsOp::text) {
       ++messages;
-      queued_bytes_ -= out.payload->size();
-      if (out.move_read_at != std::chrono::steady_clock::time_point{}) {
-        context_.metrics.move_reply.observe(std::chrono::steady_clock::now() - out.move_read_at);
+      queued_bytes_ -= out->payload->size();
+      if (out->move_read_at != std::chrono::steady_clock::time_point{}) {
+        context_.metrics.move_reply.observe(std::chrono::steady_clock::now() - out->move_read_at);
       }
     }
-    queue_.pop_front();
   }
+  queue_.erase(queue_.begin(), written);
   context_.metrics.messages_out_total.fetch_add(messages, std::memory_order_relaxed);
   if (close_sent_) {
     // The close handshake is complete, or the peer broke the protocol (the connection fails,

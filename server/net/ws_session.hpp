@@ -3,7 +3,8 @@
 // frames its messages itself (WsFrameReader, ws_frame_header) over the bare socket (over TLS,
 // through a TlsChannel: records straight over the socket, not Beast's SSL stream): when
 // SocketReadiness says the socket has something (no read that finds nothing), it reads whatever
-// has arrived in one go into one buffer, decodes every whole frame in it where it lies,
+// has arrived in one go into its thread's receive buffer (shared by the thread's sessions; a
+// session keeps only what it could not handle yet), decodes every whole frame in it where it lies,
 // hands each text message (size- and rate-limited) to the dispatcher, and writes everything
 // queued — up to kMaxBatch frames — in one write, with exactly one write in flight. A peer that
 // lets more than kMaxQueuedMessages or kMaxQueuedBytes pile up is closed with 1013. All member
@@ -20,9 +21,9 @@
 
 #include <array>
 #include <atomic>
-#include <deque>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -87,8 +88,11 @@ class BasicWsSession final : public Participant,
   // A message whose handling needs storage continues as a coroutine, and the frames and reads
   // after it wait for it (paused_).
   void pump();
-  // Handles the whole frames in the buffer, or pauses the reader for storage.
-  void handle_frames();
+  // Handles the whole frames at the front of data (in the thread's receive buffer) until one
+  // waits for storage (then pauses the reader); keeps what is left in pending_.
+  void handle_frames(std::span<char> data);
+  // Handles what pending_ keeps, in the thread's receive buffer.
+  void handle_pending();
   // Rate limit, decode, dispatch; returns the rest of the work when storage is in the way.
   std::optional<boost::asio::awaitable<void>> handle_text(std::string_view text);
   // A message's handling threw: logged, and the client gets `internal`.
@@ -122,8 +126,9 @@ class BasicWsSession final : public Participant,
   std::optional<Framed> stream_;
   ServerContext& context_;
   std::string remote_;
-  std::vector<char> in_;  // received bytes, the unread ones at [0, in_size_)
-  std::size_t in_size_ = 0;
+  // Received bytes not handled yet: a partial frame, or the frames after one whose handling
+  // waits for storage. Usually empty (and then holds no memory).
+  std::vector<char> pending_;
   WsFrameReader frames_;
   bool read_failed_ = false;              // the peer broke the protocol: what it sends is discarded
   SocketReadiness* readiness_ = nullptr;  // this thread's, once the upgrade is done
@@ -135,7 +140,7 @@ class BasicWsSession final : public Participant,
   std::chrono::steady_clock::time_point started_;  // when its handling began
   // While a move is handled: when its frame was read, for the first message queued (its reply).
   std::optional<std::chrono::steady_clock::time_point> move_read_at_;
-  std::deque<Outgoing> queue_;  // the first in_flight_ are being written
+  std::vector<Outgoing> queue_;  // the first in_flight_ are being written
   std::size_t queued_bytes_ = 0;
   // Frames in the write in flight (0: none is); outside write_next, one in flight is waiting
   // for the socket to take more (a write the socket took whole has ended at once).

@@ -53,6 +53,14 @@ class RawWs {
   // and the payload is masked as a client must unless masked is false.
   void send(std::uint8_t opcode, std::string_view payload, bool fin = true, std::uint8_t rsv = 0,
             bool masked = true) {
+    send_bytes(frame(opcode, payload, fin, rsv, masked));
+  }
+  // Sends bytes as they are (frames built with frame, whole or in pieces).
+  void send_bytes(std::string_view bytes) { write_all(bytes); }
+
+  // The bytes of one frame, as send sends it.
+  static std::string frame(std::uint8_t opcode, std::string_view payload, bool fin = true,
+                           std::uint8_t rsv = 0, bool masked = true) {
     std::string f;
     f += static_cast<char>((fin ? 0x80 : 0) | (rsv << 4) | opcode);
     const char mask_bit = masked ? '\x80' : '\0';
@@ -71,7 +79,7 @@ class RawWs {
     for (std::size_t i = 0; i < payload.size(); ++i) {
       f += masked ? static_cast<char>(payload[i] ^ key[i % 4]) : payload[i];
     }
-    write_all(f);
+    return f;
   }
 
   // Only the header of a masked frame announcing `length` payload bytes.
@@ -286,6 +294,62 @@ TEST_F(Conformance, BinaryFrameClosesWith1003AndTheServerPlaysOn) {
   EXPECT_EQ(ws.close_code(), 1003);
   WsClient other(server.port());
   EXPECT_EQ(other.hello("after")["type"], "welcome");
+}
+
+// The text of the next text frame (skipping control frames), or "" at the deadline.
+json next_text(RawWs& ws) {
+  while (auto f = ws.next()) {
+    if (f->opcode == kText) return json::parse(f->payload);
+  }
+  return json{};
+}
+
+TEST(ConformanceOneThread, AFrameTricklingInByteByByteStaysWholeWhileAnotherConnectionReads) {
+  // One network thread: both connections read through the same receive buffer.
+  ServerProcess server({"--threads", "1"});
+  RawWs slow(server.port());
+  RawWs quick(server.port());
+  for (int rid = 1; rid <= 3; ++rid) {
+    const std::string f =
+        RawWs::frame(kText, R"({"type":"ping","rid":)" + std::to_string(rid) + "}");
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      slow.send_bytes(f.substr(i, 1));
+      // The other connection's whole frame is read and answered between two of its bytes.
+      const int other = 100 * rid + static_cast<int>(i);
+      quick.send(kText, R"({"type":"ping","rid":)" + std::to_string(other) + "}");
+      const json reply = next_text(quick);
+      ASSERT_EQ(reply.value("rid", -1), other) << reply;
+      ASSERT_EQ(reply.value("code", ""), "not_hello") << reply;
+    }
+    const json reply = next_text(slow);
+    EXPECT_EQ(reply.value("rid", -1), rid) << reply;
+    EXPECT_EQ(reply.value("code", ""), "not_hello") << reply;
+  }
+}
+
+TEST(ConformanceOneThread, FramesBehindOneThatWaitsForStorageAreAnsweredInOrder) {
+  ServerProcess server({"--threads", "1"});
+  RawWs ws(server.port());
+  RawWs other(server.port());
+  // One write: a hello (its handling waits for the store), then pings behind it, the last one
+  // cut short; the other connection reads while they wait.
+  std::string bytes = RawWs::frame(kText, R"({"type":"hello","name":"waiter","rid":1})");
+  for (int rid = 2; rid <= 5; ++rid) {
+    bytes += RawWs::frame(kText, R"({"type":"ping","rid":)" + std::to_string(rid) + "}");
+  }
+  const std::string last = RawWs::frame(kText, R"({"type":"ping","rid":6})");
+  ws.send_bytes(bytes + last.substr(0, 5));
+  other.send(kText, R"({"type":"ping","rid":99})");
+  EXPECT_EQ(next_text(other).value("rid", -1), 99);
+  ws.send_bytes(last.substr(5));
+  const json welcome = next_text(ws);
+  EXPECT_EQ(welcome.value("type", ""), "welcome") << welcome;
+  EXPECT_EQ(welcome.value("rid", -1), 1) << welcome;
+  for (int rid = 2; rid <= 6; ++rid) {
+    const json pong = next_text(ws);
+    EXPECT_EQ(pong.value("type", ""), "pong") << pong;
+    EXPECT_EQ(pong.value("rid", -1), rid) << pong;
+  }
 }
 
 }  // namespace

@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/http.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <mutex>
@@ -65,9 +67,11 @@ ServerProcess::ServerProcess(std::vector<std::string> extra_args, std::filesyste
                                    "--data",
                                    data.value_or(own_data_.path()).string(),
                                    "--web-root",
-                                   web_root.string(),
-                                   "--threads",
-                                   "2"};
+                                   web_root.string()};
+  // Two network threads unless the test says how many.
+  if (std::find(extra_args.begin(), extra_args.end(), "--threads") == extra_args.end()) {
+    args.insert(args.end(), {"--threads", "2"});
+  }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
