@@ -1,6 +1,5 @@
 #include "server/store/recorder.hpp"
 
-#include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -123,20 +122,6 @@ Recorder::~Recorder() = default;
 int Recorder::concurrency() const { return dialect_->concurrency(); }
 
 void Recorder::ping() { dialect_->ping(); }
-
-void Recorder::group(const std::function<void()>& calls) {
-  try {
-    dialect_->group(calls);
-  } catch (...) {
-    // The calls' changes to the ranks were undone with their writes.
-    try {
-      reload_ranks();
-    } catch (const std::exception& e) {
-      spdlog::error("database: reloading the ranks after a failed commit: {}", e.what());
-    }
-    throw;
-  }
-}
 
 void Recorder::fill_ranks(SqlSession& sql, RankCache& ranks) {
   const SqlResult best = sql(Sql::all_bests);

@@ -29,7 +29,6 @@ class Recorder : public Store {
 
   int concurrency() const override;
   void ping() override;
-  void group(const std::function<void()>& calls) override;
   bool add_player(const PlayerRecord& player, const std::optional<SessionRecord>& session) override;
   std::optional<PlayerRecord> find_player(std::string_view id) override;
   std::optional<SessionOwner> session_player(std::string_view token_hash, std::int64_t now,

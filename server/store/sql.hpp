@@ -322,10 +322,6 @@ class SqlDialect {
   // Runs work on a session, inside a transaction unless tx is none: committed when work
   // returns, rolled back when it throws (the exception goes on).
   virtual void session(SqlTx tx, const std::function<void(SqlSession&)>& work) = 0;
-  // Runs calls (which run sessions) so that their transactions commit as one when calls returns:
-  // a session that throws is undone alone. Throws, having committed nothing of it, when the
-  // commit fails. By default each session commits on its own.
-  virtual void group(const std::function<void()>& calls) { calls(); }
   // Fills ranks by running fill on a session; a database shared by several servers also keeps
   // ranks current with the others' writes from then on (filling a fresh cache and swapping it
   // in after losing track, and on Sql::ranks_changed), until the dialect is destroyed. Called

@@ -724,46 +724,9 @@ void SqliteDialect::migrate() {
 void SqliteDialect::session(SqlTx tx, const std::function<void(SqlSession&)>& work) {
   Session session(*this);
   if (tx == SqlTx::none) return work(session);
-  if (!grouped_) {
-    SQLite::Transaction transaction(db_);  // rolls back unless committed
-    work(session);
-    return transaction.commit();
-  }
-  check_group();
-  db_.exec("SAVEPOINT unit");
-  try {
-    work(session);
-  } catch (...) {
-    try {
-      check_group();
-      db_.exec("ROLLBACK TO unit");
-      db_.exec("RELEASE unit");
-    } catch (const std::exception&) {
-      group_broken_ = true;
-    }
-    throw;
-  }
-  db_.exec("RELEASE unit");
-}
-
-void SqliteDialect::group(const std::function<void()>& calls) {
-  if (grouped_) return calls();
   SQLite::Transaction transaction(db_);  // rolls back unless committed
-  grouped_ = true;
-  group_broken_ = false;
-  struct Ungroup {
-    bool& grouped;
-    ~Ungroup() { grouped = false; }
-  } ungroup{grouped_};
-  calls();
-  check_group();
+  work(session);
   transaction.commit();
-}
-
-void SqliteDialect::check_group() const {
-  if (group_broken_ || sqlite3_get_autocommit(db_.getHandle()) != 0) {
-    throw std::runtime_error("SQLite: the group's transaction was undone");
-  }
 }
 
 void SqliteDialect::keep_ranks(RankCache& ranks, FillRanks fill) {

@@ -25,21 +25,14 @@ class SqliteDialect final : public SqlDialect {
 
   const std::string& node() const override { return node_; }
   void session(SqlTx tx, const std::function<void(SqlSession&)>& work) override;
-  // One transaction for the group; each session in it is a savepoint of it.
-  void group(const std::function<void()>& calls) override;
   void keep_ranks(RankCache& ranks, FillRanks fill) override;
 
  private:
   class Session;
   void migrate();
-  // Throws when the group's transaction has been undone (SQLite rolls a transaction back
-  // itself on some errors): nothing more may be written in it.
-  void check_group() const;
 
   const std::string node_;  // none: the file is this server's own
   SQLite::Database db_;
-  bool grouped_ = false;       // inside group(): sessions are savepoints
-  bool group_broken_ = false;  // a session's undoing failed: the group cannot commit
   std::array<std::unique_ptr<SQLite::Statement>, kSqlCount> statements_;
 };
 

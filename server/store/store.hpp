@@ -5,19 +5,17 @@
 // network thread.
 //
 // Failures: every call throws (std::exception) when it could not do its work, and then has
-// changed nothing (a call's writes are all or nothing: one transaction, or one part of a group).
-// The policy for callers, everywhere: never send a message announcing something that was not
-// recorded. A caller that gets an exception answers the player with error `internal`, leaves the
-// game as it was last recorded (a move that would have ended it is taken back; new_game keeps the
-// old game), and a race result is retried until it is recorded (its journal entry keeps it across a
-// restart meanwhile).
+// changed nothing (each write is one transaction). The policy for callers, everywhere: never
+// send a message announcing something that was not recorded. A caller that gets an exception
+// answers the player with error `internal`, leaves the game as it was last recorded (a move
+// that would have ended it is taken back; new_game keeps the old game), and a race result is
+// retried until it is recorded (its journal entry keeps it across a restart meanwhile).
 //
 // StoreUnavailable is the one failure worth waiting out: the database could not be reached
 // (PostgreSQL went away) and nothing was changed; the same call may succeed later. The
 // StoreWorker retries such calls with backoff (bounded) before it gives up.
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -396,12 +394,6 @@ class Store {
   virtual int concurrency() const { return 1; }
   // Throws StoreUnavailable when the database cannot be reached right now.
   virtual void ping() {}
-  // Runs calls, which call this store, so that what they write is committed together when
-  // calls returns: one commit (one sync to disk) for many calls. Each call is still all or
-  // nothing, but what it wrote is committed — and what it returned may be announced — only once
-  // group has returned. Throws, having committed none of it, when the commit fails. By default
-  // each call commits on its own.
-  virtual void group(const std::function<void()>& calls) { calls(); }
   // Adds player with their first session (none for the computer opponents), at once. False,
   // and nothing written, when another player holds the name's key; adding the same player
   // again changes nothing (true).

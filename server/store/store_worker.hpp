@@ -3,11 +3,6 @@
 // co_awaits run(job) and resumes on its own executor once the job has finished. The store
 // says how many jobs may run at once (Store::concurrency: SQLite one, PostgreSQL its pool).
 //
-// With one storage thread, the jobs that were waiting while it was busy run together as one
-// Store::group: their writes are committed at once, with one sync to disk, and each awaiter
-// resumes only after that commit (a failed commit fails every job of the group). Under load a
-// sync per finished game becomes one per handful; alone, a job runs and commits on its own.
-//
 // A job that throws StoreUnavailable (the database went away; nothing was changed) is run
 // again with backoff, 100 ms doubling to 2 s, for at most kRetryFor; meanwhile the awaiting
 // coroutine waits on its own executor, holding no thread. At most kMaxWaiting jobs wait so at
@@ -20,8 +15,6 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
-#include <mutex>
-#include <vector>
 
 #include "server/base/metrics.hpp"
 #include "server/store/store.hpp"
@@ -33,8 +26,9 @@ class StoreWorker {
   static constexpr std::chrono::seconds kRetryFor{30};
   static constexpr int kMaxWaiting = 10000;
 
-  StoreWorker(Store& store, Metrics& metrics);
-  ~StoreWorker();
+  StoreWorker(Store& store, Metrics& metrics)
+      : store_(store), metrics_(metrics), pool_(static_cast<std::size_t>(store.concurrency())) {}
+  ~StoreWorker() { pool_.join(); }
 
   using Job = std::function<void(Store&)>;
 
@@ -52,22 +46,13 @@ class StoreWorker {
   void join() { pool_.join(); }
 
  private:
-  struct Queued;  // a job waiting for the one storage thread, and its awaiter
-
-  // Runs job once; rethrows what it throws.
-  boost::asio::awaitable<void> run_once(const Job& job);
-  // On the one storage thread: runs what is queued, each batch as one group, until none is.
-  void drain();
   void reachable();
   void unreachable(const StoreUnavailable& e);
 
   Store& store_;
   Metrics& metrics_;
   std::atomic<int> waiting_{0};
-  std::mutex mutex_;               // guards queued_ and draining_
-  std::vector<Queued> queued_;     // for the one storage thread
-  bool draining_ = false;          // a drain is posted or running
-  boost::asio::thread_pool pool_;  // last: joined (its work done) before the rest goes
+  boost::asio::thread_pool pool_;
 };
 
 }  // namespace tilerace::server
