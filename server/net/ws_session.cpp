@@ -11,7 +11,6 @@
 #include <boost/beast/websocket/ssl.hpp>
 
 #include <algorithm>
-#include <cstring>
 #include <span>
 #include <type_traits>
 #include <utility>
