@@ -156,12 +156,10 @@ void BasicWsSession<Next>::pump() {
       asio::post(executor_, [self = this->shared_from_this()] { self->pump(); });
       return;
     }
-    // What is kept from before goes first, then whatever has arrived. What is kept here is at
-    // most a partial frame, and a whole frame at the message limit (header and mask included)
-    // fits with room to spare: the frame reader refuses larger ones before they arrive.
-    const std::span<char> buffer = receive_buffer(context_.edge.max_message + kMaxWsHeader + 5);
+    // What is kept from before goes first (at most a partial frame here), then whatever has
+    // arrived.
+    const std::span<char> buffer = buffer_with_pending();
     const std::size_t kept = pending_.size();
-    std::copy(pending_.begin(), pending_.end(), buffer.begin());
     const std::size_t room = buffer.size() - kept;
     beast::error_code ec;
     const std::size_t bytes = stream_->read_some(asio::buffer(buffer.data() + kept, room), ec);
@@ -183,11 +181,19 @@ void BasicWsSession<Next>::pump() {
 }
 
 template <class Next>
+std::span<char> BasicWsSession<Next>::buffer_with_pending() {
+  // A whole frame at the message limit (header and mask included) fits with room to spare: the
+  // frame reader refuses larger ones before they arrive.
+  const std::span<char> buffer = receive_buffer(context_.edge.max_message + kMaxWsHeader + 5);
+  std::copy(pending_.begin(), pending_.end(), buffer.begin());
+  return buffer;
+}
+
+template <class Next>
 void BasicWsSession<Next>::handle_pending() {
   if (pending_.empty()) return;
-  const std::span<char> buffer = receive_buffer(pending_.size());
+  const std::span<char> buffer = buffer_with_pending();
   const std::size_t kept = pending_.size();
-  std::copy(pending_.begin(), pending_.end(), buffer.begin());
   std::vector<char>().swap(pending_);
   handle_frames(buffer.first(kept));
 }

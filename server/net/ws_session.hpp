@@ -93,6 +93,9 @@ class BasicWsSession final : public Participant,
   void handle_frames(std::span<char> data);
   // Handles what pending_ keeps, in the thread's receive buffer.
   void handle_pending();
+  // The thread's receive buffer, with room for a whole frame past what pending_ keeps, which is
+  // copied to its front (pending_ itself is left as it is).
+  std::span<char> buffer_with_pending();
   // Rate limit, decode, dispatch; returns the rest of the work when storage is in the way.
   std::optional<boost::asio::awaitable<void>> handle_text(std::string_view text);
   // A message's handling threw: logged, and the client gets `internal`.
