@@ -92,8 +92,8 @@ struct BigBoard {
       SQLite::Database db((dir.path() / "big.db").string(), SQLite::OPEN_READWRITE);
       db.exec(fmt::format(
           "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < {0}) "
-          "INSERT INTO players (id, name, token_hash, created_at) SELECT printf('%016x', i), 'n', "
-          "'h', 0 FROM n;"
+          "INSERT INTO players (id, name, name_key, created_at) SELECT printf('%016x', i), "
+          "printf('n%016x', i), printf('n%016x', i), 0 FROM n;"
           "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < {0}) "
           "INSERT INTO period_results SELECT p.period, printf('%016x', i), 'classic', 4, "
           "(i * 7919) % 200000, 1024, 300 + i % 500, 'g' || i, i FROM n, (SELECT 'all-time' AS "
@@ -104,8 +104,9 @@ struct BigBoard {
       { server::PgStore schema(url, "bench"); }
       server::PgConnection db(url);
       db.exec(
-          fmt::format("INSERT INTO players (id, name, token_hash, created_at) SELECT "
-                      "lpad(to_hex(i), 16, '0'), 'n', 'h', 0 FROM generate_series(0, {0} - 1) i;"
+          fmt::format("INSERT INTO players (id, name, name_key, created_at) SELECT "
+                      "lpad(to_hex(i), 16, '0'), 'n' || lpad(to_hex(i), 16, '0'), "
+                      "'n' || lpad(to_hex(i), 16, '0'), 0 FROM generate_series(0, {0} - 1) i;"
                       "INSERT INTO period_results SELECT p, lpad(to_hex(i), 16, '0'), 'classic', "
                       "4, (i::bigint * 7919) % 200000, 1024, 300 + i % 500, 'g' || i, i "
                       "FROM generate_series(0, {0} - 1) i, (VALUES ('all-time'), ('{1}')) AS "

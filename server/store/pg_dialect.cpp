@@ -831,6 +831,10 @@ std::unique_ptr<PgConnection> PgDialect::listening() {
 void PgDialect::refill(PgConnection& conn) {
   RankCache fresh;
   PgTransaction tx(conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+  // Filling the cache from a large board (a million players) sits between and after its reads
+  // for longer than connect()'s idle-in-transaction limit; this transaction only reads, holds
+  // no row lock, and may.
+  conn.exec("SET LOCAL idle_in_transaction_session_timeout = 0");
   Session session(conn);
   fill_(session, fresh);
   tx.commit();

@@ -1084,6 +1084,21 @@ TEST_F(SharedStoreTest, ASoloGameResumedOnAnotherNodeIsWrittenByThatNodeOnly) {
   EXPECT_EQ(a.find_active("p")->game_id, "g2");
 }
 
+// Filling the rank cache from a large board takes longer than the idle time PostgreSQL allows a
+// transaction between statements (3 s): the fill here works that long between its two reads.
+TEST(PgStoreStart, FillingTheRanksMayTakeLongerThanATransactionMaySitIdle) {
+  const std::string url = tilerace::testing::PgCluster::shared().create_database();
+  PgDialect dialect(url, "n");
+  RankCache ranks;
+  dialect.keep_ranks(ranks, [](SqlSession& sql, RankCache& fresh) {
+    sql(Sql::all_bests);
+    std::this_thread::sleep_for(3500ms);  // the work of a million rows
+    sql(Sql::rated_players);
+    fresh.put(kRatingBoard, "p", rating_key(1500), 1);
+  });
+  EXPECT_EQ(ranks.size(kRatingBoard), 1u);
+}
+
 TEST(PgStoreStart, AWrongUrlIsAClearErrorAtOnce) {
   const std::uint16_t port = tilerace::testing::PgCluster::shared().port();
   const std::string base = "postgresql://postgres:secret@127.0.0.1:";
