@@ -189,6 +189,7 @@ void Recorder::save_signals(const SignalRecord& s, std::int64_t at) {
     sql(Sql::upsert_signals, s.game_id, s.player_id, thousandths(s.moves_per_second),
         thousandths(s.spread), s.match_rate ? thousandths(*s.match_rate) : std::int64_t{-1},
         s.sampled, thousandths(s.suspicion), at);
+    sql(Sql::analysed, s.game_id);
   });
 }
 

@@ -351,6 +351,16 @@ CREATE TABLE IF NOT EXISTS tournaments (
 CREATE INDEX IF NOT EXISTS tournaments_open ON tournaments (node, updated_at)
   WHERE state IN ('waiting', 'running');
 )sql",
+    // The games still to analyse for assisted play, newest first, from an index of them alone
+    // (the sweep had read every game recorded, every second); a player's daily days from an
+    // index of their own (the profile had read every attempt).
+    R"sql(
+ALTER TABLE games ADD COLUMN IF NOT EXISTS to_analyse boolean NOT NULL DEFAULT false;
+UPDATE games SET to_analyse = true WHERE ranked AND player_id NOT LIKE 'bot-%' AND
+  NOT EXISTS (SELECT 1 FROM game_signals s WHERE s.game_id = games.id);
+CREATE INDEX IF NOT EXISTS games_to_analyse ON games (ended_at) WHERE to_analyse;
+CREATE INDEX IF NOT EXISTS daily_attempts_by_player ON daily_attempts (player_id, day);
+)sql",
 };
 
 // The rank change a best result or a rating makes, announced to every node in the same
@@ -481,9 +491,9 @@ const char* text(Sql statement) {
              "WHERE races > 0 AND banned = 0 AND id = $1";
     case Sql::insert_game:
       return "INSERT INTO games (id, player_id, mode, size, target, seed, moves, score, "
-             "max_tile, move_count, state, ranked, started_at, ended_at, room, daily, times) "
-             "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) "
-             "ON CONFLICT (id) DO NOTHING";
+             "max_tile, move_count, state, ranked, started_at, ended_at, room, daily, times, "
+             "to_analyse) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
+             "$15, $16, $17, $12 AND $2 NOT LIKE 'bot-%') ON CONFLICT (id) DO NOTHING";
     case Sql::select_game:
       return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
              "move_count, state, ranked, started_at, ended_at, room, daily, times FROM games "
@@ -550,7 +560,8 @@ const char* text(Sql statement) {
              "node = excluded.node, epoch = excluded.epoch "
              "WHERE active_games.game_id <> excluded.game_id OR "
              "(active_games.node = excluded.node AND active_games.epoch = excluded.epoch)";
-    case Sql::delete_active: return "DELETE FROM active_games WHERE game_id = $1";
+    case Sql::delete_active:
+      return "DELETE FROM active_games WHERE player_id = $1 AND game_id = $2";
     case Sql::delete_pieces:
       return "DELETE FROM active_moves WHERE player_id = $1 AND NOT EXISTS "
              "(SELECT 1 FROM games WHERE id = $2) AND NOT EXISTS (SELECT 1 FROM active_games "
@@ -680,13 +691,12 @@ const char* text(Sql statement) {
     case Sql::banned_players: return "SELECT player_id FROM bans";
     case Sql::unanalysed_games:
       return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
-             "move_count, state, ranked, started_at, ended_at, room, daily, times FROM games g "
-             "WHERE ranked AND player_id NOT LIKE 'bot-%' AND NOT EXISTS "
-             "(SELECT 1 FROM game_signals s WHERE s.game_id = g.id) ORDER BY ended_at DESC LIMIT "
-             "$1";
+             "move_count, state, ranked, started_at, ended_at, room, daily, times FROM games "
+             "WHERE to_analyse ORDER BY ended_at DESC LIMIT $1";
     case Sql::upsert_signals:
       return "INSERT INTO game_signals VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT "
              "(game_id) DO NOTHING";
+    case Sql::analysed: return "UPDATE games SET to_analyse = false WHERE id = $1";
     case Sql::top_signals:
       return "SELECT s.game_id, s.player_id, p.name, g.mode, g.size, g.score, s.moves_per_second, "
              "s.spread, s.match, s.sampled, s.suspicion FROM game_signals s "

@@ -27,7 +27,7 @@ namespace tilerace::server {
 
 class PgDialect final : public SqlDialect {
  public:
-  static constexpr int kSchemaVersion = 13;
+  static constexpr int kSchemaVersion = 14;
   static constexpr int kPoolSize = 4;
 
   // Connects to url and migrates. node names this server: the running races it journals are

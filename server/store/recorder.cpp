@@ -308,7 +308,7 @@ std::vector<Grant> Recorder::record_game(const GameRecord& g) {
     if (inserted && g.ranked && !g.daily.empty()) {
       sql(Sql::daily_progress, g.id, g.score, g.max_tile, g.move_count, g.ended_at, 1);
     }
-    sql(Sql::delete_active, g.id);
+    sql(Sql::delete_active, g.player_id, g.id);
   });
   for (const protocol::Period& period : new_bests) {
     ranks_.put_best({g.config.mode, g.config.size, false, period}, g.player_id,

@@ -129,7 +129,7 @@ enum class Sql : std::uint8_t {
   // the player's entry, unless that game is recorded or is the entry's game under another
   // node or epoch (a dialect without nodes ignores those)
   upsert_active,
-  delete_active,  // (game_id)
+  delete_active,  // (player_id, game_id): by the key, not a scan of every game in play
   // (player_id, game_id, node, epoch): unless that game is recorded, or is the entry's game
   // under another node or epoch
   delete_pieces,
@@ -217,11 +217,12 @@ enum class Sql : std::uint8_t {
   // (player_id, limit) → the columns of select_game, then hidden 0|1: their newest games
   recent_games,
   // (limit) → the columns of select_game of ranked games (not the computer's) without
-  // signals, newest first
+  // signals, newest first: from an index of those alone, not a scan of every game
   unanalysed_games,
   // (game_id, player_id, moves_per_second, spread, match, sampled, suspicion, at), each a
   // thousandth (match -1: none); ignores a game that has them
   upsert_signals,
+  analysed,  // (game_id): the game has its signals (it leaves unanalysed_games' index)
   // (limit) → game_id, player_id, name, mode, size, score, moves_per_second, spread, match,
   // sampled, suspicion: the most suspicious first
   top_signals,

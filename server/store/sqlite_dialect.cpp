@@ -322,6 +322,16 @@ CREATE TABLE tournaments (
 );
 CREATE INDEX tournaments_open ON tournaments (updated_at) WHERE state IN ('waiting', 'running');
 )sql",
+    // The games still to analyse for assisted play, newest first, from an index of them alone
+    // (the sweep had read every game recorded, every second); a player's daily days from an
+    // index of their own (the profile had read every attempt).
+    R"sql(
+ALTER TABLE games ADD COLUMN to_analyse INTEGER NOT NULL DEFAULT 0;
+UPDATE games SET to_analyse = 1 WHERE ranked <> 0 AND player_id NOT LIKE 'bot-%' AND
+  NOT EXISTS (SELECT 1 FROM game_signals s WHERE s.game_id = games.id);
+CREATE INDEX games_to_analyse ON games (ended_at) WHERE to_analyse <> 0;
+CREATE INDEX daily_attempts_by_player ON daily_attempts (player_id, day);
+)sql",
 };
 
 // utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix
@@ -440,7 +450,8 @@ const char* text(Sql statement) {
     case Sql::insert_game:
       return "INSERT OR IGNORE INTO games (id, player_id, mode, size, target, seed, moves, "
              "score, max_tile, move_count, state, ranked, started_at, ended_at, room, daily, "
-             "times) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+             "times, to_analyse) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+             "?14, ?15, ?16, ?17, ?12 <> 0 AND ?2 NOT LIKE 'bot-%')";
     case Sql::select_game:
       return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
              "move_count, state, ranked, started_at, ended_at, room, daily, times FROM games "
@@ -517,7 +528,8 @@ const char* text(Sql statement) {
              "mode = excluded.mode, size = excluded.size, target = excluded.target, "
              "seed = excluded.seed, explicit_seed = excluded.explicit_seed, "
              "moves = excluded.moves, started_at = excluded.started_at, daily = excluded.daily";
-    case Sql::delete_active: return "DELETE FROM active_games WHERE game_id = ?";
+    case Sql::delete_active:
+      return "DELETE FROM active_games WHERE player_id = ?1 AND game_id = ?2";
     case Sql::delete_pieces:
       return "DELETE FROM active_moves WHERE player_id = ? "
              "AND NOT EXISTS (SELECT 1 FROM games WHERE id = ?)";
@@ -621,12 +633,12 @@ const char* text(Sql statement) {
     case Sql::banned_players: return "SELECT player_id FROM bans";
     case Sql::unanalysed_games:
       return "SELECT id, player_id, mode, size, target, seed, moves, score, max_tile, "
-             "move_count, state, ranked, started_at, ended_at, room, daily, times FROM games g "
-             "WHERE ranked <> 0 AND player_id NOT LIKE 'bot-%' AND NOT EXISTS "
-             "(SELECT 1 FROM game_signals s WHERE s.game_id = g.id) ORDER BY ended_at DESC LIMIT ?";
+             "move_count, state, ranked, started_at, ended_at, room, daily, times FROM games "
+             "WHERE to_analyse <> 0 ORDER BY ended_at DESC LIMIT ?";
     case Sql::upsert_signals:
       return "INSERT INTO game_signals VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO "
              "NOTHING";
+    case Sql::analysed: return "UPDATE games SET to_analyse = 0 WHERE id = ?";
     case Sql::top_signals:
       return "SELECT s.game_id, s.player_id, p.name, g.mode, g.size, g.score, s.moves_per_second, "
              "s.spread, s.match, s.sampled, s.suspicion FROM game_signals s "
@@ -727,6 +739,15 @@ void SqliteDialect::session(SqlTx tx, const std::function<void(SqlSession&)>& wo
   SQLite::Transaction transaction(db_);  // rolls back unless committed
   work(session);
   transaction.commit();
+}
+
+std::string SqliteDialect::plan(Sql statement) {
+  const char* sql = text(statement);
+  if (sql == nullptr) return "";
+  SQLite::Statement explain(db_, std::string("EXPLAIN QUERY PLAN ").append(sql));
+  std::string steps;
+  while (explain.executeStep()) steps.append(explain.getColumn(3).getString()).append("\n");
+  return steps;
 }
 
 void SqliteDialect::keep_ranks(RankCache& ranks, FillRanks fill) {

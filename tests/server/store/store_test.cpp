@@ -72,6 +72,36 @@ TEST_P(StoreTest, GamesAreRecordedOnceAndFoundById) {
   EXPECT_EQ(query("SELECT COUNT(*) FROM games"), 1);
 }
 
+// The moderation sweep's queue: ranked games of people (not the computer's) without signals,
+// newest first; a game leaves it with its signals, and a database from before the queue had
+// its own index has it filled in.
+TEST_P(StoreTest, GamesToAnalyseAreRankedGamesOfPeopleWithoutSignalsNewestFirst) {
+  add("a", "ann");
+  store_->record_game(game("old", "a", 100, 8, 10, 1000));
+  store_->record_game(game("new", "a", 100, 8, 10, 3000));
+  GameRecord practice = game("practice", "a", 100, 8, 10, 4000);
+  practice.ranked = false;
+  store_->record_game(practice);
+  store_->record_game(game("computer", "bot-hard", 100, 8, 10, 5000));
+  const auto queue = [this](int limit) {
+    std::vector<std::string> ids;
+    for (const GameRecord& g : store_->unanalysed_games(limit)) ids.push_back(g.id);
+    return ids;
+  };
+  EXPECT_EQ(queue(10), (std::vector<std::string>{"new", "old"}));
+  EXPECT_EQ(queue(1), std::vector<std::string>{"new"});
+  store_->save_signals({.game_id = "new", .player_id = "a"}, 6000);
+  EXPECT_EQ(queue(10), std::vector<std::string>{"old"});
+  store_.reset();
+  execute(
+      "DROP INDEX games_to_analyse; DROP INDEX daily_attempts_by_player; "
+      "ALTER TABLE games DROP COLUMN to_analyse; " +
+      std::string(postgres() ? "UPDATE tilerace_schema SET version = 13"
+                             : "PRAGMA user_version = 13"));
+  store_ = open();
+  EXPECT_EQ(queue(10), std::vector<std::string>{"old"});
+}
+
 TEST_P(StoreTest, ScoreBoardKeepsEachPlayersBestAndRanksTiesTogether) {
   for (const char* id : {"a", "b", "c", "d"}) add(id, std::string("name-") + id);
   store_->record_game(game("a1", "a", 500, 64, 90, 1));
@@ -187,6 +217,7 @@ TEST_P(StoreTest, IsoWeeksOneAndFiftyThreeHoldTheDaysAroundNewYear) {
 // player's one token hash in players, no sessions, no name keys.
 std::string before_accounts(bool postgres) {
   return std::string(
+             "DROP INDEX games_to_analyse; ALTER TABLE games DROP COLUMN to_analyse; "
              "DROP TABLE tournaments; ALTER TABLE active_races DROP COLUMN tournament; "
              "DROP TABLE game_signals; DROP TABLE audit_log; DROP TABLE reports; DROP TABLE "
              "hidden_games; DROP TABLE bans; "
