@@ -81,8 +81,9 @@ bench-bot: build
 
 # The "one core" scenario alone: allocations per move and what a move's messages cost to write,
 # then tilerace, the echo floor, the Node.js peer and the Bun peer, each pinned to CPU 0 with one
-# network thread, the load generator on CPU 1, at full load and at half of each one's peak
-# (about 8 minutes).
+# network thread, the load generator on CPU 1, at full load (tilerace, over TLS and the Bun peer
+# in ROUNDS=3 rounds of windows next to each other) and at half of each one's peak (about 9
+# minutes).
 bench-one-core: build
 	./$(BUILD)/alloc_bench
 	taskset -c 0 ./$(BUILD)/encode_bench

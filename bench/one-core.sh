@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # `make bench` scenario "one core": what a move costs per core. The server runs on CPU 0 with
-# one network thread, the load generator on CPU 1; 1,000 players as fast as replies come (ours
-# and the Bun peer's runs next to each other, solo then race),
-#   solo    tilerace, the Beast echo floor (tilerace-echo), the Node.js peer and the Bun peer;
-#   race    two racers and one spectator per room: tilerace and both peers;
+# one network thread, the load generator on CPU 1; 1,000 players as fast as replies come,
+#   rounds  solo, then race (two racers and one spectator per room): ROUNDS rounds of three
+#           windows next to each other, each on a fresh server — the Bun peer, tilerace, and
+#           tilerace over wss:// (an ECDSA P-256 certificate, as Let's Encrypt and Caddy issue)
+#           — in that order in odd rounds and the reverse in even ones, tilerace in the middle,
+#           so that the machine's drift (±20 % over minutes on this VM) falls on the windows
+#           compared alike; the ratios reported are the medians of the rounds';
 #   half    solo and race again at half of each server's own peak (p99 when not saturated);
 #   solo    tilerace with 10,000 players (what a move costs as players grow);
-#   TLS     solo and race over wss:// (an ECDSA P-256 certificate, as Let's Encrypt and Caddy
-#           issue), and full TLS handshakes, each on a new connection closed at once.
+#   TLS     full TLS handshakes, each on a new connection closed at once;
+#   floor   the Beast echo floor (tilerace-echo) and the Node.js peer, solo and race.
 # The peers are yardsticks only, run from where they are: ../shared/peers/node-ws (Node.js + ws)
 # and ../shared/peers/bun-ws (the same game logic on Bun's server, uWebSockets inside). Each is
 # measured when it is present. Prints moves/s, server CPU µs per move (from /proc, user and
@@ -18,6 +21,7 @@ BUILD=${BUILD:-build}
 PLAYERS=${PLAYERS:-1000}
 MANY=${MANY:-10000}
 DURATION=${DURATION:-15}
+ROUNDS=${ROUNDS:-3}
 OUT=${OUT:-$BUILD/bench-results}
 PEER=${PEER:-../shared/peers/node-ws}
 BUN_PEER=${BUN_PEER:-../shared/peers/bun-ws}
@@ -77,18 +81,47 @@ measure_half() {
     --rate "$(jq ".replies_per_s / 2 / $PLAYERS" "$OUT/one-core-$1.json")"
 }
 
-# Ours and the Bun peer's runs alternate, solo then race, so that the machine's drift (±20 %
-# over minutes on this VM) falls on both alike.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+  -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+  -keyout "$workdir/tls.key" -out "$workdir/tls.pem" 2> /dev/null
+tls_flags=(--tls-cert "$workdir/tls.pem" --tls-key "$workdir/tls.key")
+
+# window WHO SCENARIO ROUND: one full-load window on a fresh server (WHO: bun, tilerace or
+# tilerace-tls), reported as WHO-SCENARIO-rROUND.
+window() {
+  [ "$1" = bun ] && [ "$have_bun" != 1 ] && return 0
+  echo "== one core: $1, $2, $PLAYERS players, round $3 of $ROUNDS =="
+  local flags=()
+  case $1 in
+    bun) start_bun ;;
+    tilerace) SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}" ;;
+    tilerace-tls)
+      SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}" "${tls_flags[@]}"
+      flags=(--tls)
+      ;;
+  esac
+  measure "$1-$2-r$3" "$2" "$PLAYERS" "${flags[@]}"
+  stop_server
+}
+
 for scenario in solo race; do
-  echo "== one core: tilerace, $scenario, $PLAYERS players; then at half of its peak =="
+  for round in $(seq "$ROUNDS"); do
+    order="bun tilerace tilerace-tls"
+    [ $((round % 2)) = 0 ] && order="tilerace-tls tilerace bun"
+    for who in $order; do window "$who" "$scenario" "$round"; done
+  done
+  # The first round's windows stand for each in the table below, and set the half-peak rates.
+  for who in tilerace tilerace-tls bun; do
+    [ -f "$OUT/one-core-$who-$scenario-r1.json" ] &&
+      cp "$OUT/one-core-$who-$scenario-r1.json" "$OUT/one-core-$who-$scenario.json"
+  done
+  echo "== one core: tilerace, $scenario, at half of its peak =="
   SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}"
-  measure "tilerace-$scenario" "$scenario" "$PLAYERS"
   measure_half "tilerace-$scenario" "$scenario"
   stop_server
   if [ "$have_bun" = 1 ]; then
-    echo "== one core: the Bun peer, $scenario, $PLAYERS players; then at half of its peak =="
+    echo "== one core: the Bun peer, $scenario, at half of its peak =="
     start_bun
-    measure "bun-$scenario" "$scenario" "$PLAYERS"
     measure_half "bun-$scenario" "$scenario"
     stop_server
   fi
@@ -97,17 +130,7 @@ echo "== one core: tilerace, solo, $MANY players =="
 SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}"
 measure tilerace-solo-many solo "$MANY"
 stop_server
-echo "== one core: tilerace over TLS, solo and race, $PLAYERS players; full handshakes =="
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
-  -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
-  -keyout "$workdir/tls.key" -out "$workdir/tls.pem" 2> /dev/null
-tls_flags=(--tls-cert "$workdir/tls.pem" --tls-key "$workdir/tls.key")
-SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}" "${tls_flags[@]}"
-measure tilerace-tls-solo solo "$PLAYERS" --tls
-stop_server
-SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}" "${tls_flags[@]}"
-measure tilerace-tls-race race "$PLAYERS" --tls
-stop_server
+echo "== one core: tilerace over TLS, full handshakes =="
 SERVER_WRAP="taskset -c 0" start_tilerace "${bench_flags[@]}" "${tls_flags[@]}"
 measure tilerace-tls-handshake handshake 64
 stop_server
@@ -160,8 +183,28 @@ row "tilerace solo, $MANY players" tilerace-solo-many
 row "tilerace solo over TLS" tilerace-tls-solo
 row "tilerace race over TLS" tilerace-tls-race
 cpu=.server.cpu_us_per_reply
-echo "  CPU µs per move, ours over the Bun peer's (target <= 1):" \
-  "solo $(ratio tilerace-solo bun-solo $cpu), race $(ratio tilerace-race bun-race $cpu)"
+# cpu NAME: CPU µs per move of one report, or – when it is missing.
+cpu_of() { [ -f "$OUT/one-core-$1.json" ] && jq -r "$cpu * 100 | round / 100" "$OUT/one-core-$1.json" || echo –; }
+# median A B SCENARIO: the median over the rounds of A's CPU per move over B's (– if none).
+median() {
+  for round in $(seq "$ROUNDS"); do ratio "$1-$3-r$round" "$2-$3-r$round" $cpu; done |
+    grep -v – | sort -g | awk '{v[NR] = $1} END {
+      if (NR == 0) print "–"; else if (NR % 2) print v[(NR + 1) / 2];
+      else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+echo "  CPU µs per move by round (adjacent windows, fresh servers), and the ratios:"
+printf '    %-14s %8s %8s %8s %10s %10s\n' "" "Bun" "tilerace" "over TLS" "ours/Bun" "TLS/plain"
+for scenario in solo race; do
+  for round in $(seq "$ROUNDS"); do
+    printf '    %-14s %8s %8s %8s %10s %10s\n' "$scenario, round $round" \
+      "$(cpu_of "bun-$scenario-r$round")" "$(cpu_of "tilerace-$scenario-r$round")" \
+      "$(cpu_of "tilerace-tls-$scenario-r$round")" \
+      "$(ratio "tilerace-$scenario-r$round" "bun-$scenario-r$round" $cpu)" \
+      "$(ratio "tilerace-tls-$scenario-r$round" "tilerace-$scenario-r$round" $cpu)"
+  done
+done
+echo "  CPU µs per move, ours over the Bun peer's, median of $ROUNDS rounds (target <= 1):" \
+  "solo $(median tilerace bun solo), race $(median tilerace bun race)"
 echo "  p99 at half of each one's peak, ours over the Bun peer's: solo" \
   "$(ratio tilerace-solo-half bun-solo-half .reply_latency.p99_ms)," \
   "race $(ratio tilerace-race-half bun-race-half .reply_latency.p99_ms)"
@@ -170,8 +213,8 @@ echo "  moves/s against the Node.js peer (target >= 2): solo $(ratio tilerace-so
   "solo $(ratio peer-solo tilerace-solo $cpu), race $(ratio peer-race tilerace-race $cpu)"
 echo "  solo moves/s against the echo floor's round trips (target >= 0.9):" \
   "$(ratio tilerace-solo echo); echo µs over ours: $(ratio echo tilerace-solo $cpu)"
-echo "  CPU µs per move over TLS against without (target <= 1.15 on the race path):" \
-  "solo $(ratio tilerace-tls-solo tilerace-solo $cpu), race $(ratio tilerace-tls-race tilerace-race $cpu)"
+echo "  CPU µs per move over TLS against without, median of $ROUNDS rounds (target <= 1.15 on" \
+  "the race path): solo $(median tilerace-tls tilerace solo), race $(median tilerace-tls tilerace race)"
 echo "  full TLS handshakes: $(field tilerace-tls-handshake "$cpu | round") µs of server CPU each," \
   "$(field tilerace-tls-handshake "1e6 / $cpu | round") per second per core" \
   "($(field tilerace-tls-handshake '.replies_per_s | round')/s measured, the client's core the limit)"
