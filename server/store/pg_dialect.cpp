@@ -793,7 +793,9 @@ std::unique_ptr<PgConnection> PgDialect::connect() {
   // other node's writes to those rows, until PostgreSQL noticed the connection was gone (hours,
   // by TCP keepalive): our transactions never wait between their statements, so one that sits
   // idle is cut off, and PostgreSQL ends it.
-  conn->exec("SET idle_in_transaction_session_timeout = '3s'");
+  conn->exec(("SET idle_in_transaction_session_timeout = '" +
+              std::to_string(kIdleInTransactionLimit.count()) + "s'")
+                 .c_str());
   migrate(*conn);
   for (std::size_t i = 0; i < kSqlCount; ++i) {
     conn->prepare(name_of(static_cast<Sql>(i)), text(static_cast<Sql>(i)));
@@ -842,8 +844,8 @@ void PgDialect::refill(PgConnection& conn) {
   RankCache fresh;
   PgTransaction tx(conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
   // Filling the cache from a large board (a million players) sits between and after its reads
-  // for longer than connect()'s idle-in-transaction limit; this transaction only reads, holds
-  // no row lock, and may.
+  // for longer than kIdleInTransactionLimit; this transaction only reads, holds no row lock,
+  // and may.
   conn.exec("SET LOCAL idle_in_transaction_session_timeout = 0");
   Session session(conn);
   fill_(session, fresh);

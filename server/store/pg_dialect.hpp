@@ -12,6 +12,7 @@
 //
 // Schema: versioned in tilerace_schema, migrated at open in one transaction under an advisory
 // lock (two nodes starting at once migrate once).
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -28,6 +29,9 @@ namespace tilerace::server {
 class PgDialect final : public SqlDialect {
  public:
   static constexpr int kSchemaVersion = 14;
+  // How long PostgreSQL lets one of our transactions sit idle between statements before it
+  // ends it (connect(), below).
+  static constexpr std::chrono::seconds kIdleInTransactionLimit{3};
   static constexpr int kPoolSize = 4;
 
   // Connects to url and migrates. node names this server: the running races it journals are

@@ -1116,14 +1116,21 @@ TEST_F(SharedStoreTest, ASoloGameResumedOnAnotherNodeIsWrittenByThatNodeOnly) {
 }
 
 // Filling the rank cache from a large board takes longer than the idle time PostgreSQL allows a
-// transaction between statements (3 s): the fill here works that long between its two reads.
+// transaction between statements: the fill here goes on with its second read only once the
+// database shows its transaction idle for longer than that.
 TEST(PgStoreStart, FillingTheRanksMayTakeLongerThanATransactionMaySitIdle) {
   const std::string url = tilerace::testing::PgCluster::shared().create_database();
   PgDialect dialect(url, "n");
+  PgConnection watcher(url);
+  const std::string idle_past_the_limit = fmt::format(
+      "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND state = "
+      "'idle in transaction' AND state_change < clock_timestamp() - interval '{} ms'",
+      std::chrono::milliseconds(PgDialect::kIdleInTransactionLimit).count() + 500);
   RankCache ranks;
-  dialect.keep_ranks(ranks, [](SqlSession& sql, RankCache& fresh) {
+  dialect.keep_ranks(ranks, [&](SqlSession& sql, RankCache& fresh) {
     sql(Sql::all_bests);
-    std::this_thread::sleep_for(3500ms);  // the work of a million rows
+    EXPECT_TRUE(tilerace::testing::eventually(
+        [&] { return watcher.exec(idle_past_the_limit.c_str()).int64(0, 0) == 1; }, 10s));
     sql(Sql::rated_players);
     fresh.put(kRatingBoard, "p", rating_key(1500), 1);
   });
