@@ -361,6 +361,15 @@ UPDATE games SET to_analyse = true WHERE ranked AND player_id NOT LIKE 'bot-%' A
 CREATE INDEX IF NOT EXISTS games_to_analyse ON games (ended_at) WHERE to_analyse;
 CREATE INDEX IF NOT EXISTS daily_attempts_by_player ON daily_attempts (player_id, day);
 )sql",
+    // Each board's index holds the rows that board reads and no others: the score boards'
+    // every mode but Fifteen, the fewest-moves board's Fifteen alone. A finished game then
+    // updates one of them, not both.
+    R"sql(
+DROP INDEX IF EXISTS period_by_score;
+DROP INDEX IF EXISTS period_by_moves;
+CREATE INDEX period_by_score ON period_results (period, mode, size, score DESC, max_tile DESC, move_count, ended_at, player_id) WHERE mode <> 'fifteen';
+CREATE INDEX period_by_moves ON period_results (period, mode, size, move_count, ended_at, player_id) WHERE mode = 'fifteen';
+)sql",
 };
 
 // The rank change a best result or a rating makes, announced to every node in the same
@@ -544,10 +553,12 @@ const char* text(Sql statement) {
              "ORDER BY mode, size";
     case Sql::top_2048:
       return TILERACE_TOP
-          "ORDER BY b.score DESC, b.max_tile DESC, b.move_count, b.ended_at, b.player_id "
+          "AND b.mode <> 'fifteen' ORDER BY b.score DESC, b.max_tile DESC, b.move_count, "
+          "b.ended_at, b.player_id "
           "LIMIT $4";
     case Sql::top_fifteen:
-      return TILERACE_TOP "ORDER BY b.move_count, b.ended_at, b.player_id LIMIT $4";
+      return TILERACE_TOP
+          "AND b.mode = 'fifteen' ORDER BY b.move_count, b.ended_at, b.player_id LIMIT $4";
     case Sql::best_of: return TILERACE_TOP "AND b.player_id = $4";
     case Sql::upsert_active:
       return "INSERT INTO active_games SELECT $1, $2, $3, $4::integer, $5::bigint, $6, "

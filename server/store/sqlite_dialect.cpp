@@ -332,6 +332,16 @@ UPDATE games SET to_analyse = 1 WHERE ranked <> 0 AND player_id NOT LIKE 'bot-%'
 CREATE INDEX games_to_analyse ON games (ended_at) WHERE to_analyse <> 0;
 CREATE INDEX daily_attempts_by_player ON daily_attempts (player_id, day);
 )sql",
+    // Each board's index holds the rows that board reads and no others: the score boards'
+    // every mode but Fifteen, the fewest-moves board's Fifteen alone. A finished game then
+    // updates one of them, not both (the fewest-moves index of every 2048 result was written
+    // with each new best and never read).
+    R"sql(
+DROP INDEX period_by_score;
+DROP INDEX period_by_moves;
+CREATE INDEX period_by_score ON period_results (period, mode, size, score DESC, max_tile DESC, move_count, ended_at, player_id) WHERE mode <> 'fifteen';
+CREATE INDEX period_by_moves ON period_results (period, mode, size, move_count, ended_at, player_id) WHERE mode = 'fifteen';
+)sql",
 };
 
 // utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix
@@ -509,13 +519,14 @@ const char* text(Sql statement) {
     case Sql::top_2048:
       return "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, "
              "b.ended_at FROM period_results b JOIN players p ON p.id = b.player_id "
-             "WHERE b.period = ? AND b.mode = ? AND b.size = ? AND p.banned = 0 ORDER BY "
-             "b.score DESC, b.max_tile DESC, b.move_count, b.ended_at, b.player_id LIMIT ?";
+             "WHERE b.period = ? AND b.mode = ? AND b.mode <> 'fifteen' AND b.size = ? "
+             "AND p.banned = 0 ORDER BY b.score DESC, b.max_tile DESC, b.move_count, b.ended_at, "
+             "b.player_id LIMIT ?";
     case Sql::top_fifteen:
       return "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, "
              "b.ended_at FROM period_results b JOIN players p ON p.id = b.player_id "
-             "WHERE b.period = ? AND b.mode = ? AND b.size = ? AND p.banned = 0 "
-             "ORDER BY b.move_count, b.ended_at, b.player_id LIMIT ?";
+             "WHERE b.period = ? AND b.mode = ? AND b.mode = 'fifteen' AND b.size = ? "
+             "AND p.banned = 0 ORDER BY b.move_count, b.ended_at, b.player_id LIMIT ?";
     case Sql::best_of:
       return "SELECT b.player_id, p.name, b.score, b.max_tile, b.move_count, b.game_id, "
              "b.ended_at FROM period_results b JOIN players p ON p.id = b.player_id "
