@@ -24,11 +24,33 @@ class JsonWriter {
   JsonWriter& end_object() { return close('}'); }
   JsonWriter& begin_array() { return open('['); }
   JsonWriter& end_array() { return close(']'); }
+  // A key written into the program: checked when it is built to need no escaping, so writing
+  // it is a copy of known length.
+  class Key {
+   public:
+    template <std::size_t N>
+    consteval Key(const char (&k)[N]) : text_(k, N - 1) {  // NOLINT: implicit on purpose
+      for (const char ch : text_) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '"' || c == '\\' || c < 0x20) throw "a JSON key must need no escaping";
+      }
+    }
+    std::string_view text() const { return text_; }
+
+   private:
+    std::string_view text_;
+  };
+
   // The next value belongs to key (inside an object).
-  JsonWriter& key(std::string_view k) {
+  JsonWriter& key(Key k) {
     comma();
-    string_body(k);
-    put(':');
+    const std::string_view text = k.text();
+    room(text.size() + 3);
+    *at_++ = '"';
+    std::memcpy(at_, text.data(), text.size());
+    at_ += text.size();
+    *at_++ = '"';
+    *at_++ = ':';
     after_key_ = true;
     return *this;
   }
