@@ -170,7 +170,12 @@ TEST_F(Cluster, ANodeCutFromPostgresqlKeepsItsRaceAndRecordsItOnceHealed) {
     ASSERT_LT(i, 2000) << "a's lease was renewed " << renewals << " times";
     const json m = play(ann.ws, kDirs[i % 4]);
     ASSERT_EQ(m["type"], "moved") << m.dump();
-    if (m["changed"] == true) answered += letter(kDirs[i % 4]);
+    if (m["changed"] == true) {
+      answered += letter(kDirs[i % 4]);
+      // bob reads what each of ann's moves sends him, as a client does: one that stops
+      // reading is closed (1013) once its queue is full, on a machine fast enough to fill it.
+      bob.ws.until("race_update");
+    }
     const std::int64_t now = pttl(redis_.port(), "tilerace:node:a");
     ASSERT_GT(now, 0) << "a's lease ran out";
     if (now > last) ++renewals;
