@@ -14,6 +14,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "server/store/pg_dialect.hpp"
 #include "server/store/sqlite_dialect.hpp"
@@ -68,6 +69,33 @@ void BM_RecordGame(benchmark::State& state) {
 BENCHMARK(BM_RecordGame)
     ->Arg(kSqlite)
     ->Arg(kPostgresql)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+
+// Group commit: range(1) games per transaction (as the StoreWorker gathers games that end close
+// together), SQLite; time and items are per game.
+void BM_RecordGamesTogether(benchmark::State& state) {
+  TempDir dir;
+  auto store = empty_store(kSqlite, dir);
+  for (int p = 0; p < 1000; ++p) {
+    const std::string id = fmt::format("p{}", p);
+    store->add_player({id, id, id, 0}, std::nullopt);
+  }
+  const auto per_group = static_cast<std::size_t>(state.range(0));
+  std::vector<server::GameRecord> group(per_group);
+  std::int64_t i = 0;
+  for (auto _ : state) {
+    for (server::GameRecord& g : group) g = finished(i++);
+    store->record_games(group);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+  state.SetLabel(fmt::format("sqlite, {} a transaction", per_group));
+}
+BENCHMARK(BM_RecordGamesTogether)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(4)
+    ->Arg(8)
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 

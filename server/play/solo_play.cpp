@@ -29,8 +29,7 @@ asio::awaitable<bool> SoloPlay::record(Connection& c, const GameRecord& game,
   bool committed = true;
   std::vector<Grant> granted;
   try {
-    const StoreWorker::Job save = [&game, &granted](Store& s) { granted = s.record_game(game); };
-    co_await store_.run(save);
+    granted = co_await store_.record_game(game);
   } catch (const std::exception& e) {
     committed = false;
     spdlog::error("recording game {} failed: {}", game.id, e.what());

@@ -297,22 +297,35 @@ std::vector<protocol::Period> Recorder::put_on_boards(SqlSession& sql, const Gam
 }
 
 std::vector<Grant> Recorder::record_game(const GameRecord& g) {
-  std::vector<protocol::Period> new_bests;  // the boards where g is the player's new best
-  std::vector<Grant> granted;
+  return std::move(Recorder::record_games(std::span(&g, 1)).front());
+}
+
+std::vector<std::vector<Grant>> Recorder::record_games(std::span<const GameRecord> games) {
+  std::vector<std::vector<Grant>> granted(games.size());
+  // Per game, the boards where it is the player's new best.
+  std::vector<std::vector<protocol::Period>> new_bests(games.size());
   unit(SqlTx::write, [&](SqlSession& sql) {
-    const bool inserted = insert_game(sql, g);
-    if (inserted) {
-      for (const std::string_view id : earned_by(Feat{g})) grant(sql, g, id, granted);
+    for (std::size_t i = 0; i < games.size(); ++i) {
+      const GameRecord& g = games[i];
+      granted[i].clear();
+      new_bests[i].clear();
+      const bool inserted = insert_game(sql, g);
+      if (inserted) {
+        for (const std::string_view id : earned_by(Feat{g})) grant(sql, g, id, granted[i]);
+      }
+      if (inserted && eligible_for_board(g)) new_bests[i] = put_on_boards(sql, g);
+      if (inserted && g.ranked && !g.daily.empty()) {
+        sql(Sql::daily_progress, g.id, g.score, g.max_tile, g.move_count, g.ended_at, 1);
+      }
+      sql(Sql::delete_active, g.player_id, g.id);
     }
-    if (inserted && eligible_for_board(g)) new_bests = put_on_boards(sql, g);
-    if (inserted && g.ranked && !g.daily.empty()) {
-      sql(Sql::daily_progress, g.id, g.score, g.max_tile, g.move_count, g.ended_at, 1);
-    }
-    sql(Sql::delete_active, g.player_id, g.id);
   });
-  for (const protocol::Period& period : new_bests) {
-    ranks_.put_best({g.config.mode, g.config.size, false, period}, g.player_id,
-                    best_key(g.config.mode, g.score, g.max_tile, g.move_count));
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    const GameRecord& g = games[i];
+    for (const protocol::Period& period : new_bests[i]) {
+      ranks_.put_best({g.config.mode, g.config.size, false, period}, g.player_id,
+                      best_key(g.config.mode, g.score, g.max_tile, g.move_count));
+    }
   }
   return granted;
 }

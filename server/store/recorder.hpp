@@ -56,6 +56,7 @@ class Recorder : public Store {
   std::vector<std::pair<DailyAttempt, std::optional<ActiveGameRecord>>> open_dailies(
       std::string_view day) override;
   std::vector<Grant> record_game(const GameRecord& game) override;
+  std::vector<std::vector<Grant>> record_games(std::span<const GameRecord> games) override;
   std::optional<GameRecord> find_game(std::string_view id) override;
   std::vector<Grant> record_race(const RaceRecord& race) override;
   std::vector<std::string> journal(const std::vector<ActiveGameRecord>& games) override;

@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -450,6 +451,10 @@ class Store {
   // Records a finished game (and drops its journal entry); the same id again changes nothing.
   // Returns the achievements it granted (in the same transaction): none for a repeat.
   virtual std::vector<Grant> record_game(const GameRecord& game) = 0;
+  // Records finished games together, in one unit of work, as record_game would one after
+  // another; returns what each granted, in order. All or nothing: when it throws, none is
+  // recorded. (Group commit: the StoreWorker gathers games that end close together.)
+  virtual std::vector<std::vector<Grant>> record_games(std::span<const GameRecord> games) = 0;
   virtual std::optional<GameRecord> find_game(std::string_view id) = 0;
   // Records a finished race, its games and the racers' new ratings, all at once, and drops its
   // journal entry; recording the same race id again changes nothing. Returns the achievements

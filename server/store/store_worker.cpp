@@ -7,6 +7,10 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <algorithm>
+#include <thread>
+#include <utility>
+
 namespace tilerace::server {
 
 namespace asio = boost::asio;
@@ -37,6 +41,77 @@ asio::awaitable<void> StoreWorker::run(const Job& job) {
     waiting_.fetch_sub(1, std::memory_order_relaxed);
     backoff = std::min(backoff * 2, std::chrono::milliseconds(2000));
   }
+}
+
+asio::awaitable<std::vector<Grant>> StoreWorker::record_game(const GameRecord& game) {
+  if (store_.concurrency() > 1) {  // a pool: the database groups concurrent commits itself
+    std::vector<Grant> granted;
+    const Job save = [&game, &granted](Store& s) { granted = s.record_game(game); };
+    co_await run(save);
+    co_return granted;
+  }
+  PendingGame mine{.game = &game};
+  {
+    const std::lock_guard lock(pending_mutex_);
+    pending_.push_back(&mine);
+  }
+  const Job save = [this, &mine](Store& s) { record_pending(s, mine); };
+  co_await run(save);
+  co_return std::move(mine.granted);
+}
+
+void StoreWorker::record_pending(Store& store, PendingGame& mine) {
+  if (mine.done) {  // an earlier job's group held it
+    if (mine.error) {
+      mine.done = false;  // a retry (run's) records it anew
+      std::rethrow_exception(std::exchange(mine.error, nullptr));
+    }
+    return;
+  }
+  const std::vector<PendingGame*> group = take_group(mine);
+  if (group.size() == 1) {
+    mine.granted = store.record_game(*mine.game);  // a throw fails mine's job alone
+    last_commit_ = std::chrono::steady_clock::now();
+    return;
+  }
+  std::vector<GameRecord> games;
+  games.reserve(group.size());
+  for (const PendingGame* p : group) games.push_back(*p->game);
+  try {
+    std::vector<std::vector<Grant>> granted = store.record_games(games);
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      group[i]->granted = std::move(granted[i]);
+      group[i]->done = true;
+    }
+  } catch (...) {
+    // Nothing was recorded, and any one of them may be what failed: each alone, so that what
+    // each meets is its own.
+    for (PendingGame* p : group) {
+      try {
+        p->granted = store.record_game(*p->game);
+      } catch (...) {
+        p->error = std::current_exception();
+      }
+      p->done = true;
+    }
+  }
+  last_commit_ = std::chrono::steady_clock::now();
+  mine.done = false;  // its job ends here: done is for the games of later jobs
+  if (mine.error) std::rethrow_exception(std::exchange(mine.error, nullptr));
+}
+
+std::vector<StoreWorker::PendingGame*> StoreWorker::take_group(PendingGame& mine) {
+  const auto due = last_commit_ + group_interval_;
+  if (std::chrono::steady_clock::now() < due) std::this_thread::sleep_until(due);
+  std::vector<PendingGame*> group;
+  {
+    const std::lock_guard lock(pending_mutex_);
+    group.swap(pending_);
+  }
+  if (std::find(group.begin(), group.end(), &mine) == group.end()) {
+    group.insert(group.begin(), &mine);
+  }
+  return group;
 }
 
 asio::awaitable<void> StoreWorker::probe() {

@@ -36,6 +36,10 @@ class FlakyStore final : public Recorder {
     check();
     return Recorder::record_game(g);
   }
+  std::vector<std::vector<Grant>> record_games(std::span<const GameRecord> games) override {
+    check();
+    return Recorder::record_games(games);
+  }
   std::vector<Grant> record_race(const RaceRecord& r) override {
     check();
     return Recorder::record_race(r);

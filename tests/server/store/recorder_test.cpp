@@ -186,6 +186,39 @@ TEST_F(RecorderTest, AGameThatFailsLeavesNoBestAndNoRank) {
   EXPECT_EQ(score_board().me->score, 2048);
 }
 
+TEST_F(RecorderTest, GamesRecordedTogetherAreOneTransactionAllOrNothing) {
+  const std::vector<GameRecord> games = {game("g1", "amy", ""), game("g2", "zed", ""),
+                                         game("g3", "amy", "")};
+  // One that fails at its last game's statements leaves none of them, and no rank.
+  recorder_.record_games(games);  // how many statements the three run, on a copy
+  const int statements = static_cast<int>(log_.statements.size());
+  Recorder fresh(std::make_unique<WatchedDialect>(log_));
+  for (const char* id : {"zed", "amy"}) {
+    fresh.add_player({.id = id, .name = id, .name_key = id, .created_at = 1}, std::nullopt);
+  }
+  log_.clear();
+  log_.fail_at = statements - 1;
+  EXPECT_THROW(fresh.record_games(games), std::runtime_error);
+  log_.fail_at = -1;
+  for (const char* id : {"g1", "g2", "g3"}) EXPECT_FALSE(fresh.find_game(id).has_value()) << id;
+  EXPECT_TRUE(fresh.leaderboard({.kind = BoardKind::score, .player_id = "amy"}).entries.empty());
+
+  log_.clear();
+  const std::vector<std::vector<Grant>> granted = fresh.record_games(games);
+  EXPECT_EQ(log_.units, std::vector{SqlTx::write});
+  ASSERT_EQ(granted.size(), 3u);
+  EXPECT_FALSE(granted[0].empty());  // amy's first game
+  EXPECT_FALSE(granted[1].empty());  // zed's first game
+  EXPECT_TRUE(granted[2].empty());   // amy's second, as if recorded after the first
+  for (const char* id : {"g1", "g2", "g3"}) EXPECT_TRUE(fresh.find_game(id).has_value()) << id;
+  const Leaderboard board = fresh.leaderboard({.kind = BoardKind::score, .player_id = "amy"});
+  EXPECT_EQ(board.entries.size(), 2u);
+  ASSERT_TRUE(board.me.has_value());
+  EXPECT_EQ(board.me->score, 2048);
+  // The same games again change nothing.
+  for (const std::vector<Grant>& g : fresh.record_games(games)) EXPECT_TRUE(g.empty());
+}
+
 TEST_F(RecorderTest, ADatabaseOfItsOwnAdoptsNothingAndAsksNothing) {
   recorder_.journal_races({{.id = "race-1", .room = "ROOM"}});
   log_.clear();

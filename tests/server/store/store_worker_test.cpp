@@ -1,0 +1,224 @@
+// The StoreWorker's group commit: games that end while the storage thread is busy (or within
+// the group interval of the last commit) are recorded in one transaction, each caller gets its
+// own game's result or failure, and a group that fails costs no other game its record.
+#include "server/store/store_worker.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "server/store/recorder.hpp"
+#include "server/store/sqlite_dialect.hpp"
+
+namespace tilerace::server {
+namespace {
+
+namespace asio = boost::asio;
+using namespace std::chrono_literals;
+
+// SQLite in memory that notes how games reach it (alone, or grouped: the group's size) and
+// fails the games named in bad, and the next `unreachable` calls as a lost database would.
+class CountingStore final : public Recorder {
+ public:
+  CountingStore() : Recorder(std::make_unique<SqliteDialect>(":memory:")) {}
+
+  std::vector<Grant> record_game(const GameRecord& g) override {
+    note(1);
+    check(g);
+    return Recorder::record_game(g);
+  }
+  std::vector<std::vector<Grant>> record_games(std::span<const GameRecord> games) override {
+    note(games.size());
+    for (const GameRecord& g : games) check(g);
+    return Recorder::record_games(games);
+  }
+
+  std::vector<std::size_t> calls() {
+    const std::lock_guard lock(mutex_);
+    return calls_;
+  }
+  std::set<std::string> bad;
+  std::atomic<int> unreachable = 0;
+
+ private:
+  void note(std::size_t n) {
+    const std::lock_guard lock(mutex_);
+    calls_.push_back(n);
+  }
+  void check(const GameRecord& g) {
+    if (unreachable > 0) {
+      --unreachable;
+      throw StoreUnavailable("connection refused");
+    }
+    if (bad.contains(g.id)) throw std::runtime_error("disk I/O error");
+  }
+
+  std::mutex mutex_;
+  std::vector<std::size_t> calls_;
+};
+
+GameRecord game(const std::string& id, const std::string& player) {
+  return {.id = id,
+          .player_id = player,
+          .config = {.seed = 7},
+          .moves = "LU",
+          .score = 20'000,
+          .max_tile = 2048,  // earns its player the 2048 achievement
+          .move_count = 2,
+          .ranked = true,
+          .started_at = 1'000,
+          .ended_at = 2'000};
+}
+
+struct Outcome {
+  bool finished = false;
+  std::optional<std::vector<Grant>> granted;  // none: it threw
+  std::string error;
+};
+
+class StoreWorkerTest : public ::testing::Test {
+ protected:
+  StoreWorkerTest() {
+    for (int i = 0; i < 5; ++i) {
+      const std::string id = "p" + std::to_string(i);
+      store_.add_player({.id = id, .name = id, .name_key = id, .created_at = 1}, std::nullopt);
+      games_.push_back(game("g" + std::to_string(i), id));
+    }
+  }
+
+  // Records each game from a coroutine of its own while the storage thread is held busy, then
+  // lets it go and runs until every one has its outcome.
+  std::vector<Outcome> record_while_busy(StoreWorker& worker) {
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    std::promise<void> holding;
+    const StoreWorker::Job hold = [&holding, released](Store&) {
+      holding.set_value();
+      released.wait();
+    };
+    asio::co_spawn(ioc_, worker.run(hold), asio::detached);
+    ioc_.poll();
+    holding.get_future().wait();  // the storage thread is in hold
+    std::vector<Outcome> outcomes(games_.size());
+    for (std::size_t i = 0; i < games_.size(); ++i) {
+      asio::co_spawn(ioc_, record(worker, games_[i], outcomes[i]), asio::detached);
+    }
+    ioc_.poll();  // every game is waiting
+    release.set_value();
+    const auto deadline = std::chrono::steady_clock::now() + 20s;
+    const auto all_finished = [&outcomes] {
+      for (const Outcome& o : outcomes) {
+        if (!o.finished) return false;
+      }
+      return true;
+    };
+    while (!all_finished() && std::chrono::steady_clock::now() < deadline) {
+      ioc_.run_one_for(100ms);
+    }
+    EXPECT_TRUE(all_finished());
+    return outcomes;
+  }
+
+  static asio::awaitable<void> record(StoreWorker& worker, const GameRecord& g, Outcome& out) {
+    try {
+      out.granted = co_await worker.record_game(g);
+    } catch (const std::exception& e) {
+      out.error = e.what();
+    }
+    out.finished = true;
+  }
+
+  asio::io_context ioc_;
+  // Store jobs resume on ioc_ from the worker's thread: ioc_ must not run out of work.
+  asio::executor_work_guard<asio::io_context::executor_type> busy_ = asio::make_work_guard(ioc_);
+  CountingStore store_;
+  Metrics metrics_;
+  std::vector<GameRecord> games_;
+};
+
+TEST_F(StoreWorkerTest, GamesThatEndWhileTheStoreIsBusyAreCommittedTogether) {
+  StoreWorker worker(store_, metrics_, 0ms);
+  const std::vector<Outcome> outcomes = record_while_busy(worker);
+  EXPECT_EQ(store_.calls(), std::vector<std::size_t>{5});  // one transaction
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    ASSERT_TRUE(outcomes[i].granted.has_value()) << outcomes[i].error;
+    EXPECT_FALSE(outcomes[i].granted->empty()) << "each game earns its own player a grant";
+    EXPECT_TRUE(store_.find_game(games_[i].id).has_value());
+  }
+}
+
+TEST_F(StoreWorkerTest, AGameThatFailsInAGroupFailsAloneAndTheOthersAreRecorded) {
+  store_.bad = {"g2"};
+  StoreWorker worker(store_, metrics_, 0ms);
+  const std::vector<Outcome> outcomes = record_while_busy(worker);
+  // The group failed as a whole, then each game was recorded alone.
+  EXPECT_EQ(store_.calls(), (std::vector<std::size_t>{5, 1, 1, 1, 1, 1}));
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    if (i == 2) {
+      EXPECT_FALSE(outcomes[i].granted.has_value());
+      EXPECT_EQ(outcomes[i].error, "disk I/O error");
+      EXPECT_FALSE(store_.find_game("g2").has_value());
+    } else {
+      ASSERT_TRUE(outcomes[i].granted.has_value()) << i << ": " << outcomes[i].error;
+      EXPECT_TRUE(store_.find_game(games_[i].id).has_value());
+    }
+  }
+}
+
+TEST_F(StoreWorkerTest, AGameThatFindsTheDatabaseGoneIsRetriedAndRecorded) {
+  // The group, then the first game alone, find the database gone; the first game's own job
+  // is retried after its backoff and records it.
+  store_.unreachable = 2;
+  StoreWorker worker(store_, metrics_, 0ms);
+  const std::vector<Outcome> outcomes = record_while_busy(worker);
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    ASSERT_TRUE(outcomes[i].granted.has_value()) << i << ": " << outcomes[i].error;
+    EXPECT_TRUE(store_.find_game(games_[i].id).has_value());
+  }
+  EXPECT_EQ(metrics_.store_retries_total.load(), 1u);
+  EXPECT_EQ(store_.calls(), (std::vector<std::size_t>{5, 1, 1, 1, 1, 1, 1}));
+}
+
+TEST_F(StoreWorkerTest, AGameEndingWithinTheIntervalOfTheLastCommitWaitsForTheNextOnes) {
+  // An interval far longer than a commit under load: the second game, ending right after the
+  // first was committed, waits for the third, which ends a little later.
+  StoreWorker worker(store_, metrics_, 3s);
+  Outcome first;
+  asio::co_spawn(ioc_, record(worker, games_[0], first), asio::detached);
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (!first.finished && std::chrono::steady_clock::now() < deadline) ioc_.run_one_for(100ms);
+  ASSERT_TRUE(first.granted.has_value()) << first.error;
+  EXPECT_EQ(store_.calls(), std::vector<std::size_t>{1});  // nothing before it: no wait
+
+  Outcome second;
+  Outcome third;
+  asio::co_spawn(ioc_, record(worker, games_[1], second), asio::detached);
+  asio::steady_timer later(ioc_, 200ms);  // the third game ends 200 ms after the second
+  later.async_wait([&](boost::system::error_code) {
+    asio::co_spawn(ioc_, record(worker, games_[2], third), asio::detached);
+  });
+  while (!(second.finished && third.finished) && std::chrono::steady_clock::now() < deadline) {
+    ioc_.run_one_for(100ms);
+  }
+  ASSERT_TRUE(second.granted.has_value()) << second.error;
+  ASSERT_TRUE(third.granted.has_value()) << third.error;
+  EXPECT_EQ(store_.calls(), (std::vector<std::size_t>{1, 2}));
+}
+
+}  // namespace
+}  // namespace tilerace::server
