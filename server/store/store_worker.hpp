@@ -15,7 +15,7 @@
 // within the group interval of the last commit first waits out the rest of it, gathering the
 // games that end meanwhile. What one commit's durable sync costs is then shared
 // (docs/performance.md, "Closing the solo gap"); under load a game's end is announced at most
-// one interval later, and a game that ends alone is not held.
+// one interval later, and one that ends longer than that after the last commit is not held.
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/thread_pool.hpp>
 
