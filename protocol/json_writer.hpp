@@ -44,12 +44,8 @@ class JsonWriter {
   // The next value belongs to key (inside an object).
   JsonWriter& key(Key k) {
     comma();
-    const std::string_view text = k.text();
-    room(text.size() + 3);
-    *at_++ = '"';
-    std::memcpy(at_, text.data(), text.size());
-    at_ += text.size();
-    *at_++ = '"';
+    room(k.text().size() + 3);
+    quoted(k.text());
     *at_++ = ':';
     after_key_ = true;
     return *this;
@@ -115,13 +111,7 @@ class JsonWriter {
       const auto c = static_cast<unsigned char>(ch);
       return c != '"' && c != '\\' && c >= 0x20;
     };
-    if (std::all_of(s.begin(), s.end(), plain)) {  // the usual case: nothing to escape
-      *at_++ = '"';
-      std::memcpy(at_, s.data(), s.size());
-      at_ += s.size();
-      *at_++ = '"';
-      return;
-    }
+    if (std::all_of(s.begin(), s.end(), plain)) return quoted(s);  // the usual case
     put('"');
     for (const char ch : s) {
       const auto c = static_cast<unsigned char>(ch);
@@ -139,6 +129,13 @@ class JsonWriter {
       }
     }
     put('"');
+  }
+  // s between quotes, as it is; requires room for it and the quotes.
+  void quoted(std::string_view s) {
+    *at_++ = '"';
+    std::memcpy(at_, s.data(), s.size());
+    at_ += s.size();
+    *at_++ = '"';
   }
   void put(char c) {
     room(1);

@@ -307,8 +307,6 @@ std::vector<std::vector<Grant>> Recorder::record_games(std::span<const GameRecor
   unit(SqlTx::write, [&](SqlSession& sql) {
     for (std::size_t i = 0; i < games.size(); ++i) {
       const GameRecord& g = games[i];
-      granted[i].clear();
-      new_bests[i].clear();
       const bool inserted = insert_game(sql, g);
       if (inserted) {
         for (const std::string_view id : earned_by(Feat{g})) grant(sql, g, id, granted[i]);
