@@ -140,13 +140,10 @@ asio::awaitable<void> Room::forget(RoomServices services, std::string race_id, s
 
 asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result) {
   std::vector<Grant> granted;
-  const StoreWorker::Job save = [&result, &granted](Store& s) {
-    granted = s.record_race(result.record);
-  };
   for (int attempt = 0;; ++attempt) {
     bool committed = false;
     try {
-      co_await self->services_.store->run(save);
+      granted = co_await self->services_.store->record_race(result.record);
       committed = true;
     } catch (const RaceLost& lost) {
       self->lose(result.record.id, lost.owner());  // its owner records it: nothing is announced

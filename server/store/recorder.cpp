@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <string>
+#include <variant>
 
 #include "protocol/daily.hpp"
 #include "protocol/names.hpp"
@@ -296,36 +297,41 @@ std::vector<protocol::Period> Recorder::put_on_boards(SqlSession& sql, const Gam
   return periods;
 }
 
-std::vector<Grant> Recorder::record_game(const GameRecord& g) {
-  return std::move(Recorder::record_games(std::span(&g, 1)).front());
-}
-
-std::vector<std::vector<Grant>> Recorder::record_games(std::span<const GameRecord> games) {
-  std::vector<std::vector<Grant>> granted(games.size());
-  // Per game, the boards where it is the player's new best.
-  std::vector<std::vector<protocol::Period>> new_bests(games.size());
+std::vector<std::vector<Grant>> Recorder::record_finished(std::span<const Finished> items) {
+  std::vector<std::vector<Grant>> granted(items.size());
+  std::vector<RankChange> ranks;
   unit(SqlTx::write, [&](SqlSession& sql) {
-    for (std::size_t i = 0; i < games.size(); ++i) {
-      const GameRecord& g = games[i];
-      const bool inserted = insert_game(sql, g);
-      if (inserted) {
-        for (const std::string_view id : earned_by(Feat{g})) grant(sql, g, id, granted[i]);
-      }
-      if (inserted && eligible_for_board(g)) new_bests[i] = put_on_boards(sql, g);
-      if (inserted && g.ranked && !g.daily.empty()) {
-        sql(Sql::daily_progress, g.id, g.score, g.max_tile, g.move_count, g.ended_at, 1);
-      }
-      sql(Sql::delete_active, g.player_id, g.id);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      std::visit([&](const auto* item) { record_in(sql, *item, granted[i], ranks); }, items[i]);
     }
   });
-  for (std::size_t i = 0; i < games.size(); ++i) {
-    const GameRecord& g = games[i];
-    for (const protocol::Period& period : new_bests[i]) {
-      ranks_.put_best({g.config.mode, g.config.size, false, period}, g.player_id,
-                      best_key(g.config.mode, g.score, g.max_tile, g.move_count));
+  for (const RankChange& c : ranks) {
+    if (c.version > 0) {
+      ranks_.put(c.board, c.player, c.key, c.version);
+    } else {
+      ranks_.put_best(c.board, c.player, c.key);
     }
   }
   return granted;
+}
+
+void Recorder::record_in(SqlSession& sql, const GameRecord& g, std::vector<Grant>& granted,
+                         std::vector<RankChange>& ranks) {
+  const bool inserted = insert_game(sql, g);
+  if (inserted) {
+    for (const std::string_view id : earned_by(Feat{g})) grant(sql, g, id, granted);
+  }
+  if (inserted && eligible_for_board(g)) {
+    for (const protocol::Period& period : put_on_boards(sql, g)) {
+      ranks.push_back({{g.config.mode, g.config.size, false, period},
+                       g.player_id,
+                       best_key(g.config.mode, g.score, g.max_tile, g.move_count)});
+    }
+  }
+  if (inserted && g.ranked && !g.daily.empty()) {
+    sql(Sql::daily_progress, g.id, g.score, g.max_tile, g.move_count, g.ended_at, 1);
+  }
+  sql(Sql::delete_active, g.player_id, g.id);
 }
 
 std::string Recorder::server_secret(std::string_view name, std::string_view candidate) {
@@ -436,52 +442,45 @@ std::optional<GameRecord> Recorder::find_game(std::string_view id) {
   });
 }
 
-std::vector<Grant> Recorder::record_race(const RaceRecord& race) {
+void Recorder::record_in(SqlSession& sql, const RaceRecord& race, std::vector<Grant>& granted,
+                         std::vector<RankChange>& ranks) {
   // Players' rows are updated in id order, so two races finishing at once cannot deadlock.
   std::vector<const RatingUpdate*> ratings;
   for (const RatingUpdate& u : race.ratings) ratings.push_back(&u);
   std::sort(ratings.begin(), ratings.end(), [](const RatingUpdate* a, const RatingUpdate* b) {
     return a->player_id < b->player_id;
   });
-  std::vector<std::int64_t> versions;  // each racer's race count after this one, in id order
-  std::vector<Grant> granted;
-  unit(SqlTx::write, [&](SqlSession& sql) {
-    sql(Sql::lock_race, race.id);
-    if (race.epoch > 0) {
-      if (std::optional<RaceOwner> other = other_owner(sql, race.id, race.epoch)) {
-        throw RaceLost(std::move(*other));
-      }
-    }
-    if (sql(Sql::insert_race, race.id, race.room, race.reason, race.winner, race.result,
-            race.ended_at)
-            .changed() == 0) {
-      return;  // already recorded (by this owner, when fenced): nothing changes
-    }
-    if (race.epoch > 0)
-      sql(Sql::set_race_recorder, race.id, dialect_->node(), race.epoch, race.url);
-    sql(Sql::delete_race, race.id);
-    for (const GameRecord& g : race.games) insert_game(sql, g);
-    std::vector<int> streaks(race.ratings.size());  // in race.ratings' order
-    for (const RatingUpdate* u : ratings) {
-      const SqlResult r = sql(Sql::update_rating, u->after, u->won, u->lost, u->player_id);
-      versions.push_back(r.rows() == 1 ? r.int64(0, 0) : 0);
-      if (r.rows() == 1) streaks[u - race.ratings.data()] = r.integer(0, 1);
-    }
-    for (const Earned& e : earned_in(race, streaks)) grant(sql, *e.game, e.achievement, granted);
-    for (const RatingUpdate* u : ratings) {
-      sql(Sql::insert_rating_point, u->player_id, race.id, race.ended_at, u->after);
-    }
-    for (const BotOutcome& o : race.against_bots) {
-      sql(Sql::upsert_bot_record, o.player_id, engine::to_string(o.strength), o.won, o.lost,
-          o.drawn);
-    }
-  });
-  for (std::size_t i = 0; i < versions.size(); ++i) {
-    if (versions[i] > 0) {
-      ranks_.put(kRatingBoard, ratings[i]->player_id, rating_key(ratings[i]->after), versions[i]);
+  sql(Sql::lock_race, race.id);
+  if (race.epoch > 0) {
+    if (std::optional<RaceOwner> other = other_owner(sql, race.id, race.epoch)) {
+      throw RaceLost(std::move(*other));
     }
   }
-  return granted;
+  if (sql(Sql::insert_race, race.id, race.room, race.reason, race.winner, race.result,
+          race.ended_at)
+          .changed() == 0) {
+    return;  // already recorded (by this owner, when fenced): nothing changes
+  }
+  if (race.epoch > 0) sql(Sql::set_race_recorder, race.id, dialect_->node(), race.epoch, race.url);
+  sql(Sql::delete_race, race.id);
+  for (const GameRecord& g : race.games) insert_game(sql, g);
+  std::vector<int> streaks(race.ratings.size());  // in race.ratings' order
+  for (const RatingUpdate* u : ratings) {
+    const SqlResult r = sql(Sql::update_rating, u->after, u->won, u->lost, u->player_id);
+    if (r.rows() != 1) continue;
+    streaks[u - race.ratings.data()] = r.integer(0, 1);
+    // the racer's race count after this one: the entry's version
+    if (const std::int64_t version = r.int64(0, 0); version > 0) {
+      ranks.push_back({kRatingBoard, u->player_id, rating_key(u->after), version});
+    }
+  }
+  for (const Earned& e : earned_in(race, streaks)) grant(sql, *e.game, e.achievement, granted);
+  for (const RatingUpdate* u : ratings) {
+    sql(Sql::insert_rating_point, u->player_id, race.id, race.ended_at, u->after);
+  }
+  for (const BotOutcome& o : race.against_bots) {
+    sql(Sql::upsert_bot_record, o.player_id, engine::to_string(o.strength), o.won, o.lost, o.drawn);
+  }
 }
 
 std::vector<std::string> Recorder::journal(const std::vector<ActiveGameRecord>& games) {

@@ -55,10 +55,8 @@ class Recorder : public Store {
   std::vector<DailyAttempt> daily_attempts(std::string_view day) override;
   std::vector<std::pair<DailyAttempt, std::optional<ActiveGameRecord>>> open_dailies(
       std::string_view day) override;
-  std::vector<Grant> record_game(const GameRecord& game) override;
-  std::vector<std::vector<Grant>> record_games(std::span<const GameRecord> games) override;
+  std::vector<std::vector<Grant>> record_finished(std::span<const Finished> items) override;
   std::optional<GameRecord> find_game(std::string_view id) override;
-  std::vector<Grant> record_race(const RaceRecord& race) override;
   std::vector<std::string> journal(const std::vector<ActiveGameRecord>& games) override;
   std::optional<ActiveGameRecord> find_active(std::string_view player_id) override;
   std::optional<ActiveGameRecord> reclaim_active(std::string_view player_id,
@@ -130,6 +128,21 @@ class Recorder : public Store {
   // Puts finished game g (eligible_for_board) on its boards where it beats the player's best:
   // the periods where it did.
   std::vector<protocol::Period> put_on_boards(SqlSession& sql, const GameRecord& g);
+
+  // An entry the rank cache takes once the unit that wrote it commits: a rating (version > 0)
+  // or a best (version 0).
+  struct RankChange {
+    BoardId board;
+    std::string player;
+    RankKey key;
+    std::int64_t version = 0;
+  };
+  // record_finished's work for one game or race, within its unit: what it grants goes to
+  // granted, the entries it changes on the boards to ranks.
+  void record_in(SqlSession& sql, const GameRecord& g, std::vector<Grant>& granted,
+                 std::vector<RankChange>& ranks);
+  void record_in(SqlSession& sql, const RaceRecord& race, std::vector<Grant>& granted,
+                 std::vector<RankChange>& ranks);
 
   RankCache ranks_;  // declared first: the dialect may feed it until it is destroyed
   std::unique_ptr<SqlDialect> dialect_;

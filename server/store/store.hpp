@@ -21,6 +21,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "engine/types.hpp"
@@ -242,6 +243,9 @@ struct RaceRecord {
   std::string url;
 };
 
+// A finished game or race, as Store::record_finished takes them.
+using Finished = std::variant<const GameRecord*, const RaceRecord*>;
+
 // A solo game still being played, as journaled: enough to rebuild it by replay. Journaled in
 // pieces, so a pass costs what was played since the last one, not the whole game: from = 0
 // replaces the player's entry; from > 0 says moves continue the entry's first `from` moves.
@@ -448,19 +452,20 @@ class Store {
   // player's journaled game where there is one (nullopt when nothing was played).
   virtual std::vector<std::pair<DailyAttempt, std::optional<ActiveGameRecord>>> open_dailies(
       std::string_view day) = 0;
+  // Records finished games and races together, in one unit of work, as record_game and
+  // record_race would one after another; returns what each granted, in order. All or nothing:
+  // when it throws, none is recorded. (Group commit: the StoreWorker gathers what ends close
+  // together.)
+  virtual std::vector<std::vector<Grant>> record_finished(std::span<const Finished> items) = 0;
   // Records a finished game (and drops its journal entry); the same id again changes nothing.
   // Returns the achievements it granted (in the same transaction): none for a repeat.
-  virtual std::vector<Grant> record_game(const GameRecord& game) = 0;
-  // Records finished games together, in one unit of work, as record_game would one after
-  // another; returns what each granted, in order. All or nothing: when it throws, none is
-  // recorded. (Group commit: the StoreWorker gathers games that end close together.)
-  virtual std::vector<std::vector<Grant>> record_games(std::span<const GameRecord> games) = 0;
+  std::vector<Grant> record_game(const GameRecord& game) { return record_one(&game); }
   virtual std::optional<GameRecord> find_game(std::string_view id) = 0;
   // Records a finished race, its games and the racers' new ratings, all at once, and drops its
   // journal entry; recording the same race id again changes nothing. Returns the achievements
   // its games granted, as record_game does. Fenced (race.epoch > 0): throws RaceLost, writing
   // nothing, when the race's journal entry has another owner or another owner recorded it.
-  virtual std::vector<Grant> record_race(const RaceRecord& race) = 0;
+  std::vector<Grant> record_race(const RaceRecord& race) { return record_one(&race); }
   // Saves the current moves of active solo games: an entry with from = 0 replaces its player's
   // older one, a later piece (from > 0) extends the entry of the same game. An entry whose
   // game is already recorded as finished is skipped, and so is a piece without its entry.
@@ -571,6 +576,11 @@ class Store {
   // The names player_id had before, oldest first (name, until: Unix ms it was given up).
   virtual std::vector<std::pair<std::string, std::int64_t>> old_names(
       std::string_view player_id) = 0;
+
+ private:
+  std::vector<Grant> record_one(Finished item) {
+    return std::move(record_finished(std::span(&item, 1)).front());
+  }
 };
 
 }  // namespace tilerace::server

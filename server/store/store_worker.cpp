@@ -43,14 +43,15 @@ asio::awaitable<void> StoreWorker::run(const Job& job) {
   }
 }
 
-asio::awaitable<std::vector<Grant>> StoreWorker::record_game(const GameRecord& game) {
+asio::awaitable<std::vector<Grant>> StoreWorker::record(Finished item) {
+  Pending mine{.item = item};
   if (store_.concurrency() > 1) {  // a pool: the database groups concurrent commits itself
-    std::vector<Grant> granted;
-    const Job save = [&game, &granted](Store& s) { granted = s.record_game(game); };
+    const Job save = [&mine](Store& s) {
+      mine.granted = std::move(s.record_finished(std::span(&mine.item, 1)).front());
+    };
     co_await run(save);
-    co_return granted;
+    co_return std::move(mine.granted);
   }
-  PendingGame mine{.game = &game};
   {
     const std::lock_guard lock(pending_mutex_);
     pending_.push_back(&mine);
@@ -60,7 +61,7 @@ asio::awaitable<std::vector<Grant>> StoreWorker::record_game(const GameRecord& g
   co_return std::move(mine.granted);
 }
 
-void StoreWorker::record_pending(Store& store, PendingGame& mine) {
+void StoreWorker::record_pending(Store& store, Pending& mine) {
   if (mine.done) {  // an earlier job's group held it
     if (mine.error) {
       mine.done = false;  // a retry (run's) records it anew
@@ -68,17 +69,17 @@ void StoreWorker::record_pending(Store& store, PendingGame& mine) {
     }
     return;
   }
-  const std::vector<PendingGame*> group = take_group(mine);
+  const std::vector<Pending*> group = take_group(mine);
+  std::vector<Finished> items;
+  items.reserve(group.size());
+  for (const Pending* p : group) items.push_back(p->item);
   if (group.size() == 1) {
-    mine.granted = store.record_game(*mine.game);  // a throw fails mine's job alone
+    mine.granted = std::move(store.record_finished(items).front());  // a throw fails mine alone
     last_commit_ = std::chrono::steady_clock::now();
     return;
   }
-  std::vector<GameRecord> games;
-  games.reserve(group.size());
-  for (const PendingGame* p : group) games.push_back(*p->game);
   try {
-    std::vector<std::vector<Grant>> granted = store.record_games(games);
+    std::vector<std::vector<Grant>> granted = store.record_finished(items);
     for (std::size_t i = 0; i < group.size(); ++i) {
       group[i]->granted = std::move(granted[i]);
       group[i]->done = true;
@@ -86,9 +87,9 @@ void StoreWorker::record_pending(Store& store, PendingGame& mine) {
   } catch (...) {
     // Nothing was recorded, and any one of them may be what failed: each alone, so that what
     // each meets is its own.
-    for (PendingGame* p : group) {
+    for (Pending* p : group) {
       try {
-        p->granted = store.record_game(*p->game);
+        p->granted = std::move(store.record_finished(std::span(&p->item, 1)).front());
       } catch (...) {
         p->error = std::current_exception();
       }
@@ -96,14 +97,14 @@ void StoreWorker::record_pending(Store& store, PendingGame& mine) {
     }
   }
   last_commit_ = std::chrono::steady_clock::now();
-  mine.done = false;  // its job ends here: done is for the games of later jobs
+  mine.done = false;  // its job ends here: done is for the items of later jobs
   if (mine.error) std::rethrow_exception(std::exchange(mine.error, nullptr));
 }
 
-std::vector<StoreWorker::PendingGame*> StoreWorker::take_group(PendingGame& mine) {
+std::vector<StoreWorker::Pending*> StoreWorker::take_group(Pending& mine) {
   const auto due = last_commit_ + group_interval_;
   if (std::chrono::steady_clock::now() < due) std::this_thread::sleep_until(due);
-  std::vector<PendingGame*> group;
+  std::vector<Pending*> group;
   {
     const std::lock_guard lock(pending_mutex_);
     group.swap(pending_);

@@ -10,12 +10,12 @@
 // answers as for any store failure (server/store.hpp). Metrics::store_available says whether
 // the last job reached the database.
 //
-// Group commit (record_game, one storage thread): finished games are committed together —
-// every game waiting when the thread comes to one, in one transaction; and a game that comes
-// within the group interval of the last commit first waits out the rest of it, gathering the
-// games that end meanwhile. What one commit's durable sync costs is then shared
-// (docs/performance.md, "Closing the solo gap"); under load a game's end is announced at most
-// one interval later, and one that ends longer than that after the last commit is not held.
+// Group commit (record_game and record_race, one storage thread): finished games and races are
+// committed together — every one waiting when the thread comes to one, in one transaction; and
+// one that comes within the group interval of the last commit first waits out the rest of it,
+// gathering what ends meanwhile. What one commit's durable sync costs is then shared
+// (docs/performance.md, "Closing the solo gap"); under load an end is announced at most one
+// interval later, and one that comes longer than that after the last commit is not held.
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/thread_pool.hpp>
 
@@ -36,7 +36,7 @@ class StoreWorker {
   static constexpr std::chrono::seconds kRetryFor{30};
   static constexpr int kMaxWaiting = 10000;
 
-  static constexpr std::chrono::milliseconds kGroupInterval{10};
+  static constexpr std::chrono::milliseconds kGroupInterval{30};
 
   // group_interval: group commit's (0: only the games already waiting are grouped).
   StoreWorker(Store& store, Metrics& metrics,
@@ -55,10 +55,16 @@ class StoreWorker {
   // none may cross one.
   boost::asio::awaitable<void> run(const Job& job);
 
-  // Store::record_game through run(), grouped with other games into one transaction when the
-  // store runs one job at a time (above). What it returns and throws is game's own: a group
-  // that fails is recorded again game by game, so one game's failure is no other's.
-  boost::asio::awaitable<std::vector<Grant>> record_game(const GameRecord& game);
+  // Store::record_game and Store::record_race through run(), grouped with other games and
+  // races into one transaction when the store runs one job at a time (above). What each
+  // returns and throws is its own: a group that fails is recorded again one by one, so one's
+  // failure (RaceLost among them) is no other's. The record must outlive the await.
+  boost::asio::awaitable<std::vector<Grant>> record_game(const GameRecord& game) {
+    return record(&game);
+  }
+  boost::asio::awaitable<std::vector<Grant>> record_race(const RaceRecord& race) {
+    return record(&race);
+  }
 
   // Asks the store once whether the database answers (Store::ping), for Metrics and /healthz;
   // never throws, never retries.
@@ -68,29 +74,30 @@ class StoreWorker {
   void join() { pool_.join(); }
 
  private:
-  // A game waiting to be recorded, owned by its record_game. Touched on the storage thread
-  // only, but for entering pending_.
-  struct PendingGame {
-    const GameRecord* game;
+  // A game or race waiting to be recorded, owned by its record(). Touched on the storage
+  // thread only, but for entering pending_.
+  struct Pending {
+    Finished item;
     std::vector<Grant> granted;
     std::exception_ptr error;  // what recording it alone threw, for its own job to throw
     bool done = false;
   };
 
+  boost::asio::awaitable<std::vector<Grant>> record(Finished item);
   void reachable();
   void unreachable(const StoreUnavailable& e);
-  // mine's job: records the games waiting (mine among them) unless an earlier job did.
-  // Whenever a job ends, its game is recorded, or failed and out of pending_.
-  void record_pending(Store& store, PendingGame& mine);
-  // The games waiting, with mine (a retry of mine is no longer waiting), now or after the
-  // rest of the group interval.
-  std::vector<PendingGame*> take_group(PendingGame& mine);
+  // mine's job: records what is waiting (mine among it) unless an earlier job did. Whenever a
+  // job ends, its item is recorded, or failed and out of pending_.
+  void record_pending(Store& store, Pending& mine);
+  // What is waiting, with mine (a retry of mine is no longer waiting), now or after the rest
+  // of the group interval.
+  std::vector<Pending*> take_group(Pending& mine);
 
   Store& store_;
   Metrics& metrics_;
   const std::chrono::steady_clock::duration group_interval_;
   std::mutex pending_mutex_;
-  std::vector<PendingGame*> pending_;                  // in the order they ended
+  std::vector<Pending*> pending_;                      // in the order they ended
   std::chrono::steady_clock::time_point last_commit_;  // storage thread only
   std::atomic<int> waiting_{0};
   boost::asio::thread_pool pool_;

@@ -32,17 +32,9 @@ class FlakyStore final : public Recorder {
   std::atomic<bool> failing = false;
   std::atomic<int> unreachable = 0;  // the next writes of results that find the database gone
 
-  std::vector<Grant> record_game(const GameRecord& g) override {
+  std::vector<std::vector<Grant>> record_finished(std::span<const Finished> items) override {
     check();
-    return Recorder::record_game(g);
-  }
-  std::vector<std::vector<Grant>> record_games(std::span<const GameRecord> games) override {
-    check();
-    return Recorder::record_games(games);
-  }
-  std::vector<Grant> record_race(const RaceRecord& r) override {
-    check();
-    return Recorder::record_race(r);
+    return Recorder::record_finished(items);
   }
 
  private:

@@ -186,11 +186,13 @@ TEST_F(RecorderTest, AGameThatFailsLeavesNoBestAndNoRank) {
   EXPECT_EQ(score_board().me->score, 2048);
 }
 
-TEST_F(RecorderTest, GamesRecordedTogetherAreOneTransactionAllOrNothing) {
-  const std::vector<GameRecord> games = {game("g1", "amy", ""), game("g2", "zed", ""),
-                                         game("g3", "amy", "")};
-  // One that fails at its last game's statements leaves none of them, and no rank.
-  recorder_.record_games(games);  // how many statements the three run, on a copy
+TEST_F(RecorderTest, GamesAndRacesRecordedTogetherAreOneTransactionAllOrNothing) {
+  const GameRecord g1 = game("g1", "amy", "");
+  const RaceRecord r = race();  // zed beats amy
+  const GameRecord g3 = game("g3", "amy", "");
+  const std::vector<Finished> items = {&g1, &r, &g3};
+  // One that fails at its last statement leaves none of them, and no rank.
+  recorder_.record_finished(items);  // how many statements they run, on a copy
   const int statements = static_cast<int>(log_.statements.size());
   Recorder fresh(std::make_unique<WatchedDialect>(log_));
   for (const char* id : {"zed", "amy"}) {
@@ -198,25 +200,37 @@ TEST_F(RecorderTest, GamesRecordedTogetherAreOneTransactionAllOrNothing) {
   }
   log_.clear();
   log_.fail_at = statements - 1;
-  EXPECT_THROW(fresh.record_games(games), std::runtime_error);
+  EXPECT_THROW(fresh.record_finished(items), std::runtime_error);
   log_.fail_at = -1;
-  for (const char* id : {"g1", "g2", "g3"}) EXPECT_FALSE(fresh.find_game(id).has_value()) << id;
+  for (const char* id : {"g1", "gz", "ga", "g3"}) {
+    EXPECT_FALSE(fresh.find_game(id).has_value()) << id;
+  }
   EXPECT_TRUE(fresh.leaderboard({.kind = BoardKind::score, .player_id = "amy"}).entries.empty());
+  EXPECT_TRUE(fresh.leaderboard({.kind = BoardKind::rating, .player_id = "amy"}).entries.empty());
+  EXPECT_EQ(fresh.find_player("zed")->rating, kStartRating);
 
   log_.clear();
-  const std::vector<std::vector<Grant>> granted = fresh.record_games(games);
+  const std::vector<std::vector<Grant>> granted = fresh.record_finished(items);
   EXPECT_EQ(log_.units, std::vector{SqlTx::write});
   ASSERT_EQ(granted.size(), 3u);
   EXPECT_FALSE(granted[0].empty());  // amy's first game
-  EXPECT_FALSE(granted[1].empty());  // zed's first game
-  EXPECT_TRUE(granted[2].empty());   // amy's second, as if recorded after the first
-  for (const char* id : {"g1", "g2", "g3"}) EXPECT_TRUE(fresh.find_game(id).has_value()) << id;
+  EXPECT_FALSE(granted[1].empty());  // zed's first game and first win, in the race
+  EXPECT_TRUE(granted[2].empty());   // amy's third, as if recorded after the others
+  for (const char* id : {"g1", "gz", "ga", "g3"}) {
+    EXPECT_TRUE(fresh.find_game(id).has_value()) << id;
+  }
   const Leaderboard board = fresh.leaderboard({.kind = BoardKind::score, .player_id = "amy"});
-  EXPECT_EQ(board.entries.size(), 2u);
+  EXPECT_EQ(board.entries.size(), 1u);  // a race's games are on no score board
   ASSERT_TRUE(board.me.has_value());
   EXPECT_EQ(board.me->score, 2048);
-  // The same games again change nothing.
-  for (const std::vector<Grant>& g : fresh.record_games(games)) EXPECT_TRUE(g.empty());
+  const Leaderboard ratings = fresh.leaderboard({.kind = BoardKind::rating, .player_id = "amy"});
+  ASSERT_EQ(ratings.entries.size(), 2u);
+  EXPECT_EQ(ratings.entries[0].player_id, "zed");
+  ASSERT_TRUE(ratings.me.has_value());
+  EXPECT_EQ(ratings.me->rank, 2);
+  // The same again changes nothing.
+  for (const std::vector<Grant>& g : fresh.record_finished(items)) EXPECT_TRUE(g.empty());
+  EXPECT_EQ(fresh.find_player("zed")->rating, 1516);
 }
 
 TEST_F(RecorderTest, ADatabaseOfItsOwnAdoptsNothingAndAsksNothing) {

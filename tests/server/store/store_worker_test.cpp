@@ -1,6 +1,6 @@
-// The StoreWorker's group commit: games that end while the storage thread is busy (or within
-// the group interval of the last commit) are recorded in one transaction, each caller gets its
-// own game's result or failure, and a group that fails costs no other game its record.
+// The StoreWorker's group commit: games and races that end while the storage thread is busy (or
+// within the group interval of the last commit) are recorded in one transaction, each caller
+// gets its own result or failure, and a group that fails costs no other one its record.
 #include "server/store/store_worker.hpp"
 
 #include <gtest/gtest.h>
@@ -20,6 +20,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "server/store/recorder.hpp"
@@ -31,21 +32,28 @@ namespace {
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 
-// SQLite in memory that notes how games reach it (alone, or grouped: the group's size) and
-// fails the games named in bad, and the next `unreachable` calls as a lost database would.
+// SQLite in memory that notes how games and races reach it (the size of each group, 1 when
+// alone), fails the games named in bad, refuses the races named in lost as another node's, and
+// fails the next `unreachable` calls as a lost database would.
 class CountingStore final : public Recorder {
  public:
   CountingStore() : Recorder(std::make_unique<SqliteDialect>(":memory:")) {}
 
-  std::vector<Grant> record_game(const GameRecord& g) override {
-    note(1);
-    check(g);
-    return Recorder::record_game(g);
-  }
-  std::vector<std::vector<Grant>> record_games(std::span<const GameRecord> games) override {
-    note(games.size());
-    for (const GameRecord& g : games) check(g);
-    return Recorder::record_games(games);
+  std::vector<std::vector<Grant>> record_finished(std::span<const Finished> items) override {
+    note(items.size());
+    if (unreachable > 0) {
+      --unreachable;
+      throw StoreUnavailable("connection refused");
+    }
+    for (const Finished& item : items) {
+      if (const auto* g = std::get_if<const GameRecord*>(&item); g && bad.contains((*g)->id)) {
+        throw std::runtime_error("disk I/O error");
+      }
+      if (const auto* r = std::get_if<const RaceRecord*>(&item); r && lost.contains((*r)->id)) {
+        throw RaceLost({"node-b", 2, "ws://b/ws"});
+      }
+    }
+    return Recorder::record_finished(items);
   }
 
   std::vector<std::size_t> calls() {
@@ -53,19 +61,13 @@ class CountingStore final : public Recorder {
     return calls_;
   }
   std::set<std::string> bad;
+  std::set<std::string> lost;
   std::atomic<int> unreachable = 0;
 
  private:
   void note(std::size_t n) {
     const std::lock_guard lock(mutex_);
     calls_.push_back(n);
-  }
-  void check(const GameRecord& g) {
-    if (unreachable > 0) {
-      --unreachable;
-      throw StoreUnavailable("connection refused");
-    }
-    if (bad.contains(g.id)) throw std::runtime_error("disk I/O error");
   }
 
   std::mutex mutex_;
@@ -85,6 +87,21 @@ GameRecord game(const std::string& id, const std::string& player) {
           .ended_at = 2'000};
 }
 
+// p0 beats p1 in room ROOM.
+RaceRecord race(const std::string& id) {
+  GameRecord won = game(id + "-p0", "p0");
+  GameRecord beaten = game(id + "-p1", "p1");
+  won.room = beaten.room = "ROOM";
+  return {.id = id,
+          .room = "ROOM",
+          .reason = "target",
+          .winner = "p0",
+          .result = "{}",
+          .games = {won, beaten},
+          .ratings = {{"p0", 1500, 1516, true, false}, {"p1", 1500, 1484, false, true}},
+          .ended_at = 2'000};
+}
+
 struct Outcome {
   bool finished = false;
   std::optional<std::vector<Grant>> granted;  // none: it threw
@@ -101,9 +118,14 @@ class StoreWorkerTest : public ::testing::Test {
     }
   }
 
-  // Records each game from a coroutine of its own while the storage thread is held busy, then
-  // lets it go and runs until every one has its outcome.
+  // Records each game of games_ (or each of items) from a coroutine of its own while the
+  // storage thread is held busy, then lets it go and runs until every one has its outcome.
   std::vector<Outcome> record_while_busy(StoreWorker& worker) {
+    std::vector<Finished> items;
+    for (const GameRecord& g : games_) items.emplace_back(&g);
+    return record_while_busy(worker, items);
+  }
+  std::vector<Outcome> record_while_busy(StoreWorker& worker, const std::vector<Finished>& items) {
     std::promise<void> release;
     std::shared_future<void> released = release.get_future().share();
     std::promise<void> holding;
@@ -114,11 +136,11 @@ class StoreWorkerTest : public ::testing::Test {
     asio::co_spawn(ioc_, worker.run(hold), asio::detached);
     ioc_.poll();
     holding.get_future().wait();  // the storage thread is in hold
-    std::vector<Outcome> outcomes(games_.size());
-    for (std::size_t i = 0; i < games_.size(); ++i) {
-      asio::co_spawn(ioc_, record(worker, games_[i], outcomes[i]), asio::detached);
+    std::vector<Outcome> outcomes(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      asio::co_spawn(ioc_, record(worker, items[i], outcomes[i]), asio::detached);
     }
-    ioc_.poll();  // every game is waiting
+    ioc_.poll();  // every one is waiting
     release.set_value();
     const auto deadline = std::chrono::steady_clock::now() + 20s;
     const auto all_finished = [&outcomes] {
@@ -134,9 +156,15 @@ class StoreWorkerTest : public ::testing::Test {
     return outcomes;
   }
 
-  static asio::awaitable<void> record(StoreWorker& worker, const GameRecord& g, Outcome& out) {
+  static asio::awaitable<void> record(StoreWorker& worker, Finished item, Outcome& out) {
     try {
-      out.granted = co_await worker.record_game(g);
+      if (const auto* g = std::get_if<const GameRecord*>(&item)) {
+        out.granted = co_await worker.record_game(**g);
+      } else {
+        out.granted = co_await worker.record_race(*std::get<const RaceRecord*>(item));
+      }
+    } catch (const RaceLost& e) {
+      out.error = "lost to " + e.owner().node;
     } catch (const std::exception& e) {
       out.error = e.what();
     }
@@ -180,6 +208,36 @@ TEST_F(StoreWorkerTest, AGameThatFailsInAGroupFailsAloneAndTheOthersAreRecorded)
   }
 }
 
+TEST_F(StoreWorkerTest, RacesAreCommittedWithTheGamesAndARaceLostElsewhereFailsAlone) {
+  store_.lost = {"race-b"};
+  const RaceRecord a = race("race-a");
+  const RaceRecord b = race("race-b");
+  StoreWorker worker(store_, metrics_, 0ms);
+  const std::vector<Outcome> outcomes = record_while_busy(worker, {&games_[2], &a, &b, &games_[3]});
+  // The group failed as a whole (race-b), then each was recorded alone.
+  EXPECT_EQ(store_.calls(), (std::vector<std::size_t>{4, 1, 1, 1, 1}));
+  ASSERT_TRUE(outcomes[1].granted.has_value()) << outcomes[1].error;
+  EXPECT_FALSE(outcomes[1].granted->empty()) << "race-a's games earn its racers grants";
+  EXPECT_EQ(store_.find_player("p0")->rating, 1516);  // race-a's, once
+  EXPECT_FALSE(outcomes[2].granted.has_value());
+  EXPECT_EQ(outcomes[2].error, "lost to node-b");  // the caller learns who has it now
+  EXPECT_FALSE(store_.find_game("race-b-p0").has_value());
+  for (const std::size_t i : {std::size_t{0}, std::size_t{3}}) {
+    ASSERT_TRUE(outcomes[i].granted.has_value()) << i << ": " << outcomes[i].error;
+  }
+  EXPECT_TRUE(store_.find_game("g2").has_value());
+  EXPECT_TRUE(store_.find_game("g3").has_value());
+
+  // Without the loss, the games and the race are one transaction.
+  store_.lost.clear();
+  const RaceRecord c = race("race-c");
+  const std::vector<Outcome> together = record_while_busy(worker, {&c, &games_[4]});
+  EXPECT_EQ(store_.calls().back(), 2u);
+  for (const Outcome& o : together) ASSERT_TRUE(o.granted.has_value()) << o.error;
+  EXPECT_TRUE(store_.find_game("race-c-p1").has_value());
+  EXPECT_EQ(store_.find_player("p1")->losses, 2);  // race-a's and race-c's
+}
+
 TEST_F(StoreWorkerTest, AGameThatFindsTheDatabaseGoneIsRetriedAndRecorded) {
   // The group, then the first game alone, find the database gone; the first game's own job
   // is retried after its backoff and records it.
@@ -199,7 +257,7 @@ TEST_F(StoreWorkerTest, AGameEndingWithinTheIntervalOfTheLastCommitWaitsForTheNe
   // first was committed, waits for the third, which ends a little later.
   StoreWorker worker(store_, metrics_, 3s);
   Outcome first;
-  asio::co_spawn(ioc_, record(worker, games_[0], first), asio::detached);
+  asio::co_spawn(ioc_, record(worker, &games_[0], first), asio::detached);
   const auto deadline = std::chrono::steady_clock::now() + 20s;
   while (!first.finished && std::chrono::steady_clock::now() < deadline) ioc_.run_one_for(100ms);
   ASSERT_TRUE(first.granted.has_value()) << first.error;
@@ -207,10 +265,10 @@ TEST_F(StoreWorkerTest, AGameEndingWithinTheIntervalOfTheLastCommitWaitsForTheNe
 
   Outcome second;
   Outcome third;
-  asio::co_spawn(ioc_, record(worker, games_[1], second), asio::detached);
+  asio::co_spawn(ioc_, record(worker, &games_[1], second), asio::detached);
   asio::steady_timer later(ioc_, 200ms);  // the third game ends 200 ms after the second
   later.async_wait([&](boost::system::error_code) {
-    asio::co_spawn(ioc_, record(worker, games_[2], third), asio::detached);
+    asio::co_spawn(ioc_, record(worker, &games_[2], third), asio::detached);
   });
   while (!(second.finished && third.finished) && std::chrono::steady_clock::now() < deadline) {
     ioc_.run_one_for(100ms);
