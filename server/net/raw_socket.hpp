@@ -27,8 +27,9 @@ class RawSocket {
   // Reads what has arrived into `into` (not empty). Returns the bytes read, or 0 with ec set:
   // would_block when nothing has, eof at the peer's end, else the socket's error.
   std::size_t read_some(boost::asio::mutable_buffer into, boost::beast::error_code& ec);
-  // Sends the buffers, in order, as far as the socket takes them now (one sendmsg). Returns the
-  // bytes sent, or 0 with ec set: would_block when it takes nothing, else the socket's error.
+  // Sends the buffers, in order, as far as the socket takes them now (one send, or sendmsg
+  // past 16 KiB). Returns the bytes sent, or 0 with ec set: would_block when it takes nothing,
+  // else the socket's error.
   std::size_t write_some(std::span<const boost::asio::const_buffer> buffers,
                          boost::beast::error_code& ec);
   // Ends our side (a FIN after what is sent); reading goes on.
