@@ -8,7 +8,6 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
-#include <thread>
 #include <utility>
 
 namespace tilerace::server {
@@ -56,6 +55,13 @@ asio::awaitable<std::vector<Grant>> StoreWorker::record(Finished item) {
     const std::lock_guard lock(pending_mutex_);
     pending_.push_back(&mine);
   }
+  // Within the interval of the last commit: wait out the rest of it here, holding no thread
+  // (the storage thread goes on with other work), while what ends meanwhile joins pending_.
+  const auto due = last_commit_.load(std::memory_order_relaxed) + group_interval_;
+  if (std::chrono::steady_clock::now() < due) {
+    asio::steady_timer interval(co_await asio::this_coro::executor, due);
+    co_await interval.async_wait(asio::use_awaitable);
+  }
   const Job save = [this, &mine](Store& s) { record_pending(s, mine); };
   co_await run(save);
   co_return std::move(mine.granted);
@@ -75,7 +81,7 @@ void StoreWorker::record_pending(Store& store, Pending& mine) {
   for (const Pending* p : group) items.push_back(p->item);
   if (group.size() == 1) {
     mine.granted = std::move(store.record_finished(items).front());  // a throw fails mine alone
-    last_commit_ = std::chrono::steady_clock::now();
+    last_commit_.store(std::chrono::steady_clock::now(), std::memory_order_relaxed);
     return;
   }
   try {
@@ -96,14 +102,12 @@ void StoreWorker::record_pending(Store& store, Pending& mine) {
       p->done = true;
     }
   }
-  last_commit_ = std::chrono::steady_clock::now();
+  last_commit_.store(std::chrono::steady_clock::now(), std::memory_order_relaxed);
   mine.done = false;  // its job ends here: done is for the items of later jobs
   if (mine.error) std::rethrow_exception(std::exchange(mine.error, nullptr));
 }
 
 std::vector<StoreWorker::Pending*> StoreWorker::take_group(Pending& mine) {
-  const auto due = last_commit_ + group_interval_;
-  if (std::chrono::steady_clock::now() < due) std::this_thread::sleep_until(due);
   std::vector<Pending*> group;
   {
     const std::lock_guard lock(pending_mutex_);

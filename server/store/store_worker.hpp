@@ -12,9 +12,10 @@
 //
 // Group commit (record_game and record_race, one storage thread): finished games and races are
 // committed together — every one waiting when the thread comes to one, in one transaction; and
-// one that comes within the group interval of the last commit first waits out the rest of it,
-// gathering what ends meanwhile. What one commit's durable sync costs is then shared
-// (docs/performance.md, "Closing the solo gap"); under load an end is announced at most one
+// one that comes within the group interval of the last commit first waits out the rest of it
+// on its caller's executor (the storage thread meanwhile runs other jobs), gathering what ends
+// meanwhile. What one commit's durable sync costs is then shared (docs/performance.md,
+// "Closing the solo gap", "Closing the race gap"); under load an end is announced at most one
 // interval later, and one that comes longer than that after the last commit is not held.
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/thread_pool.hpp>
@@ -89,16 +90,15 @@ class StoreWorker {
   // mine's job: records what is waiting (mine among it) unless an earlier job did. Whenever a
   // job ends, its item is recorded, or failed and out of pending_.
   void record_pending(Store& store, Pending& mine);
-  // What is waiting, with mine (a retry of mine is no longer waiting), now or after the rest
-  // of the group interval.
+  // What is waiting, with mine (a retry of mine is no longer waiting).
   std::vector<Pending*> take_group(Pending& mine);
 
   Store& store_;
   Metrics& metrics_;
   const std::chrono::steady_clock::duration group_interval_;
   std::mutex pending_mutex_;
-  std::vector<Pending*> pending_;                      // in the order they ended
-  std::chrono::steady_clock::time_point last_commit_;  // storage thread only
+  std::vector<Pending*> pending_;                                     // in the order they ended
+  std::atomic<std::chrono::steady_clock::time_point> last_commit_{};  // set on the storage thread
   std::atomic<int> waiting_{0};
   boost::asio::thread_pool pool_;
 };

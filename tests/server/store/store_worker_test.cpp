@@ -171,6 +171,11 @@ class StoreWorkerTest : public ::testing::Test {
     out.finished = true;
   }
 
+  static asio::awaitable<void> run(StoreWorker& worker, const StoreWorker::Job& job, bool& done) {
+    co_await worker.run(job);
+    done = true;
+  }
+
   asio::io_context ioc_;
   // Store jobs resume on ioc_ from the worker's thread: ioc_ must not run out of work.
   asio::executor_work_guard<asio::io_context::executor_type> busy_ = asio::make_work_guard(ioc_);
@@ -276,6 +281,30 @@ TEST_F(StoreWorkerTest, AGameEndingWithinTheIntervalOfTheLastCommitWaitsForTheNe
   ASSERT_TRUE(second.granted.has_value()) << second.error;
   ASSERT_TRUE(third.granted.has_value()) << third.error;
   EXPECT_EQ(store_.calls(), (std::vector<std::size_t>{1, 2}));
+}
+
+TEST_F(StoreWorkerTest, AGameWaitingOutTheIntervalHoldsNoThread) {
+  // While the second game waits out the interval, the storage thread runs other work.
+  StoreWorker worker(store_, metrics_, 3s);
+  Outcome first;
+  asio::co_spawn(ioc_, record(worker, &games_[0], first), asio::detached);
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (!first.finished && std::chrono::steady_clock::now() < deadline) ioc_.run_one_for(100ms);
+  ASSERT_TRUE(first.granted.has_value()) << first.error;
+
+  Outcome second;
+  asio::co_spawn(ioc_, record(worker, &games_[1], second), asio::detached);
+  bool found = false;
+  bool looked = false;
+  const StoreWorker::Job look = [&found](Store& s) { found = s.find_game("g0").has_value(); };
+  asio::co_spawn(ioc_, run(worker, look, looked), asio::detached);
+  while (!looked && std::chrono::steady_clock::now() < deadline) ioc_.run_one_for(100ms);
+  EXPECT_TRUE(looked);
+  EXPECT_TRUE(found);
+  EXPECT_FALSE(second.finished) << "the lookup waited for the second game's interval";
+  while (!second.finished && std::chrono::steady_clock::now() < deadline) ioc_.run_one_for(100ms);
+  ASSERT_TRUE(second.granted.has_value()) << second.error;
+  EXPECT_EQ(store_.calls(), (std::vector<std::size_t>{1, 1}));
 }
 
 }  // namespace
