@@ -142,18 +142,30 @@ class StoreWorkerTest : public ::testing::Test {
     }
     ioc_.poll();  // every one is waiting
     release.set_value();
-    const auto deadline = std::chrono::steady_clock::now() + 20s;
     const auto all_finished = [&outcomes] {
       for (const Outcome& o : outcomes) {
         if (!o.finished) return false;
       }
       return true;
     };
-    while (!all_finished() && std::chrono::steady_clock::now() < deadline) {
-      ioc_.run_one_for(100ms);
-    }
+    run_until(all_finished);
     EXPECT_TRUE(all_finished());
     return outcomes;
+  }
+
+  // Records g and runs until it has its outcome.
+  Outcome record_now(StoreWorker& worker, const GameRecord& g) {
+    Outcome out;
+    asio::co_spawn(ioc_, record(worker, &g, out), asio::detached);
+    run_until([&out] { return out.finished; });
+    return out;
+  }
+
+  // Runs ioc_ until done() holds, for at most 20 s.
+  template <class Done>
+  void run_until(Done done) {
+    const auto deadline = std::chrono::steady_clock::now() + 20s;
+    while (!done() && std::chrono::steady_clock::now() < deadline) ioc_.run_one_for(100ms);
   }
 
   static asio::awaitable<void> record(StoreWorker& worker, Finished item, Outcome& out) {
@@ -261,10 +273,7 @@ TEST_F(StoreWorkerTest, AGameEndingWithinTheIntervalOfTheLastCommitWaitsForTheNe
   // An interval far longer than a commit under load: the second game, ending right after the
   // first was committed, waits for the third, which ends a little later.
   StoreWorker worker(store_, metrics_, 3s);
-  Outcome first;
-  asio::co_spawn(ioc_, record(worker, &games_[0], first), asio::detached);
-  const auto deadline = std::chrono::steady_clock::now() + 20s;
-  while (!first.finished && std::chrono::steady_clock::now() < deadline) ioc_.run_one_for(100ms);
+  const Outcome first = record_now(worker, games_[0]);
   ASSERT_TRUE(first.granted.has_value()) << first.error;
   EXPECT_EQ(store_.calls(), std::vector<std::size_t>{1});  // nothing before it: no wait
 
@@ -275,9 +284,7 @@ TEST_F(StoreWorkerTest, AGameEndingWithinTheIntervalOfTheLastCommitWaitsForTheNe
   later.async_wait([&](boost::system::error_code) {
     asio::co_spawn(ioc_, record(worker, &games_[2], third), asio::detached);
   });
-  while (!(second.finished && third.finished) && std::chrono::steady_clock::now() < deadline) {
-    ioc_.run_one_for(100ms);
-  }
+  run_until([&] { return second.finished && third.finished; });
   ASSERT_TRUE(second.granted.has_value()) << second.error;
   ASSERT_TRUE(third.granted.has_value()) << third.error;
   EXPECT_EQ(store_.calls(), (std::vector<std::size_t>{1, 2}));
@@ -286,10 +293,7 @@ TEST_F(StoreWorkerTest, AGameEndingWithinTheIntervalOfTheLastCommitWaitsForTheNe
 TEST_F(StoreWorkerTest, AGameWaitingOutTheIntervalHoldsNoThread) {
   // While the second game waits out the interval, the storage thread runs other work.
   StoreWorker worker(store_, metrics_, 3s);
-  Outcome first;
-  asio::co_spawn(ioc_, record(worker, &games_[0], first), asio::detached);
-  const auto deadline = std::chrono::steady_clock::now() + 20s;
-  while (!first.finished && std::chrono::steady_clock::now() < deadline) ioc_.run_one_for(100ms);
+  const Outcome first = record_now(worker, games_[0]);
   ASSERT_TRUE(first.granted.has_value()) << first.error;
 
   Outcome second;
@@ -298,11 +302,11 @@ TEST_F(StoreWorkerTest, AGameWaitingOutTheIntervalHoldsNoThread) {
   bool looked = false;
   const StoreWorker::Job look = [&found](Store& s) { found = s.find_game("g0").has_value(); };
   asio::co_spawn(ioc_, run(worker, look, looked), asio::detached);
-  while (!looked && std::chrono::steady_clock::now() < deadline) ioc_.run_one_for(100ms);
+  run_until([&looked] { return looked; });
   EXPECT_TRUE(looked);
   EXPECT_TRUE(found);
   EXPECT_FALSE(second.finished) << "the lookup waited for the second game's interval";
-  while (!second.finished && std::chrono::steady_clock::now() < deadline) ioc_.run_one_for(100ms);
+  run_until([&second] { return second.finished; });
   ASSERT_TRUE(second.granted.has_value()) << second.error;
   EXPECT_EQ(store_.calls(), (std::vector<std::size_t>{1, 1}));
 }
