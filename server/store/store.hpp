@@ -457,6 +457,10 @@ class Store {
   // when it throws, none is recorded. (Group commit: the StoreWorker gathers what ends close
   // together.)
   virtual std::vector<std::vector<Grant>> record_finished(std::span<const Finished> items) = 0;
+  // record_finished of item alone: what it granted.
+  std::vector<Grant> record_one(Finished item) {
+    return std::move(record_finished(std::span(&item, 1)).front());
+  }
   // Records a finished game (and drops its journal entry); the same id again changes nothing.
   // Returns the achievements it granted (in the same transaction): none for a repeat.
   std::vector<Grant> record_game(const GameRecord& game) { return record_one(&game); }
@@ -576,11 +580,6 @@ class Store {
   // The names player_id had before, oldest first (name, until: Unix ms it was given up).
   virtual std::vector<std::pair<std::string, std::int64_t>> old_names(
       std::string_view player_id) = 0;
-
- private:
-  std::vector<Grant> record_one(Finished item) {
-    return std::move(record_finished(std::span(&item, 1)).front());
-  }
 };
 
 }  // namespace tilerace::server

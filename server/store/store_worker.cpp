@@ -45,9 +45,7 @@ asio::awaitable<void> StoreWorker::run(const Job& job) {
 asio::awaitable<std::vector<Grant>> StoreWorker::record(Finished item) {
   Pending mine{.item = item};
   if (store_.concurrency() > 1) {  // a pool: the database groups concurrent commits itself
-    const Job save = [&mine](Store& s) {
-      mine.granted = std::move(s.record_finished(std::span(&mine.item, 1)).front());
-    };
+    const Job save = [&mine](Store& s) { mine.granted = s.record_one(mine.item); };
     co_await run(save);
     co_return std::move(mine.granted);
   }
@@ -76,14 +74,14 @@ void StoreWorker::record_pending(Store& store, Pending& mine) {
     return;
   }
   const std::vector<Pending*> group = take_group(mine);
-  std::vector<Finished> items;
-  items.reserve(group.size());
-  for (const Pending* p : group) items.push_back(p->item);
   if (group.size() == 1) {
-    mine.granted = std::move(store.record_finished(items).front());  // a throw fails mine alone
+    mine.granted = store.record_one(mine.item);  // a throw fails mine alone
     last_commit_.store(std::chrono::steady_clock::now(), std::memory_order_relaxed);
     return;
   }
+  std::vector<Finished> items;
+  items.reserve(group.size());
+  for (const Pending* p : group) items.push_back(p->item);
   try {
     std::vector<std::vector<Grant>> granted = store.record_finished(items);
     for (std::size_t i = 0; i < group.size(); ++i) {
@@ -95,7 +93,7 @@ void StoreWorker::record_pending(Store& store, Pending& mine) {
     // each meets is its own.
     for (Pending* p : group) {
       try {
-        p->granted = std::move(store.record_finished(std::span(&p->item, 1)).front());
+        p->granted = store.record_one(p->item);
       } catch (...) {
         p->error = std::current_exception();
       }
