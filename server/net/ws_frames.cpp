@@ -1,5 +1,9 @@
 #include "server/net/ws_frames.hpp"
 
+#include <algorithm>
+#include <array>
+#include <utility>
+
 #include "protocol/decode.hpp"
 
 namespace tilerace::server {
@@ -39,12 +43,14 @@ std::optional<WsEvent> WsFrameReader::next(std::span<char> data, std::size_t& co
     if (size == 126) {
       if (rest.size() < 4) return std::nullopt;
       size = (std::uint64_t{byte(rest, 2)} << 8) | byte(rest, 3);
+      if (size < 126) return fail(kProtocolError, "a length not in its shortest form");
       header = 4;
     } else if (size == 127) {
       if (rest.size() < 10) return std::nullopt;
       size = 0;
       for (std::size_t i = 2; i < 10; ++i) size = (size << 8) | byte(rest, i);
-      if ((size >> 63) != 0) return fail(kProtocolError, "a frame length over 63 bits");
+      if ((size >> 63) != 0) return fail(kProtocolError, kOver63Bits);
+      if (size <= 0xFFFF) return fail(kProtocolError, "a length not in its shortest form");
       header = 10;
     }
     const bool control = (op & 0x8) != 0;
@@ -55,12 +61,25 @@ std::optional<WsEvent> WsFrameReader::next(std::span<char> data, std::size_t& co
       if (size > max_message_ - (op == 0 ? fragments_.size() : 0))
         return fail(kTooBig, "a message over the limit");
     }
-    if (rest.size() - header < 4 + size) return std::nullopt;
+    // Text: a text frame, or a continuation of a text message.
+    const bool text = op == 0x1 || (op == 0x0 && !binary_);
+    if (op == 0x1 && checked_ == 0) utf8_ = {};  // a text message begins
+    if (rest.size() - header < 4 + size) {
+      // Not whole yet: what has arrived of its text is checked now (Autobahn 6.4.3-4).
+      if (text && rest.size() >= header + 4) {
+        const std::size_t have = std::min<std::size_t>(rest.size() - header - 4, size);
+        if (!check_masked(rest.data() + header + 4, rest.data() + header, checked_, have))
+          return fail(kBadData, "text that is not UTF-8");
+        checked_ = have;
+      }
+      return std::nullopt;
+    }
     char* payload = rest.data() + header + 4;
     const char* mask = rest.data() + header;
     for (std::size_t i = 0; i < size; ++i) payload[i] ^= mask[i & 3];
     consumed += header + 4 + size;
     const std::string_view body(payload, size);
+    const std::size_t checked = std::exchange(checked_, 0);
 
     switch (op) {
       case 0x9: return WsEvent{WsEvent::Kind::ping, body};
@@ -77,12 +96,14 @@ std::optional<WsEvent> WsFrameReader::next(std::span<char> data, std::size_t& co
       }
       default: break;
     }
-    // A data frame: a whole message, or a piece of one.
+    // A data frame: a whole message, or a piece of one. Its text is checked as far as it was
+    // not already, and a message must end on a whole character.
+    if (text && !utf8_.feed(body.substr(checked))) return fail(kBadData, "text that is not UTF-8");
     if (op != 0) {
       binary_ = op == 0x2;
       if (fin) {
         if (binary_) return WsEvent{WsEvent::Kind::binary, body};
-        if (!protocol::valid_utf8(body)) return fail(kBadData, "text that is not UTF-8");
+        if (!utf8_.complete()) return fail(kBadData, "text that is not UTF-8");
         return WsEvent{WsEvent::Kind::text, body};
       }
       in_message_ = true;
@@ -93,9 +114,21 @@ std::optional<WsEvent> WsFrameReader::next(std::span<char> data, std::size_t& co
     if (!fin) continue;
     in_message_ = false;
     if (binary_) return WsEvent{WsEvent::Kind::binary, fragments_};
-    if (!protocol::valid_utf8(fragments_)) return fail(kBadData, "text that is not UTF-8");
+    if (!utf8_.complete()) return fail(kBadData, "text that is not UTF-8");
     return WsEvent{WsEvent::Kind::text, fragments_};
   }
+}
+
+bool WsFrameReader::check_masked(const char* payload, const char* mask, std::size_t from,
+                                 std::size_t to) {
+  std::array<char, 256> plain;
+  while (from < to) {
+    const std::size_t n = std::min(plain.size(), to - from);
+    for (std::size_t i = 0; i < n; ++i) plain[i] = payload[from + i] ^ mask[(from + i) & 3];
+    if (!utf8_.feed({plain.data(), n})) return false;
+    from += n;
+  }
+  return true;
 }
 
 std::size_t ws_frame_header(WsOp op, std::size_t size, char* out) noexcept {

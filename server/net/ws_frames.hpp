@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "protocol/utf8.hpp"
+
 namespace tilerace::server {
 
 enum class WsOp : std::uint8_t { text = 0x1, close = 0x8, ping = 0x9, pong = 0xA };
@@ -31,20 +33,35 @@ struct WsEvent {
 
 class WsFrameReader {
  public:
+  // The reason a fail gives for a 64-bit length with its top bit set (RFC 6455 §5.2). Beast
+  // refuses such a frame as too big (1009), having checked its size first; the differential
+  // fuzzer (fuzz/ws_frames_fuzz.cpp) forgives it that.
+  static constexpr std::string_view kOver63Bits = "a frame length over 63 bits";
+
+  // Lengths must be in their shortest form (RFC 6455 §5.2; refused with 1002, as Beast does).
   // Messages longer than max_message bytes (in one frame or in fragments) fail with 1009 as
   // soon as a frame header announces them.
   explicit WsFrameReader(std::size_t max_message) : max_message_(max_message) {}
 
   // Reads frames from the front of data (unmasking their payloads in place) up to the next
   // event; consumed says how many bytes it used, also when it returns nullopt for want of a
-  // whole frame. After a fail it must not be called again.
+  // whole frame. Text is checked as it arrives, fragment by fragment and within a frame not
+  // yet whole, so bad UTF-8 fails (1007) at the first piece that proves it. Requires that the
+  // next call's data begins with the bytes this call did not consume, as they were (a partial
+  // frame is read, never changed, until it is whole). After a fail it must not be called again.
   std::optional<WsEvent> next(std::span<char> data, std::size_t& consumed);
 
  private:
+  // Checks the text of payload[from, to), still masked with mask (from: its offset in the
+  // frame), without changing it.
+  bool check_masked(const char* payload, const char* mask, std::size_t from, std::size_t to);
+
   std::size_t max_message_;
-  bool in_message_ = false;  // a fragmented message has begun and not ended
-  bool binary_ = false;      // it is binary
-  std::string fragments_;    // its payload so far
+  bool in_message_ = false;       // a fragmented message has begun and not ended
+  bool binary_ = false;           // it is binary
+  std::string fragments_;         // its payload so far
+  protocol::Utf8Validator utf8_;  // the text message being read, as far as it is checked
+  std::size_t checked_ = 0;       // payload bytes of the frame at the front already checked
 };
 
 // The header of an unmasked final frame of op carrying size bytes, written to out (at least

@@ -1,4 +1,5 @@
 #include "protocol/decode.hpp"
+#include "protocol/utf8.hpp"
 
 #include <gtest/gtest.h>
 
@@ -525,6 +526,72 @@ TEST(ValidUtf8, AcceptsEveryPlaneAndRejectsBrokenSequences) {
   EXPECT_FALSE(valid_utf8("\xe2\x82"));
   EXPECT_FALSE(valid_utf8("\xe0\x80\x80"));  // overlong
   EXPECT_FALSE(valid_utf8("\xf8\x88\x80\x80\x80"));
+}
+
+// The old, code point by code point reading of RFC 3629: the reference the validator must agree
+// with on whole texts.
+bool reference_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const int extra = c < 0x80             ? 0
+                      : (c & 0xE0) == 0xC0 ? 1
+                      : (c & 0xF0) == 0xE0 ? 2
+                      : (c & 0xF8) == 0xF0 ? 3
+                                           : -1;
+    if (extra < 0 || i + extra >= text.size() + (extra == 0 ? 1 : 0)) return false;
+    char32_t cp = extra == 0 ? c : c & (0x3F >> extra);
+    for (int k = 1; k <= extra; ++k) {
+      const auto cc = static_cast<unsigned char>(text[i + k]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    constexpr char32_t kMin[4] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
+TEST(Utf8Validator, AgreesWithTheReferenceOnEveryTextOfUpToThreeBytes) {
+  std::string text;
+  std::size_t checked = 0;
+  for (int length = 1; length <= 3; ++length) {
+    text.assign(length, '\0');
+    for (std::uint32_t n = 0; n < (1u << (8 * length)); ++n) {
+      for (int k = 0; k < length; ++k) text[k] = static_cast<char>(n >> (8 * k));
+      ASSERT_EQ(valid_utf8(text), reference_utf8(text)) << ::testing::PrintToString(text);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 256u + 65536u + 16777216u);
+}
+
+// Fed one byte at a time, the validator says no at the first byte no valid text can have there
+// (what Autobahn's 6.4.x cases call failing fast), and only the text's end tells a cut-off
+// character apart.
+TEST(Utf8Validator, RefusesAtTheFirstByteThatProvesTheTextBad) {
+  const auto refused_at = [](std::string_view text) {
+    Utf8Validator check;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (!check.feed(text.substr(i, 1))) return static_cast<int>(i);
+    }
+    return check.complete() ? -1 : static_cast<int>(text.size());
+  };
+  // Autobahn 6.4.1: κόσμε, then U+110000's would-be bytes: the 0x90 after 0xF4 decides.
+  EXPECT_EQ(refused_at("\xce\xba\xe1\xbd\xb9\xcf\x83\xce\xbc\xce\xb5\xf4\x90\x80\x80"
+                       "edited"),
+            12);
+  EXPECT_EQ(refused_at("\xed\xa0\x80"), 1);      // a surrogate
+  EXPECT_EQ(refused_at("\xe0\x9f\xbf"), 1);      // overlong three-byte form
+  EXPECT_EQ(refused_at("\xf0\x8f\xbf\xbf"), 1);  // overlong four-byte form
+  EXPECT_EQ(refused_at("ab\xc0\xaf"), 2);        // overlong two-byte form
+  EXPECT_EQ(refused_at("abc\xf5"), 3);           // past U+10FFFF from its lead
+  EXPECT_EQ(refused_at("\xe2\x82x"), 2);         // a character cut short by another
+  EXPECT_EQ(refused_at("ok \xe2\x82"), 5);       // cut short by the end: only complete() knows
+  EXPECT_EQ(refused_at("\xf4\x8f\xbf\xbf \xe2\x82\xac"), -1);
+  // Eight ASCII bytes at a time, and a multi-byte character just after such a run.
+  EXPECT_EQ(refused_at(std::string(64, 'a') + "\xc3\xa9" + std::string(9, 'b') + "\xff"), 75);
 }
 
 // Moves are read by a scanner that builds no JSON tree; the full parser is the reference. A key

@@ -93,8 +93,58 @@ TEST(WsFrames, ViolationsFailWithTheirCloseCode) {
       fails_with(
           client_frame(0x01, std::string(40, 'x')) + client_frame(0x80, std::string(40, 'x')), 64),
       "1009");
+  // A length in a longer form than it needs (RFC 6455 §5.2: the shortest), as Beast refuses it.
+  std::string long_form = client_frame(0x81, "hi");
+  long_form.replace(1, 1, std::string("\xfe\x00\x02", 3));
+  EXPECT_EQ(fails_with(long_form), "1002");
+  std::string longest_form = client_frame(0x81, std::string(200, 'x'));
+  longest_form.replace(1, 3, std::string("\xff\0\0\0\0\0\0\0\xc8", 9));
+  EXPECT_EQ(fails_with(longest_form), "1002");
   // Announced too big: refused from the header alone, before the payload is there.
   EXPECT_EQ(fails_with(client_frame(0x81, std::string(300, 'x')).substr(0, 8), 64), "1009");
+}
+
+// Autobahn 6.4.1-4: bad UTF-8 fails at the fragment, or the piece of a frame, that proves it,
+// while the rest of the message is still to come.
+TEST(WsFrames, BadTextFailsAsSoonAsItArrivesNotWhenTheMessageEnds) {
+  const std::string part1 = "\xce\xba\xe1\xbd\xb9\xcf\x83\xce\xbc\xce\xb5";
+  const std::string part2 = "\xf4\x90\x80\x80";
+  // Fragments: the second fails before the third is sent.
+  WsFrameReader reader(4096);
+  std::string buffer = client_frame(0x01, part1);
+  std::size_t used = 0;
+  EXPECT_FALSE(reader.next(std::span<char>(buffer.data(), buffer.size()), used));
+  EXPECT_EQ(used, buffer.size());
+  buffer = client_frame(0x00, part2);
+  const auto second = reader.next(std::span<char>(buffer.data(), buffer.size()), used);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->kind, Kind::fail);
+  EXPECT_EQ(second->code, 1007);
+
+  // One frame in chops: the chop with 0xF4 0x90 fails, though the frame is not whole.
+  const std::string frame = client_frame(0x81, part1 + part2 + "edited");
+  const std::size_t header = 6;
+  WsFrameReader chopped(4096);
+  std::string arrived = frame.substr(0, header + part1.size());
+  EXPECT_FALSE(chopped.next(std::span<char>(arrived.data(), arrived.size()), used));
+  EXPECT_EQ(used, 0u);
+  arrived = frame.substr(0, header + part1.size() + 2);
+  const auto chop = chopped.next(std::span<char>(arrived.data(), arrived.size()), used);
+  ASSERT_TRUE(chop);
+  EXPECT_EQ(chop->kind, Kind::fail);
+  EXPECT_EQ(chop->code, 1007);
+
+  // Good text read in chops is still whole and unchanged, however it is cut; a binary frame's
+  // bytes are never read as text.
+  const std::string good = part1 + "\xf4\x8f\xbf\xbf" + std::string(500, 'z');
+  for (const std::size_t step : {std::size_t{1}, std::size_t{3}, std::size_t{64}}) {
+    EXPECT_EQ(events(client_frame(0x81, good) + client_frame(0x01, good) +
+                         client_frame(0x80, good) + client_frame(0x82, part2),
+                     step),
+              (std::vector<std::pair<Kind, std::string>>{
+                  {Kind::text, good}, {Kind::text, good + good}, {Kind::binary, part2}}))
+        << "in pieces of " << step;
+  }
 }
 
 TEST(WsFrames, ServerHeadersCarryTheLengthInTheShortestForm) {
