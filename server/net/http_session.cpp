@@ -25,8 +25,6 @@ using asio::use_awaitable;
 
 namespace {
 
-constexpr std::size_t kHeaderLimit = 8 * 1024;
-constexpr std::size_t kBodyLimit = 8 * 1024;
 constexpr auto kRequestTimeout = std::chrono::seconds(10);
 constexpr auto kHandshakeTimeout = std::chrono::seconds(10);
 
@@ -83,8 +81,8 @@ asio::awaitable<void> BasicHttpSession<Stream>::run(
   beast::flat_buffer buffer;
   for (;;) {
     http::request_parser<http::string_body> parser;
-    parser.header_limit(kHeaderLimit);
-    parser.body_limit(kBodyLimit);
+    parser.header_limit(kHttpHeaderLimit);
+    parser.body_limit(kHttpBodyLimit);
     beast::get_lowest_layer(stream_).expires_after(kRequestTimeout);
     auto [ec, bytes] = co_await http::async_read(stream_, buffer, parser, as_tuple(use_awaitable));
     if (ec) co_return fail(ec, "read");
@@ -158,10 +156,11 @@ asio::awaitable<void> BasicHttpSession<Stream>::upgrade(HttpRequest req) {
   handed_over_ = true;
   if constexpr (std::is_same_v<Stream, TlsStream>) {
     beast::get_lowest_layer(stream_).expires_never();  // the WebSocket keeps its own time
-    std::make_shared<TlsWsSession>(std::move(stream_), context_, std::move(slot), std::move(remote))
+    std::make_shared<TlsWsSession>(std::move(stream_), context_.ws, std::move(slot),
+                                   std::move(remote))
         ->start(std::move(req));
   } else {
-    std::make_shared<WsSession>(stream_.release_socket(), context_, std::move(slot),
+    std::make_shared<WsSession>(stream_.release_socket(), context_.ws, std::move(slot),
                                 std::move(remote))
         ->start(std::move(req));
   }

@@ -15,6 +15,10 @@
 
 namespace tilerace::server {
 
+// The largest request head and body read (larger: the connection closes).
+inline constexpr std::size_t kHttpHeaderLimit = 8 * 1024;
+inline constexpr std::size_t kHttpBodyLimit = 8 * 1024;
+
 // Stream: HttpStream (http://) or TlsStream (https://, its handshake not done yet).
 template <class Stream>
 class BasicHttpSession final : public Session,

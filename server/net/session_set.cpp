@@ -1,6 +1,6 @@
 #include <vector>
 
-#include "server/net/server_context.hpp"
+#include "server/net/session_set.hpp"
 
 namespace tilerace::server {
 

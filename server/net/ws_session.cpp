@@ -15,7 +15,6 @@
 #include <type_traits>
 #include <utility>
 
-#include "protocol/decode.hpp"
 #include "protocol/encode.hpp"
 #include "server/net/expected_close.hpp"
 
@@ -57,7 +56,7 @@ std::span<char> receive_buffer(std::size_t at_least) {
 }  // namespace
 
 template <class Next>
-BasicWsSession<Next>::BasicWsSession(Next&& stream, ServerContext& context,
+BasicWsSession<Next>::BasicWsSession(Next&& stream, const WsContext& context,
                                      AddressLimits::Slot slot, std::string remote)
     : executor_(socket_of(stream).get_executor()),
       upgrade_(std::in_place, std::move(stream)),
@@ -201,7 +200,7 @@ void BasicWsSession<Next>::handle_pending() {
 template <class Next>
 void BasicWsSession<Next>::handle_frames(std::span<char> data) {
   std::size_t offset = 0;
-  std::optional<asio::awaitable<void>> rest;
+  MessageSink::Work rest;
   while (!read_failed_ && !close_received_ && !rest) {
     std::size_t used = 0;
     const std::optional<WsEvent> event = frames_.next(data.subspan(offset), used);
@@ -265,7 +264,7 @@ void BasicWsSession<Next>::finish() {
   readiness_->stop(watch_);
   hard_close_.cancel();
   idle_timer_.cancel();
-  context_.dispatcher.disconnected(connection_);
+  context_.sink.disconnected(connection_);
   context_.sessions.remove(this);
   context_.metrics.connections.fetch_sub(1, std::memory_order_relaxed);
   spdlog::info("{} disconnected{}", remote_,
@@ -273,7 +272,7 @@ void BasicWsSession<Next>::finish() {
 }
 
 template <class Next>
-std::optional<asio::awaitable<void>> BasicWsSession<Next>::handle_text(std::string_view text) {
+MessageSink::Work BasicWsSession<Next>::handle_text(std::string_view text) {
   started_ = std::chrono::steady_clock::now();
   idle_.heard(started_);
   context_.metrics.messages_in_total.fetch_add(1, std::memory_order_relaxed);
@@ -282,21 +281,13 @@ std::optional<asio::awaitable<void>> BasicWsSession<Next>::handle_text(std::stri
       begin_close(websocket::close_code::policy_error);  // 1008
       return std::nullopt;
     case RateLimiter::Verdict::drop: return std::nullopt;
-    case RateLimiter::Verdict::reject: {
-      const protocol::Decoded decoded = protocol::decode_client(text);
-      context_.dispatcher.send_error(
-          connection_, {protocol::ErrorCode::rate_limited, "too many messages: slow down", ""},
-          decoded.rid);
+    case RateLimiter::Verdict::reject:
+      context_.sink.refused(connection_, text);
       return std::nullopt;
-    }
     case RateLimiter::Verdict::allow: break;
   }
-  decoded_ = protocol::decode_client(text);
-  if (decoded_->ok() && (std::holds_alternative<protocol::Move>(decoded_->message()) ||
-                         std::holds_alternative<protocol::Slide>(decoded_->message()))) {
-    move_read_at_ = started_;
-  }
-  std::optional<asio::awaitable<void>> rest = context_.dispatcher.handle(connection_, *decoded_);
+  if (context_.sink.read(text, decoded_)) move_read_at_ = started_;
+  MessageSink::Work rest = context_.sink.handle(connection_, text, decoded_);
   if (!rest) {
     move_read_at_.reset();
     context_.metrics.handling.observe(std::chrono::steady_clock::now() - started_);
@@ -313,8 +304,7 @@ void BasicWsSession<Next>::internal_error(const std::exception_ptr& e) {
   } catch (...) {
     spdlog::error("{} handling a message: unknown exception", remote_);
   }
-  context_.dispatcher.send_error(connection_, {protocol::ErrorCode::internal, "internal error", ""},
-                                 decoded_ ? decoded_->rid : protocol::Rid{});
+  context_.sink.failed(connection_, decoded_);
 }
 
 template <class Next>

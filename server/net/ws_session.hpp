@@ -28,17 +28,18 @@
 #include <type_traits>
 #include <vector>
 
+#include "server/base/address_limits.hpp"
 #include "server/game/participant.hpp"
 #include "server/net/idle_watch.hpp"
 #include "server/net/network_threads.hpp"
 #include "server/net/rate_limiter.hpp"
 #include "server/net/raw_socket.hpp"
-#include "server/net/server_context.hpp"
+#include "server/net/session_set.hpp"
 #include "server/net/socket_readiness.hpp"
 #include "server/net/streams.hpp"
 #include "server/net/tls_channel.hpp"
+#include "server/net/ws_context.hpp"
 #include "server/net/ws_frames.hpp"
-#include "server/play/dispatcher.hpp"
 
 namespace tilerace::server {
 
@@ -54,8 +55,9 @@ class BasicWsSession final : public Participant,
   static constexpr std::size_t kMaxBatch = 16;  // frames in one write
   static constexpr int kReadsPerTurn = 8;       // full reads in a row before the others' turn
 
-  // slot counts the client's connection; remote names the client in logs.
-  BasicWsSession(Next&& stream, ServerContext& context, AddressLimits::Slot slot,
+  // slot counts the client's connection; remote names the client in logs; context outlives
+  // the session.
+  BasicWsSession(Next&& stream, const WsContext& context, AddressLimits::Slot slot,
                  std::string remote);
 
   // Completes the upgrade for request and runs the session until the connection closes.
@@ -96,8 +98,8 @@ class BasicWsSession final : public Participant,
   // The thread's receive buffer, with room for a whole frame past what pending_ keeps, which is
   // copied to its front (pending_ itself is left as it is).
   std::span<char> buffer_with_pending();
-  // Rate limit, decode, dispatch; returns the rest of the work when storage is in the way.
-  std::optional<boost::asio::awaitable<void>> handle_text(std::string_view text);
+  // Rate limit, then the sink; returns the rest of the work when storage is in the way.
+  MessageSink::Work handle_text(std::string_view text);
   // A message's handling threw: logged, and the client gets `internal`.
   void internal_error(const std::exception_ptr& e);
   // The reader has ended: the connection is gone for everyone.
@@ -127,7 +129,7 @@ class BasicWsSession final : public Participant,
   // After the upgrade, what the frames travel on: the socket, or TLS records over it.
   using Framed = std::conditional_t<std::is_same_v<Next, TlsStream>, TlsChannel, RawSocket>;
   std::optional<Framed> stream_;
-  ServerContext& context_;
+  const WsContext& context_;
   std::string remote_;
   // Received bytes not handled yet: a partial frame, or the frames after one whose handling
   // waits for storage. Usually empty (and then holds no memory).
@@ -139,7 +141,7 @@ class BasicWsSession final : public Participant,
   bool readable_ = false;  // the socket may have more to read
   bool ended_ = false;     // the peer's end or an error is there to read
   bool paused_ = false;    // a message's handling waits for storage: no reading meanwhile
-  std::optional<protocol::Decoded> decoded_;       // the message being handled
+  std::optional<protocol::Decoded> decoded_;       // the sink's reading of the message handled
   std::chrono::steady_clock::time_point started_;  // when its handling began
   // While a move is handled: when its frame was read, for the first message queued (its reply).
   std::optional<std::chrono::steady_clock::time_point> move_read_at_;
