@@ -84,7 +84,7 @@ std::string Peer::pong(std::string_view payload) {
   return "";
 }
 
-std::string Peer::closed(const std::vector<int>& codes) {
+std::string Peer::close_among(const std::vector<int>& codes, std::string& payload) {
   const std::optional<Frame> f = ws_.next(kWait);
   if (!f || f->opcode != testing::kClose) return "expected a close, got " + describe(f, ws_);
   const int code = f->payload.size() >= 2 ? (static_cast<unsigned char>(f->payload[0]) << 8) |
@@ -93,25 +93,28 @@ std::string Peer::closed(const std::vector<int>& codes) {
   if (std::find(codes.begin(), codes.end(), code) == codes.end()) {
     return "closed with " + std::to_string(code);
   }
-  // After its close the server sends nothing more and ends the stream.
-  const std::optional<Frame> after = ws_.next(kWait);
-  if (after || !ws_.ended()) return "after the close: " + describe(after, ws_);
+  payload = f->payload;
   return "";
 }
 
-std::string Peer::closed_by_server(const std::vector<int>& codes) {
+std::string Peer::ended(const char* after) {
   const std::optional<Frame> f = ws_.next(kWait);
-  if (!f || f->opcode != testing::kClose) return "expected a close, got " + describe(f, ws_);
-  const int code = f->payload.size() >= 2 ? (static_cast<unsigned char>(f->payload[0]) << 8) |
-                                                static_cast<unsigned char>(f->payload[1])
-                                          : 1005;
-  if (std::find(codes.begin(), codes.end(), code) == codes.end()) {
-    return "closed with " + std::to_string(code);
-  }
-  ws_.send(testing::kClose, f->payload.substr(0, 2));
-  const std::optional<Frame> after = ws_.next(kWait);
-  if (after || !ws_.ended()) return "after the close was answered: " + describe(after, ws_);
+  if (f || !ws_.ended()) return std::string(after) + ": " + describe(f, ws_);
   return "";
+}
+
+std::string Peer::closed(const std::vector<int>& codes) {
+  std::string payload;
+  if (std::string problem = close_among(codes, payload); !problem.empty()) return problem;
+  // After its close the server sends nothing more and ends the stream.
+  return ended("after the close");
+}
+
+std::string Peer::closed_by_server(const std::vector<int>& codes) {
+  std::string payload;
+  if (std::string problem = close_among(codes, payload); !problem.empty()) return problem;
+  ws_.send(testing::kClose, payload.substr(0, 2));
+  return ended("after the close was answered");
 }
 
 std::string Peer::clean_close(int code, const std::vector<int>& answers) {

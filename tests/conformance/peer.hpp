@@ -46,6 +46,11 @@ class Peer {
   std::string quiet(std::chrono::milliseconds wait);
 
  private:
+  // The next frame is a close with one of codes (payload: its payload).
+  std::string close_among(const std::vector<int>& codes, std::string& payload);
+  // The stream ends next (after: how a description of anything else begins).
+  std::string ended(const char* after);
+
   testing::RawWs ws_;
   Target target_;
 };
