@@ -41,15 +41,18 @@ struct Reading {
   std::string reason;  // closed: the peer's reason; failed (ours): what was wrong
 };
 
-// Ours and Beast's agree: everything the same (a failure's reason is ours alone), but for one
-// ruling where Beast is wrong: a 64-bit length with its top bit set breaks RFC 6455 §5.2
-// (1002, ours), which Beast calls too big (1009) because it checks the size first.
+// Ours and Beast's agree: everything the same (a failure's reason is ours alone), but for two
+// rulings where ours is the more exact: a 64-bit length with its top bit set breaks RFC 6455
+// §5.2 (1002, ours), which Beast calls too big (1009) because it checks the size first; and a
+// close reason that is not UTF-8 is data of the wrong kind (1007, §7.4.1), which Beast calls a
+// protocol error (1002).
 bool agree(const Reading& ours, const Reading& beast) {
   if (ours.events != beast.events || ours.end != beast.end) return false;
   if (ours.end != Reading::End::failed)
     return ours.code == beast.code && ours.reason == beast.reason;
   return ours.code == beast.code ||
-         (ours.reason == WsFrameReader::kOver63Bits && ours.code == 1002 && beast.code == 1009);
+         (ours.reason == WsFrameReader::kOver63Bits && ours.code == 1002 && beast.code == 1009) ||
+         (ours.reason == WsFrameReader::kBadCloseReason && ours.code == 1007 && beast.code == 1002);
 }
 
 std::string show(const Reading& r) {
@@ -255,7 +258,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Reading a = ours(s);
   const Reading b = beasts(s);
   if (!agree(a, b)) {
-    std::fprintf(stderr, "ours:  %s\nbeast: %s\n", show(a).c_str(), show(b).c_str());
+    std::fprintf(stderr, "ours:  %s\nbeast: %s\nlimit %zu, stream:", show(a).c_str(),
+                 show(b).c_str(), s.limit);
+    for (std::size_t i = 0; i < s.bytes.size() && i < 256; ++i) {
+      std::fprintf(stderr, " %02x", static_cast<unsigned char>(s.bytes[i]));
+    }
+    std::fprintf(stderr, "\n");
     std::abort();
   }
   return 0;

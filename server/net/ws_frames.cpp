@@ -91,7 +91,7 @@ std::optional<WsEvent> WsFrameReader::next(std::span<char> data, std::size_t& co
             static_cast<std::uint16_t>((byte(rest, header + 4) << 8) | byte(rest, header + 5));
         if (!valid_close_code(code)) return fail(kProtocolError, "an invalid close code");
         const std::string_view reason = body.substr(2);
-        if (!protocol::valid_utf8(reason)) return fail(kBadData, "text that is not UTF-8");
+        if (!protocol::valid_utf8(reason)) return fail(kBadData, kBadCloseReason);
         return WsEvent{WsEvent::Kind::close, reason, code};
       }
       default: break;

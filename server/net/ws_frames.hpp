@@ -37,6 +37,9 @@ class WsFrameReader {
   // refuses such a frame as too big (1009), having checked its size first; the differential
   // fuzzer (fuzz/ws_frames_fuzz.cpp) forgives it that.
   static constexpr std::string_view kOver63Bits = "a frame length over 63 bits";
+  // The reason a fail gives for a close whose reason is not UTF-8: 1007 (RFC 6455 §7.4.1,
+  // §8.1), where Beast sends 1002; Autobahn's 7.5.1 takes either.
+  static constexpr std::string_view kBadCloseReason = "a close reason that is not UTF-8";
 
   // Lengths must be in their shortest form (RFC 6455 §5.2; refused with 1002, as Beast does).
   // Messages longer than max_message bytes (in one frame or in fragments) fail with 1009 as
