@@ -14,6 +14,7 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/websocket/stream.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "fuzz/byte_source.hpp"
+#include "protocol/decode.hpp"
 #include "server/net/ws_frames.hpp"
 
 namespace {
@@ -46,7 +48,18 @@ struct Reading {
 // §5.2 (1002, ours), which Beast calls too big (1009) because it checks the size first; and a
 // close reason that is not UTF-8 is data of the wrong kind (1007, §7.4.1), which Beast calls a
 // protocol error (1002).
+//
+// And one where Beast is wrong: a fragmented text message whose last character is cut short
+// by an empty final fragment (E0, then a continuation of nothing) is not UTF-8; ours fails it
+// (1007), Beast delivers it as text and reads on. Forgiven when Beast's next event after ours
+// is exactly such a text.
 bool agree(const Reading& ours, const Reading& beast) {
+  if (ours.end == Reading::End::failed && ours.code == 1007 &&
+      beast.events.size() > ours.events.size() &&
+      std::equal(ours.events.begin(), ours.events.end(), beast.events.begin())) {
+    const std::string& next = beast.events[ours.events.size()];
+    if (next.rfind("t:", 0) == 0 && !tilerace::protocol::valid_utf8(next.substr(2))) return true;
+  }
   if (ours.events != beast.events || ours.end != beast.end) return false;
   if (ours.end != Reading::End::failed)
     return ours.code == beast.code && ours.reason == beast.reason;
