@@ -13,6 +13,8 @@ namespace {
 constexpr std::uint16_t kProtocolError = 1002;
 constexpr std::uint16_t kBadData = 1007;
 constexpr std::uint16_t kTooBig = 1009;
+constexpr std::string_view kNotUtf8 = "text that is not UTF-8";
+constexpr std::string_view kLongForm = "a length not in its shortest form";
 
 WsEvent fail(std::uint16_t code, std::string_view why) { return {WsEvent::Kind::fail, why, code}; }
 
@@ -43,14 +45,14 @@ std::optional<WsEvent> WsFrameReader::next(std::span<char> data, std::size_t& co
     if (size == 126) {
       if (rest.size() < 4) return std::nullopt;
       size = (std::uint64_t{byte(rest, 2)} << 8) | byte(rest, 3);
-      if (size < 126) return fail(kProtocolError, "a length not in its shortest form");
+      if (size < 126) return fail(kProtocolError, kLongForm);
       header = 4;
     } else if (size == 127) {
       if (rest.size() < 10) return std::nullopt;
       size = 0;
       for (std::size_t i = 2; i < 10; ++i) size = (size << 8) | byte(rest, i);
       if ((size >> 63) != 0) return fail(kProtocolError, kOver63Bits);
-      if (size <= 0xFFFF) return fail(kProtocolError, "a length not in its shortest form");
+      if (size <= 0xFFFF) return fail(kProtocolError, kLongForm);
       header = 10;
     }
     const bool control = (op & 0x8) != 0;
@@ -69,7 +71,7 @@ std::optional<WsEvent> WsFrameReader::next(std::span<char> data, std::size_t& co
       if (text && rest.size() >= header + 4) {
         const std::size_t have = std::min<std::size_t>(rest.size() - header - 4, size);
         if (!check_masked(rest.data() + header + 4, rest.data() + header, checked_, have))
-          return fail(kBadData, "text that is not UTF-8");
+          return fail(kBadData, kNotUtf8);
         checked_ = have;
       }
       return std::nullopt;
@@ -98,12 +100,12 @@ std::optional<WsEvent> WsFrameReader::next(std::span<char> data, std::size_t& co
     }
     // A data frame: a whole message, or a piece of one. Its text is checked as far as it was
     // not already, and a message must end on a whole character.
-    if (text && !utf8_.feed(body.substr(checked))) return fail(kBadData, "text that is not UTF-8");
+    if (text && !utf8_.feed(body.substr(checked))) return fail(kBadData, kNotUtf8);
     if (op != 0) {
       binary_ = op == 0x2;
       if (fin) {
         if (binary_) return WsEvent{WsEvent::Kind::binary, body};
-        if (!utf8_.complete()) return fail(kBadData, "text that is not UTF-8");
+        if (!utf8_.complete()) return fail(kBadData, kNotUtf8);
         return WsEvent{WsEvent::Kind::text, body};
       }
       in_message_ = true;
@@ -114,7 +116,7 @@ std::optional<WsEvent> WsFrameReader::next(std::span<char> data, std::size_t& co
     if (!fin) continue;
     in_message_ = false;
     if (binary_) return WsEvent{WsEvent::Kind::binary, fragments_};
-    if (!utf8_.complete()) return fail(kBadData, "text that is not UTF-8");
+    if (!utf8_.complete()) return fail(kBadData, kNotUtf8);
     return WsEvent{WsEvent::Kind::text, fragments_};
   }
 }
