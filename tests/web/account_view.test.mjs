@@ -1,7 +1,8 @@
 import { test } from 'node:test';
+import './english.mjs';
 import assert from 'node:assert/strict';
 import { sessionLine, linkCodeText } from '../../web-client/js/account_view.js';
-import { deviceLabel } from '../../web-client/js/connection.js';
+import { deviceLabel } from '../../web-client/js/handshake.js';
 
 test('a session line says the device, when it was seen, and which one is this', () => {
   const now = 10 * 60000;

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import './english.mjs';
 import assert from 'node:assert/strict';
 import { describeRow } from '../../web-client/js/board_view.js';
 

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
+import './english.mjs';
 import assert from 'node:assert/strict';
+import { noticeText } from '../../web-client/js/notice_view.js';
 import { Controller, ghostTimeLimit } from '../../web-client/js/controller.js';
 import { initialState, applyMessage, myGame } from '../../web-client/js/state.js';
 
@@ -204,9 +206,9 @@ test('moderation: the host sends a racer out, anyone reports; kicked and closed 
   receive({ type: 'kicked', code: 'ABCDEF' });
   assert.equal(state.room, null);
   assert.equal(state.view, 'lobby');
-  assert.match(state.notice.text, /sent you out of room ABCDEF/);
+  assert.match(noticeText(state.notice), /sent you out of room ABCDEF/);
   receive({ type: 'room', room });
   receive({ type: 'room_closed', code: 'ABCDEF', reason: 'spam' });
   assert.equal(state.room, null);
-  assert.match(state.notice.text, /closed by the operator: spam/);
+  assert.match(noticeText(state.notice), /closed by the operator: spam/);
 });

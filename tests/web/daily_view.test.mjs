@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import './english.mjs';
 import assert from 'node:assert/strict';
 import { shareText } from '../../web-client/js/daily_view.js';
 import { initialState, applyMessage } from '../../web-client/js/state.js';

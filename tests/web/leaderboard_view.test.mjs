@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import './english.mjs';
 import assert from 'node:assert/strict';
 import { caption } from '../../web-client/js/leaderboard_view.js';
 

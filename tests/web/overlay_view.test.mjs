@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import './english.mjs';
 import assert from 'node:assert/strict';
 import { overlayFor } from '../../web-client/js/overlay_view.js';
 import { initialState } from '../../web-client/js/state.js';
@@ -9,14 +10,14 @@ const never = () => false;
 test('a solo game: nothing while playing, You win! until Keep going, then the end', () => {
   const s = initialState();
   assert.equal(overlayFor(s, game({}), never), null);
-  assert.deepEqual(overlayFor(s, game({ won: true }), never), { text: 'You win!', keepGoing: true, tryAgain: true, share: false });
+  assert.deepEqual(overlayFor(s, game({ won: true }), never), { text: 'You win!', won: true, keepGoing: true, tryAgain: true, share: false });
   assert.equal(overlayFor(s, game({ won: true }), () => true), null);
   assert.deepEqual(overlayFor(s, game({ won: true, state: 'over' }), () => true),
-    { text: 'Game over', keepGoing: false, tryAgain: true, share: false });
+    { text: 'Game over', won: false, keepGoing: false, tryAgain: true, share: false });
   assert.equal(overlayFor(s, game({ mode: 'fifteen', state: 'solved' }), never).text, 'Solved!');
   // A finished daily game offers Share instead of Try again (one attempt counts).
   assert.deepEqual(overlayFor(s, game({ daily: '2026-11-26', state: 'over' }), never),
-    { text: 'Game over', keepGoing: false, tryAgain: false, share: true });
+    { text: 'Game over', won: false, keepGoing: false, tryAgain: false, share: true });
 });
 
 test('no overlay in a race, for a racer or a spectator: the result has its own dialog', () => {

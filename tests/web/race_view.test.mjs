@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import './english.mjs';
 import assert from 'node:assert/strict';
 import { ghostMargins, leaderOf, progressTo, fitBoards } from '../../web-client/js/race_view.js';
 

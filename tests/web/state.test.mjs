@@ -1,6 +1,9 @@
 import { test } from 'node:test';
+import './english.mjs';
 import assert from 'node:assert/strict';
-import { initialState, applyMessage, connectionNote, presenceText, settingsText } from '../../web-client/js/state.js';
+import { initialState, applyMessage, connectionNote } from '../../web-client/js/state.js';
+import { presenceText, settingsText } from '../../web-client/js/friends_view.js';
+import { noticeText } from '../../web-client/js/notice_view.js';
 
 const G = (id, board) => ({ id, mode: 'classic', size: board.length, target: 2048, board, score: 0, moves: 0,
   max_tile: 2, state: 'playing', won: false, ranked: true, undos: 0 });
@@ -51,7 +54,7 @@ test('a race: start, my moves go to my race game, others arrive as updates, then
 test('errors become a notice; leaving clears the room', () => {
   const s = initialState();
   applyMessage(s, { type: 'error', code: 'no_such_room', message: 'no room with that code' });
-  assert.match(s.notice.text, /no_such_room/);
+  assert.match(noticeText(s.notice), /no_such_room/);
   s.room = { code: 'X' }; s.role = 'racer';
   applyMessage(s, { type: 'left', code: 'X' });
   assert.equal(s.room, null);
@@ -89,7 +92,7 @@ test('an error notice clears itself once a later request goes through', () => {
 
 test('an invite-link notice stays while the room waits and goes when the race starts', () => {
   const s = initialState();
-  s.notice = { kind: 'invite', text: 'Invite link copied: http://x/?room=ABCDEF' };
+  s.notice = { kind: 'invite', key: 'notice.invite.copied', params: { text: 'http://x/?room=ABCDEF' } };
   applyMessage(s, { type: 'room', room: { code: 'ABCDEF', players: [], state: 'waiting' } });
   assert.equal(s.notice.kind, 'invite');
   applyMessage(s, { type: 'race_start', code: 'ABCDEF', time_limit: 60, games: {} });
@@ -109,7 +112,7 @@ test('an achievement is a notice until the next game or race starts', () => {
   applyMessage(s, { type: 'game', game: G('g1', [[2, 2], [0, 0]]) });
   const achievement = { id: 'first_race_win', title: 'First win', description: 'Win a race against a person', game: 'g0', at: 1 };
   applyMessage(s, { type: 'achievement', achievement });
-  assert.deepEqual(s.notice, { kind: 'achievement', text: 'Achievement unlocked: First win (Win a race against a person)' });
+  assert.equal(noticeText(s.notice), 'Achievement unlocked: First win (Win a race against a person)');
   applyMessage(s, { type: 'game', game: G('g1', [[2, 2], [0, 0]]) });  // the same game again
   assert.equal(s.notice?.kind, 'achievement');
   applyMessage(s, { type: 'game', game: G('g2', [[2, 0], [0, 0]]) });
@@ -155,7 +158,7 @@ test('renamed changes my name and says so', () => {
   applyMessage(s, { type: 'welcome', player: { id: 'p', name: 'ann' }, token: 't', registered: true });
   applyMessage(s, { type: 'renamed', player: { id: 'p', name: 'Annie' } });
   assert.equal(s.me.name, 'Annie');
-  assert.match(s.notice.text, /Annie/);
+  assert.match(noticeText(s.notice), /Annie/);
 });
 
 test('friends: the lists, presence as it changes, and what each update says', () => {
@@ -173,9 +176,9 @@ test('friends: the lists, presence as it changes, and what each update says', ()
   assert.equal(presenceText({ status: 'solo' }), 'playing solo');
   assert.equal(presenceText({ status: 'offline' }), 'offline');
   applyMessage(s, { type: 'friend_update', player: { id: 'p3', name: 'cat' }, relation: 'incoming' });
-  assert.equal(s.notice.text, 'cat wants to be your friend');
+  assert.equal(noticeText(s.notice), 'cat wants to be your friend');
   applyMessage(s, { type: 'friend_update', player: { id: 'p3', name: 'cat' }, relation: 'friend' });
-  assert.equal(s.notice.text, 'You and cat are friends');
+  assert.equal(noticeText(s.notice), 'You and cat are friends');
 });
 
 test('challenges: a toast until answered, expired or cancelled; my own is named when it ends', () => {
@@ -186,13 +189,13 @@ test('challenges: a toast until answered, expired or cancelled; my own is named 
   applyMessage(s, { type: 'challenged', id: 'c1', from: { id: 'p2', name: 'bob' }, settings });
   applyMessage(s, { type: 'challenged', id: 'c2', from: { id: 'p3', name: 'cat' }, settings });
   assert.equal(s.challenges.length, 2);
-  assert.equal(s.notice.text, 'cat challenges you: classic 4×4 to 2048');
+  assert.equal(noticeText(s.notice), 'cat challenges you: classic 4×4 to 2048');
   applyMessage(s, { type: 'challenge_expired', id: 'c1' });
   assert.deepEqual(s.challenges.map((c) => c.id), ['c2']);
-  assert.equal(s.notice.text, 'Challenge expired');
+  assert.equal(noticeText(s.notice), 'Challenge expired');
   applyMessage(s, { type: 'challenge_sent', id: 'c3', to: { id: 'p2', name: 'bob' }, settings, expires_at: 1 });
   applyMessage(s, { type: 'challenge_declined', id: 'c3' });
-  assert.equal(s.notice.text, 'bob: challenge declined');
+  assert.equal(noticeText(s.notice), 'bob: challenge declined');
   assert.equal(s.sentChallenge, null);
 });
 
@@ -206,7 +209,7 @@ test('after a race, a racer ready again wants a rematch: the others are told', (
   applyMessage(s, room(false));
   assert.equal(s.notice, null);
   applyMessage(s, room(true));
-  assert.equal(s.notice.text, 'bob wants a rematch');
+  assert.equal(noticeText(s.notice), 'bob wants a rematch');
 });
 
 test('a racer\'s connection note: reconnecting with the grace left, or slow, from the room', () => {

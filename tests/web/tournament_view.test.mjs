@@ -1,5 +1,7 @@
 import { test } from 'node:test';
+import './english.mjs';
 import assert from 'node:assert/strict';
+import { noticeText } from '../../web-client/js/notice_view.js';
 import { boxTop, bracketRounds, matchText, standingsOrder, summaryText } from '../../web-client/js/tournament_view.js';
 import { applyMessage, initialState, leaveRoom } from '../../web-client/js/state.js';
 
@@ -61,7 +63,7 @@ test('my own tournament request opens its screen; leaving closes it; a match ove
     standings: [{ player: 'p1', name: 'ann' }, { player: 'p2', name: 'bob' }], ratings: {}, replays: {} });
   applyMessage(s, { type: 'room_closed', code: 'ROOM22', reason: 'match_over' });
   assert.equal(s.view, 'tournament');
-  assert.equal(s.notice.text, 'ann won the match');
+  assert.equal(noticeText(s.notice), 'ann won the match');
   assert.equal(s.room, null);
   applyMessage(s, { type: 'room', room: { code: 'ROOM23', players: [], state: 'racing', tournament: 'Q4RTZ8' } });
   leaveRoom(s);  // I leave my next match (a forfeit)

@@ -1,21 +1,22 @@
 // The account card on your own profile: "Keep this name" for a guest (a password), a link
 // code for another device, and the devices signed in with "Sign out other devices". Draws
 // from the state only; the buttons are wired by app.js. Text, never HTML.
+import { language, languageTag, t } from './i18n.js';
+
 
 // A session's line: its device (or "a browser"), when it was last seen, and "this device".
 export function sessionLine(session, now = Date.now()) {
-  const device = session.device || 'a browser';
+  const device = session.device || t('account.aBrowser');
   const minutes = Math.max(0, Math.round((now - session.last_seen) / 60000));
-  const seen = minutes < 1 ? 'active now' : minutes < 90 ? `seen ${minutes} min ago`
-    : `seen ${new Date(session.last_seen).toLocaleDateString()}`;
-  return `${device}, ${seen}${session.current ? ' (this device)' : ''}`;
+  const seen = minutes < 1 ? t('account.activeNow') : minutes < 90 ? t('account.seenMinutes', { count: minutes })
+    : t('account.seenOn', { day: new Intl.DateTimeFormat(languageTag(language()), { dateStyle: 'medium' }).format(new Date(session.last_seen)) });
+  return t(session.current ? 'account.sessionThis' : 'account.session', { device, seen });
 }
 
 // What the link code says: the code, the link that uses it, and for how long.
 export function linkCodeText(code, origin, now = Date.now()) {
   const minutes = Math.max(1, Math.round((code.expires_at - now) / 60000));
-  return `On your other device, enter ${code.code} or open ${origin}/?link=${code.code} ` +
-    `(within ${minutes} min, once).`;
+  return t('account.linkCode', { code: code.code, link: `${origin}/?link=${code.code}`, count: minutes });
 }
 
 // el: {card, register, registered, rename, linkCode, sessions}; me: {registered}; account:

@@ -3,6 +3,7 @@
 // board slides as soon as you press (prediction.js) and its new tile appears when the server
 // names it. Values are drawn as text, and screen readers get the rows as numbers.
 import { planAnimation } from './animation.js';
+import { t } from './i18n.js';
 
 const SLIDE_MS = 100;
 
@@ -12,14 +13,14 @@ function reducedMotion() {
 
 // One row for screen readers: "Row 2: 4, empty, 2, empty" (Fifteen: "blank").
 export function describeRow(row, r, mode) {
-  const empty = mode === 'fifteen' ? 'blank' : 'empty';
-  return `Row ${r + 1}: ${row.map((v) => (v === 0 ? empty : v === -1 ? 'obstacle' : String(v))).join(', ')}`;
+  const empty = mode === 'fifteen' ? t('board.blank') : t('board.empty');
+  return t('board.row', { row: r + 1, cells: row.map((v) => (v === 0 ? empty : v === -1 ? t('board.obstacle') : String(v))).join(', ') });
 }
 
 export class BoardView {
   // element: an empty container. onCell(row, col) is called when a cell is clicked (fifteen).
   // label names the board for screen readers ("Your board"); setLabel changes it.
-  constructor(element, { onCell = null, small = false, label = 'Board' } = {}) {
+  constructor(element, { onCell = null, small = false, label = '' } = {}) {
     this.element = element;
     this.element.classList.add('board');
     if (small) this.element.classList.add('small');

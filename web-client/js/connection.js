@@ -1,4 +1,4 @@
-// The socket: connects to /ws, says hello with the saved name and token, reconnects with
+// The socket: connects to /ws, opens with the handshake's hello (handshake.js), reconnects with
 // backoff and jitter, and emits each server message as a 'message' event (detail: the
 // object). What the player asks for before the server has welcomed this connection (the
 // first connect, a reconnect) waits in an Outbox and goes once it has: a click never
@@ -6,6 +6,8 @@
 // Cluster mode: moveTo(url) follows a redirect to the node hosting a room; a connection
 // there that cannot be opened goes back at once to the address the page came from (the node
 // went away: another one takes the player, and that address says where).
+
+import { Handshake } from './handshake.js';
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const PING_MS = 2000;
@@ -41,23 +43,13 @@ export function socketUrl(url, base) {
   return resolved.href;
 }
 
-// How this device names itself in the sessions list: "Firefox on Linux" and the like.
-export function deviceLabel(agent = globalThis.navigator?.userAgent ?? '') {
-  const browser = /Edg\//.test(agent) ? 'Edge' : /Firefox\//.test(agent) ? 'Firefox'
-    : /Chrom(e|ium)\//.test(agent) ? 'Chrome' : /Safari\//.test(agent) ? 'Safari' : 'A browser';
-  const system = /Android/.test(agent) ? 'Android' : /iPhone|iPad/.test(agent) ? 'iOS'
-    : /Windows/.test(agent) ? 'Windows' : /Mac OS/.test(agent) ? 'macOS'
-    : /Linux/.test(agent) ? 'Linux' : '';
-  return system ? `${browser} on ${system}` : browser;
-}
-
 export class Connection extends EventTarget {
-  // storage: a ClientStorage (storage.js), where the name and token are kept.
+  // storage: a ClientStorage (storage.js), where the name and token are kept (handshake.js).
   constructor(url, storage) {
     super();
     this.home = url;
     this.url = url;
-    this.storage = storage;
+    this.handshake = new Handshake(storage);
     this.socket = null;
     this.attempt = 0;
     this.status = 'idle';
@@ -67,36 +59,15 @@ export class Connection extends EventTarget {
     this.pinging = null;        // {timer, rid, at}
   }
 
-  get name() { return this.storage.name; }
-  get token() { return this.storage.token; }
+  get name() { return this.handshake.name; }
+  get ready() { return this.handshake.ready; }
 
-  // Starts (or restarts) the connection as `name` (a new name is a new player).
-  open(name) {
-    this.storage.name = name;
-    this.first = null;
-    this.connect();
-  }
-
-  // Signs in with an account's name and password instead (never kept), or with a link code
-  // from another device; the welcome brings the token and the name to keep.
-  signIn(name, password) {
-    this.storage.forget();
-    this.first = { type: 'login', name, password, device: deviceLabel() };
-    this.connect();
-  }
-  link(code) {
-    this.storage.forget();
-    this.first = { type: 'hello', link_code: code, device: deviceLabel() };
-    this.connect();
-  }
-  // Signed out (logout): the name and token are forgotten; the name screen comes back.
-  forget() {
-    this.storage.forget();
-    this.first = null;
-    this.outbox.clear();
-  }
-  // Whether the page has someone to connect as.
-  get ready() { return !!this.name || !!this.first; }
+  // (Re)connects as `name`, with an account's name and password, or with a link code
+  // (handshake.js); signed out, nothing waits to be sent.
+  open(name) { this.handshake.asName(name); this.connect(); }
+  signIn(name, password) { this.handshake.signIn(name, password); this.connect(); }
+  link(code) { this.handshake.link(code); this.connect(); }
+  forget() { this.handshake.forget(); this.outbox.clear(); }
 
   connect() {
     if (this.socket) this.socket.onclose = null, this.socket.close();
@@ -109,38 +80,19 @@ export class Connection extends EventTarget {
       opened = true;
       this.attempt = 0;
       this.setStatus('open');
-      const hello = { type: 'hello', name: this.name, device: deviceLabel() };
-      if (this.token) hello.token = this.token;
-      this.transmit(this.token || !this.first ? hello : this.first);
+      this.transmit(this.handshake.opening());
     };
     socket.onmessage = (event) => {
       const msg = JSON.parse(event.data);
-      if (msg.type === 'welcome') {
-        this.storage.signedIn(msg.player.name, msg.token);
-        this.first = null;  // the password is not kept, even here
-      }
       if (msg.type === 'pong' && msg.rid === this.pinging?.rid) {
         this.rtt = Math.round(performance.now() - this.pinging.at);
         this.pinging.rid = null;
         this.dispatchEvent(new CustomEvent('rtt', { detail: this.rtt }));
         return;
       }
-      if (msg.type === 'logged_out') this.forget();
-      if (msg.type === 'renamed') this.storage.signedIn(msg.player.name, this.token);
-      if (msg.type === 'error' && this.first && !this.token &&
-          (msg.code === 'bad_credentials' || msg.code === 'rate_limited')) {
-        this.first = null;  // back to the name screen, where the notice says why
-      }
-      if (msg.type === 'error' && msg.code === 'banned') this.banned = true;  // no reconnecting
-      if (msg.type === 'error' && msg.code === 'bad_token') {
-        this.storage.token = null;  // forgotten by the server: start afresh
-        this.transmit({ type: 'hello', name: this.name });
-      }
-      // A name that is taken or refused: back to the name screen, where the notice says why.
-      if (msg.type === 'error' && !this.token &&
-          (msg.code === 'name_taken' || (msg.code === 'bad_field' && msg.field === 'name'))) {
-        this.storage.forget();
-      }
+      if (msg.type === 'logged_out') this.outbox.clear();
+      const again = this.handshake.answer(msg);
+      if (again) this.transmit(again);
       this.dispatchEvent(new CustomEvent('message', { detail: msg }));
       if (msg.type === 'welcome') {
         this.setWelcomed(true);
@@ -149,9 +101,9 @@ export class Connection extends EventTarget {
     };
     socket.onclose = (event) => {
       this.setWelcomed(false);
-      if (event.code === 4003) this.banned = true;
-      this.setStatus(event.code === 4000 ? 'replaced' : this.banned ? 'banned' : 'closed');
-      if (event.code === 4000 || this.banned) return;  // another tab took over, or a ban
+      if (event.code === 4003) this.handshake.banned = true;
+      this.setStatus(event.code === 4000 ? 'replaced' : this.handshake.banned ? 'banned' : 'closed');
+      if (event.code === 4000 || this.handshake.banned) return;  // another tab took over, or a ban
       if (!this.ready) return;          // signed out: nobody to reconnect as
       // A node that cannot be reached: the page's own address knows who took its place.
       if (this.url !== this.home && !opened) this.url = this.home;

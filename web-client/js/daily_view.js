@@ -1,6 +1,8 @@
 // The daily challenge in the lobby (today's day, Play for each daily mode, the streak, today's
 // top 10 with the player's own rank) and the text a finished daily game shares. Draws what it
 // is given; its buttons call the handler, it sends nothing itself.
+import { day, t } from './i18n.js';
+
 
 // The daily modes: classic 4×4 and 5×5 to 2048 (docs/protocol.md, "The daily challenge").
 export const DAILY_SIZES = [4, 5];
@@ -20,8 +22,8 @@ function square(value) {
 // played back, so nothing in it tells another player where today's tiles will appear.
 export function shareText(game) {
   const grid = game.board.map((row) => row.map(square).join('')).join('\n');
-  return `tilerace daily ${game.daily} · classic ${game.size}×${game.size}\n` +
-    `Score ${game.score} · best tile ${game.max_tile} · ${game.moves} moves\n${grid}`;
+  return `${t('daily.shareHead', { day: game.daily, size: game.size })}\n` +
+    `${t('daily.shareLine', { score: game.score, tile: String(game.max_tile), count: game.moves })}\n${grid}`;
 }
 
 export class DailyView {
@@ -35,11 +37,11 @@ export class DailyView {
   // longest} from the profile, or null.
   render(board, streak) {
     const { el } = this;
-    el.day.textContent = board ? board.period : '';
+    el.day.textContent = board ? day(board.period) : '';
     el.mine.textContent = board?.me
-      ? `Your attempt: #${board.me.rank} with ${board.me.score} points in ${board.me.moves} moves`
-      : 'Your first game today counts; later ones are practice.';
-    el.streak.textContent = streak?.streak ? `Streak: ${streak.streak} days (longest ${streak.longest})` : '';
+      ? t('daily.mine', { rank: board.me.rank, score: board.me.score, count: board.me.moves })
+      : t('daily.firstCounts');
+    el.streak.textContent = streak?.streak ? t('daily.streak', { count: streak.streak, longest: streak.longest }) : '';
     el.top.replaceChildren(...(board?.entries ?? []).map((e) => {
       const li = document.createElement('li');
       const name = Object.assign(document.createElement('button'), { type: 'button', className: 'link', textContent: e.name });

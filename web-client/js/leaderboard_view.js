@@ -1,10 +1,13 @@
 // The leaderboard table: best scores for a mode, size and period, or race ratings. Text only.
 // onReplay(gameId) opens a replay, onPlayer(playerId) a profile.
+import { t } from './i18n.js';
+
 export function renderLeaderboard(table, board, onReplay, onPlayer) {
   const head = table.querySelector('thead'), body = table.querySelector('tbody');
   const rating = board.kind === 'rating';
   table.querySelector('caption').textContent = caption(board);
-  const cols = rating ? ['#', 'Player', 'Rating', 'W', 'L'] : ['#', 'Player', 'Score', 'Tile', 'Moves', ''];
+  const cols = (rating ? ['#', 'player', 'rating', 'wins', 'losses'] : ['#', 'player', 'score', 'tile', 'moves', ''])
+    .map((c) => (c === '#' || c === '' ? c : t(`board.column.${c}`)));
   const th = document.createElement('tr');
   th.replaceChildren(...cols.map((c) => Object.assign(document.createElement('th'), { textContent: c })));
   head.replaceChildren(th);
@@ -17,7 +20,7 @@ export function renderLeaderboard(table, board, onReplay, onPlayer) {
     tr.children[1].replaceChildren(name);
     if (!rating) {
       const td = document.createElement('td');
-      const button = Object.assign(document.createElement('button'), { textContent: 'replay', className: 'link' });
+      const button = Object.assign(document.createElement('button'), { textContent: t('results.replay'), className: 'link' });
       button.addEventListener('click', () => onReplay(e.game));
       td.append(button);
       tr.append(td);
@@ -26,7 +29,7 @@ export function renderLeaderboard(table, board, onReplay, onPlayer) {
   });
   if (board.me && !board.entries.some((e) => e.player === board.me.player)) {
     const tr = document.createElement('tr');
-    tr.append(Object.assign(document.createElement('td'), { textContent: `You: #${board.me.rank}` }));
+    tr.append(Object.assign(document.createElement('td'), { textContent: t('board.yourRank', { rank: board.me.rank }) }));
     rows.push(tr);
   }
   body.replaceChildren(...rows);
@@ -35,8 +38,8 @@ export function renderLeaderboard(table, board, onReplay, onPlayer) {
 // What the table shows: "Ratings", or "classic 4×4, week 2026-W48" (the server names the
 // period it answered).
 export function caption(board) {
-  if (board.kind === 'rating') return 'Ratings';
+  if (board.kind === 'rating') return t('board.ratings');
   const period = board.period ?? 'all-time';
-  const when = period === 'all-time' ? 'all time' : period.includes('W') ? `week ${period}` : `day ${period}`;
-  return `${board.mode} ${board.size}×${board.size}, ${when}`;
+  const when = period === 'all-time' ? t('board.allTime') : period.includes('W') ? t('board.week', { week: period }) : t('board.day', { day: period });
+  return t('board.caption', { mode: t(`mode.${board.mode}`), size: board.size, when });
 }

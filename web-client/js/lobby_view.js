@@ -2,12 +2,16 @@
 // mode), the public races to watch, and the player's record against the computer. Draws what
 // it is given and reads its own controls; it sends nothing itself.
 import { BoardView } from './board_view.js';
+import { settingsText } from './friends_view.js';
+import { t } from './i18n.js';
 
 // "Your record: easy 2–1, hard 0–3" (wins–losses, draws after a slash), or '' before any race.
 export function botRecordText(records) {
   const raced = Object.entries(records ?? {}).filter(([, r]) => r.wins + r.losses + r.draws > 0);
   if (raced.length === 0) return '';
-  return `Your record: ${raced.map(([s, r]) => `${s} ${r.wins}–${r.losses}${r.draws ? `/${r.draws}` : ''}`).join(', ')}`;
+  const each = raced.map(([s, r]) => t(r.draws ? 'bot.recordWithDraws' : 'bot.record',
+    { strength: t(`bot.${s}`), wins: r.wins, losses: r.losses, draws: r.draws }));
+  return t('bot.yourRecord', { records: each.join(', ') });
 }
 
 export class LobbyView {
@@ -39,7 +43,7 @@ export class LobbyView {
   // and miniature live board (while racing), and a Watch button calling onSpectate(code).
   renderRooms(rooms, onSpectate) {
     if (rooms.length === 0) {
-      this.el.rooms.replaceChildren(Object.assign(document.createElement('li'), { className: 'room-card empty', textContent: 'No public races right now.' }));
+      this.el.rooms.replaceChildren(Object.assign(document.createElement('li'), { className: 'room-card empty', textContent: t('lobby.noRaces') }));
       return;
     }
     // Races running first (their boards move), then the rooms with the most players.
@@ -50,9 +54,10 @@ export class LobbyView {
       const head = document.createElement('div');
       head.className = 'card-head';
       head.append(Object.assign(document.createElement('strong'), { textContent: r.code }),
-        Object.assign(document.createElement('span'), { className: 'what', textContent: `${r.state}${r.spectators ? ` · ${r.spectators} watching` : ''}` }));
+        Object.assign(document.createElement('span'), { className: 'what', textContent: r.spectators
+          ? t('lobby.stateWatched', { state: t(`room.state.${r.state}`), count: r.spectators }) : t(`room.state.${r.state}`) }));
       const what = Object.assign(document.createElement('span'), { className: 'what',
-        textContent: `${r.mode} ${r.size}×${r.size}${r.mode === 'fifteen' ? '' : ` to ${r.target}`}` });
+        textContent: settingsText(r) });
       const racers = document.createElement('div');
       racers.className = 'racers';
       racers.append(...r.players.map((p) => {
@@ -62,14 +67,14 @@ export class LobbyView {
         if (p.board) {
           const board = document.createElement('div');
           box.append(board);
-          const view = new BoardView(board, { label: `${p.name}'s board` });
+          const view = new BoardView(board, { label: t('board.of', { name: p.name }) });
           board.classList.add('mini');
           view.show(p.board, r.mode);
         }
         return box;
       }));
-      const watch = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Watch' });
-      watch.setAttribute('aria-label', `Watch room ${r.code}`);
+      const watch = Object.assign(document.createElement('button'), { type: 'button', textContent: t('lobby.watch') });
+      watch.setAttribute('aria-label', t('lobby.watchRoom', { code: r.code }));
       watch.addEventListener('click', () => onSpectate(r.code));
       li.append(head, what, racers, watch);
       return li;

@@ -2,23 +2,26 @@
 // finished game) and the inline confirm that R and Z ask before they resign or unrank a game
 // (never window.confirm). A race's result has its own dialog (race_view.js).
 
+import { t } from './i18n.js';
+
 // What the overlay says for the solo game shown (myGame), or null when it is closed: {text,
-// keepGoing, tryAgain, share} — the last three say which buttons it offers (share: a finished
-// daily game). keptGoing(game): the player chose to play on after winning that game.
+// won, keepGoing, tryAgain, share} — won: a win or a solve (its sound); the last three say
+// which buttons it offers (share: a finished daily game). keptGoing(game): the player chose to
+// play on after winning that game.
 export function overlayFor(state, game, keptGoing) {
   if (!game || state.role) return null;
-  let text = null;
-  if (game.won && !keptGoing(game) && game.state === 'playing') text = 'You win!';
-  else if (game.state !== 'playing') text = game.state === 'solved' ? 'Solved!' : 'Game over';
-  return text && { text, keepGoing: game.state === 'playing', tryAgain: !game.daily,
-    share: !!game.daily && game.state !== 'playing' };
+  let outcome = null;
+  if (game.won && !keptGoing(game) && game.state === 'playing') outcome = 'won';
+  else if (game.state !== 'playing') outcome = game.state === 'solved' ? 'solved' : 'over';
+  return outcome && { text: t(`overlay.${outcome}`), won: outcome !== 'over', keepGoing: game.state === 'playing',
+    tryAgain: !game.daily, share: !!game.daily && game.state !== 'playing' };
 }
 
 // The overlay as a dialog: it takes the focus when it opens, keys do not reach the board
 // behind it, and the focus goes back to the board when it closes.
 export class OverlayView {
   // el: {overlay, text, keepGoing, tryAgain, share, board}.
-  constructor(el) { this.el = el; }
+  constructor(el) { this.el = el; this.won = false; }
 
   get open() { return !this.el.overlay.hidden; }
 
@@ -29,6 +32,7 @@ export class OverlayView {
     el.overlay.hidden = !content;
     if (content) {
       el.text.textContent = content.text;
+      this.won = content.won;
       el.keepGoing.hidden = !content.keepGoing;
       el.tryAgain.hidden = !content.tryAgain;
       el.share.hidden = !content.share;

@@ -2,6 +2,9 @@
 // rating over time (an SVG drawn here, no library: axes, dates, a point per race and the
 // current value), best results and recent races with their outcome and replays. Names and
 // numbers are text, never HTML.
+import { dateTime, language, languageTag, t } from './i18n.js';
+import { achievementWords } from './notice_view.js';
+
 
 // The room the drawn chart leaves around its plot for the axes' labels.
 const CHART_PAD = { left: 44, right: 44, top: 14, bottom: 26 };
@@ -42,7 +45,8 @@ function svg(tag, attrs, content) {
   return node;
 }
 
-const day = (at) => new Date(at).toLocaleDateString(undefined, { day: 'numeric', month: 'short' });
+const day = (at) => new Intl.DateTimeFormat(languageTag(language()), { day: 'numeric', month: 'short' }).format(new Date(at));
+const date = (at) => new Intl.DateTimeFormat(languageTag(language()), { dateStyle: 'medium' }).format(new Date(at));
 
 // Draws ratings into the chart (an <svg> with a 600 × 220 viewBox).
 function drawChart(chart, ratings) {
@@ -61,20 +65,20 @@ function drawChart(chart, ratings) {
   if (points.length > 1) parts.push(svg('polyline', { class: 'line', points: points.map((p) => `${p.x},${p.y}`).join(' ') }));
   for (const p of points) {
     const dot = svg('circle', { class: 'point', cx: p.x, cy: p.y, r: 4 });
-    dot.append(svg('title', {}, `${p.rating} on ${day(p.at)}`));
+    dot.append(svg('title', {}, t('profile.pointTitle', { rating: String(p.rating), day: day(p.at) })));
     parts.push(dot);
   }
   const now = points[points.length - 1];
   if (now) parts.push(svg('text', { class: 'current', x: Math.min(now.x + 8, width - 2), y: now.y + 4 }, String(now.rating)));
   chart.replaceChildren(...parts);
-  chart.setAttribute('aria-label', `Rating over time, now ${now?.rating}: ${ratings.map((r) => r.rating).join(', ')}`);
+  chart.setAttribute('aria-label', t('profile.chartLabel', { now: String(now?.rating), ratings: ratings.map((r) => r.rating).join(', ') }));
 }
 
 // A game's links: its replay, and racing it as a ghost.
 function gameLinks(li, game, onReplay, onRace) {
-  const replay = text('button', 'replay', 'link');
+  const replay = text('button', t('results.replay'), 'link');
   replay.addEventListener('click', () => onReplay(game));
-  const race = text('button', 'race this run', 'link');
+  const race = text('button', t('profile.raceRun'), 'link');
   race.addEventListener('click', () => onRace(game));
   li.append(replay, ' ', race);
 }
@@ -89,27 +93,28 @@ function statTile(label, value) {
 // opens a replay, onRace(gameId) races the game as a ghost.
 export function renderProfile(el, p, onReplay, onRace) {
   el.name.textContent = p.name;
-  el.stats.replaceChildren(statTile('Rating', p.rating), statTile('Wins', p.wins), statTile('Losses', p.losses),
-    statTile('Games', p.games), statTile('Daily streak', p.daily?.streak ?? 0));
+  el.stats.replaceChildren(statTile(t('profile.rating'), p.rating), statTile(t('profile.wins'), p.wins),
+    statTile(t('profile.losses'), p.losses), statTile(t('profile.games'), p.games), statTile(t('profile.streak'), p.daily?.streak ?? 0));
   // The rating starts at 1500 when the player is created; each rated race adds a point.
   drawChart(el.chart, [{ at: p.created_at, rating: 1500 }, ...p.rating_history]);
   const held = p.achievements ?? [];
-  el.achievements.replaceChildren(...(held.length === 0 ? [text('li', 'None yet.')] : held.map((a) => {
+  el.achievements.replaceChildren(...(held.length === 0 ? [text('li', t('profile.noneYet'))] : held.map((a) => {
     const li = text('li', '');
-    li.append(text('strong', a.title), ` · ${a.description} · ${new Date(a.at).toLocaleDateString()} `);
+    const words = achievementWords(a);
+    li.append(text('strong', words.title), ` · ${words.description} · ${date(a.at)} `);
     gameLinks(li, a.game, onReplay, onRace);
     return li;
   })));
-  el.bests.replaceChildren(...(p.bests.length === 0 ? [text('li', 'None yet.')] : p.bests.map((b) => {
-    const li = text('li', `${b.mode} ${b.size}×${b.size}: ${b.score} points, ${b.max_tile} tile, ${b.moves} moves `);
+  el.bests.replaceChildren(...(p.bests.length === 0 ? [text('li', t('profile.noneYet'))] : p.bests.map((b) => {
+    const li = text('li', `${t('profile.best', { mode: t(`mode.${b.mode}`), size: b.size, score: b.score, tile: String(b.max_tile), count: b.moves })} `);
     gameLinks(li, b.game, onReplay, onRace);
     return li;
   })));
-  el.races.replaceChildren(...(p.races.length === 0 ? [text('li', 'No races yet.')] : p.races.map((r) => {
+  el.races.replaceChildren(...(p.races.length === 0 ? [text('li', t('profile.noRaces'))] : p.races.map((r) => {
     const li = document.createElement('li');
-    const outcome = { won: 'Won', lost: 'Lost', draw: 'Draw' }[r.outcome] ?? 'Played';
+    const outcome = ['won', 'lost', 'draw'].includes(r.outcome) ? t(`profile.outcome.${r.outcome}`) : t('profile.outcome.played');
     li.append(text('span', outcome, `outcome ${r.outcome ?? ''}`),
-      text('span', `${r.score} points · ${r.mode} ${r.size}×${r.size} · ${new Date(r.at).toLocaleString()}`));
+      text('span', t('profile.race', { score: r.score, mode: t(`mode.${r.mode}`), size: r.size, at: dateTime(r.at) })));
     gameLinks(li, r.game, onReplay, onRace);
     return li;
   })));

@@ -3,6 +3,7 @@
 // (every racer's, for a spectator) laid out to fit the screen, the clock and the result
 // dialog. Names are text, never HTML.
 import { BoardView } from './board_view.js';
+import { language, t } from './i18n.js';
 
 function text(tag, value, className) {
   const node = document.createElement(tag);
@@ -11,18 +12,16 @@ function text(tag, value, className) {
   return node;
 }
 
-// The emotes racers may send (the server's fixed set), as words: they draw in any font.
-export const EMOTES = { hi: 'Hi', gl: 'Good luck', gg: 'Good game', nice: 'Nice', wow: 'Wow', oops: 'Oops' };
-export const EMOTE_WORDS = { hi: 'hi', gl: 'good luck', gg: 'good game', nice: 'nice', wow: 'wow', oops: 'oops' };
+// The emotes racers may send (the server's fixed set), shown as words (emote.<name>): they
+// draw in any font.
+export const EMOTES = ['hi', 'gl', 'gg', 'nice', 'wow', 'oops'];
 
 // A ghost race's result in words: by how much each racer beat or trailed the run.
 export function ghostMargins(over) {
   const names = new Map(over.standings.map((s) => [s.player, s.name]));
   return Object.entries(over.ghost.margins).map(([player, margin]) => {
-    const who = names.get(player) ?? 'someone';
-    const run = `${over.ghost.name}'s run (${over.ghost.score} points)`;
-    if (margin === 0) return `${who} tied ${run}.`;
-    return `${who} ${margin > 0 ? 'beat' : 'trailed'} ${run} by ${Math.abs(margin)} points.`;
+    const words = { name: names.get(player) ?? t('say.someone'), ghost: over.ghost.name, score: over.ghost.score, count: Math.abs(margin) };
+    return t(margin === 0 ? 'ghost.tied' : margin > 0 ? 'ghost.beat' : 'ghost.trailed', words);
   }).join(' ');
 }
 
@@ -69,7 +68,7 @@ class RacerHead {
   constructor(element) {
     this.element = element;
     this.name = text('h3', '');
-    this.badge = text('span', 'Leads', 'badge leader');
+    this.badge = text('span', t('race.leads'), 'badge leader');
     this.numbers = text('span', '', 'numbers');
     this.bar = document.createElement('div');
     const progress = document.createElement('div');
@@ -87,7 +86,9 @@ class RacerHead {
     this.element.parentElement.classList.toggle('leads', leads);
     this.element.parentElement.classList.toggle('away', !!note?.lost);
     const detail = note && g.state === 'playing' ? note.text
-      : g.state !== 'playing' ? g.state : g.mode === 'fifteen' ? `${g.moves} moves` : `tile ${g.max_tile ?? 0}`;
+      : g.state !== 'playing' ? t(`race.state.${g.state}`) : g.mode === 'fifteen' ? t('race.moves', { count: g.moves })
+        : t('race.tile', { tile: String(g.max_tile ?? 0) });
+    this.badge.textContent = t('race.leads');
     this.numbers.replaceChildren(`${g.score}`, text('span', detail, 'tile-stat'));
     this.bar.style.width = `${Math.round(progressTo(g.max_tile, target) * 100)}%`;
     this.bar.parentElement.hidden = g.mode === 'fifteen';
@@ -109,13 +110,13 @@ export class RaceView {
     const hosting = room && me === room.host && room.state === 'waiting' && !room.tournament;
     this.el.players.replaceChildren(...(room ? room.players : []).map((p) => {
       const li = text('li', p.name);
-      if (p.id === room.host) li.append(text('span', 'host', 'badge'));
-      if (p.ready) { li.classList.add('ready'); li.append(text('span', 'ready', 'badge ready')); }
+      if (p.id === room.host) li.append(text('span', t('room.host'), 'badge'));
+      if (p.ready) { li.classList.add('ready'); li.append(text('span', t('room.isReady'), 'badge ready')); }
       if (p.ghost) li.classList.add('ghost');
-      if (!p.connected) { li.classList.add('away'); li.append(text('span', 'away', 'badge')); }
+      if (!p.connected) { li.classList.add('away'); li.append(text('span', t('room.away'), 'badge')); }
       if (hosting && p.id !== me && !p.ghost && !p.id.startsWith('bot-')) {
-        const kick = text('button', 'send out', 'link');
-        kick.setAttribute('aria-label', `Send ${p.name} out of the room`);
+        const kick = text('button', t('room.kick'), 'link');
+        kick.setAttribute('aria-label', t('room.kickLabel', { name: p.name }));
         kick.addEventListener('click', () => onKick(p.id));
         li.append(' ', kick);
       }
@@ -148,10 +149,10 @@ export class RaceView {
     const leader = leaderOf(race.games);
     // Who leads, in words (a live region: said when the leader changes, not on every move).
     el.leader.hidden = Object.keys(race.games).length < 2;
-    if (leader !== this.leaderId) {
-      this.leaderId = leader;
-      el.leader.textContent = leader === null ? 'Nobody leads yet'
-        : leader === skip ? 'You lead' : `${names.get(leader) ?? 'A racer'} leads`;
+    if (`${leader}/${language()}` !== this.leaderId) {
+      this.leaderId = `${leader}/${language()}`;
+      el.leader.textContent = leader === null ? t('race.nobodyLeads')
+        : leader === skip ? t('race.youLead') : t('race.leader', { name: names.get(leader) ?? t('race.aRacer') });
     }
     // The layout before any board is drawn: a tile drawn at one size and then fitted to
     // another would slide (its transition) out of its board meanwhile.
@@ -181,19 +182,19 @@ export class RaceView {
     }
     for (const id of ids) {
       const g = race.games[id], entry = this.boards.get(id);
-      const name = names.get(id) ?? 'racer';
+      const name = names.get(id) ?? t('race.aRacer');
       entry.head.render(name, g, id === leader, target, noteOf(id));
-      entry.view.setLabel(`${name}'s board`);
+      entry.view.setLabel(t('board.of', { name }));
       // A move is drawn by animate(); a board that came another way (race_state after a
       // reconnect: moves made meanwhile) is drawn as it is.
       if (JSON.stringify(entry.view.latest) !== JSON.stringify(g.board)) entry.view.show(g.board, g.mode);
     }
-    if (skip && race.games[skip]) this.ownHead.render(`You (${names.get(skip) ?? 'you'})`, own ?? race.games[skip], skip === leader, target);
+    if (skip && race.games[skip]) this.ownHead.render(t('race.you', { name: names.get(skip) ?? '' }), own ?? race.games[skip], skip === leader, target);
   }
 
   // Shows emote (a name of EMOTES) beside the board of `at` (an element) for three seconds.
   static showEmote(at, emote) {
-    const bubble = text('span', EMOTES[emote] ?? '', 'emote-bubble');
+    const bubble = text('span', EMOTES.includes(emote) ? t(`emote.${emote}`) : '', 'emote-bubble');
     bubble.setAttribute('aria-hidden', 'true');  // announced in words by the page
     at.append(bubble);
     setTimeout(() => bubble.remove(), 3000);
@@ -226,12 +227,12 @@ export class RaceView {
     const wasOpen = !el.results.hidden;
     el.results.hidden = !over;
     if (!over) return false;
-    const reason = { target: 'target reached', time: 'time is up', all_over: 'every board is full', forfeit: 'by forfeit' }[over.reason] ?? over.reason;
+    const reason = t(`results.reason.${over.reason}`);
     const winner = over.standings.find((s) => s.player === over.winner);
     const racing = role === 'racer';
     el.verdict.hidden = !racing;
-    el.verdict.textContent = over.winner === me ? 'You win!' : over.winner ? 'You lose' : 'Draw';
-    el.title.textContent = winner ? `${winner.name} wins — ${reason}` : `Draw — ${reason}`;
+    el.verdict.textContent = over.winner === me ? t('results.win') : over.winner ? t('results.lose') : t('results.draw');
+    el.title.textContent = winner ? t('results.wonBy', { name: winner.name, reason }) : t('results.drawn', { reason });
     el.standings.replaceChildren(...over.standings.map((s, i) => {
       const tr = document.createElement('tr');
       if (s.player === me) tr.className = 'you';
@@ -246,12 +247,12 @@ export class RaceView {
       }
       const replay = document.createElement('td');
       if (over.replays?.[s.player]) {
-        const link = text('button', 'replay', 'link');
-        link.setAttribute('aria-label', `Replay ${s.name}'s game`);
+        const link = text('button', t('results.replay'), 'link');
+        link.setAttribute('aria-label', t('results.replayLabel', { name: s.name }));
         link.addEventListener('click', () => onReplay(over.replays[s.player]));
         replay.append(link);
       }
-      tr.append(text('td', String(i + 1)), text('td', s.player === me ? `${s.name} (you)` : s.name),
+      tr.append(text('td', String(i + 1)), text('td', s.player === me ? t('results.you', { name: s.name }) : s.name),
         text('td', `${s.score}`), text('td', `${s.max_tile ?? ''}`), rating, replay);
       return tr;
     }));

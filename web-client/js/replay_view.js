@@ -2,11 +2,12 @@
 // locally by the engine port, with play, pause and step.
 import { replayFrames } from './engine.js';
 import { BoardView } from './board_view.js';
+import { t } from './i18n.js';
 
 export class ReplayView {
   constructor(el) {
     this.el = el;
-    this.board = new BoardView(el.board, { label: 'Replay board' });
+    this.board = new BoardView(el.board, { label: t('replay.board') });
     this.timer = null;
     el.play.addEventListener('click', () => (this.timer ? this.pause() : this.play()));
     el.step.addEventListener('click', () => { this.pause(); this.show(this.index + 1); });
@@ -16,7 +17,7 @@ export class ReplayView {
     this.pause();
     this.replay = replay;
     this.frames = replayFrames(this.replay).frames;
-    this.el.title.textContent = `${this.replay.player.name}, ${this.replay.mode} ${this.replay.size}×${this.replay.size}`;
+    this.el.title.textContent = t('replay.title', { name: this.replay.player.name, mode: t(`mode.${this.replay.mode}`), size: this.replay.size });
     this.el.total.textContent = String(this.frames.length - 1);
     this.show(0);
   }
@@ -31,13 +32,13 @@ export class ReplayView {
   }
 
   play() {
-    this.el.play.textContent = 'Pause';
+    this.el.play.textContent = t('replay.pause');
     this.timer = setInterval(() => this.show(this.index + 1), 150);
   }
 
   pause() {
     clearInterval(this.timer);
     this.timer = null;
-    this.el.play.textContent = 'Play';
+    this.el.play.textContent = t('replay.play');
   }
 }

@@ -1,12 +1,13 @@
 // What the client keeps in the browser, all in one place: the player's name and token, sound
 // on or off, the game a player chose to keep playing after winning it, and whether emotes are
-// muted. Wraps a Web Storage (localStorage, or anything with getItem/setItem/removeItem).
+// muted, and the language chosen. Wraps a Web Storage (localStorage, or anything with getItem/setItem/removeItem).
 const KEYS = {
   name: 'tilerace.name',
   token: 'tilerace.token',
   sound: 'tilerace.sound',
   keepGoing: 'tilerace.keepGoing',
   muteEmotes: 'tilerace.muteEmotes',
+  language: 'tilerace.language',
 };
 
 export class ClientStorage {
@@ -43,6 +44,10 @@ export class ClientStorage {
   // Whether the player chose to keep going after winning game gameId (kept across reloads).
   keptGoing(gameId) { return !!gameId && this.store.getItem(KEYS.keepGoing) === gameId; }
   keepGoing(gameId) { this.store.setItem(KEYS.keepGoing, gameId ?? ''); }
+
+  // The language the player chose in the header (i18n.js), or null: the browser's.
+  get language() { return this.store.getItem(KEYS.language); }
+  set language(lang) { this.store.setItem(KEYS.language, lang); }
 
   get emotesMuted() { return this.store.getItem(KEYS.muteEmotes) === '1'; }
   set emotesMuted(on) { this.store.setItem(KEYS.muteEmotes, on ? '1' : '0'); }

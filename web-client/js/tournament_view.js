@@ -3,21 +3,17 @@
 // host's Start, and the podium at the end. Draws what it is given; names are text, never HTML.
 const SVG = 'http://www.w3.org/2000/svg';
 const BOX = { width: 170, height: 46, gap: 14, column: 210 };
-
-const FORMATS = { single_elimination: 'Single elimination', swiss: 'Swiss', arena: 'Arena' };
+import * as i18n from './i18n.js';
+import { settingsText } from './friends_view.js';
 
 // "Swiss · classic 4×4 to 2048 · round 2 of 5": what a tournament is and where it stands
 // ("rooms of 4" when its matches seat more than two).
 export function summaryText(t) {
-  const rooms = t.room_size > 2 ? ` in rooms of ${t.room_size}` : '';
-  const game = `${t.mode} ${t.size}×${t.size}${t.mode === 'fifteen' ? '' : ` to ${t.target}`}${rooms}`;
-  const where = {
-    waiting: `waiting for players (${t.players.length}/${t.max_players})`,
-    running: t.format === 'arena' ? 'running' : `round ${t.round} of ${t.rounds}`,
-    finished: 'finished',
-    cancelled: 'called off',
-  }[t.state];
-  return `${FORMATS[t.format]} · ${game} · ${where}`;
+  const game = t.room_size > 2 ? i18n.t('tournament.inRooms', { settings: settingsText(t), count: t.room_size }) : settingsText(t);
+  const where = t.state === 'waiting' ? i18n.t('tournament.waiting', { players: t.players.length, max: t.max_players })
+    : t.state === 'running' && t.format !== 'arena' ? i18n.t('tournament.round', { round: t.round, rounds: t.rounds })
+      : i18n.t(`tournament.state.${t.state}`);
+  return `${i18n.t(`tournament.format.${t.format}`)} · ${game} · ${where}`;
 }
 
 // The bracket's rounds, first round first, each match in bracket order (the third-place match
@@ -54,17 +50,20 @@ export function standingsOrder(t) {
 // first in a room), "not played" (everyone lost it).
 export function matchText(m, names) {
   const name = (id) => names[id] ?? id;
-  if (m.state === 'bye') return `${name(m.a)}: bye`;
+  if (m.state === 'bye') return i18n.t('tournament.bye', { name: name(m.a) });
   const players = m.players ?? [m.a, m.b];
   const who = players.map(name).join(' – ');
-  if (m.state === 'racing') return `${who} · racing`;
+  if (m.state === 'racing') return `${who} · ${i18n.t('tournament.racing')}`;
   if (m.state !== 'done') return who;
   const results = m.results ?? {};
   const drew = players.filter((id) => results[id] === 'draw');
-  const drewText = `${drew.map(name).join(', ')} drew`;
-  let how = 'not played';
-  if (m.draw) how = 'draw';
-  else if (m.winner) how = `${name(m.winner)} won${players.length > 2 && drew.length ? `, ${drewText}` : ''}`;
+  const drewText = i18n.t('tournament.drew', { names: drew.map(name).join(', ') });
+  let how = i18n.t('tournament.notPlayed');
+  if (m.draw) how = i18n.t('tournament.draw');
+  else if (m.winner) {
+    const won = i18n.t('tournament.won', { name: name(m.winner) });
+    how = players.length > 2 && drew.length ? `${won}, ${drewText}` : won;
+  }
   else if (drew.length) how = drewText;
   return `${who} · ${how}`;
 }
@@ -87,7 +86,7 @@ export class TournamentView {
   render(t, me) {
     const { el } = this;
     if (!t) return;
-    el.title.textContent = `Tournament ${t.code}`;
+    el.title.textContent = i18n.t('tournament.title', { code: t.code });
     el.summary.textContent = summaryText(t);
     el.start.hidden = !(t.state === 'waiting' && me && t.host === me.id);
     const names = Object.fromEntries(t.players.map((p) => [p.id, p.name]));
@@ -98,19 +97,19 @@ export class TournamentView {
     if (!el.matches.hidden) this.renderMatches(t, names);
     el.podium.hidden = t.podium.length === 0;
     el.podium.replaceChildren(...t.podium.map((id, i) => Object.assign(document.createElement('li'), {
-      className: `place place-${Math.min(i, 2) + 1}`, textContent: `${['1st', '2nd', '3rd', '3rd'][i]} ${names[id] ?? id}`,
+      className: `place place-${Math.min(i, 2) + 1}`, textContent: i18n.t(`tournament.place${Math.min(i, 2) + 1}`, { name: names[id] ?? id }),
     })));
   }
 
   renderPlayers(t) {
     const scored = t.format !== 'single_elimination';
-    this.el.pointsHead.textContent = scored ? 'Points' : 'Status';
+    this.el.pointsHead.textContent = scored ? i18n.t('tournament.points') : i18n.t('tournament.status');
     this.el.players.replaceChildren(...standingsOrder(t).map((p, i) => {
       const row = document.createElement('tr');
       row.dataset.player = p.id;
       const cells = [t.state === 'waiting' ? '' : String(i + 1), p.name,
-        scored ? String(p.points) : p.out ? 'out' : (t.state === 'waiting' ? '' : 'in'),
-        t.format === 'swiss' ? String(p.buchholz) : t.format === 'arena' && p.streak ? 'streak' : '',
+        scored ? String(p.points) : p.out ? i18n.t('tournament.out') : (t.state === 'waiting' ? '' : i18n.t('tournament.in')),
+        t.format === 'swiss' ? String(p.buchholz) : t.format === 'arena' && p.streak ? i18n.t('tournament.streak') : '',
         `${p.wins}/${p.played}`];
       for (const text of cells) row.append(Object.assign(document.createElement('td'), { textContent: text }));
       if (p.left) row.classList.add('left');
@@ -125,7 +124,7 @@ export class TournamentView {
     const { rounds, third } = bracketRounds(t);
     const height = Math.max(1, rounds[0]?.length ?? 1) * (BOX.height + BOX.gap);
     const width = rounds.length * BOX.column + (third ? BOX.column : 0);
-    const svg = el('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': 'Bracket' });
+    const svg = el('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': i18n.t('tournament.bracket') });
     const box = (m, x, y) => {
       const g = el('g', { class: `match ${m.state}`, transform: `translate(${x} ${y})` });
       g.dataset.round = m.round;
@@ -133,7 +132,7 @@ export class TournamentView {
       if (m.winner) g.dataset.winner = m.winner;
       g.append(el('rect', { width: BOX.width, height: BOX.height, rx: 6 }));
       [m.a, m.b].forEach((id, i) => {
-        const name = id ? names[id] ?? id : (m.state === 'bye' && i === 1 ? 'bye' : '…');
+        const name = id ? names[id] ?? id : (m.state === 'bye' && i === 1 ? i18n.t('tournament.byeBox') : '…');
         const text = el('text', { x: 8, y: 18 + i * 20, class: id && id === m.winner ? 'winner' : '' }, name);
         g.append(text);
       });
@@ -141,7 +140,7 @@ export class TournamentView {
         g.classList.add('live');
         g.setAttribute('tabindex', '0');
         g.setAttribute('role', 'button');
-        g.setAttribute('aria-label', `Watch ${names[m.a]} against ${names[m.b]}`);
+        g.setAttribute('aria-label', i18n.t('tournament.watchMatch', { a: names[m.a], b: names[m.b] }));
         g.addEventListener('click', () => this.on.watch(m.room));
         g.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.on.watch(m.room); });
       }
@@ -168,9 +167,9 @@ export class TournamentView {
     this.el.matches.replaceChildren(...shown.map((m) => {
       const li = document.createElement('li');
       li.append(Object.assign(document.createElement('span'), {
-        textContent: `${t.format === 'swiss' ? `Round ${m.round}: ` : ''}${matchText(m, names)}` }));
+        textContent: t.format === 'swiss' ? i18n.t('tournament.roundMatch', { round: m.round, match: matchText(m, names) }) : matchText(m, names) }));
       if (m.state === 'racing' && m.room) {
-        const watch = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Watch' });
+        const watch = Object.assign(document.createElement('button'), { type: 'button', textContent: i18n.t('lobby.watch') });
         watch.addEventListener('click', () => this.on.watch(m.room));
         li.append(' ', watch);
       }
