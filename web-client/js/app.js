@@ -4,7 +4,9 @@
 // controller; and page_view.js draws the state after each.
 import { Connection } from './connection.js';
 import { ClientStorage } from './storage.js';
-import { applyMessage, initialState, myGame, notify, showView } from './state.js';
+import { applyMessage, initialState, myGame, notify, serverGame, showPractice, showView } from './state.js';
+import { Practice } from './practice.js';
+import { watchUpdates } from './updates.js';
 import { Controller } from './controller.js';
 import { Predictor } from './prediction.js';
 import { fetchProfile, fetchReplay } from './api.js';
@@ -32,10 +34,12 @@ const sound = new Sound(storage);
 const feedback = new Feedback($('announce'), sound);
 // My own game is predicted (?predict=0 turns it off: the latency benchmark's baseline).
 const predictor = new Predictor((msg) => connection.transmit(msg), { enabled: params.get('predict') !== '0' });
+const practice = new Practice(storage);
 const controller = new Controller(state, {
   send: (msg) => connection.send(msg),
   press: (action) => {
-    predictor.follow(myGame(state));  // the game shown may have changed without a message (Leave)
+    if (state.practice && !state.role) return practise(action);
+    predictor.follow(serverGame(state));  // the game shown may have changed without a message (Leave)
     if (drawOwn(predictor.press(action))) render();
   },
   moveTo: (to) => connection.moveTo(to),
@@ -52,7 +56,11 @@ const page = {
   say: (text) => feedback.say(text),
   kick: (id) => controller.kick(id),
   openReplay, openProfile, render, show, shownGame, clearGain,
-  newGame: () => controller.newGame(lobby.settings()),
+  newGame: () => (state.practice ? startPractice() : controller.newGame(lobby.settings())),
+  // A practice game with the lobby's settings, on its screen; stopped before a game that counts.
+  startPractice: () => { startPractice(); show('play'); },
+  stopPractice: () => { practice.stop(); showPractice(state, null); },
+  practiceBest: (game) => practice.best(game.mode, game.size),
   // R and Z on a game that counts: ask first.
   confirmNewGame() {
     const game = shownGame();
@@ -81,7 +89,7 @@ function show(screen) {
 // way applied (prediction.js).
 function shownGame() {
   const game = myGame(state);
-  if (!game || !predictor.enabled || predictor.id !== game.id) return game;
+  if (!game || game.practice || !predictor.enabled || predictor.id !== game.id) return game;
   return { ...game, ...predictor.shown };
 }
 
@@ -99,14 +107,17 @@ function drawOwn(change) {
 
 connection.addEventListener('welcomed', (e) => predictor.setOpen(e.detail));
 connection.addEventListener('rtt', () => { if (state.room) render(); });
-connection.addEventListener('status', (e) => { $('status').textContent = e.detail === 'open' ? '' : t(`status.${e.detail}`); });
+connection.addEventListener('status', (e) => {
+  $('status').textContent = e.detail === 'open' ? '' : t(`status.${e.detail}`);
+  render();  // the offline notice
+});
 
 connection.addEventListener('message', (e) => {
   const msg = e.detail;
   const shownBefore = myGame(state);
   const viewBefore = state.view;
   const effects = applyMessage(state, msg);
-  predictor.follow(myGame(state));
+  predictor.follow(serverGame(state));
   const own = predictor.observe(msg, state.me?.id);
   for (const effect of effects) {
     if (effect.kind === 'emote') showEmote(effect.player, effect.emote);
@@ -128,6 +139,20 @@ connection.addEventListener('message', (e) => {
   if (msg.type === 'leaderboard' && msg.rid !== 'best' && msg.rid !== 'daily') renderLeaderboard($('leaderboard'), msg, openReplay, openProfile);
   render();
 });
+
+// A practice game's move, slide or undo, played here and drawn at once.
+function startPractice() {
+  showPractice(state, practice.start(lobby.settings()));
+  board.show(state.practice.board, state.practice.mode);
+  render();
+}
+function practise({ dir, cell, undo }) {
+  const changed = undo ? practice.undo() : cell ? practice.slide(...cell) : practice.move(dir);
+  if (!changed) return;
+  showPractice(state, practice.shown());
+  board.show(state.practice.board, state.practice.mode);
+  render();
+}
 
 // Whether an animation's target is my own board: my solo game, or my game in a race.
 function ownTarget(target) { return target === 'solo' || (state.me && target === state.me.id && state.role === 'racer'); }
@@ -183,6 +208,7 @@ function openReplay(id) {
 
 for (const bind of [bindSignIn, bindAccount, bindLobby, bindTournament, bindPlay, bindSoundAndEmotes]) bind($, page);
 bindLanguage(document, storage, $('language'), render);
+watchUpdates($('update'), $('update-reload'));
 bindInput($('board'), {
   onDirection: (dir, via) => {
     const game = shownGame();

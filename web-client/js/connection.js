@@ -53,6 +53,7 @@ export class Connection extends EventTarget {
     this.socket = null;
     this.attempt = 0;
     this.status = 'idle';
+    this.offline = false;       // the last attempt failed or the socket was lost: no server now
     this.welcomed = false;      // the server has said welcome on this socket
     this.outbox = new Outbox();
     this.rtt = null;            // the last round trip, ms
@@ -78,6 +79,7 @@ export class Connection extends EventTarget {
     let opened = false;
     socket.onopen = () => {
       opened = true;
+      this.offline = false;
       this.attempt = 0;
       this.setStatus('open');
       this.transmit(this.handshake.opening());
@@ -104,6 +106,7 @@ export class Connection extends EventTarget {
       if (event.code === 4003) this.handshake.banned = true;
       this.setStatus(event.code === 4000 ? 'replaced' : this.handshake.banned ? 'banned' : 'closed');
       if (event.code === 4000 || this.handshake.banned) return;  // another tab took over, or a ban
+      this.offline = true;
       if (!this.ready) return;          // signed out: nobody to reconnect as
       // A node that cannot be reached: the page's own address knows who took its place.
       if (this.url !== this.home && !opened) this.url = this.home;

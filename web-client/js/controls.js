@@ -46,15 +46,16 @@ export function bindAccount($, page) {
 
 export function bindLobby($, page) {
   const { controller, lobby } = page;
-  onClick($, 'new-game', () => { page.newGame(); page.show('play'); });
+  onClick($, 'new-game', () => { page.stopPractice(); page.newGame(); page.show('play'); });
+  for (const id of ['practice', 'practice-offline']) onClick($, id, () => page.startPractice());
   onClick($, 'create-room', () => controller.createRoom(lobby.settings()));
   onClick($, 'race-bot', () => controller.raceComputer(Number($('target').value), $('bot-strength').value));
   onClick($, 'quick-match', () => controller.quickMatch(lobby.settings()));
   onClick($, 'cancel-match', () => controller.cancelMatch());
   onSubmit($, 'join-form', () => controller.joinRoom($('join-code').value.trim()));
   onClick($, 'refresh-rooms', () => controller.refreshRooms());
-  onClick($, 'daily-4', () => { controller.playDaily(4); page.show('play'); });
-  onClick($, 'daily-5', () => { controller.playDaily(5); page.show('play'); });
+  onClick($, 'daily-4', () => { page.stopPractice(); controller.playDaily(4); page.show('play'); });
+  onClick($, 'daily-5', () => { page.stopPractice(); controller.playDaily(5); page.show('play'); });
   // The leaderboard's tabs: the one chosen is marked selected (the period applies to scores).
   const selectTab = (tab) => {
     for (const id of ['board-score', 'board-rating']) $(id).setAttribute('aria-selected', String(id === tab));
@@ -95,7 +96,7 @@ export function bindPlay($, page) {
   onClick($, 'copy-link', () => copy(page, 'invite', 'notice.invite', `${location.origin}/?room=${state.room.code}`));
   onClick($, 'undo', () => page.confirmUndo());
   onClick($, 'play-new-game', () => page.confirmNewGame());
-  onClick($, 'back', () => { page.show('lobby'); controller.refreshRooms(); });
+  onClick($, 'back', () => { page.stopPractice(); page.show('lobby'); controller.refreshRooms(); });
   onClick($, 'keep-going', () => { storage.keepGoing(myGame(state)?.id); page.render(); });  // remembered across reloads
   onClick($, 'try-again', () => page.newGame());
   onClick($, 'share', () => copy(page, 'info', 'notice.share', shareText(myGame(state))));

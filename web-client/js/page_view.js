@@ -24,6 +24,7 @@ export function tagline(state, game) {
   if (state.view === 'play' && room) {
     return room.mode === 'fifteen' ? t('tagline.raceFifteen') : t('tagline.race', { target: String(room.target) });
   }
+  if (state.view === 'play' && game?.practice) return t('tagline.practice');
   if (state.view === 'play' && game) {
     return game.mode === 'fifteen' ? t('tagline.fifteen') : t('tagline.solo', { target: String(game.target ?? 2048) });
   }
@@ -85,6 +86,8 @@ export class PageView {
     const { view } = state;
     document.body.dataset.view = ready ? view : 'name';
     document.body.dataset.role = state.role ?? 'solo';
+    // Offline: what needs the server waits for it; practice is offered meanwhile.
+    $('offline').hidden = !this.page.connection.offline;
     $('name-screen').hidden = ready;
     $('lobby').hidden = !ready || view !== 'lobby';
     for (const screen of ['play', 'replay', 'profile', 'tournament']) $(screen).hidden = view !== screen;
@@ -99,6 +102,7 @@ export class PageView {
     $('board').closest('.main-board').hidden = !game;
     for (const box of document.querySelectorAll('.score-box.own')) box.hidden = !game;
     $('best-box').hidden = !game || !!state.role;  // a solo record: not a race's
+    $('practice-mark').hidden = !game?.practice;
     if (game) {
       if (views.board.board === null) views.board.show(game.board, game.mode);  // later: snapshots and moves redraw it
       $('score').textContent = String(game.score);
@@ -106,7 +110,7 @@ export class PageView {
       // For tests and tools: which game is shown, and how many of its moves await an answer.
       $('board').dataset.game = game.id;
       $('board').dataset.pending = String(page.predictor.id === game.id ? page.predictor.entries.length : 0);
-      $('best').textContent = bestText(state, game);
+      $('best').textContent = game.practice ? String(page.practiceBest(game) ?? '–') : bestText(state, game);
     }
     const keys = game?.mode === 'fifteen' ? t('help.fifteen') : t('help.keys');
     $('help').textContent = state.role ? keys : `${keys} ${t('help.commands')}`;

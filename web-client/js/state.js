@@ -40,6 +40,7 @@ export function initialState() {
     challenges: [],
     sentChallenge: null,
     tournament: null,  // the tournament I play in or follow: its last snapshot
+    practice: null,    // the practice game shown (practice.js: played in the page, never ranked), or null
   };
 }
 
@@ -94,8 +95,15 @@ function expireNotice(state, msg) {
 // watch).
 export function myGame(state) {
   if (state.race && state.role === 'racer' && state.me) return state.race.games[state.me.id] ?? null;
-  return state.role ? null : state.solo;
+  return state.role ? null : state.practice ?? state.solo;
 }
+// My game as the server knows it: none while a practice game is shown.
+export function serverGame(state) {
+  const game = myGame(state);
+  return game?.practice ? null : game;
+}
+// A practice game shown (its latest view, practice.js), or none (null).
+export function showPractice(state, game) { state.practice = game; }
 
 // The client's own changes to its model; everything else follows the server's messages.
 export function showView(state, view) { state.view = view; }

@@ -1,6 +1,6 @@
 // What the client keeps in the browser, all in one place: the player's name and token, sound
 // on or off, the game a player chose to keep playing after winning it, and whether emotes are
-// muted, and the language chosen. Wraps a Web Storage (localStorage, or anything with getItem/setItem/removeItem).
+// muted, the language chosen, and the bests of practice games. Wraps a Web Storage (localStorage, or anything with getItem/setItem/removeItem).
 const KEYS = {
   name: 'tilerace.name',
   token: 'tilerace.token',
@@ -8,6 +8,7 @@ const KEYS = {
   keepGoing: 'tilerace.keepGoing',
   muteEmotes: 'tilerace.muteEmotes',
   language: 'tilerace.language',
+  practiceBests: 'tilerace.practiceBests',
 };
 
 export class ClientStorage {
@@ -48,6 +49,12 @@ export class ClientStorage {
   // The language the player chose in the header (i18n.js), or null: the browser's.
   get language() { return this.store.getItem(KEYS.language); }
   set language(lang) { this.store.setItem(KEYS.language, lang); }
+
+  // Practice games' bests (practice.js): "mode/size" → score (Fifteen: fewest moves).
+  get practiceBests() {
+    try { return JSON.parse(this.store.getItem(KEYS.practiceBests) ?? '{}') ?? {}; } catch { return {}; }
+  }
+  set practiceBests(bests) { this.store.setItem(KEYS.practiceBests, JSON.stringify(bests)); }
 
   get emotesMuted() { return this.store.getItem(KEYS.muteEmotes) === '1'; }
   set emotesMuted(on) { this.store.setItem(KEYS.muteEmotes, on ? '1' : '0'); }
