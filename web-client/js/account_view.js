@@ -1,7 +1,7 @@
 // The account card on your own profile: "Keep this name" for a guest (a password), a link
 // code for another device, and the devices signed in with "Sign out other devices". Draws
 // from the state only; the buttons are wired by app.js. Text, never HTML.
-import { language, languageTag, t } from './i18n.js';
+import { dateOf, t } from './i18n.js';
 
 
 // A session's line: its device (or "a browser"), when it was last seen, and "this device".
@@ -9,7 +9,7 @@ export function sessionLine(session, now = Date.now()) {
   const device = session.device || t('account.aBrowser');
   const minutes = Math.max(0, Math.round((now - session.last_seen) / 60000));
   const seen = minutes < 1 ? t('account.activeNow') : minutes < 90 ? t('account.seenMinutes', { count: minutes })
-    : t('account.seenOn', { day: new Intl.DateTimeFormat(languageTag(language()), { dateStyle: 'medium' }).format(new Date(session.last_seen)) });
+    : t('account.seenOn', { day: dateOf(session.last_seen) });
   return t(session.current ? 'account.sessionThis' : 'account.session', { device, seen });
 }
 

@@ -53,13 +53,13 @@ export function has(key) { return key in current.messages || key in current.fall
 // A number the language's way.
 export function number(n) { return current.numbers.format(n); }
 
-// A moment (Unix ms) the language's way: "2 Dec 2026, 14:30"; a day ("2026-12-02") alone.
-export function dateTime(ms) {
-  return new Intl.DateTimeFormat(current.tag, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms));
+// A moment (Unix ms) the language's way, as Intl.DateTimeFormat's options say ("2 Dec 2026"
+// by default); with its time ("2 Dec 2026, 14:30"); a day ("2026-12-02") alone.
+export function dateOf(ms, options = { dateStyle: 'medium' }) {
+  return new Intl.DateTimeFormat(current.tag, options).format(new Date(ms));
 }
-export function day(isoDay) {
-  return new Intl.DateTimeFormat(current.tag, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${isoDay}T00:00:00Z`));
-}
+export function dateTime(ms) { return dateOf(ms, { dateStyle: 'medium', timeStyle: 'short' }); }
+export function day(isoDay) { return dateOf(Date.parse(`${isoDay}T00:00:00Z`), { dateStyle: 'medium', timeZone: 'UTC' }); }
 
 function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => {

@@ -2,7 +2,7 @@
 // <html lang> set, and the page's fixed words put in from the catalog: an element's
 // data-i18n names the key of its text, data-i18n-attr "attr:key;attr:key" those of its
 // attributes (aria-label, placeholder, title). The header's language menu switches it live.
-import { LANGUAGES, chooseLanguage, language, languageTag, t, useCatalog } from './i18n.js';
+import { LANGUAGES, PSEUDO, chooseLanguage, language, languageTag, t, useCatalog } from './i18n.js';
 
 async function catalog(lang) {
   const response = await fetch(`i18n/${lang}.json`);
@@ -10,15 +10,17 @@ async function catalog(lang) {
   return response.json();
 }
 
+let english = null;  // the fallback, fetched once
+
 // Speaks lang from now on (English when its catalog cannot be had) and words the page.
 export async function speak(document, lang) {
-  const english = await catalog('en');
+  english ??= await catalog('en');
   let messages = english;
   if (lang !== 'en' && LANGUAGES.includes(lang)) {
     try { messages = await catalog(lang); } catch { lang = 'en'; }
   }
   useCatalog(lang, messages, english);
-  document.documentElement.lang = languageTag(lang === 'en-XA' ? 'en' : lang);
+  document.documentElement.lang = languageTag(lang === PSEUDO ? 'en' : lang);
   wordPage(document);
 }
 

@@ -2,7 +2,7 @@
 // rating over time (an SVG drawn here, no library: axes, dates, a point per race and the
 // current value), best results and recent races with their outcome and replays. Names and
 // numbers are text, never HTML.
-import { dateTime, language, languageTag, t } from './i18n.js';
+import { dateOf, dateTime, t } from './i18n.js';
 import { achievementWords } from './notice_view.js';
 
 
@@ -45,8 +45,7 @@ function svg(tag, attrs, content) {
   return node;
 }
 
-const day = (at) => new Intl.DateTimeFormat(languageTag(language()), { day: 'numeric', month: 'short' }).format(new Date(at));
-const date = (at) => new Intl.DateTimeFormat(languageTag(language()), { dateStyle: 'medium' }).format(new Date(at));
+const day = (at) => dateOf(at, { day: 'numeric', month: 'short' });
 
 // Draws ratings into the chart (an <svg> with a 600 × 220 viewBox).
 function drawChart(chart, ratings) {
@@ -101,7 +100,7 @@ export function renderProfile(el, p, onReplay, onRace) {
   el.achievements.replaceChildren(...(held.length === 0 ? [text('li', t('profile.noneYet'))] : held.map((a) => {
     const li = text('li', '');
     const words = achievementWords(a);
-    li.append(text('strong', words.title), ` · ${words.description} · ${date(a.at)} `);
+    li.append(text('strong', words.title), ` · ${words.description} · ${dateOf(a.at)} `);
     gameLinks(li, a.game, onReplay, onRace);
     return li;
   })));

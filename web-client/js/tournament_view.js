@@ -1,10 +1,11 @@
 // A tournament: its code and link, who plays (the standings once it runs), the bracket
 // (single elimination, drawn as SVG) or the matches paired so far (Swiss and arena), the
 // host's Start, and the podium at the end. Draws what it is given; names are text, never HTML.
-const SVG = 'http://www.w3.org/2000/svg';
-const BOX = { width: 170, height: 46, gap: 14, column: 210 };
 import * as i18n from './i18n.js';
 import { settingsText } from './friends_view.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const BOX = { width: 170, height: 46, gap: 14, column: 210 };
 
 // "Swiss · classic 4×4 to 2048 · round 2 of 5": what a tournament is and where it stands
 // ("rooms of 4" when its matches seat more than two).
