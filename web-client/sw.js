@@ -5,16 +5,16 @@
 // is the hash of the shell, tests/web/service_worker.test.mjs keeps it true) installs in the
 // background and waits; the page offers "reload" (updates.js) and tells it to take over only
 // when the player says so.
-const VERSION = 'df1fa91a69b5';
+const VERSION = '57af6ca8e9cf';
 const CACHE = `tilerace-${VERSION}`;
 export const SHELL = [
   'index.html', 'style.css', 'manifest.webmanifest',
   'icons/icon.svg', 'icons/icon-192.png', 'icons/icon-512.png',
   'i18n/en.json', 'i18n/ru.json', 'i18n/vi.json', 'i18n/zh.json',
-  'js/account_view.js', 'js/animation.js', 'js/api.js', 'js/app.js', 'js/board_view.js', 'js/connection.js',
+  'js/account_view.js', 'js/animation.js', 'js/api.js', 'js/api_screens.js', 'js/app.js', 'js/board_view.js', 'js/connection.js',
   'js/controller.js', 'js/controls.js', 'js/daily_view.js', 'js/engine.js', 'js/feedback.js', 'js/friends_view.js',
   'js/handshake.js', 'js/i18n.js', 'js/input.js', 'js/leaderboard_view.js', 'js/lobby_view.js', 'js/notice_view.js',
-  'js/overlay_view.js', 'js/page_view.js', 'js/page_words.js', 'js/practice.js', 'js/prediction.js',
+  'js/overlay_view.js', 'js/page_view.js', 'js/page_words.js', 'js/practice.js', 'js/practice_play.js', 'js/prediction.js',
   'js/profile_view.js', 'js/race_view.js', 'js/replay_view.js', 'js/sound.js', 'js/state.js', 'js/storage.js',
   'js/tournament_view.js', 'js/updates.js', 'js/views.js',
   'js/reducers/account.js', 'js/reducers/lobby.js', 'js/reducers/play.js', 'js/reducers/race.js',

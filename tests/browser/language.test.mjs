@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { serveAndBrowse, race, seriousViolations, settled } from './harness.mjs';
+import { serveAndBrowse, race, seriousViolations, settled, screenshot } from './harness.mjs';
 
 const env = serveAndBrowse();
 const catalog = (lang) => JSON.parse(readFileSync(new URL(`../../web-client/i18n/${lang}.json`, import.meta.url), 'utf8'));
@@ -68,6 +68,7 @@ for (const lang of ['ru', 'zh', 'vi']) {
     assert.deepEqual(keyLeaks(lobby), [], 'no catalog key shows');
     assert.deepEqual(englishLeaks(lobby, lang), [], 'no English shows in the lobby');
     assert.deepEqual(await seriousViolations(host), [], 'axe: lobby');
+    if (lang !== 'vi') await screenshot(host, `lobby-${lang}`);  // the README's
 
     const code = await race(host, guest);
     await settled(host);

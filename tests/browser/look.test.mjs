@@ -51,11 +51,17 @@ async function layoutDefects(page) {
   });
 }
 
+// Leaves the room by its Leave button: in the room's menu on a phone.
+async function leaveRoom(page) {
+  if (await page.locator('#room-menu-button').isVisible()) await page.click('#room-menu-button');
+  await page.click('#leave');
+}
+
 // Every screen, as a host, a guest and a watcher at one size (and colour scheme): the name
 // screen, the lobby (with a live race's card), a solo game, a race, a spectator's view, the
 // result, a replay and a profile. check(page, screen) is run on each.
 async function tour(options, check, pictures = {}) {
-  const tag = `${options.viewport.width}${options.colorScheme === 'dark' ? 'd' : ''}`;  // names are unique
+  const tag = `${options.viewport.width}${options.colorScheme === 'dark' ? 'd' : ''}${options.locale ? options.locale.slice(0, 2) : ''}`;  // names are unique
   const contexts = [];
   for (let i = 0; i < 3; ++i) contexts.push(await env.browser.newContext({ ...options, bypassCSP: true }));
   try {
@@ -91,12 +97,12 @@ async function tour(options, check, pictures = {}) {
     await card.locator('.board .tile').first().waitFor();  // the lobby lists it within 3 s, live
     await check(watcher, 'lobby with a live race');
     if (pictures.lobby) await screenshot(watcher, pictures.lobby);
-    await card.locator('button', { hasText: 'Watch' }).click();
+    await card.locator('button').click();  // Watch
     await watcher.locator('.opponent .board .tile').first().waitFor();
     await watcher.locator('.opponent').nth(1).waitFor();
     await check(watcher, 'spectator');
     if (pictures.spectator) await screenshot(watcher, pictures.spectator);
-    await guest.click('#leave');  // the host wins by forfeit
+    await leaveRoom(guest);  // the host wins by forfeit
     await host.locator('#results').waitFor();
     await check(host, 'result');
     if (pictures.result) await screenshot(host, pictures.result);
@@ -106,20 +112,20 @@ async function tour(options, check, pictures = {}) {
     await check(host, 'replay');
     await host.click('#me');
     await host.locator('#profile-name').waitFor();
-    await host.locator('#profile-races li .outcome', { hasText: 'Won' }).waitFor();
+    await host.locator('#profile-races li .outcome.won').waitFor();
     await check(host, 'profile');
     // A knockout of two, decided: the tournament's screen with its bracket and podium.
     await guest.goto(env.server.url);
     await guest.selectOption('#tournament-format', 'single_elimination');
     await guest.click('#create-tournament');
-    await guest.locator('#tournament-title').filter({ hasText: /^Tournament [A-Z2-9]{6}$/ }).waitFor();
-    const tournament = (await guest.locator('#tournament-title').textContent()).slice('Tournament '.length);
+    await guest.locator('#tournament-title').filter({ hasText: / [A-Z2-9]{6}$/ }).waitFor();
+    const tournament = (await guest.locator('#tournament-title').textContent()).slice(-6);
     await watcher.goto(`${env.server.url}/?tournament=${tournament}`);
     await guest.locator('#tournament-players tr').nth(1).waitFor();
     await check(guest, 'tournament waiting');
     await guest.click('#tournament-start');
     await watcher.locator('#board .tile').first().waitFor();
-    await watcher.click('#leave');  // the guest wins the match by forfeit
+    await leaveRoom(watcher);  // the guest wins the match by forfeit
     await guest.locator('#tournament-podium li').first().waitFor();
     await guest.locator('#tournament-bracket g.match.done').waitFor();
     await check(guest, 'tournament');
@@ -153,6 +159,17 @@ for (const [size, options] of Object.entries(SIZES)) {
         }))) assert.ok(box > 0);
       }
     }, desktop ? { lobby: 'lobby', race: 'race', spectator: 'spectator', result: 'result' } : {});
+  });
+}
+
+// Russian runs about a third longer than English: every screen again, in Russian (the
+// browser's language), at each size, with nothing scrolling sideways or sticking out.
+for (const [size, options] of Object.entries(SIZES)) {
+  test(`in Russian at ${size} size no screen scrolls sideways or overflows`, async () => {
+    await tour({ ...options, locale: 'ru-RU' }, async (page, screen) => {
+      assert.equal(await page.getAttribute('html', 'lang'), 'ru');
+      assert.deepEqual(await layoutDefects(page), [], `${size}, Russian: ${screen}`);
+    });
   });
 }
 

@@ -4,21 +4,21 @@
 // controller; and page_view.js draws the state after each.
 import { Connection } from './connection.js';
 import { ClientStorage } from './storage.js';
-import { applyMessage, initialState, myGame, notify, serverGame, showPractice, showView } from './state.js';
+import { applyMessage, initialState, myGame, serverGame, showView } from './state.js';
 import { Practice } from './practice.js';
+import { PracticePlay } from './practice_play.js';
+import { ApiScreens } from './api_screens.js';
 import { watchUpdates } from './updates.js';
 import { Controller } from './controller.js';
 import { Predictor } from './prediction.js';
-import { fetchProfile, fetchReplay } from './api.js';
 import { bindInput, moveFor } from './input.js';
 import { RaceView } from './race_view.js';
 import { makeViews } from './views.js';
 import { renderLeaderboard } from './leaderboard_view.js';
-import { renderProfile } from './profile_view.js';
 import { Sound } from './sound.js';
 import { Feedback } from './feedback.js';
 import { PageView } from './page_view.js';
-import { bindAccount, bindLobby, bindPlay, bindSignIn, bindSoundAndEmotes, bindTournament } from './controls.js';
+import { bindAccount, bindFolds, bindLobby, bindPlay, bindSignIn, bindSoundAndEmotes, bindTournament } from './controls.js';
 import { loadLanguage, bindLanguage } from './page_words.js';
 import { t } from './i18n.js';
 
@@ -34,11 +34,10 @@ const sound = new Sound(storage);
 const feedback = new Feedback($('announce'), sound);
 // My own game is predicted (?predict=0 turns it off: the latency benchmark's baseline).
 const predictor = new Predictor((msg) => connection.transmit(msg), { enabled: params.get('predict') !== '0' });
-const practice = new Practice(storage);
 const controller = new Controller(state, {
   send: (msg) => connection.send(msg),
   press: (action) => {
-    if (state.practice && !state.role) return practise(action);
+    if (practice.playing) return practice.press(action);
     predictor.follow(serverGame(state));  // the game shown may have changed without a message (Leave)
     if (drawOwn(predictor.press(action))) render();
   },
@@ -46,21 +45,23 @@ const controller = new Controller(state, {
 }, { room: params.get('room'), watch: params.get('watch'), tournament: params.get('tournament') });
 
 const { board, race, replay, lobby, overlay, daily, friends, tournament, confirm } = makeViews($, controller, {
-  openProfile: (id) => openProfile(id), render: () => render() });
+  openProfile: (id) => screens.openProfile(id), render: () => render() });
+const practice = new PracticePlay(state, new Practice(storage), board, () => render());
+const screens = new ApiScreens($, { state, controller, replay, show, render: () => render() });
 
-let profileId = null;  // whose profile is shown
 const page = {
   state, connection, controller, storage, sound, lobby, replay, predictor,
-  profileId: () => profileId,
+  profileId: () => screens.profileId,
   keptGoing: (game) => storage.keptGoing(game.id),
   say: (text) => feedback.say(text),
   kick: (id) => controller.kick(id),
-  openReplay, openProfile, render, show, shownGame, clearGain,
-  newGame: () => (state.practice ? startPractice() : controller.newGame(lobby.settings())),
+  openReplay: (id) => screens.openReplay(id), openProfile: (id) => screens.openProfile(id),
+  render, show, shownGame, clearGain,
+  newGame: () => (state.practice ? practice.start(lobby.settings()) : controller.newGame(lobby.settings())),
   // A practice game with the lobby's settings, on its screen; stopped before a game that counts.
-  startPractice: () => { startPractice(); show('play'); },
-  stopPractice: () => { practice.stop(); showPractice(state, null); },
-  practiceBest: (game) => practice.best(game.mode, game.size),
+  startPractice: () => { practice.start(lobby.settings()); show('play'); },
+  stopPractice: () => practice.stop(),
+  practiceBest: (game) => practice.best(game),
   // R and Z on a game that counts: ask first.
   confirmNewGame() {
     const game = shownGame();
@@ -135,24 +136,10 @@ connection.addEventListener('message', (e) => {
     if (mine) board.show(mine.board, mine.mode);
   }
   if (msg.type === 'rooms') lobby.renderRooms(state.rooms, (code) => controller.spectate(code));
-  if (msg.type === 'welcome') loadStreak();
-  if (msg.type === 'leaderboard' && msg.rid !== 'best' && msg.rid !== 'daily') renderLeaderboard($('leaderboard'), msg, openReplay, openProfile);
+  if (msg.type === 'welcome') screens.loadStreak();
+  if (msg.type === 'leaderboard' && msg.rid !== 'best' && msg.rid !== 'daily') renderLeaderboard($('leaderboard'), msg, page.openReplay, page.openProfile);
   render();
 });
-
-// A practice game's move, slide or undo, played here and drawn at once.
-function startPractice() {
-  showPractice(state, practice.start(lobby.settings()));
-  board.show(state.practice.board, state.practice.mode);
-  render();
-}
-function practise({ dir, cell, undo }) {
-  const changed = undo ? practice.undo() : cell ? practice.slide(...cell) : practice.move(dir);
-  if (!changed) return;
-  showPractice(state, practice.shown());
-  board.show(state.practice.board, state.practice.mode);
-  render();
-}
 
 // Whether an animation's target is my own board: my solo game, or my game in a race.
 function ownTarget(target) { return target === 'solo' || (state.me && target === state.me.id && state.role === 'racer'); }
@@ -178,35 +165,8 @@ function showEmote(player, emote) {
   feedback.emote(state, player, emote);
 }
 
-// My daily streaks, from my profile (after welcome).
-async function loadStreak() {
-  try {
-    state.dailyStreak = (await fetchProfile(state.me.id)).daily;
-    render();
-  } catch { /* the card shows no streak */ }
-}
-
-// Opens a screen from what the HTTP API gives; a failure is a notice (key) with its reason.
-async function fetched(action, failure) {
-  try { await action(); } catch (err) { notify(state, 'error', failure, { reason: err.message }); render(); }
-}
-function openProfile(id) {
-  return fetched(async () => {
-    profileId = id;
-    if (state.me && id === state.me.id) controller.listSessions();
-    renderProfile({ name: $('profile-name'), stats: $('profile-stats'), chart: $('rating-chart'),
-      bests: $('profile-bests'), races: $('profile-races'), achievements: $('profile-achievements') },
-    await fetchProfile(id), openReplay, raceRun);
-    show('profile');
-  }, 'notice.profileUnavailable');
-}
-// Races the recorded game id as a ghost (its replay says how long the run was).
-function raceRun(id) { return fetched(async () => controller.raceGhost(await fetchReplay(id)), 'notice.runUnavailable'); }
-function openReplay(id) {
-  return fetched(async () => { replay.open(await fetchReplay(id)); show('replay'); }, 'notice.replayUnavailable');
-}
-
 for (const bind of [bindSignIn, bindAccount, bindLobby, bindTournament, bindPlay, bindSoundAndEmotes]) bind($, page);
+bindFolds();
 bindLanguage(document, storage, $('language'), render);
 watchUpdates($('update'), $('update-reload'));
 bindInput($('board'), {

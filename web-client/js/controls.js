@@ -124,3 +124,25 @@ export function bindSoundAndEmotes($, page) {
     setEmotesMuted(state, storage.emotesMuted);
   });
 }
+
+// The folds (a phone's room menu and emote button): the button opens and closes what it
+// folds; a choice made in it, Escape, or a click elsewhere closes it.
+export function bindFolds() {
+  const folds = [...document.querySelectorAll('.fold')];
+  const close = (fold) => {
+    fold.classList.remove('open');
+    fold.querySelector('.menu-button').setAttribute('aria-expanded', 'false');
+  };
+  for (const fold of folds) {
+    const button = fold.querySelector('.menu-button');
+    button.addEventListener('click', () => {
+      const open = !fold.classList.contains('open');
+      for (const other of folds) close(other);
+      fold.classList.toggle('open', open);
+      button.setAttribute('aria-expanded', String(open));
+    });
+    fold.querySelector('.folded').addEventListener('click', (e) => { if (e.target.closest('button')) close(fold); });
+  }
+  document.addEventListener('keydown', (e) => { if (e.key === 'Escape') folds.forEach(close); });
+  document.addEventListener('click', (e) => { for (const fold of folds) if (!fold.contains(e.target)) close(fold); });
+}

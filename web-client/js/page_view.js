@@ -86,9 +86,10 @@ export class PageView {
     const { view } = state;
     document.body.dataset.view = ready ? view : 'name';
     document.body.dataset.role = state.role ?? 'solo';
+    document.body.toggleAttribute('data-racing', view === 'play' && !!state.race && !state.results);  // the phone's layout
     // Offline: what needs the server waits for it; practice is offered meanwhile.
     $('offline').hidden = !this.page.connection.offline;
-    $('name-screen').hidden = ready;
+    $('name-screen').hidden = ready || !!state.practice;  // signed out and offline: practice still plays
     $('lobby').hidden = !ready || view !== 'lobby';
     for (const screen of ['play', 'replay', 'profile', 'tournament']) $(screen).hidden = view !== screen;
     $('open-tournament').hidden = !state.tournament;
