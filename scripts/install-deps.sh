@@ -18,8 +18,9 @@ packages=(
 [ "${1:-}" = "--profile" ] && packages+=(linux-perf)
 [ "${1:-}" = "--fuzz" ] && packages+=(clang libclang-rt-14-dev)
 if [ "${1:-}" = "--browser" ]; then
-  # The emoji font draws the web client's emotes (headless Chromium has none otherwise).
-  packages+=(chromium fonts-noto-color-emoji)
+  # The emoji font draws the web client's emotes, the CJK font its Chinese (headless
+  # Chromium has neither otherwise).
+  packages+=(chromium fonts-noto-color-emoji fonts-noto-cjk)
   # A node that is already there (say, a NodeSource build with its own npm) is kept: Debian's
   # npm package conflicts with it.
   command -v node >/dev/null 2>&1 || packages+=(nodejs)

@@ -12,15 +12,17 @@ import { chromium } from 'playwright-core';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const binary = process.env.TILERACE_BINARY ?? join(root, 'build', 'tilerace');
 
-// Starts the server on a free port with a fresh data folder. restart() stops it with SIGTERM
-// and starts it again on the same port and data, as an operator's restart would.
-export async function startServer(args = []) {
+// Starts the server on a free port with a fresh data folder, serving the page from webRoot
+// (the project's web-client unless a test serves a copy it changes). restart(meanwhile) stops
+// it with SIGTERM, awaits meanwhile() (what happens while no server runs), and starts it again
+// on the same port and data, as an operator's restart would.
+export async function startServer(args = [], { webRoot = join(root, 'web-client') } = {}) {
   const data = mkdtempSync(join(tmpdir(), 'tilerace-browser-'));
   let child = null;
   let scheme = 'http';  // https when args hold --tls-cert
   const launch = (port) => new Promise((resolve, reject) => {
     child = spawn(binary, ['--host', '127.0.0.1', '--port', String(port), '--data', data,
-      '--web-root', join(root, 'web-client'), '--countdown', '1', ...args],
+      '--web-root', webRoot, '--countdown', '1', ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 10000);
@@ -42,8 +44,9 @@ export async function startServer(args = []) {
   const port = await launch(0);
   return {
     url: `${scheme}://127.0.0.1:${port}`,
-    async restart() {
+    async restart(meanwhile = async () => {}) {
       const code = await halt();
+      await meanwhile();
       await launch(port);
       return code;
     },
@@ -54,16 +57,27 @@ export async function startServer(args = []) {
   };
 }
 
-// Chromium with the flags this machine needs. Playwright gives every launch a fresh,
-// temporary profile (its own --user-data-dir), removed on close.
+// Chromium with the flags this machine needs.
+const CHROMIUM = {
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync'],
+};
+
+// Playwright gives every launch a fresh, temporary profile (its own --user-data-dir), removed
+// on close; its contexts are incognito ones.
 export async function launchBrowser() {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await chromium.launch(CHROMIUM);
   return { browser, close: () => browser.close() };
+}
+
+// One context on a profile of its own in a temporary folder, as a person's browser is (not
+// incognito: Chromium offers to install apps only there); removed on close().
+export async function launchProfile(options = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'tilerace-profile-'));
+  const context = await chromium.launchPersistentContext(dir, { ...CHROMIUM, ...options });
+  return { context, close: async () => { await context.close(); rmSync(dir, { recursive: true, force: true }); } };
 }
 
 // A test file's server (started with args) and Chromium: started before its tests, stopped

@@ -89,6 +89,7 @@ export class PageView {
     document.body.toggleAttribute('data-racing', view === 'play' && !!state.race && !state.results);  // the phone's layout
     // Offline: what needs the server waits for it; practice is offered meanwhile.
     $('offline').hidden = !this.page.connection.offline;
+    $('practice-offline').hidden = !!state.practice;  // practising already
     $('name-screen').hidden = ready || !!state.practice;  // signed out and offline: practice still plays
     $('lobby').hidden = !ready || view !== 'lobby';
     for (const screen of ['play', 'replay', 'profile', 'tournament']) $(screen).hidden = view !== screen;
