@@ -2,6 +2,8 @@
 
 #include <openssl/crypto.h>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -46,9 +48,14 @@ AdminGuard::Verdict AdminGuard::check(const std::string& address, std::string_vi
   auto& failed = failures_[address];
   while (!failed.empty() && now - failed.front() >= std::chrono::minutes(1)) failed.pop_front();
   if (static_cast<int>(failed.size()) >= kMaxFailures) return Verdict::limited;
-  constexpr std::string_view kScheme = "Bearer ";
-  const std::string_view given =
-      authorization.starts_with(kScheme) ? authorization.substr(kScheme.size()) : "";
+  // The scheme in any case (RFC 7235 §2.1), then one space and the token.
+  constexpr std::string_view kScheme = "bearer ";
+  const bool bearer = authorization.size() >= kScheme.size() &&
+                      std::equal(kScheme.begin(), kScheme.end(), authorization.begin(),
+                                 [](char want, char c) {
+                                   return want == std::tolower(static_cast<unsigned char>(c));
+                                 });
+  const std::string_view given = bearer ? authorization.substr(kScheme.size()) : "";
   // Constant time over the token: a given token of another length is compared with the token
   // itself, and fails on the length.
   const std::string_view against = given.size() == token_.size() ? given : token_;
