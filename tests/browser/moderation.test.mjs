@@ -32,6 +32,8 @@ test('the console bans a racing player: they are told and stay out; the audit lo
   await console.click('#ban-form button[type=submit]');
   await console.locator('#console-notice', { hasText: 'Banned.' }).waitFor();
   await console.locator('#player-facts', { hasText: 'banned until lifted — abusive name' }).waitFor();
+  // The search's list says so too (read again after the action).
+  await console.locator('#found li', { hasText: 'rita-b' }).filter({ hasText: 'banned until lifted' }).waitFor();
   await console.locator('#audit li', { hasText: 'operator · ban' }).waitFor();
 
   // Rita is told why, and her page does not try to come back.

@@ -5,6 +5,7 @@ import { auditLine, banUntil, gameLine, playerFacts, reportLine, sessionLine, su
 const $ = (id) => document.getElementById(id);
 const KEY = 'tilerace-admin-token';
 let shown = null;  // the player shown
+let query = null;  // the last search, read again after an action
 
 function notice(text) {
   $('console-notice').textContent = text;
@@ -51,7 +52,7 @@ async function act(action, body, done) {
   if (!answer) return;
   notice(done(answer));
   if (shown) await openPlayer(shown);
-  await Promise.all([loadReports(), loadAudit()]);
+  await Promise.all([loadReports(), loadAudit(), query === null ? null : search(query)]);
 }
 
 async function openPlayer(id) {
@@ -105,12 +106,17 @@ $('token-form').addEventListener('submit', (e) => {
   notice('');
   showDesk();
 });
-$('search-form').addEventListener('submit', async (e) => {
-  e.preventDefault();
-  const found = await api(`players?q=${encodeURIComponent($('search').value.trim())}`);
+// The players matching q, listed with their facts as they are now.
+async function search(q) {
+  const found = await api(`players?q=${encodeURIComponent(q)}`);
   if (!found) return;
+  query = q;
   $('found').replaceChildren(...found.map((p) => item(`${p.name} · ${playerFacts(p)}`, button('open', () => openPlayer(p.id)))));
   if (found.length === 0) notice('Nobody matches.');
+}
+$('search-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  search($('search').value.trim());
 });
 $('ban-form').addEventListener('submit', (e) => {
   e.preventDefault();
