@@ -55,8 +55,10 @@ namespace {
 constexpr auto kShutdownBudget = std::chrono::seconds(8);
 constexpr int kSocketSendBuffer = 64 * 1024;
 
-// A connection over its address's limit gets a 429 and is closed. What it sent is read and
-// dropped for up to a second first, so that closing does not reset the 429 away.
+// A plain connection over its address's limit gets a 429 and is closed. What it sent is read
+// and dropped for up to a second first, so that closing does not reset the 429 away. (On the
+// TLS port the connection is closed without a word: plain text there reads to a TLS client as
+// a broken handshake, "wrong version number".)
 asio::awaitable<void> refuse_busy(TcpSocket socket) {
   static constexpr std::string_view kResponse =
       "HTTP/1.1 429 Too Many Requests\r\nServer: tilerace\r\nConnection: close\r\n"
@@ -103,8 +105,10 @@ asio::awaitable<void> accept_loop(NetworkThreads& threads, tcp::acceptor& accept
                                    : context.limits.connect(peer.address(), admitted);
     if (!admitted) {
       context.metrics.connections_refused_total.fetch_add(1, std::memory_order_relaxed);
-      asio::co_spawn(socket.get_executor(), refuse_busy(std::move(socket)), asio::detached);
-      continue;
+      if (context.tls == nullptr) {
+        asio::co_spawn(socket.get_executor(), refuse_busy(std::move(socket)), asio::detached);
+      }
+      continue;  // over TLS: the socket closes here, nothing written
     }
     socket.set_option(tcp::no_delay(true), ec);
     // A game connection never needs a big window; a fixed kernel buffer keeps what a slow

@@ -12,6 +12,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <fstream>
@@ -227,6 +228,25 @@ TEST_F(Tls, PlainHttpGarbageOldProtocolsAndStalledHandshakesDisturbNobody) {
   EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
   EXPECT_LT(std::chrono::steady_clock::now() - started, 15s);
   play_a_move(player);
+}
+
+TEST_F(Tls, OverTheAddressLimitTheConnectionIsClosedWithoutPlainText) {
+  std::vector<std::string> args = pki_.server_args();
+  args.insert(args.end(), {"--max-connections-per-ip", "1"});
+  ServerProcess server(args);
+  WssClient player(server.port(), pki_.path("ca.pem"));
+  EXPECT_EQ(player.request({{"type", "hello"}, {"name", "una"}})["type"], "welcome");
+  // The second connection from this address: closed before any byte, no "HTTP/1.1 429".
+  asio::io_context ioc;
+  tcp::socket extra(ioc);
+  extra.connect({asio::ip::make_address("127.0.0.1"), server.port()});
+  std::string got;
+  boost::system::error_code ec;
+  std::array<char, 256> buffer;
+  while (!ec) got.append(buffer.data(), extra.read_some(asio::buffer(buffer), ec));
+  EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
+  EXPECT_EQ(got, "");
+  play_a_move(player);  // the admitted one plays on
 }
 
 }  // namespace
