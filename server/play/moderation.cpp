@@ -97,7 +97,7 @@ asio::awaitable<void> Moderation::sweep() {
       spdlog::debug("moderation sweep: {}", e.what());  // the next one tries again
       continue;
     }
-    for (const std::string& id : banned) apply_here("close", id, "");
+    for (const std::string& id : banned) co_await close_banned(id);
     try {
       co_await analyse_some();
     } catch (const std::exception& e) {
@@ -141,20 +141,14 @@ void Moderation::apply_here(const std::string& kind, const std::string& target,
     if (const auto room = rooms_.find(target)) room->close_by_operator(text);
     return;
   }
+  if (kind == "close") {  // the ban is read from the store, as every path reads it
+    if (timer_) asio::co_spawn(timer_->get_executor(), close_banned(target), asio::detached);
+    return;
+  }
   const auto player = players_.find(target);
   if (!player) return;
-  std::shared_ptr<Participant> connection;
-  {
-    std::lock_guard lock(player->mutex);
-    connection = player->connection.lock();
-  }
-  if (kind == "close") {
-    if (!connection) return;
-    // Their sign-in would be refused with the reason; the sweep passes no reason.
-    connection->deliver(std::make_shared<const std::string>(
-        protocol::encode_banned(text.empty() ? "banned by the operator" : text, 0, {})));
-    connection->close(kBannedClose);
-  } else if (kind == "rename") {
+  const std::shared_ptr<Participant> connection = connection_of(target);
+  if (kind == "rename") {
     player->set_name(text);
     if (connection) {
       connection->deliver(
@@ -163,6 +157,34 @@ void Moderation::apply_here(const std::string& kind, const std::string& target,
   } else if (kind == "unregister") {
     player->registered = false;
   }
+}
+
+std::shared_ptr<Participant> Moderation::connection_of(const std::string& player_id) {
+  const auto player = players_.find(player_id);
+  if (!player) return nullptr;
+  std::lock_guard lock(player->mutex);
+  return player->connection.lock();
+}
+
+asio::awaitable<void> Moderation::close_banned(std::string player_id) {
+  if (!connection_of(player_id)) co_return;  // not connected here: nothing to read
+  std::optional<BanRecord> ban;
+  bool read = true;
+  const StoreWorker::Job find = [&](Store& s) { ban = s.ban_of(player_id, unix_ms()); };
+  try {
+    co_await store_.run(find);
+  } catch (const std::exception& e) {
+    // The ban is in force (it was just written or read): closed anyway, in general words.
+    spdlog::warn("ban of {}: {}", player_id, e.what());
+    read = false;
+  }
+  if (read && !ban) co_return;  // lifted meanwhile
+  const auto connection = connection_of(player_id);
+  if (!connection) co_return;
+  const std::string reason = read && !ban->reason.empty() ? ban->reason : "banned by the operator";
+  connection->deliver(std::make_shared<const std::string>(
+      protocol::encode_banned(reason, read ? ban->until : 0, {})));
+  connection->close(kBannedClose);
 }
 
 void Moderation::everywhere(const std::string& kind, const std::string& target,

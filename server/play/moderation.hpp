@@ -76,6 +76,11 @@ class Moderation {
 
  private:
   boost::asio::awaitable<void> sweep();
+  // Closes player_id's connection here, if there is one, telling them the ban as the store
+  // holds it: reason and until (an operator's ban here or on another node, and the sweep,
+  // all say the same). Nothing when the ban was lifted meanwhile.
+  boost::asio::awaitable<void> close_banned(std::string player_id);
+  std::shared_ptr<Participant> connection_of(const std::string& player_id);
   // Works out and saves the signals of the next games that have none.
   boost::asio::awaitable<void> analyse_some();
   // game's signals, worked out on the analysis thread.

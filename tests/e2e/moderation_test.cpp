@@ -137,6 +137,27 @@ TEST(Moderation, TheOperatorApiNeedsItsTokenAndIsOffWithoutIt) {
   EXPECT_EQ(server.log().find(kToken), std::string::npos) << "the token is never logged";
 }
 
+TEST(Moderation, ATimedBanReachesTheOpenConnectionWithItsReasonAndEnd) {
+  TempDir dir;
+  ServerProcess server({"--admin-token-file", token_file(dir)});
+  const Operator op{server.port()};
+  Racer cy(server.port(), "cy-m");
+  const std::int64_t until = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count() +
+                             3'600'000;
+  EXPECT_EQ(op.post("ban", {{"player", cy.id}, {"reason", "cool off"}, {"until", until}}).first,
+            200);
+  // Told as the next hello would be: the reason and when it ends (not read as for good).
+  const json told = cy.ws.until("error");
+  EXPECT_EQ(told["code"], "banned");
+  EXPECT_EQ(told["reason"], "cool off");
+  EXPECT_EQ(told["until"], until);
+  EXPECT_EQ(cy.ws.wait_closed(), 4003);
+  WsClient again(server.port());
+  EXPECT_EQ(again.request({{"type", "hello"}, {"token", cy.token}})["until"], until);
+}
+
 TEST(Moderation, ABanClosesThePlayerOutAndTakesThemOffTheBoardsUntilUnbanned) {
   TempDir dir;
   ServerProcess server({"--admin-token-file", token_file(dir)});
