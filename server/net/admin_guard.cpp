@@ -1,9 +1,8 @@
 #include "server/net/admin_guard.hpp"
 
 #include <openssl/crypto.h>
+#include <boost/beast/core/string.hpp>
 
-#include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -49,13 +48,11 @@ AdminGuard::Verdict AdminGuard::check(const std::string& address, std::string_vi
   while (!failed.empty() && now - failed.front() >= std::chrono::minutes(1)) failed.pop_front();
   if (static_cast<int>(failed.size()) >= kMaxFailures) return Verdict::limited;
   // The scheme in any case (RFC 7235 §2.1), then one space and the token.
-  constexpr std::string_view kScheme = "bearer ";
-  const bool bearer = authorization.size() >= kScheme.size() &&
-                      std::equal(kScheme.begin(), kScheme.end(), authorization.begin(),
-                                 [](char want, char c) {
-                                   return want == std::tolower(static_cast<unsigned char>(c));
-                                 });
-  const std::string_view given = bearer ? authorization.substr(kScheme.size()) : "";
+  constexpr std::string_view kScheme = "Bearer ";
+  const std::string_view given =
+      boost::beast::iequals(authorization.substr(0, kScheme.size()), kScheme)
+          ? authorization.substr(kScheme.size())
+          : "";
   // Constant time over the token: a given token of another length is compared with the token
   // itself, and fails on the length.
   const std::string_view against = given.size() == token_.size() ? given : token_;

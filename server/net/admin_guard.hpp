@@ -1,8 +1,9 @@
 #pragma once
 // Who may use the operator API (docs/operations.md, "Moderation"): a request must carry
-// `Authorization: Bearer <token>` (the scheme in any case), the token read from --admin-token-file. The token is compared
-// in constant time and never logged. An address with kMaxFailures failed attempts in the last
-// minute is refused (429) without a comparison until the minute is over. Thread-safe.
+// `Authorization: Bearer <token>` (the scheme in any case), the token read from --admin-token-file.
+// The token is compared in constant time and never logged. An address with kMaxFailures failed
+// attempts in the last minute is refused (429) without a comparison until the minute is over.
+// Thread-safe.
 #include <chrono>
 #include <deque>
 #include <map>

@@ -38,9 +38,7 @@ asio::awaitable<void> answer_one(beast::tcp_stream stream, std::uint16_t https_p
       location.empty() ? http::status::bad_request : http::status::permanent_redirect,
       req.version()};
   res.set(http::field::server, "tilerace");
-  context.headers.apply(res, {});
-  // Strict-Transport-Security only over TLS: a plain answer must not carry it (RFC 6797 §7.2).
-  res.erase(http::field::strict_transport_security);
+  context.headers.apply(res, {}, /*plain=*/true);
   if (!location.empty()) res.set(http::field::location, location);
   res.keep_alive(false);
   res.prepare_payload();

@@ -65,7 +65,7 @@ std::vector<std::string> SecurityHeaders::origins() const {
   return out;
 }
 
-void SecurityHeaders::apply(http::fields& h, std::string_view host) const {
+void SecurityHeaders::apply(http::fields& h, std::string_view host, bool plain) const {
   std::string connect = "'self'";
   if (plain_host(host)) {
     const std::string own = without_port(lower(host));
@@ -81,7 +81,7 @@ void SecurityHeaders::apply(http::fields& h, std::string_view host) const {
                                        "frame-ancestors 'none'");
   h.set("X-Content-Type-Options", "nosniff");
   h.set("Referrer-Policy", "no-referrer");
-  if (tls) h.set(http::field::strict_transport_security, "max-age=31536000");
+  if (tls && !plain) h.set(http::field::strict_transport_security, "max-age=31536000");
 }
 
 bool SecurityHeaders::origin_allowed(std::string_view origin, std::string_view host) const {

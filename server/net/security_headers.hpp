@@ -21,8 +21,10 @@ struct SecurityHeaders {
   // Cluster mode: the other nodes' public URLs (wss://node2.example.com/ws), asked each time.
   std::function<std::vector<std::string>()> node_urls;
 
-  // Sets the headers on an answer to a request for host (its Host header).
-  void apply(boost::beast::http::fields& headers, std::string_view host) const;
+  // Sets the headers on an answer to a request for host (its Host header). plain: an answer
+  // over plain HTTP although the server speaks TLS (the redirect port), which must not carry
+  // Strict-Transport-Security (RFC 6797 §7.2).
+  void apply(boost::beast::http::fields& headers, std::string_view host, bool plain = false) const;
   // Whether a WebSocket upgrade that came with origin (its Origin header, empty when absent:
   // not a browser) for host may proceed.
   bool origin_allowed(std::string_view origin, std::string_view host) const;

@@ -168,22 +168,20 @@ std::shared_ptr<Participant> Moderation::connection_of(const std::string& player
 
 asio::awaitable<void> Moderation::close_banned(std::string player_id) {
   if (!connection_of(player_id)) co_return;  // not connected here: nothing to read
-  std::optional<BanRecord> ban;
-  bool read = true;
+  // The store unreachable: the ban is in force (it was just written or read), so it is closed
+  // anyway, in general words.
+  std::optional<BanRecord> ban = BanRecord{.player_id = player_id};
   const StoreWorker::Job find = [&](Store& s) { ban = s.ban_of(player_id, unix_ms()); };
   try {
     co_await store_.run(find);
   } catch (const std::exception& e) {
-    // The ban is in force (it was just written or read): closed anyway, in general words.
     spdlog::warn("ban of {}: {}", player_id, e.what());
-    read = false;
   }
-  if (read && !ban) co_return;  // lifted meanwhile
+  if (!ban) co_return;  // lifted meanwhile
   const auto connection = connection_of(player_id);
   if (!connection) co_return;
-  const std::string reason = read && !ban->reason.empty() ? ban->reason : "banned by the operator";
-  connection->deliver(std::make_shared<const std::string>(
-      protocol::encode_banned(reason, read ? ban->until : 0, {})));
+  connection->deliver(std::make_shared<const std::string>(protocol::encode_banned(
+      ban->reason.empty() ? "banned by the operator" : ban->reason, ban->until, {})));
   connection->close(kBannedClose);
 }
 

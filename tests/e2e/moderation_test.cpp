@@ -123,11 +123,16 @@ TEST(Moderation, TheOperatorApiNeedsItsTokenAndIsOffWithoutIt) {
   EXPECT_EQ(Operator{server.port()}.get("audit").status, 200);
   // The scheme in any case (RFC 7235), and nothing else in its place.
   for (const std::string scheme : {"bearer ", "BEARER "}) {
-    EXPECT_EQ(http_request(server.port(), "/admin/api/audit", "GET",
-                           {{"Authorization", scheme + kToken}}).status, 200) << scheme;
+    EXPECT_EQ(
+        http_request(server.port(), "/admin/api/audit", "GET", {{"Authorization", scheme + kToken}})
+            .status,
+        200)
+        << scheme;
   }
-  EXPECT_EQ(http_request(server.port(), "/admin/api/audit", "GET",
-                         {{"Authorization", "Basic " + kToken}}).status, 401);
+  EXPECT_EQ(
+      http_request(server.port(), "/admin/api/audit", "GET", {{"Authorization", "Basic " + kToken}})
+          .status,
+      401);
   EXPECT_TRUE(server.wait_for_metric("tilerace_admin_denied_total", 4));
   // Ten failures a minute from one address, then even the right token waits.
   for (int i = 4; i < 10; ++i) {

@@ -6,13 +6,13 @@
 #include <openssl/ssl.h>
 #include <signal.h>
 
+#include <algorithm>
+#include <array>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
-#include <algorithm>
-#include <array>
 #include <cctype>
 #include <cstdio>
 #include <fstream>
@@ -157,10 +157,11 @@ TEST_F(Tls, PlainHttpOnTheRedirectPortIsSentToTheSamePageOverHttps) {
       std::to_string(plain) + "/?room=ABCDEF'");
   EXPECT_EQ(out, "308 https://127.0.0.1:" + std::to_string(server.port()) + "/?room=ABCDEF");
   // Plain HTTP carries no Strict-Transport-Security (RFC 6797 §7.2).
-  const auto [head, head_status] = shell("curl -s -m 5 -D - -o /dev/null 'http://127.0.0.1:" +
-                                         std::to_string(plain) + "/'");
+  const auto [head, head_status] =
+      shell("curl -s -m 5 -D - -o /dev/null 'http://127.0.0.1:" + std::to_string(plain) + "/'");
   std::string lower = head;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   EXPECT_NE(lower.find("location: https://"), std::string::npos) << head;
   EXPECT_EQ(lower.find("strict-transport-security"), std::string::npos) << head;
   WssClient client(server.port(), pki_.path("ca.pem"));  // and the game port still speaks TLS

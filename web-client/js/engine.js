@@ -191,6 +191,16 @@ class Fifteen {
   get maxTile() { return 0; }
 }
 
+// A tap on cell [row, col] of a Fifteen board of size whose blank is at index blank: the tiles
+// between it and the blank slide, {dir, steps} (as many one-tile moves as it is away, in its
+// row or column), or null for a cell off the blank's row and column (or the blank itself).
+export function fifteenTap(size, blank, row, col) {
+  const br = Math.floor(blank / size), bc = blank % size;
+  if ((row === br) === (col === bc)) return null;
+  return row === br ? { dir: col > bc ? 'left' : 'right', steps: Math.abs(col - bc) }
+    : { dir: row > br ? 'up' : 'down', steps: Math.abs(row - br) };
+}
+
 export function newGame(config) {
   return config.mode === 'fifteen' ? new Fifteen(config) : new TileGame(config);
 }

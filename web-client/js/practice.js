@@ -2,7 +2,7 @@
 // rules), with no server at all — offline, or whenever the player wants. Never ranked, never
 // sent anywhere; the local best per mode and size is kept in the browser (storage.js). Pure:
 // no DOM.
-import { newGame, rows } from './engine.js';
+import { fifteenTap, newGame, rows } from './engine.js';
 
 export class Practice {
   // storage: a ClientStorage; seed(): a 64-bit BigInt (random in the page, fixed in tests).
@@ -34,12 +34,9 @@ export class Practice {
   // (as many steps as it is away, in its row or column); returns whether the board changed.
   slide(row, col) {
     const g = this.game;
-    if (!g || g.mode !== 'fifteen') return false;
-    const br = Math.floor(g.blank / g.size), bc = g.blank % g.size;
-    if (row !== br && col !== bc) return false;
-    const dir = row < br ? 'down' : row > br ? 'up' : col < bc ? 'right' : 'left';
+    const tap = g?.mode === 'fifteen' ? fifteenTap(g.size, g.blank, row, col) : null;
     let changed = false;
-    for (let k = Math.abs(row - br) + Math.abs(col - bc); k > 0; --k) changed = this.move(dir) || changed;
+    for (let k = tap?.steps ?? 0; k > 0; --k) changed = this.move(tap.dir) || changed;
     return changed;
   }
 

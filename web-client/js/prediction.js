@@ -16,7 +16,7 @@
 // no-op it is), and so does an undo. A `stale` answer (a spawn blocked a predicted slide)
 // makes every later entry in flight stale too: each is sent again, in order, on the board the
 // server has (a second time only once everything before it is answered).
-import { slide as slideCells } from './engine.js';
+import { fifteenTap, slide as slideCells } from './engine.js';
 
 const STEP = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] };
 const MAX_ATTEMPTS = 5;   // sends of one action before it is given up
@@ -75,9 +75,8 @@ function predictFifteen(g, action, none) {
   if (action.dir) {
     step(action.dir);
   } else if (action.cell) {
-    const [r, c] = action.cell, br = Math.floor(blank / n), bc = blank % n;
-    if (r === br && c !== bc) for (let k = Math.abs(c - bc); k > 0; --k) step(c > bc ? 'left' : 'right');
-    else if (c === bc && r !== br) for (let k = Math.abs(r - br); k > 0; --k) step(r > br ? 'up' : 'down');
+    const tap = fifteenTap(n, blank, ...action.cell);
+    for (let k = tap?.steps ?? 0; k > 0; --k) step(tap.dir);
   }
   if (!motions.length) return none;
   const board = [];
