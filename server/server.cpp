@@ -312,11 +312,14 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     spdlog::error("cannot read the server's secrets: {}", e.what());
     return 2;
   }
-  Dispatcher dispatcher(
-      players, rooms, *directory, worker, metrics, limits, {hasher, sign_in_limits, blocklist},
-      fallback ? &*fallback : nullptr,
-      {reach ? &*reach : nullptr, std::chrono::seconds(options.challenge_seconds), daily_secret});
-  if (reach) reach->attach(dispatcher.friends(), dispatcher.challenges(), dispatcher.moderation());
+  Dispatcher dispatcher(players, rooms, *directory, worker, metrics, limits,
+                        {hasher, sign_in_limits, blocklist}, fallback ? &*fallback : nullptr,
+                        {reach ? &*reach : nullptr, std::chrono::seconds(options.challenge_seconds),
+                         daily_secret, std::chrono::milliseconds(options.node_lease_ms)});
+  if (reach) {
+    reach->attach(dispatcher.friends(), dispatcher.challenges(), dispatcher.moderation(),
+                  dispatcher.guard());
+  }
   if (cluster) {  // a tournament's code is in the directory as a room's is, and is adopted
     Tournaments& tournaments = dispatcher.tournaments();
     tournaments.on_released = [&cluster](const std::string& code) { cluster->release(code); };

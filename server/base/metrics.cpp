@@ -119,6 +119,11 @@ std::string Metrics::render() const {
          "Sign-ins refused (rate_limited) for too many attempts from an address or on a name.",
          login_limited_total);
   family("tilerace_bans_total", "counter", "Bans made by the operator.", bans_total);
+  family("tilerace_connections_taken_over_total", "counter",
+         "Connections closed because their player signed in on another node.",
+         connections_taken_over_total);
+  family("tilerace_sessions_revoked_total", "counter",
+         "Connections closed because their session ended on another node.", sessions_revoked_total);
   family("tilerace_reports_total", "counter", "Reports filed by players.", reports_total);
   family("tilerace_admin_actions_total", "counter",
          "Operator actions carried out (each is in the audit log).", admin_actions_total);

@@ -63,9 +63,13 @@ class Metrics {
   std::atomic<std::uint64_t> login_failures_total{0};       // wrong name, password or code
   std::atomic<std::uint64_t> login_limited_total{0};        // sign-ins refused as too many
   std::atomic<std::uint64_t> bans_total{0};                 // bans the operator made
-  std::atomic<std::uint64_t> reports_total{0};              // reports players filed
-  std::atomic<std::uint64_t> admin_actions_total{0};        // operator actions carried out
-  std::atomic<std::uint64_t> admin_denied_total{0};         // operator API calls refused (401, 429)
+  // cluster mode (server/play/session_guard.hpp): connections closed here because the player
+  // signed in on another node, and because their session ended on another node
+  std::atomic<std::uint64_t> connections_taken_over_total{0};
+  std::atomic<std::uint64_t> sessions_revoked_total{0};
+  std::atomic<std::uint64_t> reports_total{0};        // reports players filed
+  std::atomic<std::uint64_t> admin_actions_total{0};  // operator actions carried out
+  std::atomic<std::uint64_t> admin_denied_total{0};   // operator API calls refused (401, 429)
 
   LatencyHistogram handling;    // a message's arrival to its reply being queued
   LatencyHistogram move_reply;  // a move's frame read to its `moved` written to the socket

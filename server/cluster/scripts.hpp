@@ -23,17 +23,24 @@ namespace redis_scripts {
 // queue:<key> the quick-match queue (entries node|player); match:<player> "code url" of its
 // paired room; channel control:<n>. Friends (server/play/cluster_reach.hpp): presence:<player>
 // "node\n<presence message>" as its node last published it (a day's expiry; only a live
-// node's counts); challenge:<id> → the node holding it, until it expires.
+// node's counts); challenge:<id> → the node holding it, until it expires. Connections
+// (server/play/session_guard.hpp): connection:<player> "<epoch> <node>" of the player's one
+// live connection (a day's expiry; only a live node's counts); players:<n> the players whose
+// record names node n (emptied on its first beat).
 
 // ARGV: node, url, lease ms, rooms, 1 on this process's first beat. Refreshes this node;
 // returns {lists of the other live nodes, names of nodes whose lease is gone, the other live
 // nodes' URLs, the other live nodes' names}. A first beat
-// makes this node's earlier races (if any) orphans, to be adopted like a dead node's.
+// makes this node's earlier races (if any) orphans, to be adopted like a dead node's, and
+// forgets the connections it had (none survived the restart).
 inline constexpr std::string_view kBeat = R"lua(
 redis.call('SET', 'tilerace:node:' .. ARGV[1], ARGV[2], 'PX', ARGV[3])
 redis.call('SET', 'tilerace:rooms:' .. ARGV[1], ARGV[4], 'PX', ARGV[3])
 redis.call('SADD', 'tilerace:nodes', ARGV[1])
-if ARGV[5] == '1' then redis.call('SADD', 'tilerace:orphans', ARGV[1]) end
+if ARGV[5] == '1' then
+  redis.call('SADD', 'tilerace:orphans', ARGV[1])
+  redis.call('DEL', 'tilerace:players:' .. ARGV[1])
+end
 local live, dead, urls, names = {}, {}, {}, {}
 for _, n in ipairs(redis.call('SMEMBERS', 'tilerace:nodes')) do
   if n ~= ARGV[1] then
@@ -243,6 +250,46 @@ local key = 'tilerace:presence:' .. ARGV[1]
 local v = redis.call('GET', key)
 if v and string.sub(v, 1, #ARGV[2] + 1) == ARGV[2] .. '\n' then redis.call('DEL', key) end
 return 0
+)lua";
+
+// ARGV: player, epoch, node. The player's connection record names this node under epoch
+// (unless it holds a later epoch: then nothing changes); returns the node it named before
+// when that was another one, else ''.
+inline constexpr std::string_view kTakeConnection = R"lua(
+local key = 'tilerace:connection:' .. ARGV[1]
+local v = redis.call('GET', key)
+local before = ''
+if v then
+  local e, n = string.match(v, '^(%d+) (.*)$')
+  if tonumber(e) > tonumber(ARGV[2]) then return '' end
+  if n ~= ARGV[3] then
+    redis.call('SREM', 'tilerace:players:' .. n, ARGV[1])
+    before = n
+  end
+end
+redis.call('SET', key, ARGV[2] .. ' ' .. ARGV[3], 'PX', 86400000)
+redis.call('SADD', 'tilerace:players:' .. ARGV[3], ARGV[1])
+return before
+)lua";
+
+// ARGV: player, epoch, node. The connection closed: its record goes if it is still this one's;
+// 1 then.
+inline constexpr std::string_view kReleaseConnection = R"lua(
+local key = 'tilerace:connection:' .. ARGV[1]
+if redis.call('GET', key) ~= ARGV[2] .. ' ' .. ARGV[3] then return 0 end
+redis.call('DEL', key)
+redis.call('SREM', 'tilerace:players:' .. ARGV[3], ARGV[1])
+return 1
+)lua";
+
+// ARGV: node (one found gone). The players whose connection record still names it.
+inline constexpr std::string_view kStranded = R"lua(
+local out = {}
+for _, p in ipairs(redis.call('SMEMBERS', 'tilerace:players:' .. ARGV[1])) do
+  local v = redis.call('GET', 'tilerace:connection:' .. p)
+  if v and string.match(v, '^%d+ (.*)$') == ARGV[1] then table.insert(out, p) end
+end
+return out
 )lua";
 
 }  // namespace redis_scripts

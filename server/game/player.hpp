@@ -67,6 +67,16 @@ struct Player {
   std::optional<SoloGame> solo;  // the current game, until new_game replaces it
   bool journal_dirty = false;    // solo changed since it was last journaled
   std::weak_ptr<Participant> connection;
+  // One live connection per player, cluster-wide (server/play/session_guard.hpp; all 0 and
+  // empty on a single node): the epoch this connection took (Store::take_connection) and its
+  // session (the token's hash); the newest epoch heard of for this player anywhere (a
+  // connection under an earlier one is superseded); and settling, set while a connection that
+  // closed here may have moved to another node: its presence is neither pushed online nor
+  // offline until the store says.
+  std::int64_t epoch = 0;
+  std::int64_t newest_epoch = 0;
+  std::string session;
+  bool settling = false;
   // The room this player is a member of; cleared on leaving. Weak: the registry owns rooms,
   // and a room holds its players, so a strong link back would be a cycle.
   std::weak_ptr<Room> room;

@@ -1,5 +1,7 @@
 #include "server/game/player_registry.hpp"
 
+#include <algorithm>
+
 namespace tilerace::server {
 
 std::shared_ptr<Player> PlayerRegistry::adopt(const PlayerRecord& record) {
@@ -28,21 +30,43 @@ void PlayerRegistry::for_each(const std::function<void(Player&)>& f) const {
   for (const auto& p : all) f(*p);
 }
 
-void PlayerRegistry::attach(Player& player, const std::shared_ptr<Participant>& connection) {
+bool PlayerRegistry::attach(Player& player, const std::shared_ptr<Participant>& connection,
+                            std::int64_t epoch, std::string session) {
   std::shared_ptr<Participant> old;
+  bool superseded = false;  // another node took over before this connection began
   {
     std::lock_guard lock(player.mutex);
-    old = player.connection.lock();
-    player.connection = connection;
+    superseded = epoch != 0 && epoch < player.newest_epoch;
+    if (!superseded) {
+      old = player.connection.lock();
+      player.connection = connection;
+      player.epoch = epoch;
+      player.newest_epoch = epoch;
+      player.session = std::move(session);
+      player.settling = false;
+    }
+  }
+  if (superseded) {
+    if (connection) connection->close(4000);
+    return false;
   }
   if (old && old != connection) old->close(4000);
+  return true;
 }
 
 bool PlayerRegistry::detach(Player& player, const Participant* connection) {
   std::lock_guard lock(player.mutex);
   if (player.connection.lock().get() != connection) return false;
   player.connection.reset();
+  player.settling = player.epoch != 0;
   return true;
+}
+
+std::shared_ptr<Participant> PlayerRegistry::superseded(Player& player, std::int64_t epoch) {
+  std::lock_guard lock(player.mutex);
+  player.newest_epoch = std::max(player.newest_epoch, epoch);
+  if (player.epoch >= epoch) return nullptr;
+  return player.connection.lock();
 }
 
 }  // namespace tilerace::server

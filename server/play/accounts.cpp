@@ -8,6 +8,7 @@
 #include "protocol/moderation.hpp"
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
+#include "server/game/room.hpp"
 #include "server/game/store_journal.hpp"
 
 namespace tilerace::server {
@@ -338,6 +339,7 @@ asio::awaitable<void> Accounts::rename(Connection& c, const protocol::Rename& m,
   }
   player.set_name(m.name);
   c.send(protocol::encode_renamed({player.id, m.name}, rid));
+  if (const auto room = room_of(player)) room->announce(nullptr, {});  // the new name shows
 }
 
 }  // namespace tilerace::server

@@ -9,6 +9,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
+#include <charconv>
 
 #include "protocol/friends.hpp"
 #include "server/cluster/scripts.hpp"
@@ -181,14 +182,39 @@ void ClusterReach::forward_answer(std::string node, std::string id, std::string 
 }
 
 void ClusterReach::moderate(std::string kind, std::string target, std::string text) {
-  asio::post(main_, [this, text = "moderate\n" + kind + "\n" + target + "\n" + text] {
-    for (const std::string& node : live_) {
-      if (node == cluster_.settings().node) continue;
-      spawn(main_, [](Cluster& cluster, std::string to, std::string m) -> asio::awaitable<void> {
-        co_await cluster.tell(to, std::move(m));
-      }(cluster_, node, text));
-    }
-  });
+  asio::post(main_,
+             [this, text = "moderate\n" + kind + "\n" + target + "\n" + text] { tell_all(text); });
+}
+
+void ClusterReach::tell_all(const std::string& message) {
+  for (const std::string& node : live_) {
+    if (node == cluster_.settings().node) continue;
+    spawn(main_, [](Cluster& cluster, std::string to, std::string m) -> asio::awaitable<void> {
+      co_await cluster.tell(to, std::move(m));
+    }(cluster_, node, message));
+  }
+}
+
+asio::awaitable<void> ClusterReach::take_connection(std::string player, std::int64_t epoch) {
+  const std::string e = std::to_string(epoch);
+  std::vector<std::string> take{"EVAL", std::string(redis_scripts::kTakeConnection),
+                                "0",    player,
+                                e,      cluster_.settings().node};
+  const RedisReply before = co_await cluster_.command(std::move(take));
+  if (before.str.empty()) co_return;
+  co_await cluster_.tell(before.str, "takeover\n" + player + "\n" + e);
+}
+
+void ClusterReach::release_connection(std::string player, std::int64_t epoch) {
+  spawn(main_,
+        [](Cluster& cluster, std::vector<std::string> release) -> asio::awaitable<void> {
+          co_await cluster.command(std::move(release));
+        }(cluster_, {"EVAL", std::string(redis_scripts::kReleaseConnection), "0", std::move(player),
+                     std::to_string(epoch), cluster_.settings().node}));
+}
+
+void ClusterReach::recheck(std::string player) {
+  asio::post(main_, [this, text = "recheck\n" + player] { tell_all(text); });
 }
 
 void ClusterReach::on_control(const std::string& message) {
@@ -203,13 +229,6 @@ void ClusterReach::on_control(const std::string& message) {
       deliver_here(players_, ids.substr(0, comma), text);
       ids = comma == std::string_view::npos ? std::string_view() : ids.substr(comma + 1);
     }
-    if (const auto decoded = protocol::decode_presence(f[3])) {
-      if (decoded->second.status == protocol::PresenceStatus::offline) {
-        heard_from_.erase(decoded->first);
-      } else {
-        heard_from_[decoded->first] = f[1];
-      }
-    }
   } else if (kind == "send") {
     auto f = fields(message, 3);  // send, player, reload, text
     if (f.size() != 4) return;
@@ -222,6 +241,16 @@ void ClusterReach::on_control(const std::string& message) {
     const auto f = fields(message, 3);  // moderate, kind, target, text
     if (f.size() != 4 || moderation_ == nullptr) return;
     moderation_->apply_here(f[1], f[2], f[3]);
+  } else if (kind == "takeover") {
+    const auto f = fields(message, 2);  // takeover, player, epoch
+    if (f.size() != 3 || guard_ == nullptr) return;
+    std::int64_t epoch = 0;
+    if (std::from_chars(f[2].data(), f[2].data() + f[2].size(), epoch).ec != std::errc{}) return;
+    guard_->taken_over(f[1], epoch);
+  } else if (kind == "recheck") {
+    const auto f = fields(message, 1);  // recheck, player
+    if (f.size() != 2 || guard_ == nullptr) return;
+    spawn(main_, guard_->check({f[1]}));
   } else if (kind == "answer") {
     const auto f = fields(message, 3);  // answer, id, player, accept
     if (f.size() != 4 || challenges_ == nullptr) return;
@@ -248,19 +277,20 @@ asio::awaitable<void> ClusterReach::receive() {
 }
 
 void ClusterReach::on_nodes(const std::set<std::string>& live) {
+  for (const std::string& node : live_) {
+    if (live.count(node) == 0) spawn(main_, stranded(node));
+  }
   live_ = live;
-  for (auto it = heard_from_.begin(); it != heard_from_.end();) {
-    if (live.count(it->second) > 0) {
-      ++it;
-      continue;
-    }
-    // Their node is gone: their friends here see them offline.
-    const std::string gone = it->first;
-    it = heard_from_.erase(it);
-    const auto text =
-        std::make_shared<const std::string>(protocol::encode_presence(gone, protocol::Presence{}));
+}
+
+asio::awaitable<void> ClusterReach::stranded(std::string node) {
+  std::vector<std::string> eval{"EVAL", std::string(redis_scripts::kStranded), "0", node};
+  const RedisReply players = co_await cluster_.command(std::move(eval));
+  for (const RedisReply& gone : players.elements) {
+    const auto text = std::make_shared<const std::string>(
+        protocol::encode_presence(gone.str, protocol::Presence{}));
     players_.for_each([&](Player& p) {
-      if (is_friend(p, gone)) deliver_here(players_, p.id, text);
+      if (is_friend(p, gone.str)) deliver_here(players_, p.id, text);
     });
   }
 }

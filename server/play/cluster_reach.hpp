@@ -5,8 +5,11 @@
 //   read as offline. A change is also sent to the nodes where the player's friends are (found
 //   from their own presence keys), on each node's control channel, in the order the changes
 //   happened (one queue per node).
-// - A node remembers which node each remote friend of its players was last heard from; when a
-//   heartbeat finds that node gone, its friends here are told "offline" — within a lease.
+// - One live connection per player (server/play/session_guard.hpp): connection:<player> names
+//   the node of their one connection; a welcome elsewhere tells that node (on its control
+//   channel) to close it. When a heartbeat finds a node gone, the players whose record still
+//   names it go offline for their friends here — within a lease, whether or not they ever
+//   changed presence.
 // - Messages to a player (friend_update, challenged, …) go to the node their presence names.
 // - Challenges are held where they were made (challenge:<id> → node); an answer given on
 //   another node is forwarded there.
@@ -29,6 +32,7 @@
 #include "server/play/friends.hpp"
 #include "server/play/moderation.hpp"
 #include "server/play/player_reach.hpp"
+#include "server/play/session_guard.hpp"
 
 namespace tilerace::server {
 
@@ -36,11 +40,14 @@ class ClusterReach final : public PlayerReach {
  public:
   // Sets cluster's on_control and on_nodes (call before cluster.start()).
   ClusterReach(boost::asio::any_io_executor main, Cluster& cluster, PlayerRegistry& players);
-  // Where incoming friend changes, challenge answers and moderation go; set before serving.
-  void attach(Friends& friends, Challenges& challenges, Moderation& moderation) {
+  // Where incoming friend changes, challenge answers, moderation and connection messages go;
+  // set before serving.
+  void attach(Friends& friends, Challenges& challenges, Moderation& moderation,
+              SessionGuard& guard) {
     friends_ = &friends;
     challenges_ = &challenges;
     moderation_ = &moderation;
+    guard_ = &guard;
   }
 
   void publish(std::string player, std::string presence, std::vector<std::string> friends) override;
@@ -53,6 +60,9 @@ class ClusterReach final : public PlayerReach {
   boost::asio::awaitable<std::string> holder(std::string id) override;
   void forward_answer(std::string node, std::string id, std::string player, bool accept) override;
   void moderate(std::string kind, std::string target, std::string text) override;
+  boost::asio::awaitable<void> take_connection(std::string player, std::int64_t epoch) override;
+  void release_connection(std::string player, std::int64_t epoch) override;
+  void recheck(std::string player) override;
 
  private:
   struct Publication {
@@ -75,6 +85,10 @@ class ClusterReach final : public PlayerReach {
   // Delivers the queued messages from other nodes in order (main context).
   boost::asio::awaitable<void> receive();
   void on_nodes(const std::set<std::string>& live);
+  // Sends message to every other live node (main context).
+  void tell_all(const std::string& message);
+  // node is gone: its players' friends here see them offline.
+  boost::asio::awaitable<void> stranded(std::string node);
 
   boost::asio::any_io_executor main_;
   Cluster& cluster_;
@@ -82,13 +96,13 @@ class ClusterReach final : public PlayerReach {
   Friends* friends_ = nullptr;
   Challenges* challenges_ = nullptr;
   Moderation* moderation_ = nullptr;
+  SessionGuard* guard_ = nullptr;
   // main context only:
   std::set<std::string> live_;  // the live nodes, as of the last heartbeat
   std::deque<Publication> queue_;
   bool draining_ = false;
   // flush()es waiting for the queue to empty: each timer is cancelled when it has.
   std::vector<std::shared_ptr<boost::asio::steady_timer>> flushing_;
-  std::map<std::string, std::string> heard_from_;  // remote friend → the node last heard from
   struct Incoming {
     std::string player;
     bool reload = false;

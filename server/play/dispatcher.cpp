@@ -43,11 +43,13 @@ Dispatcher::Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirecto
                   rooms.executor(), settings.challenge_expiry),
       moderation_(players, rooms, directory, store, metrics, settings.reach),
       tournaments_(players, rooms, metrics, std::chrono::seconds(rooms.services().settings.grace),
-                   rooms.services().settings.wall_clock) {}
+                   rooms.services().settings.wall_clock),
+      guard_(players, store, metrics, settings.reach, settings.lease) {}
 
 void Dispatcher::start() {
   presence_.start(rooms_.executor());
   moderation_.start(rooms_.executor());
+  guard_.start(rooms_.executor());
 }
 
 void Dispatcher::stop() {
@@ -55,6 +57,7 @@ void Dispatcher::stop() {
   challenges_.stop();
   moderation_.stop();
   tournaments_.stop();
+  guard_.stop();
 }
 
 // Hello first; then each message to its route. Checks that concern one message type live in
@@ -177,7 +180,8 @@ asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello&
                                            const protocol::Rid& rid) {
   auto in = co_await accounts_.hello(c, m, rid);
   if (!in) co_return;
-  signed_in(c, std::move(*in), rid);
+  const std::int64_t epoch = co_await guard_.take(in->player->id);
+  signed_in(c, std::move(*in), epoch, rid);
   co_await friends_.signed_in(c.player);
 }
 
@@ -185,16 +189,19 @@ asio::awaitable<void> Dispatcher::on_login(Connection& c, const protocol::Login&
                                            const protocol::Rid& rid) {
   auto in = co_await accounts_.login(c, m, rid);
   if (!in) co_return;
-  signed_in(c, std::move(*in), rid);
+  const std::int64_t epoch = co_await guard_.take(in->player->id);
+  signed_in(c, std::move(*in), epoch, rid);
   co_await friends_.signed_in(c.player);
 }
 
-void Dispatcher::signed_in(Connection& c, Accounts::SignedIn in, const protocol::Rid& rid) {
+void Dispatcher::signed_in(Connection& c, Accounts::SignedIn in, std::int64_t epoch,
+                           const protocol::Rid& rid) {
   const std::shared_ptr<Player>& player = in.player;
   c.player = player;
   c.session = std::move(in.session);
   metrics_.players_online.fetch_add(1, std::memory_order_relaxed);
-  players_.attach(*player, c.self.lock());
+  // Superseded already (a newer sign-in on another node): closed with 4000, no welcome.
+  if (!players_.attach(*player, c.self.lock(), epoch, c.session)) return;
   c.send(protocol::encode_welcome({player->id, player->name()}, in.token, in.resumed,
                                   player->registered, rid));
   if (std::string snapshot = SoloPlay::snapshot(*player); !snapshot.empty()) {
@@ -232,12 +239,17 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Logout&,
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::LogoutAll&,
                                    const protocol::Rid& rid) {
-  return accounts_.logout_all(c, rid);
+  return then_recheck(c, accounts_.logout_all(c, rid));
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::ChangePassword& m,
                                    const protocol::Rid& rid) {
-  return accounts_.change_password(c, m, rid);
+  return then_recheck(c, accounts_.change_password(c, m, rid));
+}
+
+asio::awaitable<void> Dispatcher::then_recheck(Connection& c, asio::awaitable<void> work) {
+  co_await std::move(work);
+  guard_.changed(c.player->id);
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::LinkCodeRequest&,
@@ -247,7 +259,7 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::LinkCodeReques
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Rename& m,
                                    const protocol::Rid& rid) {
-  return accounts_.rename(c, m, rid);
+  return then_recheck(c, accounts_.rename(c, m, rid));
 }
 
 asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,
@@ -532,7 +544,7 @@ void Dispatcher::disconnected(Connection& c) {
   directory_.leave_queue(*c.player);
   if (const auto room = room_of(*c.player)) room->disconnected(*c.player);
   tournaments_.presence(c, false);
-  presence_.refresh(*c.player);
+  guard_.settle(c.player, [this, player = c.player] { presence_.refresh(*player); });
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::FriendChange& m,

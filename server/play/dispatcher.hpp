@@ -23,6 +23,7 @@
 #include "server/play/player_reach.hpp"
 #include "server/play/presence_board.hpp"
 #include "server/play/room_directory.hpp"
+#include "server/play/session_guard.hpp"
 #include "server/play/solo_play.hpp"
 #include "server/play/tournaments.hpp"
 #include "server/store/store_worker.hpp"
@@ -38,6 +39,7 @@ struct PlaySettings {
   PlayerReach* reach = nullptr;
   std::chrono::milliseconds challenge_expiry{60'000};
   std::string daily_secret;
+  std::chrono::milliseconds lease{5000};  // the cluster's: how often connections are checked
 };
 
 class Dispatcher {
@@ -68,6 +70,7 @@ class Dispatcher {
   // For the operator's API (net/admin_api) and the cluster's moderation messages.
   Moderation& moderation() noexcept { return moderation_; }
   Tournaments& tournaments() noexcept { return tournaments_; }
+  SessionGuard& guard() noexcept { return guard_; }
 
   // Handles one decoded message (or decode error) from connection. What needs no storage or
   // Redis is done before this returns (most messages: moves, rooms, pings), and nullopt comes
@@ -130,7 +133,11 @@ class Dispatcher {
   boost::asio::awaitable<void> on_login(Connection& c, const protocol::Login& m,
                                         const protocol::Rid& rid);
   // The end of a hello or login that signed c in: welcome, then where the player was.
-  void signed_in(Connection& c, Accounts::SignedIn in, const protocol::Rid& rid);
+  // epoch: the connection's (SessionGuard::take).
+  void signed_in(Connection& c, Accounts::SignedIn in, std::int64_t epoch,
+                 const protocol::Rid& rid);
+  // work, then other nodes check c's player (their sessions or name may have changed).
+  boost::asio::awaitable<void> then_recheck(Connection& c, boost::asio::awaitable<void> work);
   // create_room's end: c's player joins the new room, then the computer or the ghost when
   // options ask.
   void open_room(Connection& c, const std::shared_ptr<Room>& room,
@@ -185,6 +192,7 @@ class Dispatcher {
   Challenges challenges_;
   Moderation moderation_;
   Tournaments tournaments_;
+  SessionGuard guard_;
 };
 
 }  // namespace tilerace::server

@@ -154,6 +154,7 @@ void Moderation::apply_here(const std::string& kind, const std::string& target,
       connection->deliver(
           std::make_shared<const std::string>(protocol::encode_renamed({player->id, text}, {})));
     }
+    if (const auto room = room_of(*player)) room->announce(nullptr, {});
   } else if (kind == "unregister") {
     player->registered = false;
   }

@@ -6,6 +6,7 @@
 #include <boost/asio/awaitable.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -39,6 +40,15 @@ class PlayerReach {
   virtual boost::asio::awaitable<std::string> holder(std::string id) = 0;
   virtual void forward_answer(std::string node, std::string id, std::string player,
                               bool accept) = 0;
+  // One live connection per player (server/play/session_guard.hpp). take_connection: player's
+  // connection here, under epoch, is their one (the connection record); the node that held
+  // the one before is told (SessionGuard::taken_over there). release_connection: that
+  // connection closed; its record goes unless a newer one replaced it (in the background).
+  // recheck: every other live node checks player's connection there against the store now (a
+  // session ended, a new name), in the background.
+  virtual boost::asio::awaitable<void> take_connection(std::string player, std::int64_t epoch) = 0;
+  virtual void release_connection(std::string player, std::int64_t epoch) = 0;
+  virtual void recheck(std::string player) = 0;
   // Moderation: every other live node applies (kind, target, text) to what it has here
   // (Moderation::apply_here), in the background.
   virtual void moderate(std::string kind, std::string target, std::string text) = 0;

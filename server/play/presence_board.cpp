@@ -95,8 +95,18 @@ asio::awaitable<void> PresenceBoard::sweep() {
 
 void PresenceBoard::refresh(Player& player) {
   Presence now = presence_of(player);
+  bool moved = false;  // their connection is on another node now: its presence is theirs
+  if (now.status == PresenceStatus::offline) {
+    std::lock_guard lock(player.mutex);
+    if (player.settling) return;  // not known yet (SessionGuard::settle)
+    moved = player.newest_epoch > player.epoch;
+  }
   {
     std::lock_guard lock(mutex_);
+    if (moved) {
+      pushed_.erase(player.id);
+      return;
+    }
     const auto it = pushed_.find(player.id);
     const Presence& before = it == pushed_.end() ? Presence{} : it->second;
     if (before == now) return;

@@ -204,6 +204,29 @@ std::vector<std::string> Recorder::end_other_sessions(std::string_view player_id
   });
 }
 
+std::int64_t Recorder::take_connection(std::string_view player_id) {
+  return unit(SqlTx::write, [&](SqlSession& sql) -> std::int64_t {
+    const SqlResult r = sql(Sql::take_connection, player_id);
+    return r.rows() == 0 ? 0 : r.int64(0, 0);
+  });
+}
+
+ConnectionStates Recorder::check_connections(const std::vector<std::string>& players,
+                                             const std::vector<std::string>& sessions) {
+  const std::string player_list = nlohmann::json(players).dump();
+  const std::string session_list = nlohmann::json(sessions).dump();
+  return unit(SqlTx::snapshot, [&](SqlSession& sql) {
+    ConnectionStates out;
+    const SqlResult p = sql(Sql::connection_states, player_list);
+    for (std::size_t i = 0; i < p.rows(); ++i) {
+      out.players.emplace(p.string(i, 0), ConnectionStates::Player{p.int64(i, 1), p.string(i, 2)});
+    }
+    const SqlResult s = sql(Sql::live_sessions, session_list);
+    for (std::size_t i = 0; i < s.rows(); ++i) out.sessions.insert(s.string(i, 0));
+    return out;
+  });
+}
+
 std::optional<Credentials> Recorder::credentials(std::string_view name_key) {
   return unit(SqlTx::none, [&](SqlSession& sql) -> std::optional<Credentials> {
     const SqlResult r = sql(Sql::player_by_key, name_key);

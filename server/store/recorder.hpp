@@ -38,6 +38,9 @@ class Recorder : public Store {
   void end_session(std::string_view token_hash) override;
   std::vector<std::string> end_other_sessions(std::string_view player_id,
                                               std::string_view keep) override;
+  std::int64_t take_connection(std::string_view player_id) override;
+  ConnectionStates check_connections(const std::vector<std::string>& players,
+                                     const std::vector<std::string>& sessions) override;
   std::optional<Credentials> credentials(std::string_view name_key) override;
   void set_password(std::string_view player_id, std::string_view password_hash,
                     std::int64_t at) override;

@@ -59,7 +59,12 @@ enum class Sql : std::uint8_t {
   // deleted
   delete_other_sessions,
   insert_link_code,  // (code, player_id, expires_at)
-  take_link_code,    // (code) → player_id, expires_at of the code, deleted
+  // connections (cluster mode: one live connection per player, cluster-wide)
+  take_connection,  // (player_id) → the player's connection epoch, one above the last
+  // (player ids, a JSON array) → id, connection epoch (0: none yet), name of each of them
+  connection_states,
+  live_sessions,   // (token hashes, a JSON array) → token_hash of each that still exists
+  take_link_code,  // (code) → player_id, expires_at of the code, deleted
   // friends (server/store/friendship.hpp): one row per link that is not none
   friend_links,         // (a, b) → player, link of the links between a and b, either way
   delete_friend_links,  // (a, b): the links between a and b, either way

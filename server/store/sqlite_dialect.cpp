@@ -342,6 +342,14 @@ DROP INDEX period_by_moves;
 CREATE INDEX period_by_score ON period_results (period, mode, size, score DESC, max_tile DESC, move_count, ended_at, player_id) WHERE mode <> 'fifteen';
 CREATE INDEX period_by_moves ON period_results (period, mode, size, move_count, ended_at, player_id) WHERE mode = 'fifteen';
 )sql",
+    // One live connection per player, cluster-wide: each welcome takes the player's next
+    // connection epoch, and an open connection under an earlier one has been taken over.
+    R"sql(
+CREATE TABLE IF NOT EXISTS connection_epochs (
+  player_id TEXT PRIMARY KEY,
+  epoch INTEGER NOT NULL
+);
+)sql",
 };
 
 // utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix
@@ -389,6 +397,17 @@ const char* text(Sql statement) {
     case Sql::delete_session: return "DELETE FROM sessions WHERE token_hash = ?";
     case Sql::delete_other_sessions:
       return "DELETE FROM sessions WHERE player_id = ?1 AND token_hash <> ?2 RETURNING token_hash";
+    case Sql::take_connection:
+      return "INSERT INTO connection_epochs VALUES (?1, 1) ON CONFLICT (player_id) DO UPDATE "
+             "SET epoch = connection_epochs.epoch + 1 RETURNING epoch";
+    case Sql::connection_states:
+      return "SELECT p.id, COALESCE(c.epoch, 0), p.name FROM players p LEFT JOIN connection_epochs "
+             "c "
+             "ON c.player_id = p.id WHERE p.id IN "
+             "(SELECT value FROM json_each(?1))";
+    case Sql::live_sessions:
+      return "SELECT token_hash FROM sessions WHERE token_hash IN "
+             "(SELECT value FROM json_each(?1))";
     case Sql::insert_link_code:
       return "INSERT INTO link_codes (code, player_id, expires_at) VALUES (?, ?, ?)";
     case Sql::take_link_code:

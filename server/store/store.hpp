@@ -16,7 +16,9 @@
 // StoreWorker retries such calls with backoff (bounded) before it gives up.
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -62,6 +64,16 @@ struct SessionOwner {
   std::string player_id;
   std::string name;
   bool operator==(const SessionOwner&) const = default;
+};
+
+// What a node re-checks of its open connections (Store::check_connections).
+struct ConnectionStates {
+  struct Player {
+    std::int64_t epoch = 0;  // the newest connection's (Store::take_connection)
+    std::string name;
+  };
+  std::map<std::string, Player, std::less<>> players;  // of those asked, the ones that exist
+  std::set<std::string, std::less<>> sessions;         // of those asked, the ones not ended
 };
 
 // What signing in with a name checks.
@@ -418,6 +430,13 @@ class Store {
   // Ends every session of player_id except keep; the token hashes of those ended.
   virtual std::vector<std::string> end_other_sessions(std::string_view player_id,
                                                       std::string_view keep) = 0;
+  // One live connection per player, cluster-wide: a welcome's connection takes the player's
+  // next epoch (above every earlier connection's, on any node), returned.
+  virtual std::int64_t take_connection(std::string_view player_id) = 0;
+  // For each of players, their newest connection's epoch and their name; and which of
+  // sessions (token hashes) have not ended. One read, however many are asked.
+  virtual ConnectionStates check_connections(const std::vector<std::string>& players,
+                                             const std::vector<std::string>& sessions) = 0;
   // Who holds the name with this key, and their password hash.
   virtual std::optional<Credentials> credentials(std::string_view name_key) = 0;
   // Sets player_id's password hash (registering them, or a new password) at at.

@@ -72,10 +72,15 @@ TEST_F(Cluster, PresenceAndFollowCrossNodesAndADeadNodesPlayersGoOffline) {
     EXPECT_EQ(room["type"], "room") << room.dump();
     EXPECT_EQ(ann_on_b->ws.until("race_state")["code"], code);
   }
-  // ann's connection to a stayed open. b dies: within a lease, bob is offline for her.
+  // Her connection to b took over a's (one live connection per player); she comes back to a.
+  EXPECT_EQ(ann.ws.wait_closed(5s), 4000);
+  json welcome;
+  Racer ann_back(a->port(), ann.id, ann.token, welcome);
+  ASSERT_EQ(welcome["type"], "welcome");
+  // b dies: within a lease, bob is offline for her.
   b->stop(SIGKILL);
-  EXPECT_FALSE(wait_presence(ann.ws, bob.id, "offline", "", nullptr, 15s).empty());
-  const json list = ask(ann.ws, {{"type", "friends"}});
+  EXPECT_FALSE(wait_presence(ann_back.ws, bob.id, "offline", "", nullptr, 15s).empty());
+  const json list = ask(ann_back.ws, {{"type", "friends"}});
   ASSERT_EQ(list["friends"].size(), 1u);
   EXPECT_EQ(list["friends"][0]["status"], "offline");
 }

@@ -12,13 +12,15 @@
 namespace tilerace::server {
 namespace {
 
-// The steps of plan that read a whole table.
+// The steps of plan that read a whole table (json_each reads the statement's own argument, a
+// list of what is asked for).
 std::string full_scans(const std::string& plan) {
   std::istringstream steps(plan);
   std::string scans;
   for (std::string step; std::getline(steps, step);) {
     if (step.starts_with("SCAN ") && step.find(" USING ") == std::string::npos &&
-        step.find("CONSTANT ROW") == std::string::npos) {
+        step.find("CONSTANT ROW") == std::string::npos &&
+        step.find("SCAN json_each VIRTUAL TABLE") == std::string::npos) {
       scans.append(step).append("; ");
     }
   }

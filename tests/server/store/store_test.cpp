@@ -274,6 +274,31 @@ TEST_P(StoreTest, SessionsPasswordsLinkCodesAndRenames) {
   EXPECT_EQ(store_->credentials("ann")->player_id, "p2");
 }
 
+TEST_P(StoreTest, EachConnectionTakesTheNextEpochAndOneReadChecksThemAll) {
+  add("p1", "ann");  // with session hash-p1
+  add("p2", "bob");
+  EXPECT_EQ(store_->take_connection("p1"), 1);
+  EXPECT_EQ(store_->take_connection("p1"), 2);
+  EXPECT_EQ(store_->take_connection("p2"), 1);
+  store_->add_session({"phone", "p1", 2000, 2000, "Phone"});
+  store_->end_session("hash-p1");
+  store_->rename("p2", "robert", "robert", 3000);
+  const ConnectionStates states =
+      store_->check_connections({"p1", "p2", "nobody"}, {"hash-p1", "phone", "hash-p2", "x"});
+  ASSERT_EQ(states.players.size(), 2u);
+  EXPECT_EQ(states.players.at("p1").epoch, 2);
+  EXPECT_EQ(states.players.at("p1").name, "ann");
+  EXPECT_EQ(states.players.at("p2").epoch, 1);
+  EXPECT_EQ(states.players.at("p2").name, "robert");
+  EXPECT_EQ(states.sessions, (std::set<std::string, std::less<>>{"phone", "hash-p2"}));
+  // A player who never connected reads epoch 0; asking for nobody reads nothing.
+  add("p3", "cat");
+  EXPECT_EQ(store_->check_connections({"p3"}, {}).players.at("p3").epoch, 0);
+  const ConnectionStates none = store_->check_connections({}, {});
+  EXPECT_TRUE(none.players.empty());
+  EXPECT_TRUE(none.sessions.empty());
+}
+
 TEST_P(StoreTest, UpgradingGivesEachPlayerASessionAndEveryNameItsOwnKey) {
   add("p1", "ann");
   add("p2", "bob");
