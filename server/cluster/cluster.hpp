@@ -96,8 +96,8 @@ class Cluster final : public MoveJournal {
   // A code no room of any node has, claimed for a new room of this node.
   boost::asio::awaitable<std::string> claim_new_code();
   // The public URL of the live node hosting code (never this node); nullopt if none does.
-  // beating: only a node that beat within the last half lease is named (one that missed two
-  // heartbeats may be dead).
+  // beating: only a node heard from within its last two heartbeats is named (3/5 of its lease
+  // left; one that missed two may be dead).
   boost::asio::awaitable<std::optional<std::string>> locate(const std::string& code,
                                                             bool beating = false);
   // The room closed: its code is free again (done in the background).
