@@ -124,6 +124,9 @@ std::string Metrics::render() const {
          connections_taken_over_total);
   family("tilerace_sessions_revoked_total", "counter",
          "Connections closed because their session ended on another node.", sessions_revoked_total);
+  family("tilerace_connections_moved_total", "counter",
+         "Connections that closed after their player had moved to another node (not offline).",
+         connections_moved_total);
   family("tilerace_reports_total", "counter", "Reports filed by players.", reports_total);
   family("tilerace_admin_actions_total", "counter",
          "Operator actions carried out (each is in the audit log).", admin_actions_total);

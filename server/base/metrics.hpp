@@ -64,9 +64,11 @@ class Metrics {
   std::atomic<std::uint64_t> login_limited_total{0};        // sign-ins refused as too many
   std::atomic<std::uint64_t> bans_total{0};                 // bans the operator made
   // cluster mode (server/play/session_guard.hpp): connections closed here because the player
-  // signed in on another node, and because their session ended on another node
+  // signed in on another node, and because their session ended on another node; connections
+  // that closed here after their player had moved to another node (no offline pushed)
   std::atomic<std::uint64_t> connections_taken_over_total{0};
   std::atomic<std::uint64_t> sessions_revoked_total{0};
+  std::atomic<std::uint64_t> connections_moved_total{0};
   std::atomic<std::uint64_t> reports_total{0};        // reports players filed
   std::atomic<std::uint64_t> admin_actions_total{0};  // operator actions carried out
   std::atomic<std::uint64_t> admin_denied_total{0};   // operator API calls refused (401, 429)

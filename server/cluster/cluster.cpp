@@ -350,8 +350,8 @@ asio::awaitable<std::string> Cluster::claim_new_code() {
 asio::awaitable<std::optional<std::string>> Cluster::locate(const std::string& code, bool beating) {
   // Heard from within two heartbeats (each lease/5): at least 3/5 of its lease left.
   const std::vector<std::string> args{
-      code, std::to_string(beating ? settings_.lease.count() - 2 * (settings_.lease.count() / 5)
-                                   : 0)};
+      code,
+      std::to_string(beating ? settings_.lease.count() - 2 * (settings_.lease.count() / 5) : 0)};
   const RedisReply reply = co_await eval(kLocate, args);
   if (reply.elements.size() != 2 || reply.elements[0].str == settings_.node) co_return std::nullopt;
   co_return reply.elements[1].str;

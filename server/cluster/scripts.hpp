@@ -228,14 +228,18 @@ return 1
 )lua";
 
 // ARGV: node, players…. Each player's presence as another live node published it
-// ("node\n<message>"), or '' (none, this node's own, or a node whose lease is gone).
+// ("node\n<message>"): the node their connection record names (the truth at once after a
+// move, before that node's presence is written: then "node\n", online) or, without a record,
+// the node that published; '' for none, this node, or a node whose lease is gone.
 inline constexpr std::string_view kPresences = R"lua(
 local out = {}
 for i = 2, #ARGV do
   local v = redis.call('GET', 'tilerace:presence:' .. ARGV[i])
   local n = v and string.match(v, '^([^\n]*)\n')
-  if n and n ~= ARGV[1] and redis.call('EXISTS', 'tilerace:node:' .. n) == 1 then
-    table.insert(out, v)
+  local c = redis.call('GET', 'tilerace:connection:' .. ARGV[i])
+  local at = c and string.match(c, '^%d+ (.*)$') or n
+  if at and at ~= ARGV[1] and redis.call('EXISTS', 'tilerace:node:' .. at) == 1 then
+    table.insert(out, at == n and v or at .. '\n')
   else
     table.insert(out, '')
   end

@@ -142,7 +142,13 @@ asio::awaitable<std::map<std::string, std::string>> ClusterReach::nodes_of(
 asio::awaitable<std::map<std::string, std::string>> ClusterReach::presences(
     std::vector<std::string> players) {
   auto out = co_await published(players);
-  for (auto& [player, value] : out) value.erase(0, value.find('\n') + 1);
+  for (auto& [player, value] : out) {
+    value.erase(0, value.find('\n') + 1);
+    // Connected there, its presence not written yet: online.
+    if (value.empty()) {
+      value = protocol::encode_presence(player, {protocol::PresenceStatus::online, "", {}});
+    }
+  }
   co_return out;
 }
 

@@ -179,29 +179,31 @@ Dispatcher::Work Dispatcher::play(Connection& c, const protocol::ClientMessage& 
 asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello& m,
                                            const protocol::Rid& rid) {
   auto in = co_await accounts_.hello(c, m, rid);
-  if (!in) co_return;
-  const std::int64_t epoch = co_await guard_.take(in->player->id);
-  signed_in(c, std::move(*in), epoch, rid);
-  co_await friends_.signed_in(c.player);
+  co_await signed_in(c, std::move(in), rid);
 }
 
 asio::awaitable<void> Dispatcher::on_login(Connection& c, const protocol::Login& m,
                                            const protocol::Rid& rid) {
   auto in = co_await accounts_.login(c, m, rid);
+  co_await signed_in(c, std::move(in), rid);
+}
+
+asio::awaitable<void> Dispatcher::signed_in(Connection& c, std::optional<Accounts::SignedIn> in,
+                                            const protocol::Rid& rid) {
   if (!in) co_return;
   const std::int64_t epoch = co_await guard_.take(in->player->id);
-  signed_in(c, std::move(*in), epoch, rid);
+  if (!welcome(c, std::move(*in), epoch, rid)) co_return;
   co_await friends_.signed_in(c.player);
 }
 
-void Dispatcher::signed_in(Connection& c, Accounts::SignedIn in, std::int64_t epoch,
-                           const protocol::Rid& rid) {
+bool Dispatcher::welcome(Connection& c, Accounts::SignedIn in, std::int64_t epoch,
+                         const protocol::Rid& rid) {
   const std::shared_ptr<Player>& player = in.player;
   c.player = player;
   c.session = std::move(in.session);
   metrics_.players_online.fetch_add(1, std::memory_order_relaxed);
   // Superseded already (a newer sign-in on another node): closed with 4000, no welcome.
-  if (!players_.attach(*player, c.self.lock(), epoch, c.session)) return;
+  if (!players_.attach(*player, c.self.lock(), epoch, c.session)) return false;
   c.send(protocol::encode_welcome({player->id, player->name()}, in.token, in.resumed,
                                   player->registered, rid));
   if (std::string snapshot = SoloPlay::snapshot(*player); !snapshot.empty()) {
@@ -213,6 +215,7 @@ void Dispatcher::signed_in(Connection& c, Accounts::SignedIn in, std::int64_t ep
   } else if (in.resumed) {
     directory_.follow_race(c.self, player);  // their race may run on another node
   }
+  return true;
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Login& m,

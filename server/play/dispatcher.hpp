@@ -132,10 +132,13 @@ class Dispatcher {
                                         const protocol::Rid& rid);
   boost::asio::awaitable<void> on_login(Connection& c, const protocol::Login& m,
                                         const protocol::Rid& rid);
-  // The end of a hello or login that signed c in: welcome, then where the player was.
-  // epoch: the connection's (SessionGuard::take).
-  void signed_in(Connection& c, Accounts::SignedIn in, std::int64_t epoch,
-                 const protocol::Rid& rid);
+  // The end of a hello or login (in: who it signed c in, or nullopt when it was refused): the
+  // connection takes its epoch (SessionGuard::take), then welcome, then the friends.
+  boost::asio::awaitable<void> signed_in(Connection& c, std::optional<Accounts::SignedIn> in,
+                                         const protocol::Rid& rid);
+  // welcome, then where the player was; false when a newer connection elsewhere superseded c
+  // (closed with 4000, no welcome).
+  bool welcome(Connection& c, Accounts::SignedIn in, std::int64_t epoch, const protocol::Rid& rid);
   // work, then other nodes check c's player (their sessions or name may have changed).
   boost::asio::awaitable<void> then_recheck(Connection& c, boost::asio::awaitable<void> work);
   // create_room's end: c's player joins the new room, then the computer or the ghost when

@@ -72,14 +72,10 @@ void SessionGuard::settle(const std::shared_ptr<Player>& player, std::function<v
     std::lock_guard lock(player->mutex);
     epoch = player->epoch;
   }
-  if (reach_ == nullptr || epoch == 0 || !timer_) {
-    std::lock_guard lock(player->mutex);
-    player->settling = false;
-  }
-  if (reach_ == nullptr || epoch == 0 || !timer_) return refresh();
+  if (epoch == 0) return refresh();  // a single node (take gave no epoch): offline at once
   reach_->release_connection(player->id, epoch);
-  auto work = [](StoreWorker& store, std::shared_ptr<Player> p,
-                 std::function<void()> done) -> asio::awaitable<void> {
+  auto work = [](StoreWorker& store, Metrics& metrics, std::shared_ptr<Player> p,
+                 std::int64_t epoch, std::function<void()> done) -> asio::awaitable<void> {
     ConnectionStates states;
     const std::vector<std::string> who{p->id};
     const StoreWorker::Job read = [&](Store& s) { states = s.check_connections(who, {}); };
@@ -88,16 +84,18 @@ void SessionGuard::settle(const std::shared_ptr<Player>& player, std::function<v
     } catch (const std::exception& e) {
       spdlog::debug("where {} went: {}", p->id, e.what());  // offline, as far as is known
     }
+    const auto it = states.players.find(p->id);
+    const std::int64_t newest = it == states.players.end() ? 0 : it->second.epoch;
+    if (newest > epoch) metrics.connections_moved_total.fetch_add(1, std::memory_order_relaxed);
     {
       std::lock_guard lock(p->mutex);
-      if (const auto it = states.players.find(p->id); it != states.players.end()) {
-        p->newest_epoch = std::max(p->newest_epoch, it->second.epoch);
-      }
+      p->newest_epoch = std::max(p->newest_epoch, newest);
       p->settling = false;
     }
     done();
   };
-  asio::co_spawn(timer_->get_executor(), work(store_, player, std::move(refresh)), asio::detached);
+  asio::co_spawn(timer_->get_executor(), work(store_, metrics_, player, epoch, std::move(refresh)),
+                 asio::detached);
 }
 
 void SessionGuard::taken_over(const std::string& player_id, std::int64_t epoch) {

@@ -55,6 +55,7 @@ class SessionGuard {
   boost::asio::awaitable<std::int64_t> take(std::string player_id);
   // player's connection here closed (it was theirs: PlayerRegistry::detach said so). Once it is
   // known whether a newer connection exists elsewhere, refresh is called (presence pushed then).
+  // In cluster mode, requires start().
   void settle(const std::shared_ptr<Player>& player, std::function<void()> refresh);
   // Another node took player_id's connection over under epoch (a message from it).
   void taken_over(const std::string& player_id, std::int64_t epoch);

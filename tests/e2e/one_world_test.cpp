@@ -6,7 +6,6 @@
 #include <signal.h>
 
 #include <algorithm>
-#include <thread>
 
 #include "tests/e2e/cluster_nodes.hpp"
 #include "tests/e2e/friend_steps.hpp"
@@ -22,22 +21,6 @@ constexpr auto kWithinALease = kLease + 1500ms;  // and a heartbeat's, and the r
 std::chrono::milliseconds left(std::chrono::steady_clock::time_point end) {
   return std::max(1ms, std::chrono::duration_cast<std::chrono::milliseconds>(
                            end - std::chrono::steady_clock::now()));
-}
-
-// What ws received during window (an absence is asserted over it), up to a pong it asks for.
-std::vector<json> received_during(WsClient& ws, std::chrono::milliseconds window) {
-  std::this_thread::sleep_for(window);
-  std::vector<json> got;
-  ws.send({{"type", "ping"}, {"rid", "window"}});
-  for (;;) {
-    const auto m = ws.next();
-    if (!m) {
-      ADD_FAILURE() << "no pong";
-      return got;
-    }
-    if (m->value("rid", "") == "window") return got;
-    got.push_back(*m);
-  }
 }
 
 // Whether messages hold a presence of player saying status.
@@ -144,16 +127,24 @@ TEST_F(Cluster, APlayerMovingBetweenNodesIsNeverShownOffline) {
   auto bob = std::make_unique<Racer>(b->port(), "bob-w5");
   befriend(ann, *bob);
   EXPECT_FALSE(wait_presence(ann.ws, bob->id, "online").empty());
+  int moved_from_a = 0, moved_from_b = 0;
   for (int i = 0; i < 3; ++i) {
     // bob opens the other node with his token, as a redirect does; the old connection closes.
-    const std::uint16_t to = i % 2 == 0 ? a->port() : b->port();
+    const bool to_a = i % 2 == 0;
     json welcome;
-    auto moved = std::make_unique<Racer>(to, bob->id, bob->token, welcome);
+    auto moved =
+        std::make_unique<Racer>(to_a ? a->port() : b->port(), bob->id, bob->token, welcome);
     ASSERT_EQ(welcome["type"], "welcome");
     bob = std::move(moved);
-    EXPECT_FALSE(has_presence(received_during(ann.ws, kWithinALease), bob->id, "offline"))
+    // The node he left has decided: he moved (nothing pushed), not offline.
+    const ServerProcess& from = to_a ? *b : *a;
+    EXPECT_TRUE(from.wait_for_metric("tilerace_connections_moved_total",
+                                     to_a ? ++moved_from_b : ++moved_from_a))
         << "move " << i;
-    const json list = ask(ann.ws, {{"type", "friends"}});
+    std::vector<json> pushed;
+    ann.ws.send({{"type", "friends"}, {"rid", "list"}});
+    const json list = ann.ws.until("friends", 5s, &pushed);
+    EXPECT_FALSE(has_presence(pushed, bob->id, "offline")) << "move " << i;
     ASSERT_EQ(list["friends"].size(), 1u);
     EXPECT_EQ(list["friends"][0]["status"], "online") << "move " << i;
   }
