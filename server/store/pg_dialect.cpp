@@ -640,11 +640,15 @@ const char* text(Sql statement) {
              "WHERE EXISTS (SELECT 1 FROM active_races WHERE id = $1)";
     case Sql::select_races:
       return "SELECT " TILERACE_RACE_COLUMNS " FROM active_races WHERE node = $1";
+    case Sql::adoptable_races:
+      return "SELECT id FROM active_races WHERE node = $1 ORDER BY id";
     case Sql::adopt_races:
       // A node taking back its own races (after a restart) keeps their epoch: its name is
-      // the same, and no other copy runs under it.
+      // the same, and no other copy runs under it. Only the races whose locks the adoption
+      // holds: one journaled meanwhile waits for the next pass.
       return "UPDATE active_races SET node = $2, url = $3, "
              "epoch = CASE WHEN node = $2 THEN epoch ELSE epoch + 1 END WHERE node = $1 "
+             "AND id IN (SELECT jsonb_array_elements_text($4::jsonb)) "
              "RETURNING " TILERACE_RACE_COLUMNS;
     case Sql::select_racers:
       return "SELECT player_id, game_id, moves, state, left_race FROM active_racers "

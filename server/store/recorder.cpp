@@ -323,7 +323,13 @@ std::vector<protocol::Period> Recorder::put_on_boards(SqlSession& sql, const Gam
 std::vector<std::vector<Grant>> Recorder::record_finished(std::span<const Finished> items) {
   std::vector<std::vector<Grant>> granted(items.size());
   std::vector<RankChange> ranks;
+  std::vector<std::string_view> races;
+  for (const Finished& item : items) {
+    if (const auto* race = std::get_if<const RaceRecord*>(&item)) races.push_back((*race)->id);
+  }
+  std::sort(races.begin(), races.end());
   unit(SqlTx::write, [&](SqlSession& sql) {
+    for (std::string_view id : races) sql(Sql::lock_race, id);  // the lock order, first
     for (std::size_t i = 0; i < items.size(); ++i) {
       std::visit([&](const auto* item) { record_in(sql, *item, granted[i], ranks); }, items[i]);
     }
@@ -611,9 +617,15 @@ std::int64_t progress_of(const ActiveRaceRecord& race) {
 
 std::vector<LostRace> Recorder::journal_races(const std::vector<ActiveRaceRecord>& races) {
   if (races.empty()) return {};
+  // In id order: the lock order (docs/operations.md, "Lock order").
+  std::vector<const ActiveRaceRecord*> in_order;
+  for (const ActiveRaceRecord& r : races) in_order.push_back(&r);
+  std::sort(in_order.begin(), in_order.end(),
+            [](const ActiveRaceRecord* a, const ActiveRaceRecord* b) { return a->id < b->id; });
   return unit(SqlTx::write, [&](SqlSession& sql) {
     std::vector<LostRace> lost;
-    for (const ActiveRaceRecord& r : races) {
+    for (const ActiveRaceRecord* race : in_order) {
+      const ActiveRaceRecord& r = *race;
       sql(Sql::lock_race, r.id);
       if (r.epoch > 0) {
         if (std::optional<RaceOwner> other = other_owner(sql, r.id, r.epoch)) {
@@ -655,7 +667,16 @@ std::vector<ActiveRaceRecord> Recorder::active_races() {
 std::vector<ActiveRaceRecord> Recorder::adopt_races(std::string_view node, std::string_view url) {
   if (dialect_->node().empty()) return {};  // a database of our own holds no other node's
   return unit(SqlTx::write, [&](SqlSession& sql) {
-    return races_of(sql, sql(Sql::adopt_races, node, dialect_->node(), url));
+    // Each race's lock in id order before its row, as every writer of a race takes them.
+    const SqlResult adoptable = sql(Sql::adoptable_races, node);
+    std::vector<std::string> ids;
+    for (std::size_t i = 0; i < adoptable.rows(); ++i) {
+      ids.push_back(adoptable.string(i, 0));
+      sql(Sql::lock_race, ids.back());
+    }
+    if (ids.empty()) return std::vector<ActiveRaceRecord>{};
+    return races_of(sql, sql(Sql::adopt_races, node, dialect_->node(), url,
+                             nlohmann::json(ids).dump()));
   });
 }
 

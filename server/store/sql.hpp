@@ -169,8 +169,11 @@ enum class Sql : std::uint8_t {
   // (node) → id, room, config…4, time_limit, max_players, public, max_moves_per_second, host,
   // started_at, remaining_ms, epoch, url, tournament: the node's journaled races
   select_races,
-  // (dead node, node, url): the dead node's races become node's, each under its next epoch
-  // (the same one when node takes back its own) → as select_races
+  // (dead node) → id of each of its journaled races, in id order (an adoption locks them in
+  // that order before it takes them: docs/operations.md, "Lock order")
+  adoptable_races,
+  // (dead node, node, url, ids as a JSON array): those of the dead node's races become node's,
+  // each under its next epoch (the same one when node takes back its own) → as select_races
   adopt_races,
   select_racers,  // (race_id) → player_id, game_id, moves, state, left, in position order
   race_room_of,   // (player_id) → room of the newest journaled race they race in (not left)

@@ -596,6 +596,7 @@ const char* text(Sql statement) {
       return "SELECT id, room, mode, size, target, seed, time_limit, max_players, public, "
              "max_moves_per_second, host, started_at, remaining_ms, 0, '', tournament "
              "FROM active_races";
+    case Sql::adoptable_races:
     case Sql::adopt_races:
       return nullptr;  // no other server's races are here (the Recorder never asks)
     case Sql::select_racers:

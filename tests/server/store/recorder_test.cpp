@@ -144,6 +144,37 @@ TEST_F(RecorderTest, RatingsAreWrittenInPlayerIdOrderAndEachGetsItsOwnStreak) {
   EXPECT_EQ(recorder_.find_player("amy")->losses, 1);
 }
 
+// The lock order (docs/operations.md, "Lock order"): a unit takes its races' locks in race id
+// order, whatever order it was given them in — so two units never wait on each other in a
+// circle.
+TEST_F(RecorderTest, RacesAreLockedInIdOrder) {
+  const auto locked = [this] {
+    std::vector<std::string> ids;
+    for (const auto& [statement, params] : log_.statements) {
+      if (statement == Sql::lock_race) ids.push_back(params.at(0));
+    }
+    return ids;
+  };
+  recorder_.journal_races({{.id = "race-c", .room = "RC"},
+                           {.id = "race-a", .room = "RA"},
+                           {.id = "race-b", .room = "RB"}});
+  EXPECT_EQ(locked(), (std::vector<std::string>{"race-a", "race-b", "race-c"}));
+  log_.clear();
+  RaceRecord later = race();
+  later.id = "race-9";
+  RaceRecord earlier = race();
+  earlier.id = "race-0";
+  earlier.ratings.clear();
+  const std::vector<Finished> items{&later, &earlier};
+  recorder_.record_finished(items);
+  const std::vector<std::string> ids = locked();
+  ASSERT_GE(ids.size(), 2u);
+  EXPECT_EQ(ids[0], "race-0");  // all of them first, in order, before any row is touched
+  EXPECT_EQ(ids[1], "race-9");
+  EXPECT_EQ(log_.statements.at(0).first, Sql::lock_race);
+  EXPECT_EQ(log_.statements.at(1).first, Sql::lock_race);
+}
+
 TEST_F(RecorderTest, ARaceThatFailsAtAnyStatementLeavesNothingThenRecordsOnce) {
   recorder_.journal_races({{.id = "race-1", .room = "ROOM"}});
   log_.clear();

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <set>
 #include <thread>
 
@@ -988,6 +989,49 @@ TEST_F(SharedStoreTest, ADeadNodesRacesAreAdoptedOnceWhoeverTriesAtTheSameTime) 
   EXPECT_TRUE(a.active_races().empty());  // a's own races are a's no more
   EXPECT_EQ(b.active_races().size(), by_b.size());
   EXPECT_TRUE(b.adopt_races("node-a", "ws://b/ws").empty());  // nothing twice
+}
+
+// The lock order (docs/operations.md, "Lock order"): the old owner journaling its races — given
+// in any order — while another node adopts them never deadlocks; each race ends up the
+// adopter's, and the old owner's later writes are refused.
+TEST_F(SharedStoreTest, JournalingAndAdoptingTheSameRacesAtOnceNeverDeadlock) {
+  PgStore a(url_, "node-a"), b(url_, "node-b");
+  constexpr int kRounds = 8;
+  constexpr int kRaces = 12;
+  for (int round = 0; round < kRounds; ++round) {
+    std::vector<ActiveRaceRecord> races;
+    for (int i = 0; i < kRaces; ++i) {
+      ActiveRaceRecord race;
+      race.id = fmt::format("lock{}-{:02}", round, i);
+      race.room = fmt::format("L{}{:02}", round, i);
+      race.seed = 9;
+      race.epoch = 1;
+      race.racers = {{fmt::format("p{}", i), "g", "LR", engine::GameState::playing, false}};
+      races.push_back(race);
+    }
+    a.journal_races(races);
+    std::reverse(races.begin(), races.end());  // the scan order the adoption's update is not
+    std::string journal_error;
+    std::vector<ActiveRaceRecord> adopted;
+    std::thread old_owner([&] {
+      try {
+        for (int i = 0; i < 3; ++i) a.journal_races(races);
+      } catch (const std::exception& e) {
+        journal_error = e.what();
+      }
+    });
+    std::string adoption_error;
+    try {
+      adopted = b.adopt_races("node-a", "ws://b/ws");
+    } catch (const std::exception& e) {
+      adoption_error = e.what();
+    }
+    old_owner.join();
+    EXPECT_EQ(journal_error, "") << "round " << round;
+    EXPECT_EQ(adoption_error, "") << "round " << round;
+    EXPECT_EQ(adopted.size(), static_cast<std::size_t>(kRaces));
+    EXPECT_EQ(a.journal_races(races).size(), static_cast<std::size_t>(kRaces));  // all lost
+  }
 }
 
 // A finished race r1 (no games, no ratings), as a node holding epoch records it.
