@@ -11,10 +11,13 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
+#include <algorithm>
 #include <array>
+#include <deque>
 #include <atomic>
 #include <chrono>
 #include <random>
+#include <string>
 #include <thread>
 
 namespace tilerace::testing {
@@ -32,44 +35,100 @@ using asio::use_awaitable;
 using asio::ip::tcp;
 
 struct TcpRelay::Impl {
+  using Clock = std::chrono::steady_clock;
+  // Linux's least retransmission timeout: what a lost segment costs on a short link.
+  static constexpr auto kRetransmission = std::chrono::milliseconds(200);
+  static constexpr std::size_t kHeld = 4 << 20;  // bytes a direction holds before it stops reading
+
   explicit Impl(std::uint16_t target_port)
       : target(target_port), acceptor(ioc, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
     keep_from_children(acceptor.native_handle());
   }
 
-  // Resumes once the link is not cut (looks every 5 ms), after the chunk's delay.
-  asio::awaitable<void> passable() {
-    asio::steady_timer timer(ioc);
-    const auto base = std::chrono::milliseconds(delay_ms.load());
-    const auto jitter = jitter_ms.load();
-    if (base.count() > 0 || jitter > 0) {
-      std::uniform_int_distribution<int> spread(0, jitter);
-      timer.expires_after(base + std::chrono::milliseconds(spread(random)));
-      co_await timer.async_wait(as_tuple(use_awaitable));
+  // When a chunk read now is due at the far end: after the delay and jitter, and a
+  // retransmission timeout more when it is "lost"; never before the chunk ahead of it (TCP
+  // delivers in order: everything behind a lost segment waits for it).
+  Clock::time_point due(Clock::time_point ahead) {
+    const auto now = Clock::now();
+    auto at = now + std::chrono::milliseconds(delay_ms.load());
+    if (const int jitter = jitter_ms.load(); jitter > 0) {
+      at += std::chrono::milliseconds(std::uniform_int_distribution<int>(0, jitter)(random));
     }
-    while (cut.load()) {
-      timer.expires_after(std::chrono::milliseconds(5));
-      co_await timer.async_wait(as_tuple(use_awaitable));
+    if (const int per_mille = loss_per_mille.load();
+        per_mille > 0 && std::uniform_int_distribution<int>(1, 1000)(random) <= per_mille) {
+      at += kRetransmission;
     }
+    return std::max(at, ahead);
   }
 
-  // Copies from → to until from ends, then ends to's sending side; each chunk waits while the
-  // link is cut.
-  asio::awaitable<void> pump(std::shared_ptr<tcp::socket> from, std::shared_ptr<tcp::socket> to) {
+  // One direction of a connection: chunks read from one end, each sent on to the other once
+  // it is due and the link is not cut. Reading goes on meanwhile (the link is a pipe, not a
+  // stop-and-wait), up to kHeld bytes.
+  struct Pipe {
+    explicit Pipe(asio::io_context& ioc) : wake(ioc) {}
+    std::deque<std::pair<Clock::time_point, std::string>> chunks;
+    std::size_t held = 0;
+    bool ended = false;   // the reading end closed
+    bool broken = false;  // the sending end failed: what is read goes nowhere
+    asio::steady_timer wake;  // the sender's wait: cancelled when a chunk arrives
+  };
+
+  asio::awaitable<void> receive(std::shared_ptr<tcp::socket> from, std::shared_ptr<Pipe> pipe) {
     std::array<char, 16384> buffer;
+    asio::steady_timer pause(ioc);
     for (;;) {
-      auto [ec, n] = co_await from->async_read_some(asio::buffer(buffer), as_tuple(use_awaitable));
-      co_await passable();
-      if (n > 0) {
-        auto [wec, written] = co_await asio::async_write(*to, asio::buffer(buffer.data(), n),
-                                                         as_tuple(use_awaitable));
-        if (wec) break;
+      while (pipe->held > kHeld) {
+        pause.expires_after(std::chrono::milliseconds(5));
+        co_await pause.async_wait(as_tuple(use_awaitable));
       }
+      auto [ec, n] = co_await from->async_read_some(asio::buffer(buffer), as_tuple(use_awaitable));
+      if (n > 0 && !pipe->broken) {
+        const auto at = due(pipe->chunks.empty() ? Clock::time_point{} : pipe->chunks.back().first);
+        pipe->chunks.emplace_back(at, std::string(buffer.data(), n));
+        pipe->held += n;
+      }
+      if (ec) pipe->ended = true;
+      pipe->wake.cancel();
       if (ec) break;
     }
     boost::system::error_code ignored;
-    to->shutdown(tcp::socket::shutdown_send, ignored);
     from->shutdown(tcp::socket::shutdown_receive, ignored);
+  }
+
+  asio::awaitable<void> send(std::shared_ptr<tcp::socket> to, std::shared_ptr<Pipe> pipe) {
+    for (;;) {
+      if (pipe->chunks.empty()) {
+        if (pipe->ended) break;
+        pipe->wake.expires_at(Clock::time_point::max());
+      } else if (pipe->chunks.front().first > Clock::now()) {
+        pipe->wake.expires_at(pipe->chunks.front().first);
+      } else if (cut.load()) {
+        pipe->wake.expires_after(std::chrono::milliseconds(5));
+      } else {
+        std::string chunk = std::move(pipe->chunks.front().second);
+        pipe->chunks.pop_front();
+        pipe->held -= chunk.size();
+        auto [ec, written] = co_await asio::async_write(*to, asio::buffer(chunk),
+                                                        as_tuple(use_awaitable));
+        if (ec) {
+          pipe->broken = true;
+          pipe->chunks.clear();
+          pipe->held = 0;
+          break;
+        }
+        continue;
+      }
+      co_await pipe->wake.async_wait(as_tuple(use_awaitable));
+    }
+    boost::system::error_code ignored;
+    to->shutdown(tcp::socket::shutdown_send, ignored);
+  }
+
+  // Relays from → to until from ends, then ends to's sending side.
+  void pump(std::shared_ptr<tcp::socket> from, std::shared_ptr<tcp::socket> to) {
+    auto pipe = std::make_shared<Pipe>(ioc);
+    asio::co_spawn(ioc, receive(from, pipe), asio::detached);
+    asio::co_spawn(ioc, send(to, pipe), asio::detached);
   }
 
   asio::awaitable<void> accept() {
@@ -84,8 +143,8 @@ struct TcpRelay::Impl {
       const tcp::endpoint to(asio::ip::make_address("127.0.0.1"), target.load());
       auto [cec] = co_await server->async_connect(to, as_tuple(use_awaitable));
       if (cec) continue;  // the target is down: the client's connection goes
-      asio::co_spawn(ioc, pump(client, server), asio::detached);
-      asio::co_spawn(ioc, pump(server, client), asio::detached);
+      pump(client, server);
+      pump(server, client);
     }
   }
 
@@ -95,6 +154,7 @@ struct TcpRelay::Impl {
   std::atomic<bool> cut{false};
   std::atomic<int> delay_ms{0};
   std::atomic<int> jitter_ms{0};
+  std::atomic<int> loss_per_mille{0};
   std::minstd_rand random{2048};  // used on the relay's thread only
   std::thread thread;
 };
@@ -117,5 +177,9 @@ void TcpRelay::delay(std::chrono::milliseconds base, std::chrono::milliseconds j
   impl_->delay_ms.store(static_cast<int>(base.count()));
   impl_->jitter_ms.store(static_cast<int>(jitter.count()));
 }
+void TcpRelay::loss(double fraction) {
+  impl_->loss_per_mille.store(static_cast<int>(fraction * 1000 + 0.5));
+}
 
 }  // namespace tilerace::testing
+

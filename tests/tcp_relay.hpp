@@ -3,9 +3,13 @@
 // forwards every connection to a target port. cut() is a network partition as the two ends
 // see it — bytes stop flowing both ways, and new connections open but carry nothing — and
 // heal() ends it: what was held is delivered then, as TCP retransmitting after a short
-// partition would. delay() holds each chunk a while (a slow, jittery link: the chaos suite's
-// stand-in for netem, which this kernel lacks). Nothing is dropped or reordered. Runs its own
-// thread; stops with the object. Callable from any thread.
+// partition would. delay() holds each chunk a while and loss() makes some chunks "lost" (a
+// slow, jittery, lossy link: the chaos suite's stand-in for netem, which this kernel lacks).
+// The link stays a pipe: chunks are read on while earlier ones wait, and each is due its delay
+// after it was read. Nothing is dropped or reordered: a TCP stream cannot lose bytes, so a
+// lost segment shows as what TCP makes of it — the chunk arrives a retransmission timeout
+// (200 ms, Linux's least) late, and everything behind it waits for it. Runs its own thread;
+// stops with the object. Callable from any thread.
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -26,6 +30,8 @@ class TcpRelay {
   void retarget(std::uint16_t target);
   // Each chunk, each way, waits base plus up to jitter (uniform) before it is passed on.
   void delay(std::chrono::milliseconds base, std::chrono::milliseconds jitter);
+  // From now on this fraction (0..1) of chunks, each way, is lost and retransmitted (above).
+  void loss(double fraction);
 
  private:
   struct Impl;

@@ -32,10 +32,11 @@ constexpr auto kMatchKept = std::chrono::seconds(30);
 constexpr auto kMinBeatGap = std::chrono::milliseconds(50);
 constexpr int kCodeAttempts = 16;
 
-// A Redis reply overdue by this much drops the connection: well within the lease, so that
-// a node cut off from Redis notices before its lease could run out.
+// A Redis reply overdue by this much drops the connection (a hung server): by then no
+// renewal sent before it could still confirm the lease. What cannot wait that long — a move's
+// append — is abandoned when the lease lapses (watch_lease).
 std::chrono::milliseconds reply_timeout(std::chrono::milliseconds lease) {
-  return std::min(RedisConnection::kReplyTimeout, lease / 2);
+  return std::min(RedisConnection::kReplyTimeout, lease);
 }
 
 std::int64_t steady_ns(std::chrono::steady_clock::time_point t) {
@@ -56,7 +57,10 @@ Cluster::Cluster(asio::io_context& main, ClusterSettings settings, RoomRegistry&
                                                   reply_timeout(settings_.lease))),
       control_(std::make_shared<RedisConnection>(main.get_executor(), settings_.redis, "control",
                                                  reply_timeout(settings_.lease))),
-      timer_(main) {}
+      journal_(std::make_shared<RedisConnection>(main.get_executor(), settings_.redis, "journal",
+                                                 reply_timeout(settings_.lease))),
+      timer_(main),
+      lapse_(main) {}
 
 void Cluster::start() {
   commands_->start([this] {
@@ -77,7 +81,9 @@ void Cluster::start() {
           on_control(push.elements[2].str);
         }
       });
+  journal_->start(nullptr);
   asio::co_spawn(main_, heartbeat_loop(), asio::detached);
+  asio::co_spawn(main_, watch_lease(), asio::detached);
 }
 
 bool Cluster::available() const noexcept {
@@ -118,32 +124,51 @@ asio::awaitable<void> Cluster::heartbeat_loop() {
   const auto every = settings_.lease / 5;
   while (!stopped_) {
     dirty_ = false;
-    bool beaten = false;
-    try {
-      // Until the first connection there is nothing to report (the connection logs its tries).
-      if (commands_->connected() || metrics_.cluster_available.load() == 1) {
-        co_await beat();
-        beaten = true;
-      }
-    } catch (const std::exception& e) {
-      if (metrics_.cluster_available.exchange(0, std::memory_order_relaxed) == 1) {
-        spdlog::error("cluster: {} (cross-node features unavailable until it answers)", e.what());
-        outage_reported_ = true;
-      }
+    // Until the first connection there is nothing to report (the connection logs its tries);
+    // until the first beat went through, one at a time (the first announces this node).
+    const bool reachable = commands_->connected() || metrics_.cluster_available.load() == 1;
+    const bool started = reachable && renewing_ < (joined_ ? kRenewalsInFlight : 1);
+    if (started) {
+      ++renewing_;
+      asio::co_spawn(main_, renew(), asio::detached);
     }
-    if (stopped_) co_return;
     // At most one beat per kMinBeatGap however often rooms change; then one per `every`,
     // sooner when woken (a connection made, a room opened or closed).
-    if (beaten) {
+    if (started) {
       timer_.expires_after(kMinBeatGap);
       co_await timer_.async_wait(as_tuple(use_awaitable));
       if (stopped_) co_return;
       if (dirty_) continue;
     }
     idle_ = true;
-    timer_.expires_after(beaten ? every - kMinBeatGap : every);
+    timer_.expires_after(started ? every - kMinBeatGap : every);
     co_await timer_.async_wait(as_tuple(use_awaitable));
     idle_ = false;
+  }
+}
+
+asio::awaitable<void> Cluster::renew() {
+  try {
+    co_await beat();
+  } catch (const std::exception& e) {
+    if (metrics_.cluster_available.exchange(0, std::memory_order_relaxed) == 1) {
+      spdlog::error("cluster: {} (cross-node features unavailable until it answers)", e.what());
+      outage_reported_ = true;
+    }
+  }
+  --renewing_;
+}
+
+asio::awaitable<void> Cluster::watch_lease() {
+  while (!stopped_) {
+    const std::int64_t until = lease_confirmed_until_.load(std::memory_order_relaxed);
+    if (!joined_ || !lease_confirmed()) {
+      if (joined_) journal_->abandon();
+      lapse_.expires_at(std::chrono::steady_clock::time_point::max());  // until a renewal
+    } else {
+      lapse_.expires_at(std::chrono::steady_clock::time_point(std::chrono::nanoseconds(until)));
+    }
+    co_await lapse_.async_wait(as_tuple(use_awaitable));
   }
 }
 
@@ -167,9 +192,11 @@ asio::awaitable<void> Cluster::beat() {
     std::lock_guard lock(mutex_);
     for (const ActiveRaceRecord& race : running) unjournaled_.insert(race.id);
   }
+  // Replies come in the order the renewals went: each one's is the latest sent.
   lease_confirmed_until_.store(steady_ns(sent + settings_.lease - settings_.lease / 5),
                                std::memory_order_relaxed);
   joined_ = true;
+  lapse_.cancel();  // watch_lease waits for the new end
   metrics_.cluster_available.store(1, std::memory_order_relaxed);
   if (std::exchange(outage_reported_, false)) spdlog::info("cluster: redis answers again");
   std::vector<std::string> remote;
@@ -190,26 +217,36 @@ asio::awaitable<void> Cluster::beat() {
     node_urls_ = std::move(urls);
   }
   if (on_nodes) on_nodes(names);
-  for (const std::string& node : dead) {
-    const std::vector<std::string> reap_args{node};
-    const RedisReply reaped = co_await eval(kReap, reap_args);
-    if (reaped.integer == 1) {
-      spdlog::warn("cluster: node {} is gone (lease expired): its races are to be adopted", node);
+  // One tend at a time, beside the renewals: a later beat's finds come with it.
+  if (!std::exchange(tending_, true)) asio::co_spawn(main_, tend(std::move(dead)), asio::detached);
+}
+
+asio::awaitable<void> Cluster::tend(std::vector<std::string> dead) {
+  try {
+    for (const std::string& node : dead) {
+      const std::vector<std::string> reap_args{node};
+      const RedisReply reaped = co_await eval(kReap, reap_args);
+      if (reaped.integer == 1) {
+        spdlog::warn("cluster: node {} is gone (lease expired): its races are to be adopted", node);
+      }
     }
-  }
-  if (!adopting_) {
-    const std::vector<std::string> orphan_args{settings_.node,
-                                               std::to_string(settings_.lease.count())};
-    const RedisReply orphans = co_await eval(kOrphans, orphan_args);
-    std::vector<std::string> names;
-    for (const auto& e : orphans.elements) names.push_back(e.str);
-    // Never awaited here: the store may take its time (PostgreSQL away), the lease may not.
-    if (!names.empty()) {
-      adopting_ = true;
-      asio::co_spawn(main_, adopt(std::move(names)), asio::detached);
+    if (!adopting_) {
+      const std::vector<std::string> orphan_args{settings_.node,
+                                                 std::to_string(settings_.lease.count())};
+      const RedisReply orphans = co_await eval(kOrphans, orphan_args);
+      std::vector<std::string> names;
+      for (const auto& e : orphans.elements) names.push_back(e.str);
+      // Never awaited here: the store may take its time (PostgreSQL away), the lease may not.
+      if (!names.empty()) {
+        adopting_ = true;
+        asio::co_spawn(main_, adopt(std::move(names)), asio::detached);
+      }
     }
+    co_await check_matches();
+  } catch (const std::exception& e) {
+    spdlog::debug("cluster: tending the directory: {}", e.what());  // the next beat tends again
   }
-  co_await check_matches();
+  tending_ = false;
 }
 
 asio::awaitable<void> Cluster::adopt(std::vector<std::string> orphans) {
@@ -240,7 +277,7 @@ asio::awaitable<std::optional<RaceOwner>> Cluster::append(MoveJournalEntry entry
                                       settings_.public_url};
   RedisReply reply;
   try {
-    reply = co_await eval(kJournal, args);
+    reply = co_await server::eval(*journal_, kJournal, args);
   } catch (const std::exception&) {
     std::lock_guard lock(mutex_);
     unjournaled_.insert(entry.race_id);
@@ -468,8 +505,10 @@ asio::awaitable<void> Cluster::leave() {
   } catch (const std::exception& e) {
     spdlog::warn("cluster: leaving the directory: {} (the lease runs out by itself)", e.what());
   }
+  lapse_.cancel();
   commands_->stop();
   control_->stop();
+  journal_->stop();
 }
 
 }  // namespace tilerace::server

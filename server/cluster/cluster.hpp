@@ -24,6 +24,12 @@
 //   an earlier epoch, as the store refuses such a journal write or recording. A node whose lease
 //   is not confirmed (no heartbeat went through for 4/5 of the lease, counted from its sending)
 //   stops journaling moves in Redis: the store confirms each instead, fenced by the epoch.
+// - gray failure (a slow, lossy link to Redis): the lease is renewed every lease/5 whether or
+//   not the previous renewal was answered (up to kRenewalsInFlight at once), so a round trip
+//   of up to 3/5 of the lease keeps it confirmed; the directory's housekeeping (reaping,
+//   adoption, matches) runs beside the renewals, never in their way; moves are journaled on
+//   a connection of their own, and an append still unanswered when the lease lapses fails
+//   at that moment (its move goes to the store), not when the connection gives up.
 //
 // Threading (docs/architecture.md): the heartbeat, the Redis connections and the reaping run
 // on the main context. The public calls may come from any thread; awaitables resume on the
@@ -68,6 +74,7 @@ struct ClusterSettings {
 
 class Cluster final : public MoveJournal {
  public:
+  static constexpr int kRenewalsInFlight = 3;
   // A player waiting in a quick-match queue, on some node.
   struct Waiting {
     std::string node;
@@ -153,7 +160,13 @@ class Cluster final : public MoveJournal {
 
  private:
   boost::asio::awaitable<void> heartbeat_loop();
+  // One renewal of the lease (a beat), in the background of the heartbeat.
+  boost::asio::awaitable<void> renew();
   boost::asio::awaitable<void> beat();
+  // Reaps the dead nodes a beat found, starts adopting orphans, looks for matches.
+  boost::asio::awaitable<void> tend(std::vector<std::string> dead);
+  // Fails the journal's appends in flight the moment the lease lapses.
+  boost::asio::awaitable<void> watch_lease();
   // Adopts the races of orphans (leased to this node; one pass of an Adoption, on the main
   // context, in the background of the heartbeat).
   boost::asio::awaitable<void> adopt(std::vector<std::string> orphans);
@@ -174,7 +187,11 @@ class Cluster final : public MoveJournal {
   Metrics& metrics_;
   std::shared_ptr<RedisConnection> commands_;
   std::shared_ptr<RedisConnection> control_;  // SUBSCRIBEd to this node's control channel
+  std::shared_ptr<RedisConnection> journal_;  // the move journal's appends only
   boost::asio::steady_timer timer_;
+  boost::asio::steady_timer lapse_;  // watch_lease's: at the end of the confirmed lease
+  int renewing_ = 0;                 // renewals in flight
+  bool tending_ = false;             // tend is running
   bool stopped_ = false;
   bool outage_reported_ = false;
   bool adopting_ = false;  // adopt is running

@@ -131,9 +131,9 @@ asio::awaitable<boost::system::error_code> RedisConnection::read_replies() {
       if (on_push_) {
         on_push_(std::move(reply));
       } else if (!pending_.empty()) {
-        Waiter waiter = std::move(pending_.front().waiter);
+        Pending done = std::move(pending_.front());
         pending_.pop_front();
-        complete(std::move(waiter), false, std::move(reply));
+        if (!done.abandoned) complete(std::move(done.waiter), false, std::move(reply));
       }
     }
   }
@@ -232,7 +232,19 @@ void RedisConnection::drop(std::string_view why) {
 void RedisConnection::fail_pending() {
   std::deque<Pending> failed;
   failed.swap(pending_);
-  for (auto& p : failed) complete(std::move(p.waiter), true, {});
+  for (auto& p : failed) {
+    if (!p.abandoned) complete(std::move(p.waiter), true, {});
+  }
+}
+
+void RedisConnection::abandon() {
+  asio::post(executor_, [self = shared_from_this()] {
+    for (Pending& p : self->pending_) {
+      if (p.abandoned) continue;
+      p.abandoned = true;
+      self->complete(std::move(p.waiter), true, {});
+    }
+  });
 }
 
 }  // namespace tilerace::server

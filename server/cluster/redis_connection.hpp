@@ -8,7 +8,7 @@
 // reconnects by itself (every kReconnectEvery) until stop(). While it is down, a command fails
 // at once with RedisUnavailable; so does every command in flight when it drops, and the
 // connection is dropped when a reply is overdue by its reply timeout (a hung server, or one
-// cut off).
+// cut off). A caller that cannot wait that long abandons what is in flight (abandon()).
 //
 // Subscriber mode (on_push given): every reply goes to on_push (SUBSCRIBE confirmations and
 // messages); the owner subscribes with send() from on_connected.
@@ -61,6 +61,9 @@ class RedisConnection : public std::enable_shared_from_this<RedisConnection> {
   boost::asio::awaitable<RedisReply> command(std::vector<std::string> args);
   // Sends one command whose reply goes to on_push (subscriber mode). Call on the executor.
   void send(const std::vector<std::string>& args);
+  // Every command waiting for its reply fails now with RedisUnavailable, the connection
+  // staying up: their replies, when they come, are read and dropped. Callable from any thread.
+  void abandon();
 
  private:
   using Handler = boost::asio::any_completion_handler<void(std::exception_ptr, RedisReply)>;
@@ -73,6 +76,7 @@ class RedisConnection : public std::enable_shared_from_this<RedisConnection> {
   struct Pending {
     Waiter waiter;
     std::chrono::steady_clock::time_point since;
+    bool abandoned = false;  // its caller was answered already (abandon())
   };
 
   boost::asio::awaitable<void> run();

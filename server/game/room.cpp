@@ -317,14 +317,17 @@ void Room::answer(std::uint64_t seq, std::shared_ptr<Participant> to,
 }
 
 void Room::lose(const std::string& race_id, const RaceOwner& owner) {
-  std::lock_guard lock(mutex_);
-  if (lost_ || closed_ || state_->race_id() != race_id) return;
-  lost_ = true;
-  ready_.clear();
-  services_.metrics->races_handed_over_total.fetch_add(1, std::memory_order_relaxed);
-  spdlog::warn("room {}: race {} is {}'s now (epoch {}): its racers and spectators go there", code_,
-               race_id, owner.node, owner.epoch);
-  apply_locked(state_->hand_over(owner.url), nullptr);
+  {
+    std::lock_guard lock(mutex_);
+    if (lost_ || closed_ || state_->race_id() != race_id) return;
+    lost_ = true;
+    ready_.clear();
+    services_.metrics->races_handed_over_total.fetch_add(1, std::memory_order_relaxed);
+    spdlog::warn("room {}: race {} is {}'s now (epoch {}): its racers and spectators go there",
+                 code_, race_id, owner.node, owner.epoch);
+    apply_locked(state_->hand_over(owner.url), nullptr);
+  }
+  if (services_.on_handed_over && !owner.url.empty()) services_.on_handed_over(code_, owner.url);
 }
 
 void Room::stored(const std::string& race_id) {

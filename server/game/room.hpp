@@ -43,6 +43,9 @@ struct RoomServices {
   BotPool* bots = nullptr;            // null: this server seats no computer opponents
   double bot_moves_per_second = 3.0;  // a bot's pace, so that a race stays watchable
   MoveJournal* journal = nullptr;     // cluster mode: where moves are journaled (else none)
+  // Cluster mode: the room's race went to another node (fencing), reached at url. Called with
+  // no lock held.
+  std::function<void(const std::string& code, const std::string& url)> on_handed_over;
 };
 
 class Room : public std::enable_shared_from_this<Room> {

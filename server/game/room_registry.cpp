@@ -18,6 +18,23 @@ bool free_locked(const Player& p) { return !p.connection.expired() && p.room.exp
 
 RoomRegistry::RoomRegistry(RoomServices services) : services_(std::move(services)) {
   services_.on_closed = [this](const std::string& code) { remove(code); };
+  services_.on_handed_over = [this](const std::string& code, const std::string& url) {
+    const auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(mutex_);
+    std::erase_if(handed_over_,
+                  [now](const auto& entry) { return now - entry.second.at > kHandedOverKept; });
+    handed_over_[code] = {url, now};
+  };
+}
+
+std::optional<std::string> RoomRegistry::handed_over(std::string_view code) const {
+  std::lock_guard lock(mutex_);
+  const auto it = handed_over_.find(code);
+  if (it == handed_over_.end() || rooms_.count(code) > 0 ||
+      std::chrono::steady_clock::now() - it->second.at > kHandedOverKept) {
+    return std::nullopt;
+  }
+  return it->second.url;
 }
 
 std::string RoomRegistry::unused_code_locked() const {

@@ -2,6 +2,7 @@
 // Rooms by invite code. Codes are 6 characters from the unambiguous alphabet, drawn from the
 // CSPRNG and never reused while the room exists. Thread-safe; its place in the lock order is
 // in docs/architecture.md ("Threads and locks").
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -63,6 +64,12 @@ class RoomRegistry {
   std::string unused_code() const;
   // The codes of every room here.
   std::vector<std::string> codes() const;
+  // Where the race of room code went, when this node ran it until another node took it over
+  // (fencing) within kHandedOverKept, and has no room code now: the owner it learned then,
+  // for a racer or spectator coming back here (they are sent there at once, whether or not
+  // Redis answers).
+  std::optional<std::string> handed_over(std::string_view code) const;
+  static constexpr std::chrono::minutes kHandedOverKept{10};
   // Cluster mode: called (outside the registry's lock) with the code of each room that closed,
   // and when a room opened. Set before serving.
   std::function<void(const std::string& code)> on_released;
@@ -81,6 +88,11 @@ class RoomRegistry {
   RoomServices services_;
   mutable std::mutex mutex_;  // guards what follows
   std::map<std::string, std::shared_ptr<Room>, std::less<>> rooms_;
+  struct HandedOver {
+    std::string url;
+    std::chrono::steady_clock::time_point at;
+  };
+  std::map<std::string, HandedOver, std::less<>> handed_over_;  // by code
   bool stopped_ = false;
 };
 

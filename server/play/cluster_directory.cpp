@@ -29,6 +29,7 @@ asio::awaitable<std::string> ClusterDirectory::claim_code() {
 }
 
 asio::awaitable<std::optional<std::string>> ClusterDirectory::locate(std::string code) {
+  if (std::optional<std::string> owner = rooms_.handed_over(code)) co_return owner;
   co_return co_await cluster_.locate(code);
 }
 
@@ -105,7 +106,9 @@ asio::awaitable<void> ClusterDirectory::resume(std::weak_ptr<Participant> to,
       };
       co_await store_.run(find);
       if (!code) co_return;  // in no race and no tournament anywhere
-      url = co_await cluster_.locate(*code, true);
+      // A race this node handed over: its new owner was learned then (Redis may not answer).
+      url = rooms_.handed_over(*code);
+      if (!url) url = co_await cluster_.locate(*code, true);
     } catch (const std::exception& e) {
       spdlog::debug("resume {}: {}", player->id, e.what());  // try again
       continue;

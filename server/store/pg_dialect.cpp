@@ -640,8 +640,7 @@ const char* text(Sql statement) {
              "WHERE EXISTS (SELECT 1 FROM active_races WHERE id = $1)";
     case Sql::select_races:
       return "SELECT " TILERACE_RACE_COLUMNS " FROM active_races WHERE node = $1";
-    case Sql::adoptable_races:
-      return "SELECT id FROM active_races WHERE node = $1 ORDER BY id";
+    case Sql::adoptable_races: return "SELECT id FROM active_races WHERE node = $1 ORDER BY id";
     case Sql::adopt_races:
       // A node taking back its own races (after a restart) keeps their epoch: its name is
       // the same, and no other copy runs under it. Only the races whose locks the adoption

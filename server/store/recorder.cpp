@@ -675,8 +675,8 @@ std::vector<ActiveRaceRecord> Recorder::adopt_races(std::string_view node, std::
       sql(Sql::lock_race, ids.back());
     }
     if (ids.empty()) return std::vector<ActiveRaceRecord>{};
-    return races_of(sql, sql(Sql::adopt_races, node, dialect_->node(), url,
-                             nlohmann::json(ids).dump()));
+    return races_of(sql,
+                    sql(Sql::adopt_races, node, dialect_->node(), url, nlohmann::json(ids).dump()));
   });
 }
 

@@ -117,6 +117,17 @@ TEST_F(Cluster, ANodeCutFromRedisHandsItsRaceToTheAdopterAndLosesNoAnsweredMove)
   EXPECT_EQ(a->metric("tilerace_races_handed_over_total"), 1);
   EXPECT_EQ(a->metric("tilerace_races_active"), 0);
 
+  // Coming back through a — still cut from Redis — a racer is sent to the owner at once: a
+  // learned it when its write was refused (before, it looked the race up in Redis, in vain,
+  // until the heal).
+  {
+    auto back = follow(ann, a->port());
+    const json there = back->ws.until("redirect", 5s);
+    EXPECT_EQ(there["reason"], "resume");
+    EXPECT_EQ(there["code"], code);
+    EXPECT_EQ(there["url"], sent_to[ann.id]);
+  }
+
   // The racers follow: every move a answered is in the race there.
   const std::uint16_t owner = port_of(sent_to[ann.id]);
   ASSERT_NE(owner, a->port());
