@@ -64,8 +64,9 @@ bench-latency: build web-deps
 	BUILD=$(BUILD) node bench/latency.mjs
 
 # The chaos suite (tests/chaos/chaos_main.cpp): three nodes, Redis and PostgreSQL behind relays
-# on 127.0.0.1, racers and spectators playing all along, a fault every 30 s for CHAOS_MINUTES
-# minutes; fails on any violation (docs/operations.md, "Fencing"). Not part of make test.
+# on 127.0.0.1, racers, spectators and people playing all along, a fault every 30 s for
+# CHAOS_MINUTES minutes (CHAOS_FAULTS=kind,… to draw only some); fails on any violation
+# (docs/operations.md, "Fencing"). Not part of make test.
 chaos: build
 	CHAOS_MINUTES=$(CHAOS_MINUTES) ./$(BUILD)/tilerace-chaos
 

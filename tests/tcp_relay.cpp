@@ -13,9 +13,9 @@
 
 #include <algorithm>
 #include <array>
-#include <deque>
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <random>
 #include <string>
 #include <thread>
@@ -68,8 +68,8 @@ struct TcpRelay::Impl {
     explicit Pipe(asio::io_context& ioc) : wake(ioc) {}
     std::deque<std::pair<Clock::time_point, std::string>> chunks;
     std::size_t held = 0;
-    bool ended = false;   // the reading end closed
-    bool broken = false;  // the sending end failed: what is read goes nowhere
+    bool ended = false;       // the reading end closed
+    bool broken = false;      // the sending end failed: what is read goes nowhere
     asio::steady_timer wake;  // the sender's wait: cancelled when a chunk arrives
   };
 
@@ -108,8 +108,8 @@ struct TcpRelay::Impl {
         std::string chunk = std::move(pipe->chunks.front().second);
         pipe->chunks.pop_front();
         pipe->held -= chunk.size();
-        auto [ec, written] = co_await asio::async_write(*to, asio::buffer(chunk),
-                                                        as_tuple(use_awaitable));
+        auto [ec, written] =
+            co_await asio::async_write(*to, asio::buffer(chunk), as_tuple(use_awaitable));
         if (ec) {
           pipe->broken = true;
           pipe->chunks.clear();
@@ -182,4 +182,3 @@ void TcpRelay::loss(double fraction) {
 }
 
 }  // namespace tilerace::testing
-

@@ -1,7 +1,8 @@
 // make chaos: three nodes, Redis and PostgreSQL, scripted racers and spectators playing all
 // along, and a fault every CHAOS_FAULT_EVERY seconds (default 30) for CHAOS_MINUTES minutes
 // (default 10): a node killed (-9) and restarted 10 s later; a node cut from Redis, from
-// PostgreSQL or from its clients for 8 s; Redis restarted empty; PostgreSQL restarted. Every
+// PostgreSQL or from its clients for 8 s; a node whose three links turn bad for 20 s (100-300
+// ms each way, 2-5 % loss); Redis restarted empty; PostgreSQL restarted. Every
 // link — clients to nodes, nodes to Redis, nodes to PostgreSQL — is a TcpRelay on 127.0.0.1
 // (this kernel has no netem: the relays add the delay and jitter, and make the cuts). Then
 // the verdict (verdict.hpp): violations must be 0; exit status 1 otherwise.
@@ -14,20 +15,24 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "server/store/pg_connection.hpp"
 #include "tests/chaos/ledger.hpp"
+#include "tests/chaos/people_driver.hpp"
 #include "tests/chaos/race_driver.hpp"
 #include "tests/chaos/verdict.hpp"
 #include "tests/e2e/harness.hpp"
 #include "tests/pg_cluster.hpp"
 #include "tests/redis_process.hpp"
 #include "tests/tcp_relay.hpp"
+#include "tests/temp_dir.hpp"
 
 namespace {
 
@@ -35,6 +40,7 @@ using namespace std::chrono_literals;
 using tilerace::chaos::Clock;
 using tilerace::chaos::Fault;
 using tilerace::chaos::Ledger;
+using tilerace::chaos::PeopleDriver;
 using tilerace::chaos::RaceDriver;
 using tilerace::e2e::ServerProcess;
 using tilerace::testing::PgCluster;
@@ -57,14 +63,39 @@ struct Node {
   std::unique_ptr<ServerProcess> process;
 };
 
-void start(Node& n, const std::string& database) {
-  n.process = std::make_unique<ServerProcess>(std::vector<std::string>{
-      "--database", PgCluster::shared().through(database, n.to_db->port()), "--redis",
-      fmt::format("redis://127.0.0.1:{}", n.to_redis->port()), "--node-name", n.name,
-      "--node-lease-ms", "1500", "--public-url",
-      fmt::format("ws://127.0.0.1:{}/ws", n.door->port()), "--countdown", "0", "--rate", "100000",
-      "--rooms-per-ip", "0", "--max-connections-per-ip", "0"});
+constexpr auto kLease = std::chrono::milliseconds(1500);
+const std::string kAdminToken = "chaos-operator-token-0123456789-abcdefghij";
+
+void start(Node& n, const std::string& database, const std::string& admin_token_file) {
+  n.process = std::make_unique<ServerProcess>(
+      std::vector<std::string>{"--admin-token-file",
+                               admin_token_file,
+                               "--database",
+                               PgCluster::shared().through(database, n.to_db->port()),
+                               "--redis",
+                               fmt::format("redis://127.0.0.1:{}", n.to_redis->port()),
+                               "--node-name",
+                               n.name,
+                               "--node-lease-ms",
+                               std::to_string(kLease.count()),
+                               "--public-url",
+                               fmt::format("ws://127.0.0.1:{}/ws", n.door->port()),
+                               "--countdown",
+                               "0",
+                               "--rate",
+                               "100000",
+                               "--rooms-per-ip",
+                               "0",
+                               "--max-connections-per-ip",
+                               "0"});
   n.door->retarget(n.process->port());
+}
+
+// The links as they are between faults.
+void baseline(Node& n) {
+  n.door->delay(10ms, 30ms);  // players on the internet
+  n.to_redis->delay(0ms, 2ms);
+  n.to_db->delay(0ms, 2ms);
 }
 
 // The fault schedule's own clock: returns at t, or as soon as the run is interrupted.
@@ -92,6 +123,9 @@ int main() {
   const int races = setting("CHAOS_RACES", 6);
   std::mt19937 random(static_cast<unsigned>(setting("CHAOS_SEED", 2048)));
 
+  const tilerace::testing::TempDir secrets;
+  const std::string admin_token_file = (secrets.path() / "admin-token").string();
+  std::ofstream(admin_token_file) << kAdminToken << "\n";
   PgCluster& pg = PgCluster::shared();
   const std::string database = pg.create_database();
   RedisProcess redis;
@@ -103,10 +137,8 @@ int main() {
     n.door = std::make_unique<TcpRelay>(0);
     n.to_redis = std::make_unique<TcpRelay>(redis.port());
     n.to_db = std::make_unique<TcpRelay>(pg.port());
-    n.door->delay(10ms, 30ms);  // players on the internet
-    n.to_redis->delay(0ms, 2ms);
-    n.to_db->delay(0ms, 2ms);
-    start(n, database);
+    baseline(n);
+    start(n, database, admin_token_file);
     doors.push_back(n.door->port());
   }
   for (Node& n : nodes) {
@@ -139,27 +171,58 @@ int main() {
     drivers.back()->start();
   }
 
+  std::vector<std::unique_ptr<PeopleDriver>> people;
+  for (int i = 0; i < setting("CHAOS_PEOPLE", 2); ++i) {
+    people.push_back(std::make_unique<PeopleDriver>(i, doors, kLease, kAdminToken, ledger));
+    people.back()->start();
+  }
+
   // The faults, one at a time; each heals (or its node restarts) before the next.
-  const std::vector<std::string> kinds{"kill",        "cut_redis",     "cut_postgresql",
-                                       "cut_clients", "restart_redis", "restart_postgresql"};
+  const std::vector<std::string> kinds{
+      "kill",    "cut_redis",     "cut_postgresql",    "cut_clients",
+      "degrade", "restart_redis", "restart_postgresql"};
+  // CHAOS_FAULTS=kind,kind…: only those (to look at one kind closely).
+  std::vector<std::string> drawn;
+  if (const char* only = std::getenv("CHAOS_FAULTS")) {
+    std::stringstream list(only);
+    for (std::string k; std::getline(list, k, ',');) {
+      if (std::find(kinds.begin(), kinds.end(), k) != kinds.end()) drawn.push_back(k);
+    }
+  }
+  if (drawn.empty()) drawn = kinds;
   std::map<std::string, int> injected;
   const auto end = Clock::now() + std::chrono::minutes(minutes);
   for (auto next = Clock::now() + every; next < end && !interrupted; next += every) {
     hold_until(next);
     if (interrupted) break;
-    const std::string kind = kinds[random() % kinds.size()];
+    const std::string kind = drawn[random() % drawn.size()];
     const int target = static_cast<int>(random() % nodes.size());
     Node& n = nodes[static_cast<std::size_t>(target)];
     ++injected[kind];
     const bool global = kind.starts_with("restart_");
-    std::printf("chaos: %s %s\n", kind.c_str(), global ? "" : n.name.c_str());
+    // A bad link: 100-300 ms each way and 2-5 % of chunks lost, on all three of the node's.
+    const double loss = 0.02 + 0.03 * static_cast<double>(random() % 1001) / 1000.0;
+    if (kind == "degrade") {
+      std::printf("chaos: degrade %s (100-300 ms each way, %.1f %% loss, 20 s)\n", n.name.c_str(),
+                  loss * 100);
+    } else {
+      std::printf("chaos: %s %s\n", kind.c_str(), global ? "" : n.name.c_str());
+    }
     std::fflush(stdout);
     const auto at = Clock::now();
-    ledger.fault({kind, global ? -1 : target, at});
+    ledger.begin_fault({kind, global ? -1 : target, at, at});
     if (kind == "kill") {
       n.process->stop(SIGKILL);
       hold_until(at + 10s);  // dead that long
-      start(n, database);
+      start(n, database, admin_token_file);
+    } else if (kind == "degrade") {
+      for (TcpRelay* link : {n.door.get(), n.to_redis.get(), n.to_db.get()}) {
+        link->delay(100ms, 200ms);
+        link->loss(loss);
+      }
+      hold_until(at + 20s);
+      for (TcpRelay* link : {n.door.get(), n.to_redis.get(), n.to_db.get()}) link->loss(0);
+      baseline(n);
     } else if (kind == "restart_redis") {
       redis.stop();
       redis.start();
@@ -174,13 +237,28 @@ int main() {
       hold_until(at + 8s);  // the partition's length
       link.heal();
     }
+    ledger.fault({kind, global ? -1 : target, at, Clock::now()});
   }
 
   // Everything healed: the races in progress finish and are recorded.
   std::printf("chaos: faults over; finishing the races\n");
   std::fflush(stdout);
   for (auto& d : drivers) d->stop();
-  const tilerace::chaos::Verdict verdict = judge(ledger, database, doors);
+  for (auto& p : people) p->stop();
+  tilerace::chaos::Verdict verdict = judge(ledger, database, doors);
+  tilerace::chaos::PeopleCounts counted;
+  for (auto& p : people) {
+    const tilerace::chaos::PeopleCounts c = p->counts();
+    counted.moves += c.moves;
+    counted.presence_checks += c.presence_checks;
+    counted.revocations += c.revocations;
+    counted.revocations_cut += c.revocations_cut;
+    counted.rounds_given_up += c.rounds_given_up;
+    counted.two_live_connections += c.two_live_connections;
+    counted.revoked_answered += c.revoked_answered;
+    counted.wrong_presence += c.wrong_presence;
+    for (const std::string& v : c.violations) verdict.violations.push_back(v);
+  }
 
   std::printf("\nchaos summary (%d min, seed %d)\n", minutes, setting("CHAOS_SEED", 2048));
   int faults = 0;
@@ -194,11 +272,26 @@ int main() {
   std::printf("  races lost unanswered    %zu (their node died before any move was answered)\n",
               verdict.lost_before_first_move);
   std::printf("  acknowledged moves       %zu\n", verdict.acks);
-  std::printf("  fault -> next answered move, by kind (races it hit): p50 / p99 ms\n");
+  std::printf(
+      "  next answered move, by kind: from the fault (races it hit) p50 / p99 ms;"
+      " from a move sent while it lasted (moves) p50 / p99 ms\n");
   for (const auto& [kind, delays] : verdict.recovery_ms) {
-    std::printf("    %-20s %4zu  %8.0f / %8.0f\n", kind.c_str(), delays.size(),
-                percentile(delays, 0.5), percentile(delays, 0.99));
+    const std::vector<double>& during =
+        verdict.during_ms.count(kind) > 0 ? verdict.during_ms.at(kind) : std::vector<double>{};
+    std::printf("    %-20s %4zu  %8.0f / %8.0f    %6zu  %8.0f / %8.0f\n", kind.c_str(),
+                delays.size(), percentile(delays, 0.5), percentile(delays, 0.99), during.size(),
+                percentile(during, 0.5), percentile(during, 0.99));
   }
+  std::printf(
+      "  people: moves between nodes %d, friends' views %d, revocations %d (%d through a "
+      "node cut from Redis), rounds given up %d\n",
+      counted.moves, counted.presence_checks, counted.revocations, counted.revocations_cut,
+      counted.rounds_given_up);
+  std::printf("  two live connections of one player beyond a lease   %d\n",
+              counted.two_live_connections);
+  std::printf("  a revoked session answered beyond a lease           %d\n",
+              counted.revoked_answered);
+  std::printf("  a wrong presence beyond a lease                     %d\n", counted.wrong_presence);
   std::printf("  violations               %zu\n", verdict.violations.size());
   for (const std::string& v : verdict.violations) std::printf("    %s\n", v.c_str());
   return verdict.violations.empty() ? 0 : 1;

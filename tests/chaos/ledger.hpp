@@ -1,10 +1,12 @@
 #pragma once
-// What the chaos suite's clients saw, as they saw it: every move a node acknowledged, every
+// What the chaos suite's clients saw, as they saw it: every move sent and every one a node
+// acknowledged, every
 // result announced, every race the drivers ran, and every fault injected — the evidence the
 // verdict (verdict.hpp) holds against what PostgreSQL recorded. Thread-safe.
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,10 +41,18 @@ struct RaceRun {
   bool finished = false;  // the driver saw it recorded
 };
 
+// A move a racer sent (answered or not).
+struct Sent {
+  std::string code;
+  std::string player;
+  Clock::time_point at;
+};
+
 struct Fault {
   std::string kind;
   int node = -1;  // -1: Redis or PostgreSQL as a whole
   Clock::time_point at;
+  Clock::time_point until;  // healed (or its node restarted)
 };
 
 class Ledger {
@@ -50,6 +60,10 @@ class Ledger {
   void ack(Ack a) {
     std::lock_guard lock(mutex_);
     acks_.push_back(std::move(a));
+  }
+  void sent(Sent m) {
+    std::lock_guard lock(mutex_);
+    sent_.push_back(std::move(m));
   }
   void announce(Announcement a) {
     std::lock_guard lock(mutex_);
@@ -72,14 +86,28 @@ class Ledger {
     std::lock_guard lock(mutex_);
     return setbacks_;
   }
+  // A fault begins (now_fault() says it until fault() records it healed).
+  void begin_fault(Fault f) {
+    std::lock_guard lock(mutex_);
+    current_ = std::move(f);
+  }
   void fault(Fault f) {
     std::lock_guard lock(mutex_);
     faults_.push_back(std::move(f));
+    current_.reset();
+  }
+  std::optional<Fault> now_fault() const {
+    std::lock_guard lock(mutex_);
+    return current_;
   }
 
   std::vector<Ack> acks() const {
     std::lock_guard lock(mutex_);
     return acks_;
+  }
+  std::vector<Sent> sent() const {
+    std::lock_guard lock(mutex_);
+    return sent_;
   }
   std::vector<Announcement> announcements() const {
     std::lock_guard lock(mutex_);
@@ -97,9 +125,11 @@ class Ledger {
  private:
   mutable std::mutex mutex_;
   std::vector<Ack> acks_;
+  std::vector<Sent> sent_;
   std::vector<Announcement> announcements_;
   std::vector<RaceRun> races_;
   std::vector<Fault> faults_;
+  std::optional<Fault> current_;
   int setbacks_ = 0;
 };
 

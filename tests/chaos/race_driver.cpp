@@ -110,6 +110,7 @@ json RaceDriver::read(Seat& seat, std::chrono::milliseconds wait) {
 bool RaceDriver::turn(Seat& seat, const std::string& dir) {
   if (!seat.ws && !connect(seat, 0, Clock::now() + 30s)) return !over_;
   try {
+    ledger_.sent({code_, seat.id, Clock::now()});
     seat.ws->send({{"type", "move"}, {"dir", dir}, {"at_move", seat.moves}});
   } catch (const std::exception&) {
     seat.ws.reset();

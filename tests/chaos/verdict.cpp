@@ -118,7 +118,11 @@ Verdict judge(const Ledger& ledger, const std::string& database,
       }
     }
   }
-  // Recovery: from each fault to the next answered move of each race it hit.
+  // Recovery: from each fault, and from each move sent while it lasted, to the next answered
+  // move of each race it hit.
+  std::map<std::string, std::vector<const Sent*>> sent_in;  // by room code
+  const std::vector<Sent> sent = ledger.sent();
+  for (const Sent& m : sent) sent_in[m.code].push_back(&m);
   for (const Fault& f : ledger.faults()) {
     const std::uint16_t door = f.node >= 0 ? doors[static_cast<std::size_t>(f.node)] : 0;
     for (const auto& [code, list] : acks_of) {
@@ -132,6 +136,17 @@ Verdict judge(const Ledger& ledger, const std::string& database,
       if (door != 0 && before->node != door) continue;            // another node's race
       v.recovery_ms[f.kind].push_back(
           std::chrono::duration<double, std::milli>(after->at - f.at).count());
+      for (const Sent* m : sent_in[code]) {
+        if (m->at < f.at || m->at > f.until) continue;
+        const Ack* next = nullptr;
+        for (const Ack* a : list) {
+          if (a->player == m->player && a->at > m->at && (!next || a->at < next->at)) next = a;
+        }
+        if (next) {
+          v.during_ms[f.kind].push_back(
+              std::chrono::duration<double, std::milli>(next->at - m->at).count());
+        }
+      }
     }
   }
   return v;

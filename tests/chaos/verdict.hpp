@@ -6,8 +6,8 @@
 // race_over that contradicts the record; an acknowledged move that is not where the recorded
 // replay says (move count and score after it); a rating applied twice; two nodes accepting
 // moves of one race at once (acknowledgements from one node, then another, then the first
-// again within a second). Also the time from each fault to the next move answered in a race
-// it hit, by kind of fault.
+// again within a second). Also the time from each fault, and from each move sent while it
+// lasted, to the next move answered in a race it hit, by kind of fault.
 #include <map>
 #include <string>
 #include <vector>
@@ -23,6 +23,9 @@ struct Verdict {
   std::size_t acks = 0;
   // Fault kind → the delays (ms) from the fault to the next answered move of each race it hit.
   std::map<std::string, std::vector<double>> recovery_ms;
+  // Fault kind → for each move sent in a race it hit while it lasted, the delay (ms) to that
+  // racer's next answered move.
+  std::map<std::string, std::vector<double>> during_ms;
 };
 
 // database: a PostgreSQL URL; doors_of: the client link (port) of each node, by index.
