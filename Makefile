@@ -68,7 +68,8 @@ bench-latency: build web-deps
 # CHAOS_MINUTES minutes (CHAOS_FAULTS=kind,… to draw only some); fails on any violation
 # (docs/operations.md, "Fencing"). Not part of make test.
 chaos: build
-	CHAOS_MINUTES=$(CHAOS_MINUTES) ./$(BUILD)/tilerace-chaos
+	cp $(BUILD)/tilerace $(BUILD)/tilerace-chaos-node
+	TILERACE_SERVER=$(CURDIR)/$(BUILD)/tilerace-chaos-node CHAOS_MINUTES=$(CHAOS_MINUTES) ./$(BUILD)/tilerace-chaos
 
 # One node against two nodes of a cluster under the same race load (bench/cluster.sh, ~1 min).
 bench-cluster: build

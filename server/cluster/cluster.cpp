@@ -367,8 +367,9 @@ asio::awaitable<void> Cluster::reclaim() {
       const std::vector<std::string> args{key, settings_.node, player, "1"};
       co_await eval(kUnqueue, args);
     }
+    if (reclaim_players) co_await reclaim_players();
   } catch (const std::exception& e) {
-    spdlog::warn("cluster: reclaiming this node's rooms: {}", e.what());
+    spdlog::warn("cluster: reclaiming this node's rooms and players: {}", e.what());
   }
 }
 

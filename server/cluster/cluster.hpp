@@ -126,6 +126,9 @@ class Cluster final : public MoveJournal {
   // other than the match wake-up, and after each heartbeat, the other live nodes.
   std::function<void(const std::string& message)> on_control;
   std::function<void(const std::set<std::string>& live)> on_nodes;
+  // Set before start(); run on the main context after each (re)connection to Redis, which may
+  // have restarted empty: this node's players' records written again.
+  std::function<boost::asio::awaitable<void>()> reclaim_players;
 
   // Arguments passed by reference must outlive the await.
   // Quick match for key (mode/size): the partner popped from the queue, or nullopt when
@@ -171,8 +174,8 @@ class Cluster final : public MoveJournal {
   // context, in the background of the heartbeat).
   boost::asio::awaitable<void> adopt(std::vector<std::string> orphans);
   boost::asio::awaitable<void> check_matches();
-  // After each (re)connection: claims the codes of this node's rooms and queues its waiting
-  // players again (Redis may have restarted empty).
+  // After each (re)connection: claims the codes of this node's rooms, queues its waiting
+  // players again and writes its players' records again (Redis may have restarted empty).
   boost::asio::awaitable<void> reclaim();
   boost::asio::awaitable<RedisReply> eval(std::string_view script,
                                           const std::vector<std::string>& args);

@@ -58,6 +58,7 @@ ClusterReach::ClusterReach(asio::any_io_executor main, Cluster& cluster, PlayerR
     : main_(std::move(main)), cluster_(cluster), players_(players) {
   cluster_.on_control = [this](const std::string& message) { on_control(message); };
   cluster_.on_nodes = [this](const std::set<std::string>& live) { on_nodes(live); };
+  cluster_.reclaim_players = [this] { return reclaim(); };
 }
 
 void ClusterReach::publish(std::string player, std::string presence,
@@ -100,11 +101,14 @@ asio::awaitable<void> ClusterReach::write(Publication p) {
   const std::string& node = cluster_.settings().node;
   const auto decoded = protocol::decode_presence(p.presence);
   if (decoded && decoded->second.status == protocol::PresenceStatus::offline) {
+    written_.erase(p.player);
     std::vector<std::string> drop{"EVAL", std::string(redis_scripts::kDropPresence), "0", p.player,
                                   node};
     co_await cluster_.command(std::move(drop));
   } else {
-    std::vector<std::string> set{"SET", presence_key(p.player), node + "\n" + p.presence, "PX",
+    std::string value = node + "\n" + p.presence;
+    written_[p.player] = value;
+    std::vector<std::string> set{"SET", presence_key(p.player), std::move(value), "PX",
                                  kPresenceKeptMs};
     co_await cluster_.command(std::move(set));
   }
@@ -202,6 +206,11 @@ void ClusterReach::tell_all(const std::string& message) {
 }
 
 asio::awaitable<void> ClusterReach::take_connection(std::string player, std::int64_t epoch) {
+  {
+    std::lock_guard lock(held_mutex_);
+    std::int64_t& held = held_[player];
+    held = std::max(held, epoch);
+  }
   const std::string e = std::to_string(epoch);
   std::vector<std::string> take{"EVAL", std::string(redis_scripts::kTakeConnection),
                                 "0",    player,
@@ -212,11 +221,31 @@ asio::awaitable<void> ClusterReach::take_connection(std::string player, std::int
 }
 
 void ClusterReach::release_connection(std::string player, std::int64_t epoch) {
+  {
+    std::lock_guard lock(held_mutex_);
+    if (const auto it = held_.find(player); it != held_.end() && it->second == epoch) {
+      held_.erase(it);
+    }
+  }
   spawn(main_,
         [](Cluster& cluster, std::vector<std::string> release) -> asio::awaitable<void> {
           co_await cluster.command(std::move(release));
         }(cluster_, {"EVAL", std::string(redis_scripts::kReleaseConnection), "0", std::move(player),
                      std::to_string(epoch), cluster_.settings().node}));
+}
+
+asio::awaitable<void> ClusterReach::reclaim() {
+  std::map<std::string, std::int64_t> held;
+  {
+    std::lock_guard lock(held_mutex_);
+    held = held_;
+  }
+  for (const auto& [player, epoch] : held) co_await take_connection(player, epoch);
+  for (const auto& [player, value] : std::map<std::string, std::string>(written_)) {
+    if (held.count(player) == 0) continue;  // connected elsewhere now: that node writes it
+    std::vector<std::string> set{"SET", presence_key(player), value, "PX", kPresenceKeptMs};
+    co_await cluster_.command(std::move(set));
+  }
 }
 
 void ClusterReach::recheck(std::string player) {

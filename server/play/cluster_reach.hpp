@@ -9,7 +9,8 @@
 //   the node of their one connection; a welcome elsewhere tells that node (on its control
 //   channel) to close it. When a heartbeat finds a node gone, the players whose record still
 //   names it go offline for their friends here — within a lease, whether or not they ever
-//   changed presence.
+//   changed presence. After Redis restarts empty, each node writes its players' records and
+//   presences again on reconnecting.
 // - Messages to a player (friend_update, challenged, …) go to the node their presence names.
 // - Challenges are held where they were made (challenge:<id> → node); an answer given on
 //   another node is forwarded there.
@@ -89,6 +90,9 @@ class ClusterReach final : public PlayerReach {
   void tell_all(const std::string& message);
   // node is gone: its players' friends here see them offline.
   boost::asio::awaitable<void> stranded(std::string node);
+  // Redis (re)connected, perhaps empty: this node's connection records and presences are
+  // written again (main context).
+  boost::asio::awaitable<void> reclaim();
 
   boost::asio::any_io_executor main_;
   Cluster& cluster_;
@@ -97,8 +101,11 @@ class ClusterReach final : public PlayerReach {
   Challenges* challenges_ = nullptr;
   Moderation* moderation_ = nullptr;
   SessionGuard* guard_ = nullptr;
+  std::mutex held_mutex_;
+  std::map<std::string, std::int64_t> held_;  // player → epoch of their connection here
   // main context only:
-  std::set<std::string> live_;  // the live nodes, as of the last heartbeat
+  std::map<std::string, std::string> written_;  // player → their presence key's value, as set
+  std::set<std::string> live_;                  // the live nodes, as of the last heartbeat
   std::deque<Publication> queue_;
   bool draining_ = false;
   // flush()es waiting for the queue to empty: each timer is cancelled when it has.

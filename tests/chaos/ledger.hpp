@@ -96,6 +96,20 @@ class Ledger {
     faults_.push_back(std::move(f));
     current_.reset();
   }
+  // No fault that takes a node out of the cluster (a kill, a cut from Redis, Redis restarted
+  // empty) is in progress or ended less than settle ago: what the cluster says of its
+  // players can be held to the truth.
+  bool settled(Clock::duration settle) const {
+    std::lock_guard lock(mutex_);
+    const auto outs = [](const Fault& f) {
+      return f.kind == "kill" || f.kind == "cut_redis" || f.kind == "restart_redis";
+    };
+    if (current_ && outs(*current_)) return false;
+    for (auto it = faults_.rbegin(); it != faults_.rend(); ++it) {
+      if (outs(*it)) return Clock::now() - it->until >= settle;
+    }
+    return true;
+  }
   std::optional<Fault> now_fault() const {
     std::lock_guard lock(mutex_);
     return current_;

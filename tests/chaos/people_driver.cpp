@@ -213,10 +213,12 @@ bool PeopleDriver::move_round() {
                           mover_.name, first, second));
   }
   from.reset();
-  // Connected, and answering: their friend must not see them offline.
+  // Connected, and answering: their friend must not see them offline — while every node is
+  // in the cluster (a node out of it is dead to the others, its players offline with it).
   if (!answers(*to)) return false;
+  const bool settled = ledger_.settled(lease_);
   const std::string seen = seen_by_friend();
-  if (seen.empty()) return false;
+  if (seen.empty() || !settled || !ledger_.settled(lease_)) return false;
   {
     std::lock_guard lock(mutex_);
     ++counts_.presence_checks;
@@ -237,8 +239,9 @@ bool PeopleDriver::move_round() {
   if (faulted && fault->kind != "kill") return true;
   until(left + lease_ + lease_ / 2, stopping_);
   if (stopping_) return true;
+  const bool calm = ledger_.settled(lease_) || (faulted && fault->kind == "kill");
   const std::string after = seen_by_friend();
-  if (after.empty()) return false;
+  if (after.empty() || !calm) return false;
   {
     std::lock_guard lock(mutex_);
     ++counts_.presence_checks;

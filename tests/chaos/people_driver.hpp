@@ -8,7 +8,9 @@
 // - once the new connection has answered a ping a lease after its welcome, their friend,
 //   looking through any node (`friends`), must not see them offline; and a lease after they
 //   close it (their node not faulted: else the close may not reach it), must see them
-//   offline; likewise a lease after their node was killed under them (else: wrong presence);
+//   offline; likewise a lease after their node was killed under them (else: wrong presence).
+//   Presence is judged only while every node is in the cluster (Ledger::settled): a node cut
+//   from Redis is dead to the others, and its players offline with it, until the heal;
 // - every other round, a registered player's second session signs them out everywhere
 //   (`logout_all`), or the operator bans them for a minute — through a node cut from Redis
 //   when one is, with the first session on it: a lease after the answer, the first session

@@ -12,6 +12,7 @@
 #include <boost/beast/http.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <mutex>
@@ -58,7 +59,10 @@ using tcp = asio::ip::tcp;
 
 ServerProcess::ServerProcess(std::vector<std::string> extra_args, std::filesystem::path web_root,
                              std::optional<std::filesystem::path> data) {
-  std::vector<std::string> args = {TILERACE_BINARY,
+  // TILERACE_SERVER in the environment runs another build (the copy make chaos pins, so that
+  // a rebuild meanwhile does not change the nodes it restarts).
+  const char* binary = std::getenv("TILERACE_SERVER");
+  std::vector<std::string> args = {binary != nullptr ? binary : TILERACE_BINARY,
                                    "--host",
                                    "127.0.0.1",
                                    "--port",

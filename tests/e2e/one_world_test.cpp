@@ -9,6 +9,7 @@
 
 #include "tests/e2e/cluster_nodes.hpp"
 #include "tests/e2e/friend_steps.hpp"
+#include "tests/eventually.hpp"
 
 namespace tilerace::e2e {
 namespace {
@@ -178,6 +179,29 @@ TEST_F(Cluster, ADeadNodesPlayersAllGoOfflineForTheirFriendsIdleOnesIncluded) {
     }
   }
   EXPECT_EQ(offline, (std::set<std::string>{bob.id, cat.id}));
+}
+
+TEST_F(Cluster, AfterRedisRestartsEmptyAnIdlePlayerIsOnlineForFriendsElsewhereAgain) {
+  const auto a = node("a");
+  const auto b = node("b");
+  Racer ann(a->port(), "ann-w8");
+  Racer bob(b->port(), "bob-w8");
+  befriend(ann, bob);
+  const auto status_of_ann = [&] {
+    const json list = ask(bob.ws, {{"type", "friends"}});
+    for (const json& f : list.value("friends", json::array())) {
+      if (f["id"] == ann.id) return f["status"].get<std::string>();
+    }
+    return std::string();
+  };
+  ASSERT_EQ(status_of_ann(), "online");
+  // Redis comes back empty: ann's connection record and presence are gone with it, and she
+  // does nothing that would write them.
+  redis_.stop();
+  redis_.start();
+  EXPECT_TRUE(testing::eventually([&] { return status_of_ann() == "online"; }, kWithinALease * 3))
+      << "a never wrote ann's presence again";
+  EXPECT_EQ(ask(ann.ws, {{"type", "ping"}})["type"], "pong");
 }
 
 TEST_F(Cluster, ARenameOnOneNodeShowsInARoomOnAnother) {
