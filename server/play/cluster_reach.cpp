@@ -234,6 +234,17 @@ void ClusterReach::release_connection(std::string player, std::int64_t epoch) {
                      std::to_string(epoch), cluster_.settings().node}));
 }
 
+asio::awaitable<std::int64_t> ClusterReach::connection_elsewhere(std::string player) {
+  std::vector<std::string> get{"GET", "tilerace:connection:" + player};
+  const RedisReply record = co_await cluster_.command(std::move(get));
+  const auto space = record.str.find(' ');
+  if (record.type != RedisReply::Type::string || space == std::string::npos ||
+      record.str.substr(space + 1) == cluster_.settings().node) {
+    co_return 0;
+  }
+  co_return std::stoll(record.str.substr(0, space));
+}
+
 asio::awaitable<void> ClusterReach::reclaim() {
   std::map<std::string, std::int64_t> held;
   {

@@ -63,6 +63,7 @@ class ClusterReach final : public PlayerReach {
   void moderate(std::string kind, std::string target, std::string text) override;
   boost::asio::awaitable<void> take_connection(std::string player, std::int64_t epoch) override;
   void release_connection(std::string player, std::int64_t epoch) override;
+  boost::asio::awaitable<std::int64_t> connection_elsewhere(std::string player) override;
   void recheck(std::string player) override;
 
  private:

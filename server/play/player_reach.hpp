@@ -48,6 +48,9 @@ class PlayerReach {
   // session ended, a new name), in the background.
   virtual boost::asio::awaitable<void> take_connection(std::string player, std::int64_t epoch) = 0;
   virtual void release_connection(std::string player, std::int64_t epoch) = 0;
+  // The epoch of player's connection record when it names another node (they moved there),
+  // else 0; throws when it cannot say (Redis away).
+  virtual boost::asio::awaitable<std::int64_t> connection_elsewhere(std::string player) = 0;
   virtual void recheck(std::string player) = 0;
   // Moderation: every other live node applies (kind, target, text) to what it has here
   // (Moderation::apply_here), in the background.

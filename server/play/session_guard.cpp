@@ -74,18 +74,31 @@ void SessionGuard::settle(const std::shared_ptr<Player>& player, std::function<v
   }
   if (epoch == 0) return refresh();  // a single node (take gave no epoch): offline at once
   reach_->release_connection(player->id, epoch);
-  auto work = [](StoreWorker& store, Metrics& metrics, std::shared_ptr<Player> p,
-                 std::int64_t epoch, std::function<void()> done) -> asio::awaitable<void> {
-    ConnectionStates states;
-    const std::vector<std::string> who{p->id};
-    const StoreWorker::Job read = [&](Store& s) { states = s.check_connections(who, {}); };
+  // Redis's connection record first (a newer connection writes it before its welcome), the
+  // store where Redis cannot say.
+  auto work = [](StoreWorker& store, PlayerReach& reach, Metrics& metrics,
+                 std::shared_ptr<Player> p, std::int64_t epoch,
+                 std::function<void()> done) -> asio::awaitable<void> {
+    std::int64_t newest = 0;
+    bool recorded = false;
     try {
-      co_await store.run(read);
-    } catch (const std::exception& e) {
-      spdlog::debug("where {} went: {}", p->id, e.what());  // offline, as far as is known
+      newest = co_await reach.connection_elsewhere(p->id);
+      recorded = true;
+    } catch (const std::exception&) {
+      // Redis cannot say: the store does, below.
     }
-    const auto it = states.players.find(p->id);
-    const std::int64_t newest = it == states.players.end() ? 0 : it->second.epoch;
+    if (!recorded) {
+      ConnectionStates states;
+      const std::vector<std::string> who{p->id};
+      const StoreWorker::Job read = [&](Store& s) { states = s.check_connections(who, {}); };
+      try {
+        co_await store.run(read);
+      } catch (const std::exception& e) {
+        spdlog::debug("where {} went: {}", p->id, e.what());  // offline, as far as is known
+      }
+      const auto it = states.players.find(p->id);
+      newest = it == states.players.end() ? 0 : it->second.epoch;
+    }
     if (newest > epoch) metrics.connections_moved_total.fetch_add(1, std::memory_order_relaxed);
     {
       std::lock_guard lock(p->mutex);
@@ -94,7 +107,8 @@ void SessionGuard::settle(const std::shared_ptr<Player>& player, std::function<v
     }
     done();
   };
-  asio::co_spawn(timer_->get_executor(), work(store_, metrics_, player, epoch, std::move(refresh)),
+  asio::co_spawn(timer_->get_executor(),
+                 work(store_, *reach_, metrics_, player, epoch, std::move(refresh)),
                  asio::detached);
 }
 

@@ -12,8 +12,10 @@
 //   and a new name is taken (`renamed` to the player, their room announced again).
 // - Presence: a connection that closes here may have moved to another node (a redirect opens
 //   the new connection before closing the old). Its player is settling (no presence pushed)
-//   until the store's epoch says whether a newer connection exists; only then does it go
-//   offline, so moving never shows offline between.
+//   until the connection record in Redis (a newer connection writes it before its welcome) —
+//   or, where Redis cannot say, the store's epoch — says whether a newer connection exists;
+//   only then does it go offline, so moving never shows offline between, and leaving shows
+//   offline within a Redis round trip even while the store is slow or cut off.
 // On a single node (no reach) there is nothing to guard: take returns 0, settle refreshes at
 // once, and no sweep runs.
 //
