@@ -121,7 +121,10 @@ const std::string& required_string(const json& object, std::string_view key) {
 // Trims ASCII white space; the rest must be a name (protocol/names.hpp).
 std::string parse_name(const std::string& raw) {
   std::string name = trim_name(raw);
-  if (const auto problem = name_problem(name)) reject_field("name", *problem);
+  if (const auto problem = name_problem(name)) {
+    throw Reject{{ErrorCode::bad_field, problem->message, "name", 0,
+                  std::string(to_string(problem->reason))}};
+  }
   return name;
 }
 
@@ -425,7 +428,7 @@ std::string parse_device(const json& object) {
   const std::string* device = optional_string(object, "device");
   if (device == nullptr) return "";
   std::string label = trim_name(*device);
-  if (count_chars(label) > kMaxDeviceChars || (!label.empty() && name_problem(label))) {
+  if (count_chars(label) > kMaxDeviceChars || !visible_text(label)) {
     reject_field("device", "device must be up to 40 visible characters");
   }
   return label;

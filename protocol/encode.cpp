@@ -203,6 +203,7 @@ std::string encode_moved(const GameView& view, std::optional<engine::Direction> 
 std::string encode_error(const ProtocolError& error, const Rid& rid) {
   json j{{"type", "error"}, {"code", to_string(error.code)}, {"message", error.message}};
   if (!error.field.empty()) j["field"] = error.field;
+  if (!error.reason.empty()) j["reason"] = error.reason;
   if (error.retry_after_ms > 0) j["retry_after_ms"] = error.retry_after_ms;
   put_rid(j, rid);
   return dump(j);

@@ -269,6 +269,7 @@ struct ProtocolError {
   std::string message;              // for people; clients switch on code
   std::string field;                // set with bad_field
   std::int64_t retry_after_ms = 0;  // rate_limited sign-ins: when to try again; 0: not said
+  std::string reason;               // a refused name's (protocol/names.hpp NameReason); or empty
 };
 
 struct Decoded {

@@ -35,6 +35,7 @@ struct Options {
   std::size_t rooms_per_ip = 10;            // rooms created per address per minute; 0: no limit
   std::string log_level = "info";
   std::string name_blocklist;    // a file of terms names may not hold, one a line; empty: none
+  std::string reserved_names;    // a file of names players may not take besides the built-in ones
   std::string admin_token_file;  // the operator API's bearer token (≥ 32 bytes); empty: API off
   int password_threads = 1;      // threads passwords are hashed on
   std::string tls_cert;          // PEM certificate (and chain): the port speaks HTTPS and WSS only

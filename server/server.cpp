@@ -226,17 +226,26 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     }
     spdlog::info("TLS: certificate {} from {}", tls->serial(), options.tls_cert);
   }
-  protocol::NameBlocklist blocklist;
-  if (!options.name_blocklist.empty()) {
-    std::ifstream file(options.name_blocklist);
-    if (!file) {
-      spdlog::error("--name-blocklist {}: cannot read it", options.name_blocklist);
-      return 2;
-    }
+  // The operator's name files, a line each: nullopt when one cannot be read.
+  const auto lines_of = [](const std::string& path,
+                           const char* option) -> std::optional<std::vector<std::string>> {
     std::vector<std::string> lines;
+    if (path.empty()) return lines;
+    std::ifstream file(path);
+    if (!file) {
+      spdlog::error("--{} {}: cannot read it", option, path);
+      return std::nullopt;
+    }
     for (std::string line; std::getline(file, line);) lines.push_back(std::move(line));
-    blocklist = protocol::NameBlocklist(lines);
-    spdlog::info("names: {} blocked terms from {}", blocklist.size(), options.name_blocklist);
+    return lines;
+  };
+  const auto blocked = lines_of(options.name_blocklist, "name-blocklist");
+  const auto reserved = lines_of(options.reserved_names, "reserved-names");
+  if (!blocked || !reserved) return 2;
+  const protocol::NamePolicy names{protocol::ReservedNames(*reserved),
+                                   protocol::NameBlocklist(*blocked)};
+  if (!options.name_blocklist.empty()) {
+    spdlog::info("names: {} blocked terms from {}", names.blocklist.size(), options.name_blocklist);
   }
   std::optional<AdminGuard> admin;
   if (!options.admin_token_file.empty()) {
@@ -313,7 +322,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     return 2;
   }
   Dispatcher dispatcher(players, rooms, *directory, worker, metrics, limits,
-                        {hasher, sign_in_limits, blocklist}, fallback ? &*fallback : nullptr,
+                        {hasher, sign_in_limits, names}, fallback ? &*fallback : nullptr,
                         {reach ? &*reach : nullptr, std::chrono::seconds(options.challenge_seconds),
                          daily_secret, std::chrono::milliseconds(options.node_lease_ms)});
   if (reach) {

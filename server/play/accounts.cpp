@@ -174,9 +174,11 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::new_guest(Connectio
   for (int attempt = 0; attempt < (m.name ? 1 : 5); ++attempt) {
     const std::string name = m.name ? *m.name : made_up_name();
     PlayerRecord record{random_hex(8), name, protocol::name_key(name), unix_ms()};
-    if (blocklist_.blocks(record.name_key)) {
-      send_error(c, ErrorCode::bad_field, "this name is not allowed here: pick another", rid,
-                 "name");
+    if (const auto refused = names_.refuses(name)) {
+      send_error(c,
+                 {ErrorCode::bad_field, refused->message, "name", 0,
+                  std::string(to_string(refused->reason))},
+                 rid);
       co_return std::nullopt;
     }
     IssuedToken issued = issue_token(record.id);
@@ -312,8 +314,11 @@ asio::awaitable<void> Accounts::rename(Connection& c, const protocol::Rename& m,
     co_return;
   }
   const std::string key = protocol::name_key(m.name);
-  if (blocklist_.blocks(key)) {
-    send_error(c, ErrorCode::bad_field, "this name is not allowed here: pick another", rid, "name");
+  if (const auto refused = names_.refuses(m.name)) {
+    send_error(c,
+               {ErrorCode::bad_field, refused->message, "name", 0,
+                std::string(to_string(refused->reason))},
+               rid);
     co_return;
   }
   const std::int64_t now = unix_ms();

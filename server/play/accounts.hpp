@@ -31,12 +31,12 @@ class Accounts {
   static constexpr std::int64_t kRenameEveryMs = 30LL * 24 * 3600 * 1000;
 
   Accounts(PlayerRegistry& players, StoreWorker& store, PasswordHasher& hasher,
-           SignInLimits& limits, const protocol::NameBlocklist& blocklist, Metrics& metrics)
+           SignInLimits& limits, const protocol::NamePolicy& names, Metrics& metrics)
       : players_(players),
         store_(store),
         hasher_(hasher),
         limits_(limits),
-        blocklist_(blocklist),
+        names_(names),
         metrics_(metrics) {}
 
   // A player signed in on a connection, and the token that connection's device keeps.
@@ -98,7 +98,7 @@ class Accounts {
   StoreWorker& store_;
   PasswordHasher& hasher_;
   SignInLimits& limits_;
-  const protocol::NameBlocklist& blocklist_;
+  const protocol::NamePolicy& names_;
   Metrics& metrics_;
 };
 

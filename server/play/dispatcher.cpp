@@ -36,7 +36,7 @@ Dispatcher::Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirecto
       limits_(limits),
       fallback_(fallback),
       solo_(store, metrics, std::move(settings.daily_secret)),
-      accounts_(players, store, accounts.hasher, accounts.limits, accounts.blocklist, metrics),
+      accounts_(players, store, accounts.hasher, accounts.limits, accounts.names, metrics),
       presence_(players, settings.reach),
       friends_(players, store, presence_, metrics, settings.reach, unix_ms),
       challenges_({players, rooms, directory, presence_, store, metrics, settings.reach},

@@ -53,7 +53,7 @@ class Dispatcher {
   struct AccountServices {
     PasswordHasher& hasher;
     SignInLimits& limits;
-    const protocol::NameBlocklist& blocklist;
+    const protocol::NamePolicy& names;
   };
 
   Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,

@@ -378,6 +378,17 @@ CREATE TABLE IF NOT EXISTS connection_epochs (
   epoch bigint NOT NULL
 );
 )sql",
+    // Names compared by what they look like (protocol/names.hpp): a second key, and the
+    // version of the rules the keys were made under (none yet: every name is keyed again at
+    // open, the oldest holder of a key keeping their name).
+    R"sql(
+ALTER TABLE players ADD COLUMN look_key text COLLATE "C";
+CREATE UNIQUE INDEX players_by_look_key ON players (look_key);
+CREATE TABLE IF NOT EXISTS name_keys_version (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  version TEXT NOT NULL
+);
+)sql",
 };
 
 // The rank change a best result or a rating makes, announced to every node in the same
@@ -409,14 +420,23 @@ CREATE TABLE IF NOT EXISTS connection_epochs (
 const char* text(Sql statement) {
   switch (statement) {
     case Sql::insert_player:
-      return "INSERT INTO players (id, name, name_key, rating, wins, losses, created_at) "
-             "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING";
+      return "INSERT INTO players (id, name, name_key, rating, wins, losses, created_at, "
+             "look_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING";
     case Sql::select_player: return "SELECT " TILERACE_PLAYER_COLUMNS " FROM players WHERE id = $1";
     case Sql::player_by_key: return "SELECT id, password_hash FROM players WHERE name_key = $1";
     case Sql::unkeyed_players:
       return "SELECT id, name FROM players WHERE name_key IS NULL ORDER BY created_at, id";
     case Sql::set_name:
-      return "UPDATE players SET name = $2, name_key = $3, renamed_at = $4 WHERE id = $1";
+      return "UPDATE players SET name = $2, name_key = $3, renamed_at = $4, look_key = $5 "
+             "WHERE id = $1";
+    case Sql::player_by_keys:
+      return "SELECT id FROM players WHERE name_key = $1 OR look_key = $2";
+    case Sql::lock_name_keys: return "SELECT pg_advisory_xact_lock(2048204820482049)";
+    case Sql::name_keys_version: return "SELECT version FROM name_keys_version";
+    case Sql::set_name_keys_version:
+      return "INSERT INTO name_keys_version VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET "
+             "version = excluded.version";
+    case Sql::clear_name_keys: return "UPDATE players SET name_key = NULL, look_key = NULL";
     case Sql::set_password:
       return "UPDATE players SET password_hash = $2, registered_at = $3 WHERE id = $1";
     case Sql::insert_old_name:

@@ -94,7 +94,17 @@ std::vector<ActiveRaceRecord> races_of(SqlSession& sql, const SqlResult& r) {
 }  // namespace
 
 Recorder::Recorder(std::unique_ptr<SqlDialect> dialect) : dialect_(std::move(dialect)) {
-  unit(SqlTx::write, [this](SqlSession& sql) { key_names(sql); });
+  unit(SqlTx::write, [this](SqlSession& sql) {
+    // Keys made under other rules (another ICU, or none yet) are made again.
+    sql(Sql::lock_name_keys);
+    const std::string version = protocol::name_keys_version();
+    const SqlResult stored = sql(Sql::name_keys_version);
+    if (stored.rows() == 0 || stored.string(0, 0) != version) {
+      sql(Sql::clear_name_keys);
+      sql(Sql::set_name_keys_version, version);
+    }
+    key_names(sql);
+  });
   dialect_->keep_ranks(ranks_,
                        [this](SqlSession& sql, RankCache& ranks) { fill_ranks(sql, ranks); });
 }
@@ -104,14 +114,17 @@ void Recorder::key_names(SqlSession& sql) {
   for (std::size_t i = 0; i < unkeyed.rows(); ++i) {
     const std::string id = unkeyed.string(i, 0);
     const std::string old = unkeyed.string(i, 1);
-    // A name from before the rules of protocol/names.hpp that breaks them is replaced.
-    const std::string base =
-        protocol::name_problem(old) ? std::string("player-").append(id.substr(0, 6)) : old;
+    // A name from before the rules of protocol/names.hpp that breaks them is replaced; the
+    // computer's seats (ids bot-<strength>, which no person's id can be) keep theirs.
+    const bool computer = id.starts_with("bot-");
+    const std::string base = !computer && protocol::name_problem(old)
+                                 ? std::string("player-").append(id.substr(0, 6))
+                                 : old;
     for (int n = 1;; ++n) {
       const std::string name = n == 1 ? base : with_suffix(base, n);
-      const std::string key = protocol::name_key(name);
-      if (sql(Sql::player_by_key, key).rows() > 0) continue;
-      sql(Sql::set_name, id, name, key, 0);
+      const protocol::NameKeys keys = protocol::name_keys(name);
+      if (sql(Sql::player_by_keys, keys.key, keys.look).rows() > 0) continue;
+      sql(Sql::set_name, id, name, keys.key, 0, keys.look);
       if (name != old) sql(Sql::insert_old_name, id, old, unix_ms());
       break;
     }
@@ -141,10 +154,12 @@ void Recorder::fill_ranks(SqlSession& sql, RankCache& ranks) {
 
 bool Recorder::add_player(const PlayerRecord& p, const std::optional<SessionRecord>& session) {
   return unit(SqlTx::write, [&](SqlSession& sql) {
-    if (sql(Sql::insert_player, p.id, p.name, p.name_key, p.rating, p.wins, p.losses, p.created_at)
+    const std::string look = protocol::name_keys(p.name).look;
+    if (sql(Sql::insert_player, p.id, p.name, p.name_key, p.rating, p.wins, p.losses, p.created_at,
+            look)
             .changed() == 0) {
       // Either this very call again (done already, session and all) or the name is taken.
-      const SqlResult holder = sql(Sql::player_by_key, p.name_key);
+      const SqlResult holder = sql(Sql::player_by_keys, p.name_key, look);
       return holder.rows() == 1 && holder.string(0, 0) == p.id;
     }
     if (session) {
@@ -243,13 +258,16 @@ void Recorder::set_password(std::string_view player_id, std::string_view passwor
 
 bool Recorder::rename(std::string_view player_id, std::string_view name, std::string_view key,
                       std::int64_t at) {
+  const std::string look = protocol::name_keys(name).look;
   return unit(SqlTx::write, [&](SqlSession& sql) {
-    const SqlResult holder = sql(Sql::player_by_key, key);
-    if (holder.rows() > 0 && holder.string(0, 0) != player_id) return false;
+    const SqlResult holders = sql(Sql::player_by_keys, key, look);
+    for (std::size_t i = 0; i < holders.rows(); ++i) {
+      if (holders.string(i, 0) != player_id) return false;
+    }
     const SqlResult player = sql(Sql::select_player, player_id);
     if (player.rows() == 0) return false;
     sql(Sql::insert_old_name, player_id, player.string(0, 1), at);
-    sql(Sql::set_name, player_id, name, key, at);
+    sql(Sql::set_name, player_id, name, key, at, look);
     return true;
   });
 }

@@ -39,13 +39,21 @@ class RankCache;
 
 enum class Sql : std::uint8_t {
   // players
-  // (id, name, name_key, rating, wins, losses, created_at); ignores a known id or name_key
+  // (id, name, name_key, rating, wins, losses, created_at, look_key); ignores a known id,
+  // name_key or look_key (protocol/names.hpp: a name is taken when either key is)
   insert_player,
   // (id) → id, name, created_at, rating, wins, losses, registered_at (0: a guest), renamed_at
   select_player,
   player_by_key,    // (name_key) → id, password_hash ('' for a guest)
+  player_by_keys,   // (name_key, look_key) → id of each player holding either
   unkeyed_players,  // () → id, name of players without a name_key, oldest first
-  set_name,         // (id, name, name_key, renamed_at); fails on another player's name_key
+  // (id, name, name_key, renamed_at, look_key); fails on another player's name_key or look_key
+  set_name,
+  // the keys' rules (protocol::name_keys_version): names are keyed again when they change
+  lock_name_keys,     // (): one server at a time keys names (a dialect of one writer: nothing)
+  name_keys_version,  // () → version the stored keys were made under (no row: none yet)
+  set_name_keys_version,  // (version)
+  clear_name_keys,        // (): every player unkeyed
   set_password,     // (id, password_hash, registered_at)
   insert_old_name,  // (player_id, name, until)
   // sessions (one per signed-in device) and link codes

@@ -350,6 +350,17 @@ CREATE TABLE IF NOT EXISTS connection_epochs (
   epoch INTEGER NOT NULL
 );
 )sql",
+    // Names compared by what they look like (protocol/names.hpp): a second key, and the
+    // version of the rules the keys were made under (none yet: every name is keyed again at
+    // open, the oldest holder of a key keeping their name).
+    R"sql(
+ALTER TABLE players ADD COLUMN look_key TEXT;
+CREATE UNIQUE INDEX players_by_look_key ON players (look_key);
+CREATE TABLE IF NOT EXISTS name_keys_version (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  version TEXT NOT NULL
+);
+)sql",
 };
 
 // utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix
@@ -372,13 +383,22 @@ const char* text(Sql statement) {
   switch (statement) {
     case Sql::insert_player:
       return "INSERT OR IGNORE INTO players (id, name, name_key, rating, wins, losses, "
-             "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+             "created_at, look_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
     case Sql::select_player: return "SELECT " TILERACE_PLAYER_COLUMNS " FROM players WHERE id = ?";
     case Sql::player_by_key: return "SELECT id, password_hash FROM players WHERE name_key = ?";
     case Sql::unkeyed_players:
       return "SELECT id, name FROM players WHERE name_key IS NULL ORDER BY created_at, id";
     case Sql::set_name:
-      return "UPDATE players SET name = ?2, name_key = ?3, renamed_at = ?4 WHERE id = ?1";
+      return "UPDATE players SET name = ?2, name_key = ?3, renamed_at = ?4, look_key = ?5 "
+             "WHERE id = ?1";
+    case Sql::player_by_keys:
+      return "SELECT id FROM players WHERE name_key = ?1 OR look_key = ?2";
+    case Sql::lock_name_keys: return "SELECT 1";  // one writer: nothing to wait for
+    case Sql::name_keys_version: return "SELECT version FROM name_keys_version";
+    case Sql::set_name_keys_version:
+      return "INSERT INTO name_keys_version VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET "
+             "version = excluded.version";
+    case Sql::clear_name_keys: return "UPDATE players SET name_key = NULL, look_key = NULL";
     case Sql::set_password:
       return "UPDATE players SET password_hash = ?2, registered_at = ?3 WHERE id = ?1";
     case Sql::insert_old_name:

@@ -74,6 +74,11 @@ test('a taken name and a wrong password are said on the name screen', async () =
   await page.click('#name-form button');
   await page.locator('#notice').filter({ hasText: 'name_taken' }).waitFor();
   await page.locator('#name-screen').waitFor();  // back to choose another
+  // A look-alike in Cyrillic letters among Latin ones: refused, and the screen says why.
+  await page.fill('#name-input', 'Gr\u0430ce');
+  await page.click('#name-form button');
+  await page.locator('#notice').filter({ hasText: 'one script' }).waitFor();
+  await page.locator('#name-screen').waitFor();
   await page.fill('#sign-in-name', 'Grace');
   await page.fill('#sign-in-password', 'not her password');
   await page.click('#sign-in-form button');

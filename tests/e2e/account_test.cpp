@@ -170,11 +170,61 @@ TEST(Accounts, NamesAreUniqueVisibleAndAllowed) {
   EXPECT_NE(refused("ad\xE2\x80\x8Bmin").find("invisible"), std::string::npos);
   EXPECT_NE(refused("B4D.W0RD").find("not allowed"), std::string::npos);
   EXPECT_NE(refused(std::string(21, 'x')).find("1 to 20"), std::string::npos);
-  EXPECT_NE(refused("!?!?").find("letter or a digit"), std::string::npos);
+  EXPECT_NE(refused("-_-").find("letter or a digit"), std::string::npos);
+  EXPECT_NE(refused("!?!?").find("letters and digits"), std::string::npos);
   // No name at all: one is made up.
   const json made_up = b.request({{"type", "hello"}});
   ASSERT_EQ(made_up["type"], "welcome");
   EXPECT_NE(made_up["player"]["name"].get<std::string>().find('-'), std::string::npos);
+}
+
+// Look-alikes, reserved names and blocked words spelt in another script, on either store.
+void names_by_look(const std::vector<std::string>& store_args) {
+  TempDir dir;
+  const auto blocklist = dir.path() / "blocked.txt";
+  std::ofstream(blocklist) << "badword\ncape\n";
+  const auto reserved = dir.path() / "reserved.txt";
+  std::ofstream(reserved) << "# ours\nstaff\n";
+  std::vector<std::string> args{"--name-blocklist", blocklist.string(), "--reserved-names",
+                                reserved.string()};
+  args.insert(args.end(), store_args.begin(), store_args.end());
+  ServerProcess server(args);
+  WsClient a(server.port());
+  ASSERT_EQ(a.hello("alice")["type"], "welcome");
+  WsClient c(server.port());
+  ASSERT_EQ(c.hello("ace")["type"], "welcome");
+  WsClient b(server.port());
+  const auto reply_to = [&](const std::string& name) {
+    return b.request({{"type", "hello"}, {"name", name}});
+  };
+  // An all-Cyrillic асе, a capital I for an l, a dotted İ, fullwidth: the same names.
+  for (const char* taken : {"\u0430\u0441\u0435", "aIice", "AL\u0130CE", "\uFF41lice"}) {
+    EXPECT_EQ(reply_to(taken)["code"], "name_taken") << taken;
+  }
+  const auto refused = [&](const std::string& name) {
+    const json reply = reply_to(name);
+    EXPECT_EQ(reply["code"], "bad_field") << name;
+    EXPECT_EQ(reply["field"], "name") << name;
+    return reply.value("reason", "");
+  };
+  EXPECT_EQ(refused("\u0430lice"), "script_mix");  // a Cyrillic а among Latin letters
+  EXPECT_EQ(refused("b\u0430dword"), "script_mix");
+  EXPECT_EQ(refused("\u0431\u0430\u0434badword"), "script_mix");
+  EXPECT_EQ(refused("xbadwordx"), "blocked");
+  EXPECT_EQ(refused("Adm1n"), "reserved");
+  EXPECT_EQ(refused("STAFF"), "reserved");
+  EXPECT_EQ(refused("alice\u3000"), "character");
+  EXPECT_EQ(refused("\u2800alice"), "character");
+  EXPECT_EQ(refused(std::string(21, 'x')), "length");
+  // A blocked word in Cyrillic letters that look Latin, all one script: blocked all the same.
+  EXPECT_EQ(refused("\u0441\u0430\u0440\u0435"), "blocked");  // саре
+  EXPECT_EQ(refused("my\u0441\u0430\u0440\u0435"), "script_mix");
+}
+
+TEST(Accounts, LookAlikeReservedAndBlockedNamesAreRefusedWithAReason) { names_by_look({}); }
+
+TEST(Accounts, LookAlikeReservedAndBlockedNamesAreRefusedWithAReasonOnPostgresql) {
+  names_by_look({"--database", tilerace::testing::PgCluster::shared().create_database()});
 }
 
 TEST(Accounts, ARegisteredPlayerMayRenameOnceAMonth) {

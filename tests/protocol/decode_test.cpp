@@ -21,8 +21,14 @@ TEST(Decode, Hello) {
   EXPECT_FALSE(as<Hello>(d).token.has_value());
   const Decoded t = decode_client(R"({"type":"hello","name":"bob","token":"abc.def"})");
   EXPECT_EQ(as<Hello>(t).token, "abc.def");
-  const Decoded u = decode_client(R"({"type":"hello","name":"Zoë 🙂"})");
-  EXPECT_EQ(as<Hello>(u).name, "Zoë 🙂");
+  const Decoded u = decode_client(R"({"type":"hello","name":"Zoë Ana"})");
+  EXPECT_EQ(as<Hello>(u).name, "Zoë Ana");
+  // A refused name says why: the field and a reason (protocol/names.hpp).
+  const Decoded emoji = decode_client(R"({"type":"hello","name":"Zoë 🙂"})");
+  ASSERT_FALSE(emoji.ok());
+  EXPECT_EQ(emoji.error().field, "name");
+  EXPECT_EQ(emoji.error().reason, "character");
+  EXPECT_EQ(decode_client(R"({"type":"hello","name":"pаypal"})").error().reason, "script_mix");
   // No name: the server makes one up. A link code is upper-cased; a device label is kept.
   EXPECT_FALSE(as<Hello>(decode_client(R"({"type":"hello"})")).name);
   const Hello linked =

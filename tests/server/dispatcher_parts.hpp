@@ -32,9 +32,9 @@ struct DispatcherParts {
   AddressLimits limits{0, 0};
   PasswordHasher hasher{1, PasswordHasher::kCheap};
   SignInLimits sign_in_limits;
-  protocol::NameBlocklist blocklist;
+  protocol::NamePolicy names;
   Dispatcher dispatcher{
-      players, rooms, directory, worker, metrics, limits, {hasher, sign_in_limits, blocklist}};
+      players, rooms, directory, worker, metrics, limits, {hasher, sign_in_limits, names}};
 };
 
 }  // namespace tilerace::server::testing

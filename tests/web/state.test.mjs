@@ -227,3 +227,13 @@ test('a racer\'s connection note: reconnecting with the grace left, or slow, fro
   applyMessage(s, room([{ id: 'a', connected: true }, { id: 'b', connected: true }]), 50000);
   assert.equal(connectionNote(s, 'a'), null);
 });
+
+test('a refused name says why, by its reason; an unknown reason falls back to the field', () => {
+  const s = initialState();
+  applyMessage(s, { type: 'error', code: 'bad_field', field: 'name', reason: 'script_mix', message: 'name must not mix scripts' });
+  assert.match(noticeText(s.notice), /one script: no Latin mixed with Cyrillic or Greek/);
+  applyMessage(s, { type: 'error', code: 'bad_field', field: 'name', reason: 'reserved', message: 'reserved' });
+  assert.match(noticeText(s.notice), /This name is reserved/);
+  applyMessage(s, { type: 'error', code: 'bad_field', field: 'name', reason: 'newer', message: 'x' });
+  assert.match(noticeText(s.notice), /This name is not allowed: pick another/);
+});

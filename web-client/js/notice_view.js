@@ -12,10 +12,11 @@ export function noticeText(notice) {
   return t(notice.key, params);
 }
 
-// A refused request: errors.<code>.<field>, else errors.<code>, else the server's own words
-// (a code newer than this client), then the code.
+// A refused request: errors.<code>.<field>.<reason> (a refused name says why), else
+// errors.<code>.<field>, else errors.<code>, else the server's own words (a code newer than
+// this client), then the code.
 export function errorText({ code, message, field, reason, until }) {
-  const key = [`errors.${code}.${field}`, `errors.${code}`].find(has);
+  const key = [`errors.${code}.${field}.${reason}`, `errors.${code}.${field}`, `errors.${code}`].find(has);
   const words = key ? t(key, { reason: reason ?? '', until: until ? dateTime(until) : '' }) : message;
   const banned = code === 'banned' && until ? ` ${t('errors.bannedUntil', { until: dateTime(until) })}` : '';
   return t('notice.error', { text: `${words}${banned}`, code });

@@ -13,6 +13,11 @@
 namespace tilerace::server {
 namespace {
 
+// The schema before names were compared by what they look like (version 17).
+constexpr const char* kBeforeLookKeys =
+    "DROP TABLE name_keys_version; DROP INDEX players_by_look_key; "
+    "ALTER TABLE players DROP COLUMN look_key; ";
+
 using namespace testing;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
@@ -94,11 +99,11 @@ TEST_P(StoreTest, GamesToAnalyseAreRankedGamesOfPeopleWithoutSignalsNewestFirst)
   store_->save_signals({.game_id = "new", .player_id = "a"}, 6000);
   EXPECT_EQ(queue(10), std::vector<std::string>{"old"});
   store_.reset();
-  execute(
-      "DROP INDEX games_to_analyse; DROP INDEX daily_attempts_by_player; "
-      "ALTER TABLE games DROP COLUMN to_analyse; " +
-      std::string(postgres() ? "UPDATE tilerace_schema SET version = 13"
-                             : "PRAGMA user_version = 13"));
+  execute(std::string(kBeforeLookKeys) +
+          "DROP INDEX games_to_analyse; DROP INDEX daily_attempts_by_player; "
+          "ALTER TABLE games DROP COLUMN to_analyse; " +
+          std::string(postgres() ? "UPDATE tilerace_schema SET version = 13"
+                                 : "PRAGMA user_version = 13"));
   store_ = open();
   EXPECT_EQ(queue(10), std::vector<std::string>{"old"});
 }
@@ -217,7 +222,8 @@ TEST_P(StoreTest, IsoWeeksOneAndFiftyThreeHoldTheDaysAroundNewYear) {
 // Back to the schema before accounts (and friends, the daily challenge and moderation): each
 // player's one token hash in players, no sessions, no name keys.
 std::string before_accounts(bool postgres) {
-  return std::string(
+  return std::string(kBeforeLookKeys) +
+         std::string(
              "DROP INDEX games_to_analyse; ALTER TABLE games DROP COLUMN to_analyse; "
              "DROP TABLE tournaments; ALTER TABLE active_races DROP COLUMN tournament; "
              "DROP TABLE game_signals; DROP TABLE audit_log; DROP TABLE reports; DROP TABLE "
@@ -323,6 +329,40 @@ TEST_P(StoreTest, UpgradingGivesEachPlayerASessionAndEveryNameItsOwnKey) {
   }
   // A later guest cannot take a name in any case or width.
   EXPECT_FALSE(store_->add_player({"p5", "Ann", protocol::name_key("Ann"), 6000}, std::nullopt));
+}
+
+// Keys made under other rules (another ICU, or before skeletons) are made again at open: a
+// look-alike that came later is renamed as an upgrade renames (suffix, or player-<id> for a
+// name the rules refuse now), the first holder keeps the name, everyone else is untouched.
+TEST_P(StoreTest, OpeningUnderNewNameRulesKeysEveryNameAgain) {
+  add("p1", "alice");
+  add("p2", "ace");
+  add("p5", "bob");
+  store_.reset();
+  execute(
+      "INSERT INTO players (id, name, name_key, rating, wins, losses, created_at) VALUES "
+      "('p3', '\u0430\u0441\u0435', 'old-p3', 1500, 0, 0, 2000), "  // асе, all Cyrillic
+      "('p4', '\u0430lice', 'old-p4', 1500, 0, 0, 3000); "          // а (Cyrillic) + lice
+      "UPDATE name_keys_version SET version = 'icu 0, keys 1'");
+  store_ = open();
+  EXPECT_EQ(store_->find_player("p1")->name, "alice");
+  EXPECT_EQ(store_->find_player("p2")->name, "ace");
+  EXPECT_EQ(store_->find_player("p5")->name, "bob");
+  EXPECT_EQ(store_->find_player("p3")->name, "\u0430\u0441\u0435-2");  // a look-alike of ace
+  EXPECT_EQ(store_->find_player("p4")->name, "player-p4");             // mixes scripts: no name now
+  EXPECT_EQ(store_->credentials(protocol::name_key("alice"))->player_id, "p1");
+  // Nobody takes a look-alike of a name any more.
+  EXPECT_FALSE(
+      store_->add_player({"p6", "aIice", protocol::name_key("aIice"), 6000}, std::nullopt));
+  EXPECT_FALSE(store_->add_player(
+      {"p7", "\u0430\u0441\u0435", protocol::name_key("\u0430\u0441\u0435"), 6000}, std::nullopt));
+  EXPECT_TRUE(
+      store_->add_player({"p8", "alicia", protocol::name_key("alicia"), 6000}, std::nullopt));
+  // Under the same rules, opening again changes nothing.
+  store_.reset();
+  store_ = open();
+  EXPECT_EQ(store_->find_player("p3")->name, "\u0430\u0441\u0435-2");
+  EXPECT_EQ(store_->find_player("p8")->name, "alicia");
 }
 
 TEST_P(StoreTest, UpgradingFillsInTheDaysAndWeeksOfResultsAlreadyRecorded) {
