@@ -306,17 +306,29 @@ std::string name_keys_version() {
   return std::string("icu ") + text + ", keys 2";
 }
 
+namespace {
+
+// An operator's list, one entry a line (empty lines and # comments skipped), each read as
+// blockable() reads.
+std::vector<std::u32string> read_list(const std::vector<std::string>& lines) {
+  std::vector<std::u32string> out;
+  for (const std::string& line : lines) {
+    const std::string entry = trim_name(line);
+    if (entry.empty() || entry.front() == '#' || !utf8_valid(entry)) continue;
+    std::u32string read = blockable(entry);
+    if (!read.empty()) out.push_back(std::move(read));
+  }
+  return out;
+}
+
+}  // namespace
+
 ReservedNames::ReservedNames(const std::vector<std::string>& lines) {
   std::vector<std::string> all{"admin",    "administrator", "operator", "moderator", "mod",
                                "server",   "system",        "support",  "root",      "tilerace",
                                "computer", "bot",           "guest"};
   all.insert(all.end(), lines.begin(), lines.end());
-  for (const std::string& line : all) {
-    const std::string name = trim_name(line);
-    if (name.empty() || name.front() == '#' || !utf8_valid(name)) continue;
-    std::u32string read = blockable(name);
-    if (!read.empty()) names_.push_back(std::move(read));
-  }
+  names_ = read_list(all);
 }
 
 bool ReservedNames::reserves(std::string_view name) const {
@@ -324,14 +336,7 @@ bool ReservedNames::reserves(std::string_view name) const {
   return std::find(names_.begin(), names_.end(), read) != names_.end();
 }
 
-NameBlocklist::NameBlocklist(const std::vector<std::string>& lines) {
-  for (const std::string& line : lines) {
-    const std::string term = trim_name(line);
-    if (term.empty() || term.front() == '#' || !utf8_valid(term)) continue;
-    std::u32string read = blockable(term);
-    if (!read.empty()) terms_.push_back(std::move(read));
-  }
-}
+NameBlocklist::NameBlocklist(const std::vector<std::string>& lines) : terms_(read_list(lines)) {}
 
 bool NameBlocklist::blocks(std::string_view name) const {
   if (terms_.empty()) return false;

@@ -49,7 +49,7 @@ test('an invite link to the other node joins the room where it is hosted', async
   const code = (await host.locator('#room-code').textContent()).trim();
 
   // The link names node b, which has no such room: b redirects, the page follows.
-  const guest = await enter(guestContext, `${b.url}/?room=${code}`, 'guest');
+  const guest = await enter(guestContext, `${b.url}/?room=${code}`, 'visitor');
   await guest.locator('#room-code', { hasText: code }).waitFor();
   await guest.locator('#room-players li').nth(1).waitFor();
   await host.locator('#room-players li').nth(1).waitFor();

@@ -9,7 +9,7 @@ const env = serveAndBrowse();
 test('an emote shows beside the sender\'s board for the opponent and a spectator', async () => {
   const contexts = [await env.browser.newContext(), await env.browser.newContext(), await env.browser.newContext()];
   const host = await enter(contexts[0], env.server.url, 'host');
-  const guest = await enter(contexts[1], env.server.url, 'guest');
+  const guest = await enter(contexts[1], env.server.url, 'visitor');
   const code = await race(host, guest);
   const watcher = await enter(contexts[2], `${env.server.url}/?watch=${code}`, 'watcher');
   await watcher.locator('.opponent').nth(1).waitFor();
