@@ -121,10 +121,7 @@ const std::string& required_string(const json& object, std::string_view key) {
 // Trims ASCII white space; the rest must be a name (protocol/names.hpp).
 std::string parse_name(const std::string& raw) {
   std::string name = trim_name(raw);
-  if (const auto problem = name_problem(name)) {
-    throw Reject{{ErrorCode::bad_field, problem->message, "name", 0,
-                  std::string(to_string(problem->reason))}};
-  }
+  if (const auto problem = name_problem(name)) throw Reject{name_error(*problem)};
   return name;
 }
 

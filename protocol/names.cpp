@@ -52,22 +52,30 @@ std::string to_utf8(const std::u16string& utf16) {
   return out;
 }
 
-// in normalized by normalizer.
-std::u16string normalize(const UNormalizer2* normalizer, const std::u16string& in) {
+// What an ICU call writing UTF-16 into a buffer makes of in: call(in, in_length, out,
+// capacity, &error) returns the length it needs, and is called again with that much room when
+// the first guess was short. what names it in the error thrown on a failure.
+template <typename Call>
+std::u16string from_icu(const std::u16string& in, const char* what, Call&& call) {
   std::u16string out(in.size() * 4 + 16, u'\0');
   for (;;) {
     UErrorCode error = U_ZERO_ERROR;
-    const std::int32_t length =
-        unorm2_normalize(normalizer, in.data(), static_cast<std::int32_t>(in.size()), out.data(),
-                         static_cast<std::int32_t>(out.size()), &error);
+    const std::int32_t length = call(in.data(), static_cast<std::int32_t>(in.size()), out.data(),
+                                     static_cast<std::int32_t>(out.size()), &error);
     if (error == U_BUFFER_OVERFLOW_ERROR) {
       out.resize(static_cast<std::size_t>(length));
       continue;
     }
-    if (U_FAILURE(error)) throw std::runtime_error("ICU: normalization failed");
+    if (U_FAILURE(error)) throw std::runtime_error(std::string("ICU: ") + what);
     out.resize(static_cast<std::size_t>(length));
     return out;
   }
+}
+
+// in normalized by normalizer.
+std::u16string normalize(const UNormalizer2* normalizer, const std::u16string& in) {
+  return from_icu(in, "normalization failed",
+                  [normalizer](auto... args) { return unorm2_normalize(normalizer, args...); });
 }
 
 const UNormalizer2* normalizer(const UNormalizer2* (*get)(UErrorCode*)) {
@@ -98,20 +106,8 @@ struct Spoof {
   Spoof& operator=(const Spoof&) = delete;
 
   std::u16string skeleton(const std::u16string& s) const {
-    std::u16string out(s.size() * 4 + 16, u'\0');
-    for (;;) {
-      UErrorCode error = U_ZERO_ERROR;
-      const std::int32_t length =
-          uspoof_getSkeleton(checker, 0, s.data(), static_cast<std::int32_t>(s.size()), out.data(),
-                             static_cast<std::int32_t>(out.size()), &error);
-      if (error == U_BUFFER_OVERFLOW_ERROR) {
-        out.resize(static_cast<std::size_t>(length));
-        continue;
-      }
-      if (U_FAILURE(error)) throw std::runtime_error("ICU: no skeleton");
-      out.resize(static_cast<std::size_t>(length));
-      return out;
-    }
+    return from_icu(s, "no skeleton",
+                    [this](auto... args) { return uspoof_getSkeleton(checker, 0, args...); });
   }
 
   USpoofChecker* checker = nullptr;
@@ -209,6 +205,10 @@ bool visible_text(std::string_view text) {
     }
   });
   return visible;
+}
+
+ProtocolError name_error(const NameProblem& problem) {
+  return {ErrorCode::bad_field, problem.message, "name", 0, std::string(to_string(problem.reason))};
 }
 
 std::string trim_name(std::string_view name) {

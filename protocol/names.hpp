@@ -27,6 +27,8 @@ struct NameProblem {
   NameReason reason;
   std::string message;  // in words for the player
 };
+// The error a refused name gets: bad_field, field name, with its reason.
+ProtocolError name_error(const NameProblem& problem);
 
 // Whether text (a device's label, say) is valid UTF-8 with nothing invisible: no control or
 // format characters, nothing unassigned or private-use, no default-ignorable filler.

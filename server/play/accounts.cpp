@@ -175,10 +175,7 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::new_guest(Connectio
     const std::string name = m.name ? *m.name : made_up_name();
     PlayerRecord record{random_hex(8), name, protocol::name_key(name), unix_ms()};
     if (const auto refused = names_.refuses(name)) {
-      send_error(c,
-                 {ErrorCode::bad_field, refused->message, "name", 0,
-                  std::string(to_string(refused->reason))},
-                 rid);
+      send_error(c, protocol::name_error(*refused), rid);
       co_return std::nullopt;
     }
     IssuedToken issued = issue_token(record.id);
@@ -315,10 +312,7 @@ asio::awaitable<void> Accounts::rename(Connection& c, const protocol::Rename& m,
   }
   const std::string key = protocol::name_key(m.name);
   if (const auto refused = names_.refuses(m.name)) {
-    send_error(c,
-               {ErrorCode::bad_field, refused->message, "name", 0,
-                std::string(to_string(refused->reason))},
-               rid);
+    send_error(c, protocol::name_error(*refused), rid);
     co_return;
   }
   const std::int64_t now = unix_ms();

@@ -50,12 +50,12 @@ enum class Sql : std::uint8_t {
   // (id, name, name_key, renamed_at, look_key); fails on another player's name_key or look_key
   set_name,
   // the keys' rules (protocol::name_keys_version): names are keyed again when they change
-  lock_name_keys,     // (): one server at a time keys names (a dialect of one writer: nothing)
-  name_keys_version,  // () → version the stored keys were made under (no row: none yet)
+  lock_name_keys,         // (): one server at a time keys names (a dialect of one writer: nothing)
+  name_keys_version,      // () → version the stored keys were made under (no row: none yet)
   set_name_keys_version,  // (version)
   clear_name_keys,        // (): every player unkeyed
-  set_password,     // (id, password_hash, registered_at)
-  insert_old_name,  // (player_id, name, until)
+  set_password,           // (id, password_hash, registered_at)
+  insert_old_name,        // (player_id, name, until)
   // sessions (one per signed-in device) and link codes
   insert_session,  // (token_hash, player_id, created_at, label, address)
   session_player,  // (token_hash) → player_id, the player's name

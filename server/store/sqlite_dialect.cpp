@@ -391,8 +391,7 @@ const char* text(Sql statement) {
     case Sql::set_name:
       return "UPDATE players SET name = ?2, name_key = ?3, renamed_at = ?4, look_key = ?5 "
              "WHERE id = ?1";
-    case Sql::player_by_keys:
-      return "SELECT id FROM players WHERE name_key = ?1 OR look_key = ?2";
+    case Sql::player_by_keys: return "SELECT id FROM players WHERE name_key = ?1 OR look_key = ?2";
     case Sql::lock_name_keys: return "SELECT 1";  // one writer: nothing to wait for
     case Sql::name_keys_version: return "SELECT version FROM name_keys_version";
     case Sql::set_name_keys_version:

@@ -27,6 +27,7 @@
 #include "tests/chaos/ledger.hpp"
 #include "tests/chaos/people_driver.hpp"
 #include "tests/chaos/race_driver.hpp"
+#include "tests/chaos/schedule.hpp"
 #include "tests/chaos/verdict.hpp"
 #include "tests/e2e/harness.hpp"
 #include "tests/pg_cluster.hpp"
@@ -99,11 +100,7 @@ void baseline(Node& n) {
 }
 
 // The fault schedule's own clock: returns at t, or as soon as the run is interrupted.
-void hold_until(Clock::time_point t) {
-  while (!interrupted && Clock::now() < t) {
-    std::this_thread::sleep_for(std::min<Clock::duration>(100ms, t - Clock::now()));
-  }
-}
+void hold_until(Clock::time_point t) { tilerace::chaos::hold_until(t, interrupted); }
 
 double percentile(std::vector<double> values, double p) {
   if (values.empty()) return 0;
@@ -247,18 +244,8 @@ int main() {
   for (auto& p : people) p->stop();
   tilerace::chaos::Verdict verdict = judge(ledger, database, doors);
   tilerace::chaos::PeopleCounts counted;
-  for (auto& p : people) {
-    const tilerace::chaos::PeopleCounts c = p->counts();
-    counted.moves += c.moves;
-    counted.presence_checks += c.presence_checks;
-    counted.revocations += c.revocations;
-    counted.revocations_cut += c.revocations_cut;
-    counted.rounds_given_up += c.rounds_given_up;
-    counted.two_live_connections += c.two_live_connections;
-    counted.revoked_answered += c.revoked_answered;
-    counted.wrong_presence += c.wrong_presence;
-    for (const std::string& v : c.violations) verdict.violations.push_back(v);
-  }
+  for (auto& p : people) counted += p->counts();
+  for (const std::string& v : counted.violations) verdict.violations.push_back(v);
 
   std::printf("\nchaos summary (%d min, seed %d)\n", minutes, setting("CHAOS_SEED", 2048));
   int faults = 0;

@@ -1,5 +1,7 @@
 #include "tests/chaos/people_driver.hpp"
 
+#include "tests/chaos/schedule.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,13 +20,6 @@ std::int64_t unix_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-// Sleeps until t, or returns at once when stopping.
-void until(Clock::time_point t, const std::atomic<bool>& stopping) {
-  while (!stopping && Clock::now() < t) {
-    std::this_thread::sleep_for(std::min<Clock::duration>(50ms, t - Clock::now()));
-  }
 }
 
 // Sends message on ws and reads until a message of one of types (or an error) comes: it, or
@@ -89,7 +84,7 @@ void PeopleDriver::violation(int PeopleCounts::*count, std::string what) {
 }
 
 void PeopleDriver::run() {
-  while (!stopping_ && !setup()) std::this_thread::sleep_for(500ms);
+  while (!stopping_ && !setup()) std::this_thread::sleep_for(500ms);  // a client's retry pause
   for (int round = 0; !stopping_; ++round) {
     const bool judged = round % 2 == 0 ? move_round() : revocation_round(round % 4 == 3);
     if (!judged && !stopping_) {
@@ -199,7 +194,7 @@ bool PeopleDriver::move_round() {
   auto to = connect(mover_, second);
   if (!to) return false;
   const auto welcomed = Clock::now();
-  until(welcomed + lease_, stopping_);
+  hold_until(welcomed + lease_, stopping_);
   if (stopping_) return true;
   const bool both = answers(*from);
   {
@@ -237,7 +232,7 @@ bool PeopleDriver::move_round() {
   to.reset();  // a clean close
   const auto left = Clock::now();
   if (faulted && fault->kind != "kill") return true;
-  until(left + lease_ + lease_ / 2, stopping_);
+  hold_until(left + lease_ + lease_ / 2, stopping_);
   if (stopping_) return true;
   const bool calm = ledger_.settled(lease_) || (faulted && fault->kind == "kill");
   const std::string after = seen_by_friend();
@@ -291,7 +286,7 @@ bool PeopleDriver::revocation_round(bool ban) {
       if (sessions.is_null() || sessions["type"] != "sessions") return false;
       revoked = Clock::now();
     }
-    until(revoked + lease_, stopping_);
+    hold_until(revoked + lease_, stopping_);
     // The laptop's connection (a ban), or its session anywhere (signed out everywhere; its
     // connection was taken over by the phone's welcome already).
     bool answered = false;

@@ -40,6 +40,19 @@ struct PeopleCounts {
   int revoked_answered = 0;
   int wrong_presence = 0;
   std::vector<std::string> violations;  // what each was
+
+  PeopleCounts& operator+=(const PeopleCounts& o) {
+    moves += o.moves;
+    presence_checks += o.presence_checks;
+    revocations += o.revocations;
+    revocations_cut += o.revocations_cut;
+    rounds_given_up += o.rounds_given_up;
+    two_live_connections += o.two_live_connections;
+    revoked_answered += o.revoked_answered;
+    wrong_presence += o.wrong_presence;
+    violations.insert(violations.end(), o.violations.begin(), o.violations.end());
+    return *this;
+  }
 };
 
 class PeopleDriver {
