@@ -90,10 +90,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   AddressLimits limits(0, 0);
   static PasswordHasher hasher(1, PasswordHasher::kCheap);
   SignInLimits sign_in_limits;
+  static const DeviceMarks marks("the fuzzer's device marks secret");
   static const protocol::NamePolicy names{protocol::ReservedNames(),
                                           protocol::NameBlocklist({"blocked"})};
   Dispatcher dispatcher(players, rooms, directory, worker, metrics, limits,
-                        {hasher, sign_in_limits, names});
+                        {hasher, sign_in_limits, marks, names});
   Seen seen;
 
   std::array<FuzzPlayer, 4> fleet;

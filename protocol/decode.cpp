@@ -431,6 +431,16 @@ std::string parse_device(const json& object) {
   return label;
 }
 
+// A device mark as given (the server checks it): a string of at most kMaxDeviceMarkBytes.
+std::string parse_device_mark(const json& object) {
+  const std::string* mark = optional_string(object, "device_mark");
+  if (mark == nullptr) return "";
+  if (mark->size() > kMaxDeviceMarkBytes) {
+    reject_field("device_mark", "device_mark must be a welcome's device_mark");
+  }
+  return *mark;
+}
+
 // A password as sent, at most kMaxPasswordChars (a longer one is refused unread).
 std::string parse_password(const json& object, std::string_view key) {
   const std::string& password = required_string(object, key);
@@ -499,7 +509,7 @@ ClientMessage parse_message(const json& object) {
   if (type == "register") return Register{parse_new_password(object, "password")};
   if (type == "login") {
     return Login{std::string(required_string(object, "name")), parse_password(object, "password"),
-                 parse_device(object)};
+                 parse_device(object), parse_device_mark(object)};
   }
   if (type == "sessions") return SessionsRequest{};
   if (type == "logout") return Logout{};

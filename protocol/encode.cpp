@@ -118,10 +118,11 @@ json room_json(const RoomView& room) {
 }  // namespace
 
 std::string encode_welcome(PlayerInfo player, std::string_view token, bool resumed, bool registered,
-                           const Rid& rid) {
+                           std::string_view device_mark, const Rid& rid) {
   json j{{"type", "welcome"},        {"player", {{"id", player.id}, {"name", player.name}}},
          {"token", token},           {"resumed", resumed},
          {"registered", registered}, {"protocol", 1}};
+  if (!device_mark.empty()) j["device_mark"] = device_mark;
   put_rid(j, rid);
   return dump(j);
 }

@@ -26,9 +26,10 @@ struct GameView {
   std::string_view daily = {};  // a daily challenge game: its day (our addition)
 };
 
-// registered: the player has an account (a password); ours, additive.
+// registered: the player has an account (a password); device_mark: this device's mark, when
+// it signed in (docs/protocol.md, "Sign-in limits"; absent when empty); both ours, additive.
 std::string encode_welcome(PlayerInfo player, std::string_view token, bool resumed, bool registered,
-                           const Rid& rid);
+                           std::string_view device_mark, const Rid& rid);
 // Accounts (our addition; docs/protocol.md, "Accounts").
 struct SessionView {
   std::string id;  // a short name for the session (never the token)

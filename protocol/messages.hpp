@@ -73,6 +73,7 @@ struct Login {
   std::string name;
   std::string password;  // at most kMaxPasswordChars; not checked for strength
   std::string device;
+  std::string device_mark;  // a welcome's device_mark, as given (at most kMaxDeviceMarkBytes)
 };
 struct SessionsRequest {};
 struct Logout {};
@@ -286,6 +287,7 @@ inline constexpr int kMaxNameChars = 20;
 inline constexpr int kMaxRidChars = 64;
 inline constexpr std::size_t kMaxTokenBytes = 128;
 inline constexpr int kMaxDeviceChars = 40;
+inline constexpr std::size_t kMaxDeviceMarkBytes = 200;  // login's device_mark
 inline constexpr int kMinPasswordChars = 8;
 inline constexpr int kMaxPasswordChars = 128;
 inline constexpr std::size_t kLinkCodeLength = 8;

@@ -314,15 +314,19 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
   if (cluster) reach.emplace(ioc.get_executor(), *cluster, players);
   // The daily challenge's key: made once and kept in the store, so every node sharing it
   // derives the same seeds (read before serving, as the journal is below).
+  // The device marks' key, likewise shared.
   std::string daily_secret;
+  std::string marks_secret;
   try {
     daily_secret = store->server_secret("daily", random_hex(32));
+    marks_secret = store->server_secret("device_marks", random_hex(32));
   } catch (const std::exception& e) {
     spdlog::error("cannot read the server's secrets: {}", e.what());
     return 2;
   }
+  const DeviceMarks marks(marks_secret);
   Dispatcher dispatcher(players, rooms, *directory, worker, metrics, limits,
-                        {hasher, sign_in_limits, names}, fallback ? &*fallback : nullptr,
+                        {hasher, sign_in_limits, marks, names}, fallback ? &*fallback : nullptr,
                         {reach ? &*reach : nullptr, std::chrono::seconds(options.challenge_seconds),
                          daily_secret, std::chrono::milliseconds(options.node_lease_ms)});
   if (reach) {

@@ -116,8 +116,10 @@ std::string Metrics::render() const {
   family("tilerace_login_failures_total", "counter",
          "Sign-ins refused for a wrong name, password or link code.", login_failures_total);
   family("tilerace_login_limited_total", "counter",
-         "Sign-ins refused (rate_limited) for too many attempts from an address or on a name.",
+         "Sign-ins refused (rate_limited): too many from an address, a device or unknown devices.",
          login_limited_total);
+  family("tilerace_login_lockouts_total", "counter",
+         "Lockouts begun: a device's, or an account's unknown devices'.", login_lockouts_total);
   family("tilerace_bans_total", "counter", "Bans made by the operator.", bans_total);
   family("tilerace_connections_taken_over_total", "counter",
          "Connections closed because their player signed in on another node.",

@@ -4,6 +4,7 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <vector>
@@ -66,6 +67,8 @@ std::string token_hash(std::string_view token) {
   return sha256_hex(token.substr(dot + 1));
 }
 
+std::string code_hash(std::string_view code) { return sha256_hex(code); }
+
 std::string random_code(std::size_t length, std::string_view alphabet) {
   std::string code;
   code.reserve(length);
@@ -79,18 +82,32 @@ std::string random_code(std::size_t length, std::string_view alphabet) {
   return code;
 }
 
-std::uint64_t hmac_u64(std::string_view key, std::string_view message) {
+namespace {
+
+std::array<unsigned char, EVP_MAX_MD_SIZE> hmac_sha256(std::string_view key,
+                                                       std::string_view message) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int length = 0;
   if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
            reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest.data(),
            &length) == nullptr ||
-      length < 8) {
+      length != 32) {
     throw std::runtime_error("HMAC-SHA256 failed");
   }
+  return digest;
+}
+
+}  // namespace
+
+std::uint64_t hmac_u64(std::string_view key, std::string_view message) {
+  const auto digest = hmac_sha256(key, message);
   std::uint64_t value = 0;
   for (int i = 0; i < 8; ++i) value = (value << 8) | digest[static_cast<std::size_t>(i)];
   return value;
+}
+
+std::string hmac_hex(std::string_view key, std::string_view message, std::size_t bytes) {
+  return to_hex(hmac_sha256(key, message).data(), std::min<std::size_t>(bytes, 32));
 }
 
 }  // namespace tilerace::server

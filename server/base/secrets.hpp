@@ -27,6 +27,12 @@ std::string token_hash(std::string_view token);
 // The first 8 bytes (big-endian) of HMAC-SHA256(key, message): a number nobody without key
 // can compute (the daily challenge's seeds). Throws if OpenSSL fails.
 std::uint64_t hmac_u64(std::string_view key, std::string_view message);
+// The first bytes (at most 32) of HMAC-SHA256(key, message), as hex. Throws if OpenSSL fails.
+std::string hmac_hex(std::string_view key, std::string_view message, std::size_t bytes);
+
+// The hash a one-time code (a link or reset code) is stored under: SHA-256 of it, hex. Such a
+// code has at least 40 random bits and lives hours at most, so an unsalted fast hash is enough.
+std::string code_hash(std::string_view code);
 
 // A random code of length characters from alphabet (link codes).
 std::string random_code(std::size_t length, std::string_view alphabet);

@@ -45,8 +45,7 @@ void Accounts::send_error(Connection& c, ErrorCode code, std::string message,
   send_error(c, {code, std::move(message), std::move(field)}, rid);
 }
 
-bool Accounts::limited(Connection& c, std::string_view name, const protocol::Rid& rid) {
-  const std::int64_t wait = limits_.admit(c.address, name);
+bool Accounts::limited(Connection& c, std::int64_t wait, const protocol::Rid& rid) {
   if (wait == 0) return false;
   metrics_.login_limited_total.fetch_add(1, std::memory_order_relaxed);
   protocol::ProtocolError error{ErrorCode::rate_limited, "too many sign-in attempts: wait a little",
@@ -122,7 +121,7 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::hello(Connection& c
                                                                    const protocol::Rid& rid) {
   if (m.token) co_return co_await resume(c, *m.token, rid);
   if (m.link_code) {
-    if (limited(c, "", rid)) co_return std::nullopt;
+    if (limited(c, limits_.admit_address(c.address), rid)) co_return std::nullopt;
     std::optional<std::string> player_id;
     const std::string& code = *m.link_code;
     const StoreWorker::Job take = [&](Store& s) { player_id = s.take_link_code(code, unix_ms()); };
@@ -135,7 +134,9 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::hello(Connection& c
     }
     if (co_await banned(c, *player_id, rid)) co_return std::nullopt;
     metrics_.logins_total.fetch_add(1, std::memory_order_relaxed);
-    co_return co_await new_session(c, *player_id, m.device);
+    SignedIn in = co_await new_session(c, *player_id, m.device);
+    in.device_mark = marks_.issue(*player_id, unix_ms());
+    co_return in;
   }
   co_return co_await new_guest(c, m, rid);
 }
@@ -164,7 +165,7 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::resume(Connection& 
     co_return std::nullopt;
   }
   player->set_name(owner->name);  // renamed on another node meanwhile, perhaps
-  co_return SignedIn{std::move(player), token, hash, true};
+  co_return SignedIn{std::move(player), token, hash, true, marks_.issue(id, unix_ms())};
 }
 
 asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::new_guest(Connection& c,
@@ -193,24 +194,41 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::new_guest(Connectio
   co_return std::nullopt;
 }
 
-asio::awaitable<std::optional<std::string>> Accounts::check_password(
-    Connection& c, const std::string& key, const std::string& password,
-    const protocol::ProtocolError& wrong, const protocol::Rid& rid) {
-  if (limited(c, key, rid)) co_return std::nullopt;
+asio::awaitable<std::optional<Accounts::Checked>> Accounts::check_password(
+    Connection& c, const std::string& name, const std::string& key, const std::string& password,
+    const std::string& mark, const protocol::ProtocolError& wrong, const protocol::Rid& rid) {
+  if (limited(c, limits_.admit_address(c.address), rid)) co_return std::nullopt;
   std::optional<Credentials> credentials;
   if (!key.empty()) {
     const StoreWorker::Job find = [&](Store& s) { credentials = s.credentials(key); };
     co_await store_.run(find);
   }
+  // A signed-in connection's device is its session; a login's, the mark's (if it is one of
+  // ours for this very player).
+  std::string device;
+  if (!c.session.empty() && c.session == mark) {
+    device = "session:" + mark;
+  } else if (credentials && !mark.empty()) {
+    device = marks_.device_of(mark, credentials->player_id, unix_ms()).value_or("");
+  }
+  if (limited(c, limits_.admit(key, device), rid)) co_return std::nullopt;
   // Unknown names and guests are checked against no hash, at the same cost as a real one.
   const std::string stored = credentials ? credentials->password_hash : std::string();
   if (!co_await hasher_.verify(password, stored)) {
-    limits_.failed(key);
+    const SignInLimits::Failure failure = limits_.failed(key, device);
+    if (failure.lockout_ms > 0) {
+      metrics_.login_lockouts_total.fetch_add(1, std::memory_order_relaxed);
+      // A name that passed the rules holds no control character; anything else is not shown.
+      spdlog::warn("sign-in lockout: {} of '{}' for {} s, after a failure from {}",
+                   failure.unknown_device ? "the unknown devices" : "a known device",
+                   key.empty() ? "(not a name)" : name, (failure.lockout_ms + 999) / 1000,
+                   c.address);
+    }
     metrics_.login_failures_total.fetch_add(1, std::memory_order_relaxed);
     send_error(c, wrong, rid);
     co_return std::nullopt;
   }
-  co_return credentials->player_id;
+  co_return Checked{credentials->player_id, device};
 }
 
 asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::login(Connection& c,
@@ -220,11 +238,16 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::login(Connection& c
   const std::string trimmed = protocol::trim_name(m.name);
   const std::string key = protocol::name_problem(trimmed) ? "" : protocol::name_key(trimmed);
   const protocol::ProtocolError wrong{ErrorCode::bad_credentials, "wrong name or password", ""};
-  const auto player_id = co_await check_password(c, key, m.password, wrong, rid);
-  if (!player_id) co_return std::nullopt;
-  if (co_await banned(c, *player_id, rid)) co_return std::nullopt;
+  const auto checked =
+      co_await check_password(c, trimmed, key, m.password, m.device_mark, wrong, rid);
+  if (!checked) co_return std::nullopt;
+  if (co_await banned(c, checked->player_id, rid)) co_return std::nullopt;
   metrics_.logins_total.fetch_add(1, std::memory_order_relaxed);
-  co_return co_await new_session(c, *player_id, m.device);
+  SignedIn in = co_await new_session(c, checked->player_id, m.device);
+  // A device with a mark keeps its id (its own failures stay its own); a session's is new.
+  const bool marked = !checked->device.empty() && !checked->device.starts_with("session:");
+  in.device_mark = marks_.issue(checked->player_id, unix_ms(), marked ? checked->device : "");
+  co_return in;
 }
 
 asio::awaitable<void> Accounts::register_player(Connection& c, const protocol::Register& m,
@@ -281,7 +304,9 @@ asio::awaitable<void> Accounts::change_password(Connection& c, const protocol::C
   }
   const std::string key = protocol::name_key(player.name());
   const protocol::ProtocolError wrong{ErrorCode::bad_credentials, "wrong password", "old_password"};
-  if (!co_await check_password(c, key, m.old_password, wrong, rid)) co_return;
+  if (!co_await check_password(c, player.name(), key, m.old_password, c.session, wrong, rid)) {
+    co_return;
+  }
   const std::string hash = co_await hasher_.hash(m.password);
   const std::int64_t now = unix_ms();
   const std::string& keep = c.session;

@@ -7,7 +7,8 @@
 // secret, the store keeps its hash) but one connection at a time on a node (PlayerRegistry):
 // signing in on a second device replaces the first device's connection, which stays signed in.
 // Passwords are hashed on the PasswordHasher's threads; sign-in attempts are counted by
-// SignInLimits before any hashing. No password, token or link code is ever logged.
+// SignInLimits before any hashing, each device that signed in before by its mark (DeviceMarks).
+// No password, token, link code or mark is ever logged.
 #include <boost/asio/awaitable.hpp>
 
 #include <memory>
@@ -16,6 +17,7 @@
 
 #include "protocol/messages.hpp"
 #include "protocol/names.hpp"
+#include "server/base/device_marks.hpp"
 #include "server/base/metrics.hpp"
 #include "server/base/password_hasher.hpp"
 #include "server/game/player_registry.hpp"
@@ -31,11 +33,13 @@ class Accounts {
   static constexpr std::int64_t kRenameEveryMs = 30LL * 24 * 3600 * 1000;
 
   Accounts(PlayerRegistry& players, StoreWorker& store, PasswordHasher& hasher,
-           SignInLimits& limits, const protocol::NamePolicy& names, Metrics& metrics)
+           SignInLimits& limits, const DeviceMarks& marks, const protocol::NamePolicy& names,
+           Metrics& metrics)
       : players_(players),
         store_(store),
         hasher_(hasher),
         limits_(limits),
+        marks_(marks),
         names_(names),
         metrics_(metrics) {}
 
@@ -43,8 +47,9 @@ class Accounts {
   struct SignedIn {
     std::shared_ptr<Player> player;
     std::string token;
-    std::string session;   // the token's hash
-    bool resumed = false;  // an existing player came back
+    std::string session;      // the token's hash
+    bool resumed = false;     // an existing player came back
+    std::string device_mark;  // a signed-in device's new mark (not for a new guest)
   };
   // The player hello names: the owner of the token's session, the player a link code was made
   // for (a new session), or a new guest (named as asked, or a made-up name). nullopt when it
@@ -81,14 +86,20 @@ class Accounts {
                                       const protocol::Rid& rid);
   // The player with this id, from memory or loaded with their journaled solo game.
   boost::asio::awaitable<std::shared_ptr<Player>> load(const std::string& id);
-  // The player whose name has key and whose password this is, counted by the limits; else
-  // nullopt, with rate_limited or wrong sent to c. An empty key is no one's, checked at the
-  // same cost.
-  boost::asio::awaitable<std::optional<std::string>> check_password(
-      Connection& c, const std::string& key, const std::string& password,
-      const protocol::ProtocolError& wrong, const protocol::Rid& rid);
-  // rate_limited when the limits refuse an attempt from c on name (a key, or empty); sent.
-  bool limited(Connection& c, std::string_view name, const protocol::Rid& rid);
+  // Whose password this was, and the device id of the mark they came with (empty: none valid).
+  struct Checked {
+    std::string player_id;
+    std::string device;
+  };
+  // The player whose name (as given; key, its key) has this password, tried from c's device
+  // (mark: the device mark given, or a session's hash for a signed-in connection), counted by
+  // the limits; else nullopt, with rate_limited or wrong sent to c. An empty key is no one's,
+  // checked at the same cost.
+  boost::asio::awaitable<std::optional<Checked>> check_password(
+      Connection& c, const std::string& name, const std::string& key, const std::string& password,
+      const std::string& mark, const protocol::ProtocolError& wrong, const protocol::Rid& rid);
+  // rate_limited, sent to c, when wait_ms (a limit's answer) is not 0.
+  bool limited(Connection& c, std::int64_t wait_ms, const protocol::Rid& rid);
   // Sends error to c, counted in the metrics.
   void send_error(Connection& c, const protocol::ProtocolError& error, const protocol::Rid& rid);
   void send_error(Connection& c, protocol::ErrorCode code, std::string message,
@@ -98,6 +109,7 @@ class Accounts {
   StoreWorker& store_;
   PasswordHasher& hasher_;
   SignInLimits& limits_;
+  const DeviceMarks& marks_;
   const protocol::NamePolicy& names_;
   Metrics& metrics_;
 };

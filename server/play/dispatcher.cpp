@@ -36,7 +36,8 @@ Dispatcher::Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirecto
       limits_(limits),
       fallback_(fallback),
       solo_(store, metrics, std::move(settings.daily_secret)),
-      accounts_(players, store, accounts.hasher, accounts.limits, accounts.names, metrics),
+      accounts_(players, store, accounts.hasher, accounts.limits, accounts.marks, accounts.names,
+                metrics),
       presence_(players, settings.reach),
       friends_(players, store, presence_, metrics, settings.reach, unix_ms),
       challenges_({players, rooms, directory, presence_, store, metrics, settings.reach},
@@ -205,7 +206,7 @@ bool Dispatcher::welcome(Connection& c, Accounts::SignedIn in, std::int64_t epoc
   // Superseded already (a newer sign-in on another node): closed with 4000, no welcome.
   if (!players_.attach(*player, c.self.lock(), epoch, c.session)) return false;
   c.send(protocol::encode_welcome({player->id, player->name()}, in.token, in.resumed,
-                                  player->registered, rid));
+                                  player->registered, in.device_mark, rid));
   if (std::string snapshot = SoloPlay::snapshot(*player); !snapshot.empty()) {
     c.send(std::move(snapshot));
   }

@@ -49,10 +49,11 @@ class Dispatcher {
 
   // directory: this node's (LocalDirectory) or the cluster's. fallback: null when quick match
   // never offers the computer.
-  // What signing in needs: passwords, attempt limits, the operator's name block list.
+  // What signing in needs: passwords, attempt limits, device marks, the operator's name rules.
   struct AccountServices {
     PasswordHasher& hasher;
     SignInLimits& limits;
+    const DeviceMarks& marks;
     const protocol::NamePolicy& names;
   };
 

@@ -8,7 +8,8 @@
 namespace tilerace::server {
 
 void Recorder::write_audit(SqlSession& sql, const AuditEntry& e) {
-  sql(Sql::insert_audit, e.at, e.actor, e.action, e.target, e.reason, e.detail);
+  sql(Sql::insert_audit, e.at, e.actor, e.action, e.target, e.reason, e.detail, e.actor_role,
+      e.target_name, e.address);
 }
 
 void Recorder::ranks_changed(SqlSession& sql) { sql(Sql::ranks_changed); }
@@ -118,7 +119,10 @@ std::vector<AuditEntry> Recorder::audit_log(std::int64_t before_id, int limit) {
                         .action = r.string(i, 3),
                         .target = r.string(i, 4),
                         .reason = r.string(i, 5),
-                        .detail = r.string(i, 6)};
+                        .detail = r.string(i, 6),
+                        .actor_role = r.string(i, 7),
+                        .target_name = r.string(i, 8),
+                        .address = r.string(i, 9)};
     });
   });
 }

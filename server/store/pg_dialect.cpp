@@ -389,6 +389,36 @@ CREATE TABLE IF NOT EXISTS name_keys_version (
   version TEXT NOT NULL
 );
 )sql",
+    // No secret at rest: link and reset codes are kept as their SHA-256 (code_hash).
+    R"sql(
+UPDATE link_codes SET code = encode(sha256(convert_to(code, 'UTF8')), 'hex');
+)sql",
+    // Operators as people (server/play/operator_desk.hpp): accounts with a role, a password
+    // and a TOTP secret; their sessions (kept as hashes); and who did what in the audit log.
+    R"sql(
+CREATE TABLE operators (
+  id text COLLATE "C" PRIMARY KEY,
+  name text NOT NULL,
+  name_key text COLLATE "C" NOT NULL UNIQUE,
+  role text NOT NULL,
+  password_hash text NOT NULL,
+  totp_secret text NOT NULL DEFAULT '',
+  totp_pending text NOT NULL DEFAULT '',
+  totp_step bigint NOT NULL DEFAULT 0,
+  created_at bigint NOT NULL
+);
+CREATE TABLE operator_sessions (
+  token_hash text COLLATE "C" PRIMARY KEY,
+  operator_id text COLLATE "C" NOT NULL,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  address text NOT NULL
+);
+CREATE INDEX operator_sessions_by_operator ON operator_sessions (operator_id);
+ALTER TABLE audit_log ADD COLUMN actor_role text NOT NULL DEFAULT '';
+ALTER TABLE audit_log ADD COLUMN target_name text NOT NULL DEFAULT '';
+ALTER TABLE audit_log ADD COLUMN address text NOT NULL DEFAULT '';
+)sql",
 };
 
 // The rank change a best result or a rating makes, announced to every node in the same
@@ -727,11 +757,11 @@ const char* text(Sql statement) {
       return "UPDATE reports SET resolved_at = $2, resolution = $3 "
              "WHERE id = $1 AND resolved_at = 0";
     case Sql::insert_audit:
-      return "INSERT INTO audit_log (at, actor, action, target, reason, detail) "
-             "VALUES ($1, $2, $3, $4, $5, $6)";
+      return "INSERT INTO audit_log (at, actor, action, target, reason, detail, actor_role, "
+             "target_name, address) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
     case Sql::select_audit:
-      return "SELECT id, at, actor, action, target, reason, detail FROM audit_log "
-             "WHERE id < $1 ORDER BY id DESC LIMIT $2";
+      return "SELECT id, at, actor, action, target, reason, detail, actor_role, target_name, "
+             "address FROM audit_log WHERE id < $1 ORDER BY id DESC LIMIT $2";
     case Sql::search_players:
       return "SELECT " TILERACE_PLAYER_COLUMNS
              " FROM players WHERE id = $1 "
@@ -749,6 +779,36 @@ const char* text(Sql statement) {
       return "INSERT INTO game_signals VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT "
              "(game_id) DO NOTHING";
     case Sql::analysed: return "UPDATE games SET to_analyse = false WHERE id = $1";
+    case Sql::insert_operator:
+      return "INSERT INTO operators (id, name, name_key, role, password_hash, created_at) "
+             "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING";
+    case Sql::operator_by_key:
+      return "SELECT id, name, role, password_hash, totp_secret, totp_pending, totp_step, created_at FROM operators WHERE name_key = $1";
+    case Sql::select_operators:
+      return "SELECT o.id, o.name, o.role, CASE WHEN o.totp_secret <> '' THEN 1 ELSE 0 END, "
+             "o.created_at, (SELECT COUNT(*) FROM operator_sessions s WHERE s.operator_id = o.id "
+             "AND s.expires_at > $1), (SELECT COALESCE(MAX(s.created_at), 0) FROM "
+             "operator_sessions s WHERE s.operator_id = o.id) FROM operators o ORDER BY o.name_key";
+    case Sql::set_totp_pending:
+      return "UPDATE operators SET totp_pending = $2 WHERE id = $1";
+    case Sql::confirm_totp:
+      return "UPDATE operators SET totp_secret = totp_pending, totp_pending = '', totp_step = $2 "
+             "WHERE id = $1 AND totp_pending <> '' AND totp_step < $2";
+    case Sql::use_totp_step:
+      return "UPDATE operators SET totp_step = $2 WHERE id = $1 AND totp_step < $2";
+    case Sql::insert_operator_session:
+      return "INSERT INTO operator_sessions (token_hash, operator_id, created_at, expires_at, "
+             "address) VALUES ($1, $2, $3, $4, $5)";
+    case Sql::operator_of_session:
+      return "SELECT o.id, o.name, o.role, o.password_hash, o.totp_secret, o.totp_pending, "
+             "o.totp_step, o.created_at FROM operator_sessions s JOIN operators o ON o.id = "
+             "s.operator_id WHERE s.token_hash = $1 AND s.expires_at > $2";
+    case Sql::delete_operator_session:
+      return "DELETE FROM operator_sessions WHERE token_hash = $1";
+    case Sql::delete_operator_sessions:
+      return "DELETE FROM operator_sessions WHERE operator_id = $1";
+    case Sql::delete_operator:
+      return "DELETE FROM operators WHERE id = $1";
     case Sql::top_signals:
       return "SELECT s.game_id, s.player_id, p.name, g.mode, g.size, g.score, s.moves_per_second, "
              "s.spread, s.match, s.sampled, s.suspicion FROM game_signals s "

@@ -9,6 +9,7 @@
 
 #include "protocol/daily.hpp"
 #include "protocol/names.hpp"
+#include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/store/achievements.hpp"
 #include "server/store/record_rows.hpp"
@@ -313,12 +314,12 @@ std::vector<FriendRecord> Recorder::friends_of(std::string_view player) {
 void Recorder::add_link_code(std::string_view code, std::string_view player_id,
                              std::int64_t expires_at) {
   unit(SqlTx::write,
-       [&](SqlSession& sql) { sql(Sql::insert_link_code, code, player_id, expires_at); });
+       [&](SqlSession& sql) { sql(Sql::insert_link_code, code_hash(code), player_id, expires_at); });
 }
 
 std::optional<std::string> Recorder::take_link_code(std::string_view code, std::int64_t now) {
   return unit(SqlTx::write, [&](SqlSession& sql) -> std::optional<std::string> {
-    const SqlResult r = sql(Sql::take_link_code, code);
+    const SqlResult r = sql(Sql::take_link_code, code_hash(code));
     if (r.rows() == 0 || r.int64(0, 1) <= now) return std::nullopt;
     return r.string(0, 0);
   });

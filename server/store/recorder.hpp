@@ -100,6 +100,19 @@ class Recorder : public Store {
   std::vector<SignalRecord> suspicious_games(int limit) override;
   std::vector<PlayerRecord> search_players(std::string_view query, int limit) override;
   std::vector<std::pair<std::string, std::int64_t>> old_names(std::string_view player_id) override;
+  // Operators (operator_records.cpp).
+  bool add_operator(const OperatorRecord& op, std::string_view name_key) override;
+  std::optional<OperatorRecord> operator_named(std::string_view name_key) override;
+  std::vector<OperatorSummary> operators(std::int64_t now) override;
+  void set_totp_pending(std::string_view operator_id, std::string_view secret) override;
+  bool confirm_totp(std::string_view operator_id, std::int64_t step) override;
+  bool use_totp_step(std::string_view operator_id, std::int64_t step) override;
+  void add_operator_session(const OperatorSessionRecord& session) override;
+  std::optional<OperatorRecord> operator_of_session(std::string_view token_hash,
+                                                    std::int64_t now) override;
+  void end_operator_session(std::string_view token_hash) override;
+  std::int64_t end_operator_sessions(std::string_view operator_id) override;
+  bool remove_operator(std::string_view operator_id) override;
 
  private:
   // Runs work as one unit of the dialect and returns what it returns.

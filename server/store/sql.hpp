@@ -66,13 +66,13 @@ enum class Sql : std::uint8_t {
   // (player_id, token_hash) → token_hash of each session of player_id but the one given,
   // deleted
   delete_other_sessions,
-  insert_link_code,  // (code, player_id, expires_at)
+  insert_link_code,  // (code_hash, player_id, expires_at)
   // connections (cluster mode: one live connection per player, cluster-wide)
   take_connection,  // (player_id) → the player's connection epoch, one above the last
   // (player ids, a JSON array) → id, connection epoch (0: none yet), name of each of them
   connection_states,
   live_sessions,   // (token hashes, a JSON array) → token_hash of each that still exists
-  take_link_code,  // (code) → player_id, expires_at of the code, deleted
+  take_link_code,  // (code_hash) → player_id, expires_at of the code, deleted
   // friends (server/store/friendship.hpp): one row per link that is not none
   friend_links,         // (a, b) → player, link of the links between a and b, either way
   delete_friend_links,  // (a, b): the links between a and b, either way
@@ -220,9 +220,10 @@ enum class Sql : std::uint8_t {
   // note, at, resolved_at, resolution: newest first
   select_reports,
   resolve_report,  // (id, resolved_at, resolution): unless resolved
-  insert_audit,    // (at, actor, action, target, reason, detail)
-  // (before_id, limit) → id, at, actor, action, target, reason, detail: newest first, ids
-  // below before_id
+  // (at, actor, action, target, reason, detail, actor_role, target_name, address)
+  insert_audit,
+  // (before_id, limit) → id, at, actor, action, target, reason, detail, actor_role,
+  // target_name, address: newest first, ids below before_id
   select_audit,
   // (id, key, limit) → the columns of select_player: the player with that id, those whose
   // name key holds key, and those who had a name holding it (raw, as stored), by name
@@ -242,8 +243,26 @@ enum class Sql : std::uint8_t {
   // (limit) → game_id, player_id, name, mode, size, score, moves_per_second, spread, match,
   // sampled, suspicion: the most suspicious first
   top_signals,
+  // Operators (server/play/operator_desk.hpp). (id, name, name_key, role, password_hash,
+  // created_at); ignores a taken name key
+  insert_operator,
+  // (name_key) → id, name, role, password_hash, totp_secret, totp_pending, totp_step,
+  // created_at
+  operator_by_key,
+  // (now) → id, name, role, totp enrolled 0|1, created_at, live sessions, newest session's
+  // created_at (0: none): by name
+  select_operators,
+  set_totp_pending,  // (id, secret)
+  confirm_totp,      // (id, step): the pending secret in use, step used; unless none pending
+  use_totp_step,     // (id, step): unless a step as late was used already
+  insert_operator_session,  // (token_hash, operator_id, created_at, expires_at, address)
+  // (token_hash, now) → the columns of operator_by_key: the session's operator, unless expired
+  operator_of_session,
+  delete_operator_session,   // (token_hash)
+  delete_operator_sessions,  // (operator_id)
+  delete_operator,           // (id)
 };
-inline constexpr std::size_t kSqlCount = static_cast<std::size_t>(Sql::top_signals) + 1;
+inline constexpr std::size_t kSqlCount = static_cast<std::size_t>(Sql::delete_operator) + 1;
 
 // A parameter: an integer or a text (viewed, not copied: valid for the call).
 using SqlValue = std::variant<std::int64_t, std::string_view>;

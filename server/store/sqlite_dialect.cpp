@@ -7,6 +7,7 @@
 #include <string>
 
 #include "protocol/period.hpp"
+#include "server/base/secrets.hpp"
 
 namespace tilerace::server {
 
@@ -361,6 +362,36 @@ CREATE TABLE IF NOT EXISTS name_keys_version (
   version TEXT NOT NULL
 );
 )sql",
+    // No secret at rest: link and reset codes are kept as their SHA-256 (code_hash).
+    R"sql(
+UPDATE link_codes SET code = sha256_hex(code);
+)sql",
+    // Operators as people (server/play/operator_desk.hpp): accounts with a role, a password
+    // and a TOTP secret; their sessions (kept as hashes); and who did what in the audit log.
+    R"sql(
+CREATE TABLE operators (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  name_key TEXT NOT NULL UNIQUE,
+  role TEXT NOT NULL,
+  password_hash TEXT NOT NULL,
+  totp_secret TEXT NOT NULL DEFAULT '',
+  totp_pending TEXT NOT NULL DEFAULT '',
+  totp_step INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE operator_sessions (
+  token_hash TEXT PRIMARY KEY,
+  operator_id TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  address TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX operator_sessions_by_operator ON operator_sessions (operator_id);
+ALTER TABLE audit_log ADD COLUMN actor_role TEXT NOT NULL DEFAULT '';
+ALTER TABLE audit_log ADD COLUMN target_name TEXT NOT NULL DEFAULT '';
+ALTER TABLE audit_log ADD COLUMN address TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 // utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix
@@ -370,6 +401,15 @@ void period_function(sqlite3_context* context, int, sqlite3_value** args) {
   const std::string name = protocol::to_string(
       protocol::period_containing(kind, std::max<sqlite3_int64>(0, sqlite3_value_int64(args[0]))));
   sqlite3_result_text(context, name.c_str(), static_cast<int>(name.size()), SQLITE_TRANSIENT);
+}
+
+// sha256_hex(text): code_hash of a text, for SQL (the migration that hashes the link codes).
+void sha256_function(sqlite3_context* context, int, sqlite3_value** args) {
+  const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(args[0]));
+  const std::string hash =
+      code_hash(std::string_view(text == nullptr ? "" : text,
+                                 static_cast<std::size_t>(sqlite3_value_bytes(args[0]))));
+  sqlite3_result_text(context, hash.c_str(), static_cast<int>(hash.size()), SQLITE_TRANSIENT);
 }
 
 // A daily attempt (a) of a player (p) that is on the boards: not banned, its game not hidden.
@@ -667,11 +707,11 @@ const char* text(Sql statement) {
       return "UPDATE reports SET resolved_at = ?2, resolution = ?3 "
              "WHERE id = ?1 AND resolved_at = 0";
     case Sql::insert_audit:
-      return "INSERT INTO audit_log (at, actor, action, target, reason, detail) "
-             "VALUES (?, ?, ?, ?, ?, ?)";
+      return "INSERT INTO audit_log (at, actor, action, target, reason, detail, actor_role, "
+             "target_name, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
     case Sql::select_audit:
-      return "SELECT id, at, actor, action, target, reason, detail FROM audit_log "
-             "WHERE id < ? ORDER BY id DESC LIMIT ?";
+      return "SELECT id, at, actor, action, target, reason, detail, actor_role, target_name, "
+             "address FROM audit_log WHERE id < ? ORDER BY id DESC LIMIT ?";
     case Sql::search_players:
       return "SELECT " TILERACE_PLAYER_COLUMNS
              " FROM players WHERE id = ?1 "
@@ -689,6 +729,36 @@ const char* text(Sql statement) {
       return "INSERT INTO game_signals VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO "
              "NOTHING";
     case Sql::analysed: return "UPDATE games SET to_analyse = 0 WHERE id = ?";
+    case Sql::insert_operator:
+      return "INSERT INTO operators (id, name, name_key, role, password_hash, created_at) "
+             "VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING";
+    case Sql::operator_by_key:
+      return "SELECT id, name, role, password_hash, totp_secret, totp_pending, totp_step, created_at FROM operators WHERE name_key = ?1";
+    case Sql::select_operators:
+      return "SELECT o.id, o.name, o.role, CASE WHEN o.totp_secret <> '' THEN 1 ELSE 0 END, "
+             "o.created_at, (SELECT COUNT(*) FROM operator_sessions s WHERE s.operator_id = o.id "
+             "AND s.expires_at > ?1), (SELECT COALESCE(MAX(s.created_at), 0) FROM "
+             "operator_sessions s WHERE s.operator_id = o.id) FROM operators o ORDER BY o.name_key";
+    case Sql::set_totp_pending:
+      return "UPDATE operators SET totp_pending = ?2 WHERE id = ?1";
+    case Sql::confirm_totp:
+      return "UPDATE operators SET totp_secret = totp_pending, totp_pending = '', totp_step = ?2 "
+             "WHERE id = ?1 AND totp_pending <> '' AND totp_step < ?2";
+    case Sql::use_totp_step:
+      return "UPDATE operators SET totp_step = ?2 WHERE id = ?1 AND totp_step < ?2";
+    case Sql::insert_operator_session:
+      return "INSERT INTO operator_sessions (token_hash, operator_id, created_at, expires_at, "
+             "address) VALUES (?1, ?2, ?3, ?4, ?5)";
+    case Sql::operator_of_session:
+      return "SELECT o.id, o.name, o.role, o.password_hash, o.totp_secret, o.totp_pending, "
+             "o.totp_step, o.created_at FROM operator_sessions s JOIN operators o ON o.id = "
+             "s.operator_id WHERE s.token_hash = ?1 AND s.expires_at > ?2";
+    case Sql::delete_operator_session:
+      return "DELETE FROM operator_sessions WHERE token_hash = ?1";
+    case Sql::delete_operator_sessions:
+      return "DELETE FROM operator_sessions WHERE operator_id = ?1";
+    case Sql::delete_operator:
+      return "DELETE FROM operators WHERE id = ?1";
     case Sql::top_signals:
       return "SELECT s.game_id, s.player_id, p.name, g.mode, g.size, g.score, s.moves_per_second, "
              "s.spread, s.match, s.sampled, s.suspicion FROM game_signals s "
@@ -757,6 +827,7 @@ SqliteDialect::SqliteDialect(const std::filesystem::path& path)
   db_.exec("PRAGMA foreign_keys = ON");
   db_.createFunction("utc_day", 1, true, nullptr, period_function<protocol::PeriodKind::day>);
   db_.createFunction("iso_week", 1, true, nullptr, period_function<protocol::PeriodKind::week>);
+  db_.createFunction("sha256_hex", 1, true, nullptr, sha256_function);
   migrate();
   for (std::size_t i = 0; i < kSqlCount; ++i) {
     if (const char* sql = text(static_cast<Sql>(i))) {

@@ -194,11 +194,41 @@ struct BotRecord {
 struct AuditEntry {
   std::int64_t id = 0;  // given by the store, increasing
   std::int64_t at = 0;  // Unix ms
-  std::string actor;    // "operator", or a player's id for what players do
+  std::string actor;    // the operator's name ("operator" before operators had names), or a
+                        // player's id for what players do
   std::string action;   // ban, unban, rename, reset_password, hide_game, show_game, …
   std::string target;   // a player's id, a game's id, a room's code, a report's id
   std::string reason;
   std::string detail;
+  std::string actor_role;   // owner, moderator, viewer, or "token" (the owner's bootstrap)
+  std::string target_name;  // the target player's name at that moment (else empty)
+  std::string address;      // where the operator's request came from
+};
+
+// An operator of the console (docs/operations.md, "Operators").
+struct OperatorRecord {
+  std::string id;
+  std::string name;
+  std::string role;  // owner, moderator or viewer
+  std::string password_hash;
+  std::string totp_secret;   // base32; empty until enrolled
+  std::string totp_pending;  // an enrolment not confirmed yet
+  std::int64_t totp_step = 0;  // the last 30-second step whose code was used
+  std::int64_t created_at = 0;
+};
+struct OperatorSummary {
+  std::string id, name, role;
+  bool totp = false;
+  std::int64_t created_at = 0;
+  std::int64_t sessions = 0;      // live now
+  std::int64_t last_sign_in = 0;  // the newest session's start; 0: never
+};
+struct OperatorSessionRecord {
+  std::string token_hash;
+  std::string operator_id;
+  std::int64_t created_at = 0;
+  std::int64_t expires_at = 0;
+  std::string address;
 };
 
 // A ban in force.
@@ -446,6 +476,7 @@ class Store {
   // written, when another player holds the key.
   virtual bool rename(std::string_view player_id, std::string_view name, std::string_view key,
                       std::int64_t at) = 0;
+  // A link code (or a password reset's) for player_id, kept only as its hash (code_hash).
   virtual void add_link_code(std::string_view code, std::string_view player_id,
                              std::int64_t expires_at) = 0;
   // The player a link code signs in, once: the code is spent whether or not it is still valid
@@ -596,6 +627,27 @@ class Store {
   virtual std::vector<SignalRecord> suspicious_games(int limit) = 0;
   // Players whose id is query, or whose name (or a name they had) holds its key, by name.
   virtual std::vector<PlayerRecord> search_players(std::string_view query, int limit) = 0;
+  // Operators (docs/operations.md, "Operators"). False, nothing written, when the key is taken.
+  virtual bool add_operator(const OperatorRecord& op, std::string_view name_key) = 0;
+  virtual std::optional<OperatorRecord> operator_named(std::string_view name_key) = 0;
+  // Every operator, by name, with their sessions live at now.
+  virtual std::vector<OperatorSummary> operators(std::int64_t now) = 0;
+  virtual void set_totp_pending(std::string_view operator_id, std::string_view secret) = 0;
+  // The pending secret becomes the one in use, its confirming code's step used; false when
+  // nothing is pending or that step (or a later one) was used.
+  virtual bool confirm_totp(std::string_view operator_id, std::int64_t step) = 0;
+  // Uses a code's step, once for every node: false when it (or a later one) was used.
+  virtual bool use_totp_step(std::string_view operator_id, std::int64_t step) = 0;
+  virtual void add_operator_session(const OperatorSessionRecord& session) = 0;
+  // The operator whose session has this hash, unless it expired by now or was ended.
+  virtual std::optional<OperatorRecord> operator_of_session(std::string_view token_hash,
+                                                            std::int64_t now) = 0;
+  virtual void end_operator_session(std::string_view token_hash) = 0;
+  // Ends every session of operator_id (their sign-out everywhere); how many there were.
+  virtual std::int64_t end_operator_sessions(std::string_view operator_id) = 0;
+  // Removes operator_id and their sessions; false when there was none.
+  virtual bool remove_operator(std::string_view operator_id) = 0;
+
   // The names player_id had before, oldest first (name, until: Unix ms it was given up).
   virtual std::vector<std::pair<std::string, std::int64_t>> old_names(
       std::string_view player_id) = 0;

@@ -130,15 +130,18 @@ TEST(Accounts, WrongNamesAndPasswordsLookTheSameAndAreLimited) {
   EXPECT_EQ(wrong["code"], "bad_credentials");
   EXPECT_EQ(unknown["message"], wrong["message"]);
   EXPECT_EQ(guest["message"], wrong["message"]);
-  // Ten failures on one name in 15 minutes: the next attempt is refused unchecked, even with
-  // the right password, and says when to try again.
+  // Ten failures on one name in 15 minutes from devices it does not know: the next attempt
+  // from such a device is refused unchecked, even with the right password, for a minute.
   for (int i = 1; i < 10; ++i)
     EXPECT_EQ(login(b, "emil", "wrong password")["code"], "bad_credentials");
   const json limited = login(b, "emil", kPassword);
   EXPECT_EQ(limited["code"], "rate_limited") << limited.dump();
-  EXPECT_GT(limited["retry_after_ms"].get<std::int64_t>(), 0);
+  EXPECT_GT(limited["retry_after_ms"].get<std::int64_t>(), 50'000);
+  EXPECT_LE(limited["retry_after_ms"].get<std::int64_t>(), 60'000);
   EXPECT_EQ(server.metric("tilerace_login_limited_total"), 1);
   EXPECT_EQ(server.metric("tilerace_login_failures_total"), 12);
+  EXPECT_EQ(server.metric("tilerace_login_lockouts_total"), 1);
+  EXPECT_TRUE(server.wait_for_log("sign-in lockout: the unknown devices of 'emil' for 60 s"));
   // A flood from one address is cut off too, whatever names it tries.
   WsClient flood(server.port());
   int refused = 0;
@@ -225,6 +228,72 @@ TEST(Accounts, LookAlikeReservedAndBlockedNamesAreRefusedWithAReason) { names_by
 
 TEST(Accounts, LookAlikeReservedAndBlockedNamesAreRefusedWithAReasonOnPostgresql) {
   names_by_look({"--database", tilerace::testing::PgCluster::shared().create_database()});
+}
+
+// Nobody can jam an owner's sign-in (docs/protocol.md, "Sign-in limits"): ten wrong passwords
+// from another address lock out the account's unknown devices, but the owner's device, which
+// signed in before and keeps its mark, signs in at once; a wrong mark is no mark.
+void known_device_signs_in(std::vector<std::string> store_args) {
+  store_args.insert(store_args.end(), {"--trusted-proxy", "127.0.0.1"});
+  ServerProcess server(store_args);
+  const auto from = [](const char* client) {
+    return std::vector<std::pair<std::string, std::string>>{{"X-Forwarded-For", client}};
+  };
+  WsClient phone(server.port(), std::nullopt, "/ws", from("198.51.100.7"));
+  registered(phone, "fiona");
+  WsClient laptop(server.port(), std::nullopt, "/ws", from("198.51.100.7"));
+  const json first = login(laptop, "fiona", kPassword);
+  ASSERT_EQ(first["type"], "welcome") << first.dump();
+  const std::string mark = first.value("device_mark", "");
+  ASSERT_FALSE(mark.empty());
+  EXPECT_EQ(phone.wait_closed(), 4000);
+  // Someone elsewhere tries ten passwords; then even the right one waits, from there.
+  WsClient attacker(server.port(), std::nullopt, "/ws", from("203.0.113.66"));
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(login(attacker, "fiona", "guess number " + std::to_string(i))["code"],
+              "bad_credentials");
+  }
+  EXPECT_EQ(login(attacker, "fiona", kPassword)["code"], "rate_limited");
+  EXPECT_TRUE(
+      server.wait_for_log("sign-in lockout: the unknown devices of 'fiona' for 60 s, "
+                          "after a failure from 203.0.113.66"));
+  EXPECT_EQ(server.log().find(kPassword), std::string::npos);
+  // A new device of the owner's waits too; a forged mark, or a mark of another player's, is
+  // no mark.
+  WsClient other(server.port(), std::nullopt, "/ws", from("198.51.100.7"));
+  EXPECT_EQ(login(other, "fiona", kPassword)["code"], "rate_limited");
+  WsClient gina(server.port());
+  registered(gina, "gina");
+  WsClient gina2(server.port());
+  const std::string ginas_mark = login(gina2, "gina", kPassword).value("device_mark", "");
+  ASSERT_FALSE(ginas_mark.empty());
+  for (const std::string& wrong : {ginas_mark, mark.substr(0, mark.size() - 1) + "x"}) {
+    json m{{"type", "login"}, {"name", "fiona"}, {"password", kPassword}, {"device_mark", wrong}};
+    EXPECT_EQ(other.request(m)["code"], "rate_limited") << wrong;
+  }
+  // The laptop signs in at once with its mark, and keeps its device.
+  laptop.request({{"type", "logout"}});
+  WsClient laptop_again(server.port(), std::nullopt, "/ws", from("198.51.100.7"));
+  const json again = laptop_again.request(
+      {{"type", "login"}, {"name", "fiona"}, {"password", kPassword}, {"device_mark", mark}});
+  ASSERT_EQ(again["type"], "welcome") << again.dump();
+  EXPECT_EQ(again["player"], first["player"]);
+  const std::string renewed = again.value("device_mark", "");
+  EXPECT_EQ(renewed.substr(0, renewed.find('.')), mark.substr(0, mark.find('.')));
+  // A hello with the token gives a mark too.
+  WsClient resumed(server.port());
+  EXPECT_FALSE(resumed.request({{"type", "hello"}, {"token", again["token"]}})
+                   .value("device_mark", "")
+                   .empty());
+  EXPECT_EQ(server.metric("tilerace_login_lockouts_total"), 1);
+}
+
+TEST(Accounts, AnOwnersKnownDeviceSignsInWhileUnknownDevicesAreLockedOut) {
+  known_device_signs_in({});
+}
+
+TEST(Accounts, AnOwnersKnownDeviceSignsInWhileUnknownDevicesAreLockedOutOnPostgresql) {
+  known_device_signs_in({"--database", tilerace::testing::PgCluster::shared().create_database()});
 }
 
 TEST(Accounts, ARegisteredPlayerMayRenameOnceAMonth) {

@@ -226,7 +226,9 @@ TEST(Moderation, ABanClosesThePlayerOutAndTakesThemOffTheBoardsUntilUnbanned) {
 
 TEST(Moderation, RenamesResetsHiddenGamesAndClosedRoomsAreCarriedOutAndAudited) {
   TempDir dir;
-  ServerProcess server({"--admin-token-file", token_file(dir), "--countdown", "0"});
+  TempDir data;
+  ServerProcess server({"--admin-token-file", token_file(dir), "--countdown", "0"},
+                       TILERACE_WEB_ROOT, data.path());
   const Operator op{server.port()};
   Racer ann(server.port(), "ann-r"), bob(server.port(), "bob-r");
   const auto [game, score] = scored_game(ann);
@@ -259,6 +261,17 @@ TEST(Moderation, RenamesResetsHiddenGamesAndClosedRoomsAreCarriedOutAndAudited) 
   EXPECT_EQ(w["type"], "welcome") << w.dump();
   EXPECT_EQ(w["player"]["id"], ann.id);
   EXPECT_EQ(w["registered"], false) << "she chooses a new password";
+  // No code at rest: the whole database (its file and its log) holds a reset code and a link
+  // code only as hashes, before and after use.
+  const json link = ask(linked, {{"type", "link_code"}});
+  for (const std::string& code :
+       {reset["link_code"].get<std::string>(), link["code"].get<std::string>()}) {
+    for (const auto& file : std::filesystem::directory_iterator(data.path())) {
+      std::ifstream in(file.path(), std::ios::binary);
+      const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+      EXPECT_EQ(bytes.find(code), std::string::npos) << code << " in " << file.path();
+    }
+  }
 
   // A closed room: its racers and spectators are told, and it is gone.
   const json room = ask(bob.ws, {{"type", "create_room"}})["room"];

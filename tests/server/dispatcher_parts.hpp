@@ -32,9 +32,10 @@ struct DispatcherParts {
   AddressLimits limits{0, 0};
   PasswordHasher hasher{1, PasswordHasher::kCheap};
   SignInLimits sign_in_limits;
+  DeviceMarks marks{"the test's device marks secret"};
   protocol::NamePolicy names;
   Dispatcher dispatcher{
-      players, rooms, directory, worker, metrics, limits, {hasher, sign_in_limits, names}};
+      players, rooms, directory, worker, metrics, limits, {hasher, sign_in_limits, marks, names}};
 };
 
 }  // namespace tilerace::server::testing

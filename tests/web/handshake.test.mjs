@@ -51,3 +51,17 @@ test('a forgotten token starts afresh; a ban stops reconnecting; a taken name fo
   h.answer({ type: 'logged_out' });
   assert.equal(storage.name, null);
 });
+
+test('the device mark a welcome brings goes back with the next login, even after signing out', () => {
+  const storage = new ClientStorage(memory());
+  const h = new Handshake(storage);
+  h.signIn('eve', 'secret-password');
+  assert.equal(h.opening().device_mark, undefined, 'no mark yet');
+  h.answer({ type: 'welcome', player: { id: 'p5', name: 'eve' }, token: 't5', device_mark: 'mark-1' });
+  assert.equal(h.opening().device_mark, undefined, 'a hello carries no mark');
+  h.answer({ type: 'logged_out' });
+  h.signIn('eve', 'secret-password');
+  assert.equal(h.opening().device_mark, 'mark-1');
+  h.answer({ type: 'welcome', player: { id: 'p5', name: 'eve' }, token: 't6' });
+  assert.equal(storage.deviceMark, 'mark-1', 'a welcome without one keeps the mark');
+});

@@ -37,6 +37,7 @@ export class Handshake {
   signIn(name, password) {
     this.storage.forget();
     this.first = { type: 'login', name, password, device: deviceLabel() };
+    if (this.storage.deviceMark) this.first.device_mark = this.storage.deviceMark;
   }
   link(code) {
     this.storage.forget();
@@ -60,6 +61,7 @@ export class Handshake {
   answer(msg) {
     if (msg.type === 'welcome') {
       this.storage.signedIn(msg.player.name, msg.token);
+      if (msg.device_mark) this.storage.deviceMark = msg.device_mark;
       this.first = null;  // the password is not kept, even here
     }
     if (msg.type === 'logged_out') this.forget();

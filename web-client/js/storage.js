@@ -1,9 +1,11 @@
-// What the client keeps in the browser, all in one place: the player's name and token, sound
+// What the client keeps in the browser, all in one place: the player's name and token, this
+// device's mark (kept across sign-outs: the device stays one that signed in before), sound
 // on or off, the game a player chose to keep playing after winning it, and whether emotes are
 // muted, the language chosen, and the bests of practice games. Wraps a Web Storage (localStorage, or anything with getItem/setItem/removeItem).
 const KEYS = {
   name: 'tilerace.name',
   token: 'tilerace.token',
+  deviceMark: 'tilerace.deviceMark',
   sound: 'tilerace.sound',
   keepGoing: 'tilerace.keepGoing',
   muteEmotes: 'tilerace.muteEmotes',
@@ -38,6 +40,10 @@ export class ClientStorage {
   set token(token) {
     if (token) this.store.setItem(KEYS.token, token); else this.store.removeItem(KEYS.token);
   }
+
+  // The welcome's device_mark, given back with a login (docs/protocol.md, "Sign-in limits").
+  get deviceMark() { return this.store.getItem(KEYS.deviceMark); }
+  set deviceMark(mark) { if (mark) this.store.setItem(KEYS.deviceMark, mark); }
 
   get soundOn() { return this.store.getItem(KEYS.sound) === '1'; }
   set soundOn(on) { this.store.setItem(KEYS.sound, on ? '1' : '0'); }

@@ -4,17 +4,26 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <thread>
 
+#include "server/base/secrets.hpp"
 #include "tests/eventually.hpp"
 #include "tests/server/store/store_fixture.hpp"
 
 namespace tilerace::server {
 namespace {
 
-// The schema before names were compared by what they look like (version 17).
-constexpr const char* kBeforeLookKeys =
+// The schema before operators had accounts (version 18).
+#define TILERACE_BEFORE_OPERATORS                                                          \
+  "DROP TABLE operator_sessions; DROP TABLE operators; ALTER TABLE audit_log DROP COLUMN " \
+  "actor_role; ALTER TABLE audit_log DROP COLUMN target_name; ALTER TABLE audit_log DROP " \
+  "COLUMN address; "
+constexpr const char* kBeforeOperators = TILERACE_BEFORE_OPERATORS;
+// The schema before names were compared by what they look like (version 17; the link codes'
+// hashing, 18, may run again).
+constexpr const char* kBeforeLookKeys = TILERACE_BEFORE_OPERATORS
     "DROP TABLE name_keys_version; DROP INDEX players_by_look_key; "
     "ALTER TABLE players DROP COLUMN look_key; ";
 
@@ -279,6 +288,77 @@ TEST_P(StoreTest, SessionsPasswordsLinkCodesAndRenames) {
   EXPECT_EQ(store_->find_player("p1")->renamed_at, 5000);
   EXPECT_EQ(store_->credentials("annie")->player_id, "p1");
   EXPECT_EQ(store_->credentials("ann")->player_id, "p2");
+}
+
+TEST_P(StoreTest, LinkCodesAreKeptAsHashesAndThoseFromBeforeStillSignIn) {
+  add("p1", "ann");
+  store_->add_link_code("CODE2345", "p1", 10000);
+  EXPECT_EQ(query("SELECT COUNT(*) FROM link_codes WHERE code = 'CODE2345'"), 0);
+  EXPECT_EQ(
+      query("SELECT COUNT(*) FROM link_codes WHERE code = '" + server::code_hash("CODE2345") + "'"),
+      1);
+  EXPECT_EQ(store_->take_link_code("CODE2345", 9000), "p1");
+  // A code written in clear before hashes (schema 17) is hashed by the upgrade, and works.
+  store_.reset();
+  execute(
+      std::string(kBeforeOperators) +
+      "INSERT INTO link_codes (code, player_id, expires_at) VALUES ('OLDC2345', 'p1', 10000); " +
+      (postgres() ? "UPDATE tilerace_schema SET version = 17" : "PRAGMA user_version = 17"));
+  store_ = open();
+  EXPECT_EQ(query("SELECT COUNT(*) FROM link_codes WHERE code = 'OLDC2345'"), 0);
+  EXPECT_EQ(store_->take_link_code("OLDC2345", 9000), "p1");
+}
+
+TEST_P(StoreTest, OperatorsTheirSessionsAndTheirCodesStepsHoldForEveryNode) {
+  const OperatorRecord ada{.id = "o1",
+                           .name = "Ada",
+                           .role = "moderator",
+                           .password_hash = "$argon2id$x",
+                           .created_at = 1000};
+  EXPECT_TRUE(store_->add_operator(ada, "ada"));
+  EXPECT_FALSE(store_->add_operator({.id = "o2", .name = "ADA", .role = "owner"}, "ada"));
+  ASSERT_TRUE(store_->operator_named("ada"));
+  EXPECT_EQ(store_->operator_named("ada")->role, "moderator");
+  EXPECT_FALSE(store_->operator_named("nobody"));
+  // A code's step is used once; the enrolment's confirming code uses its step too.
+  EXPECT_FALSE(store_->confirm_totp("o1", 10)) << "nothing pending";
+  store_->set_totp_pending("o1", "SECRET");
+  EXPECT_TRUE(store_->confirm_totp("o1", 10));
+  EXPECT_EQ(store_->operator_named("ada")->totp_secret, "SECRET");
+  EXPECT_EQ(store_->operator_named("ada")->totp_pending, "");
+  EXPECT_FALSE(store_->use_totp_step("o1", 10));
+  EXPECT_TRUE(store_->use_totp_step("o1", 11));
+  EXPECT_FALSE(store_->use_totp_step("o1", 9)) << "an older code after a newer one";
+  // Sessions: found until they expire or end; ending them all is the sign-out everywhere.
+  store_->add_operator_session({"h1", "o1", 2000, 5000, "10.0.0.1"});
+  store_->add_operator_session({"h2", "o1", 3000, 9000, "10.0.0.2"});
+  EXPECT_EQ(store_->operator_of_session("h1", 4999)->name, "Ada");
+  EXPECT_FALSE(store_->operator_of_session("h1", 5000));
+  const std::vector<OperatorSummary> listed = store_->operators(4000);
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].sessions, 2);
+  EXPECT_EQ(listed[0].last_sign_in, 3000);
+  EXPECT_TRUE(listed[0].totp);
+  store_->end_operator_session("h2");
+  EXPECT_FALSE(store_->operator_of_session("h2", 4000));
+  EXPECT_EQ(store_->end_operator_sessions("o1"), 1);
+  EXPECT_FALSE(store_->operator_of_session("h1", 4000));
+  EXPECT_TRUE(store_->remove_operator("o1"));
+  EXPECT_FALSE(store_->remove_operator("o1"));
+  EXPECT_TRUE(store_->operators(4000).empty());
+  // The audit log keeps who, in what role, on whom by name, and from where.
+  store_->audit({.at = 6000,
+                 .actor = "Ada",
+                 .action = "ban",
+                 .target = "p1",
+                 .reason = "spam",
+                 .actor_role = "moderator",
+                 .target_name = "ann",
+                 .address = "10.0.0.1"});
+  const AuditEntry entry = store_->audit_log(std::numeric_limits<std::int64_t>::max(), 1).at(0);
+  EXPECT_EQ(entry.actor_role, "moderator");
+  EXPECT_EQ(entry.target_name, "ann");
+  EXPECT_EQ(entry.address, "10.0.0.1");
 }
 
 TEST_P(StoreTest, EachConnectionTakesTheNextEpochAndOneReadChecksThemAll) {
