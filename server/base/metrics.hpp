@@ -62,7 +62,7 @@ class Metrics {
   std::atomic<std::uint64_t> logins_total{0};               // sign-ins by password or link code
   std::atomic<std::uint64_t> login_failures_total{0};       // wrong name, password or code
   std::atomic<std::uint64_t> login_limited_total{0};        // sign-ins refused as too many
-  std::atomic<std::uint64_t> login_lockouts_total{0};  // devices or unknown devices locked out
+  std::atomic<std::uint64_t> login_lockouts_total{0};       // devices or unknown devices locked out
   std::atomic<std::uint64_t> bans_total{0};                 // bans the operator made
   // cluster mode (server/play/session_guard.hpp): connections closed here because the player
   // signed in on another node, and because their session ended on another node; connections

@@ -196,19 +196,16 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::new_guest(Connectio
 
 asio::awaitable<std::optional<Accounts::Checked>> Accounts::check_password(
     Connection& c, const std::string& name, const std::string& key, const std::string& password,
-    const std::string& mark, const protocol::ProtocolError& wrong, const protocol::Rid& rid) {
+    const std::string& mark, const std::string& own_device, const protocol::ProtocolError& wrong,
+    const protocol::Rid& rid) {
   if (limited(c, limits_.admit_address(c.address), rid)) co_return std::nullopt;
   std::optional<Credentials> credentials;
   if (!key.empty()) {
     const StoreWorker::Job find = [&](Store& s) { credentials = s.credentials(key); };
     co_await store_.run(find);
   }
-  // A signed-in connection's device is its session; a login's, the mark's (if it is one of
-  // ours for this very player).
-  std::string device;
-  if (!c.session.empty() && c.session == mark) {
-    device = "session:" + mark;
-  } else if (credentials && !mark.empty()) {
+  std::string device = own_device;
+  if (device.empty() && credentials && !mark.empty()) {
     device = marks_.device_of(mark, credentials->player_id, unix_ms()).value_or("");
   }
   if (limited(c, limits_.admit(key, device), rid)) co_return std::nullopt;
@@ -239,14 +236,13 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::login(Connection& c
   const std::string key = protocol::name_problem(trimmed) ? "" : protocol::name_key(trimmed);
   const protocol::ProtocolError wrong{ErrorCode::bad_credentials, "wrong name or password", ""};
   const auto checked =
-      co_await check_password(c, trimmed, key, m.password, m.device_mark, wrong, rid);
+      co_await check_password(c, trimmed, key, m.password, m.device_mark, "", wrong, rid);
   if (!checked) co_return std::nullopt;
   if (co_await banned(c, checked->player_id, rid)) co_return std::nullopt;
   metrics_.logins_total.fetch_add(1, std::memory_order_relaxed);
   SignedIn in = co_await new_session(c, checked->player_id, m.device);
-  // A device with a mark keeps its id (its own failures stay its own); a session's is new.
-  const bool marked = !checked->device.empty() && !checked->device.starts_with("session:");
-  in.device_mark = marks_.issue(checked->player_id, unix_ms(), marked ? checked->device : "");
+  // A device with a mark keeps its id (its own failures stay its own).
+  in.device_mark = marks_.issue(checked->player_id, unix_ms(), checked->device);
   co_return in;
 }
 
@@ -304,7 +300,8 @@ asio::awaitable<void> Accounts::change_password(Connection& c, const protocol::C
   }
   const std::string key = protocol::name_key(player.name());
   const protocol::ProtocolError wrong{ErrorCode::bad_credentials, "wrong password", "old_password"};
-  if (!co_await check_password(c, player.name(), key, m.old_password, c.session, wrong, rid)) {
+  if (!co_await check_password(c, player.name(), key, m.old_password, "", "session:" + c.session,
+                               wrong, rid)) {
     co_return;
   }
   const std::string hash = co_await hasher_.hash(m.password);

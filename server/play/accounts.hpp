@@ -91,13 +91,15 @@ class Accounts {
     std::string player_id;
     std::string device;
   };
-  // The player whose name (as given; key, its key) has this password, tried from c's device
-  // (mark: the device mark given, or a session's hash for a signed-in connection), counted by
-  // the limits; else nullopt, with rate_limited or wrong sent to c. An empty key is no one's,
-  // checked at the same cost.
+  // The player whose name (as given; key, its key) has this password, tried from a device:
+  // own_device when the connection's is known (a signed-in session), else the one mark names
+  // (if it is one of ours for that player; else an unknown device). Counted by the limits;
+  // else nullopt, with rate_limited or wrong sent to c. An empty key is no one's, checked at
+  // the same cost.
   boost::asio::awaitable<std::optional<Checked>> check_password(
       Connection& c, const std::string& name, const std::string& key, const std::string& password,
-      const std::string& mark, const protocol::ProtocolError& wrong, const protocol::Rid& rid);
+      const std::string& mark, const std::string& own_device, const protocol::ProtocolError& wrong,
+      const protocol::Rid& rid);
   // rate_limited, sent to c, when wait_ms (a limit's answer) is not 0.
   bool limited(Connection& c, std::int64_t wait_ms, const protocol::Rid& rid);
   // Sends error to c, counted in the metrics.

@@ -313,8 +313,9 @@ std::vector<FriendRecord> Recorder::friends_of(std::string_view player) {
 
 void Recorder::add_link_code(std::string_view code, std::string_view player_id,
                              std::int64_t expires_at) {
-  unit(SqlTx::write,
-       [&](SqlSession& sql) { sql(Sql::insert_link_code, code_hash(code), player_id, expires_at); });
+  unit(SqlTx::write, [&](SqlSession& sql) {
+    sql(Sql::insert_link_code, code_hash(code), player_id, expires_at);
+  });
 }
 
 std::optional<std::string> Recorder::take_link_code(std::string_view code, std::int64_t now) {

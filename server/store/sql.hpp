@@ -252,9 +252,9 @@ enum class Sql : std::uint8_t {
   // (now) → id, name, role, totp enrolled 0|1, created_at, live sessions, newest session's
   // created_at (0: none): by name
   select_operators,
-  set_totp_pending,  // (id, secret)
-  confirm_totp,      // (id, step): the pending secret in use, step used; unless none pending
-  use_totp_step,     // (id, step): unless a step as late was used already
+  set_totp_pending,         // (id, secret)
+  confirm_totp,             // (id, step): the pending secret in use, step used; unless none pending
+  use_totp_step,            // (id, step): unless a step as late was used already
   insert_operator_session,  // (token_hash, operator_id, created_at, expires_at, address)
   // (token_hash, now) → the columns of operator_by_key: the session's operator, unless expired
   operator_of_session,

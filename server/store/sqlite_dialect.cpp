@@ -406,9 +406,8 @@ void period_function(sqlite3_context* context, int, sqlite3_value** args) {
 // sha256_hex(text): code_hash of a text, for SQL (the migration that hashes the link codes).
 void sha256_function(sqlite3_context* context, int, sqlite3_value** args) {
   const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(args[0]));
-  const std::string hash =
-      code_hash(std::string_view(text == nullptr ? "" : text,
-                                 static_cast<std::size_t>(sqlite3_value_bytes(args[0]))));
+  const std::string hash = code_hash(std::string_view(
+      text == nullptr ? "" : text, static_cast<std::size_t>(sqlite3_value_bytes(args[0]))));
   sqlite3_result_text(context, hash.c_str(), static_cast<int>(hash.size()), SQLITE_TRANSIENT);
 }
 
@@ -733,14 +732,14 @@ const char* text(Sql statement) {
       return "INSERT INTO operators (id, name, name_key, role, password_hash, created_at) "
              "VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING";
     case Sql::operator_by_key:
-      return "SELECT id, name, role, password_hash, totp_secret, totp_pending, totp_step, created_at FROM operators WHERE name_key = ?1";
+      return "SELECT id, name, role, password_hash, totp_secret, totp_pending, totp_step, "
+             "created_at FROM operators WHERE name_key = ?1";
     case Sql::select_operators:
       return "SELECT o.id, o.name, o.role, CASE WHEN o.totp_secret <> '' THEN 1 ELSE 0 END, "
              "o.created_at, (SELECT COUNT(*) FROM operator_sessions s WHERE s.operator_id = o.id "
              "AND s.expires_at > ?1), (SELECT COALESCE(MAX(s.created_at), 0) FROM "
              "operator_sessions s WHERE s.operator_id = o.id) FROM operators o ORDER BY o.name_key";
-    case Sql::set_totp_pending:
-      return "UPDATE operators SET totp_pending = ?2 WHERE id = ?1";
+    case Sql::set_totp_pending: return "UPDATE operators SET totp_pending = ?2 WHERE id = ?1";
     case Sql::confirm_totp:
       return "UPDATE operators SET totp_secret = totp_pending, totp_pending = '', totp_step = ?2 "
              "WHERE id = ?1 AND totp_pending <> '' AND totp_step < ?2";
@@ -753,12 +752,10 @@ const char* text(Sql statement) {
       return "SELECT o.id, o.name, o.role, o.password_hash, o.totp_secret, o.totp_pending, "
              "o.totp_step, o.created_at FROM operator_sessions s JOIN operators o ON o.id = "
              "s.operator_id WHERE s.token_hash = ?1 AND s.expires_at > ?2";
-    case Sql::delete_operator_session:
-      return "DELETE FROM operator_sessions WHERE token_hash = ?1";
+    case Sql::delete_operator_session: return "DELETE FROM operator_sessions WHERE token_hash = ?1";
     case Sql::delete_operator_sessions:
       return "DELETE FROM operator_sessions WHERE operator_id = ?1";
-    case Sql::delete_operator:
-      return "DELETE FROM operators WHERE id = ?1";
+    case Sql::delete_operator: return "DELETE FROM operators WHERE id = ?1";
     case Sql::top_signals:
       return "SELECT s.game_id, s.player_id, p.name, g.mode, g.size, g.score, s.moves_per_second, "
              "s.spread, s.match, s.sampled, s.suspicion FROM game_signals s "

@@ -211,8 +211,8 @@ struct OperatorRecord {
   std::string name;
   std::string role;  // owner, moderator or viewer
   std::string password_hash;
-  std::string totp_secret;   // base32; empty until enrolled
-  std::string totp_pending;  // an enrolment not confirmed yet
+  std::string totp_secret;     // base32; empty until enrolled
+  std::string totp_pending;    // an enrolment not confirmed yet
   std::int64_t totp_step = 0;  // the last 30-second step whose code was used
   std::int64_t created_at = 0;
 };
