@@ -2,7 +2,8 @@
 // limits (pipelined requests one after another, as HttpSession reads them), each request then
 // answered by our routing: the static files, the REST routes and the store's (on an in-memory
 // SQLite store shared by all inputs), and the operator's API with its JSON bodies (its token,
-// kToken, is in the dictionary and the seeds, so inputs get past the guard). Oracles: no crash
+// kToken, is in the dictionary and the seeds, so inputs get past the guard, and the operator
+// desk's sign-in needs none). Oracles: no crash
 // or sanitizer report; no route throws (only a store that cannot be reached may, and this one
 // can); every answer serializes to a well-formed HTTP/1.x response with a status of 200-599.
 #include <boost/asio/co_spawn.hpp>
@@ -28,6 +29,7 @@
 #include "server/net/admin_guard.hpp"
 #include "server/net/http_api.hpp"
 #include "server/net/http_session.hpp"
+#include "server/play/operator_desk.hpp"
 #include "server/store/sqlite_dialect.hpp"
 #include "tests/server/dispatcher_parts.hpp"
 
@@ -55,6 +57,7 @@ struct Server {
   Server() {
     store.add_player({.id = "p1", .name = "ann", .name_key = "ann", .created_at = 1}, std::nullopt);
     context.admin = &guard;
+    context.desk = &desk;
   }
   ~Server() {
     parts.stop();
@@ -66,6 +69,7 @@ struct Server {
   SqliteStore store{":memory:"};
   testing::DispatcherParts parts{io, store};
   AdminGuard guard{kToken};
+  OperatorDesk desk{parts.worker, parts.hasher};
   SessionSet sessions;
   ServerContext context{{},          root,         parts.metrics, parts.dispatcher, sessions,
                         parts.rooms, parts.worker, parts.limits,  parts.directory};

@@ -457,6 +457,54 @@ std::string parse_new_password(const json& object, std::string_view key) {
   return password;
 }
 
+// The operator desk's actions (protocol/moderation.hpp).
+DeskAction parse_desk(std::string_view action, const json& object) {
+  const auto operator_id = [&object] {
+    const std::string& id = required_string(object, "operator");
+    if (!id_shaped(id)) reject_field("operator", "operator must be an operator's id");
+    return id;
+  };
+  const auto name = [&object] {
+    const std::string& name = required_string(object, "name");
+    if (!operator_name_key(name)) {
+      reject_field("name", "an operator's name is 1 to 32 of a-z, 0-9, '.', '_' and '-'");
+    }
+    return name;
+  };
+  if (action == "sign_in") {
+    OperatorSignIn in{name(), parse_password(object, "password"), ""};
+    if (const std::string* code = optional_string(object, "totp")) {
+      if (code->size() != kTotpCodeChars ||
+          code->find_first_not_of("0123456789") != std::string::npos) {
+        reject_field("totp", "totp must be the authenticator's 6 digits");
+      }
+      in.totp = *code;
+    }
+    return in;
+  }
+  if (action == "create_operator") {
+    OperatorCreate create{name(), parse_new_password(object, "password"),
+                          required_string(object, "role")};
+    if (create.role != "owner" && create.role != "moderator" && create.role != "viewer") {
+      reject_field("role", "role must be owner, moderator or viewer");
+    }
+    return create;
+  }
+  if (action == "sign_out_operator") return OperatorSignOutEverywhere{operator_id()};
+  if (action == "remove_operator") return OperatorRemove{operator_id()};
+  if (action == "sign_out") return OperatorSignOut{};
+  if (action == "totp_enrol") return TotpEnrol{};
+  if (action == "totp_confirm") {
+    const std::string& code = required_string(object, "code");
+    if (code.size() != kTotpCodeChars ||
+        code.find_first_not_of("0123456789") != std::string::npos) {
+      reject_field("code", "code must be the authenticator's 6 digits");
+    }
+    return TotpConfirm{code};
+  }
+  throw Reject{{ErrorCode::unknown_type, "unknown action", ""}};
+}
+
 Hello parse_hello(const json& object) {
   Hello h;
   if (const std::string* name = optional_string(object, "name")) h.name = parse_name(*name);
@@ -781,6 +829,17 @@ std::variant<AdminAction, ProtocolError> decode_admin(std::string_view action,
                                                       std::string_view body) {
   try {
     return parse_admin(action, parse_object(body));
+  } catch (Reject& r) {
+    return std::move(r.error);
+  } catch (const std::exception&) {
+    return ProtocolError{ErrorCode::bad_json, "malformed body", ""};
+  }
+}
+
+std::variant<DeskAction, ProtocolError> decode_desk(std::string_view action,
+                                                    std::string_view body) {
+  try {
+    return parse_desk(action, parse_object(body.empty() ? std::string_view("{}") : body));
   } catch (Reject& r) {
     return std::move(r.error);
   } catch (const std::exception&) {

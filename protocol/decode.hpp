@@ -22,6 +22,9 @@ std::variant<LeaderboardRequest, ProtocolError> decode_leaderboard_query(std::st
 // action there is none of, else as decode_client (bad_json, bad_field naming the field).
 std::variant<AdminAction, ProtocolError> decode_admin(std::string_view action,
                                                       std::string_view body);
+// Decodes an operator desk action's body (an empty body is {}): unknown_type for an action the
+// desk has none of, else as decode_admin.
+std::variant<DeskAction, ProtocolError> decode_desk(std::string_view action, std::string_view body);
 
 // The value of key in a URL query ("a=1&q=b%20c"), percent-decoded ('+' is a space); nullopt
 // when it is absent, badly escaped or not UTF-8.

@@ -8,6 +8,16 @@ using json = nlohmann::json;
 
 namespace {
 
+json operator_json(const OperatorView& op) {
+  return {{"id", op.id},
+          {"name", op.name},
+          {"role", op.role},
+          {"totp", op.totp},
+          {"created_at", op.created_at},
+          {"sessions", op.sessions},
+          {"last_sign_in", op.last_sign_in}};
+}
+
 json player_json(const PlayerSummary& p) {
   json j{{"id", p.id},
          {"name", p.name},
@@ -66,7 +76,10 @@ std::string encode_audit(const std::vector<AuditView>& entries) {
                     {"action", e.action},
                     {"target", e.target},
                     {"reason", e.reason},
-                    {"detail", e.detail}});
+                    {"detail", e.detail},
+                    {"role", e.role},
+                    {"target_name", e.target_name},
+                    {"address", e.address}});
   }
   return dump(list);
 }
@@ -132,6 +145,42 @@ std::string encode_admin_player(const AdminPlayerView& v) {
   j["games"] = std::move(games);
   j["reports"] = std::move(reports);
   return dump(j);
+}
+
+std::optional<std::string> operator_name_key(std::string_view name) {
+  if (name.empty() || name.size() > kMaxOperatorNameChars) return std::nullopt;
+  std::string key;
+  for (const char c : name) {
+    const char lower = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    const bool allowed = (lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9') ||
+                         lower == '.' || lower == '_' || lower == '-';
+    if (!allowed) return std::nullopt;
+    key.push_back(lower);
+  }
+  return key;
+}
+
+std::string encode_operator_session(std::string_view token, std::int64_t expires_at,
+                                    const OperatorView& op) {
+  return dump({{"token", token}, {"expires_at", expires_at}, {"operator", operator_json(op)}});
+}
+
+std::string encode_operator_me(const OperatorView& op) {
+  return dump({{"operator", operator_json(op)}});
+}
+
+std::string encode_totp_enrolment(std::string_view secret, std::string_view uri) {
+  return dump({{"secret", secret}, {"uri", uri}});
+}
+
+std::string encode_operators(const std::vector<OperatorView>& operators) {
+  json list = json::array();
+  for (const OperatorView& op : operators) list.push_back(operator_json(op));
+  return dump(list);
+}
+
+std::string encode_operator_created(const OperatorView& op) {
+  return dump({{"ok", true}, {"operator", operator_json(op)}});
 }
 
 }  // namespace tilerace::protocol

@@ -50,6 +50,41 @@ struct AdminResolveReport {
 using AdminAction = std::variant<AdminBan, AdminUnban, AdminRename, AdminResetPassword,
                                  AdminHideGame, AdminCloseRoom, AdminResolveReport>;
 
+// The operator desk (docs/operations.md, "Operators"): POST /admin/api/<action> about the
+// operators themselves. An operator's name is 1–kMaxOperatorNameChars of a–z, 0–9, '.', '_'
+// and '-' (upper case is folded): plain ASCII, so no two can look alike.
+inline constexpr std::size_t kMaxOperatorNameChars = 32;
+inline constexpr std::size_t kTotpCodeChars = 6;
+// sign_in: name, password, and the authenticator's code once TOTP is enrolled ("" if none sent).
+struct OperatorSignIn {
+  std::string name;
+  std::string password;
+  std::string totp;
+};
+// create_operator (the owner's): a new operator with a password by the players' rules.
+struct OperatorCreate {
+  std::string name;
+  std::string password;
+  std::string role;  // owner, moderator or viewer
+};
+// sign_out_operator and remove_operator (the owner's): an operator's id.
+struct OperatorSignOutEverywhere {
+  std::string operator_id;
+};
+struct OperatorRemove {
+  std::string operator_id;
+};
+// sign_out (of this session), totp_enrol (a new secret, pending) and totp_confirm (its code).
+struct OperatorSignOut {};
+struct TotpEnrol {};
+struct TotpConfirm {
+  std::string code;
+};
+using DeskAction = std::variant<OperatorSignIn, OperatorCreate, OperatorSignOutEverywhere,
+                                OperatorRemove, OperatorSignOut, TotpEnrol, TotpConfirm>;
+// The operator name's key (folded to lower case), or nullopt when it is not an operator name.
+std::optional<std::string> operator_name_key(std::string_view name);
+
 // banned's error — to hello, login and link_code, and before a banned player's connection is
 // closed (4003): the reason, and when it ends (0: not set).
 std::string encode_banned(std::string_view reason, std::int64_t until, const Rid& rid);
@@ -67,6 +102,9 @@ struct AuditView {
   std::int64_t id = 0;
   std::int64_t at = 0;
   std::string actor, action, target, reason, detail;
+  std::string role;         // the actor's: owner, moderator, viewer, token; "" for a player
+  std::string target_name;  // the target player's name at that moment, when there is one
+  std::string address;      // where the operator's request came from
 };
 std::string encode_audit(const std::vector<AuditView>& entries);
 // Owns its data: the console's view of a player keeps it past the store's records.
@@ -135,5 +173,23 @@ struct SuspicionView {
   double suspicion = 0;
 };
 std::string encode_suspicion(const std::vector<SuspicionView>& games);
+
+// The desk's answers. An operator as the desk shows them (sessions: live now).
+struct OperatorView {
+  std::string id, name, role;
+  bool totp = false;
+  std::int64_t created_at = 0;
+  std::int64_t sessions = 0;
+  std::int64_t last_sign_in = 0;  // 0: never
+};
+// sign_in: {"token","expires_at","operator":{…}}; me: {"operator":{…}}.
+std::string encode_operator_session(std::string_view token, std::int64_t expires_at,
+                                    const OperatorView& op);
+std::string encode_operator_me(const OperatorView& op);
+// totp_enrol: {"secret","uri"} (base32, and the otpauth:// URI an authenticator app reads).
+std::string encode_totp_enrolment(std::string_view secret, std::string_view uri);
+// GET operators, by name; create_operator: {"ok":true,"operator":{…}}.
+std::string encode_operators(const std::vector<OperatorView>& operators);
+std::string encode_operator_created(const OperatorView& op);
 
 }  // namespace tilerace::protocol

@@ -40,6 +40,7 @@
 #include "server/play/cluster_reach.hpp"
 #include "server/play/dispatcher.hpp"
 #include "server/play/local_directory.hpp"
+#include "server/play/operator_desk.hpp"
 #include "server/store/store_worker.hpp"
 
 namespace tilerace::server {
@@ -308,6 +309,7 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
                      std::chrono::seconds(options.quick_match_bot_after));
   }
   PasswordHasher hasher(std::max(1, options.password_threads));
+  OperatorDesk desk(worker, hasher);
   SignInLimits sign_in_limits;
   // Players on other nodes, for the friends features (cluster mode).
   std::optional<ClusterReach> reach;
@@ -363,7 +365,8 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
       {tls != nullptr, options.allowed_origins, [&directory] { return directory->node_urls(); }},
       proxies,
       daily_secret,
-      admin ? &*admin : nullptr};
+      admin ? &*admin : nullptr,
+      admin ? &desk : nullptr};
 
   // Races that were running when the server last stopped go on (the worker is idle: nothing
   // else uses the store yet). The computer opponents are players too (their games are

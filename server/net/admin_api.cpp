@@ -7,6 +7,7 @@
 
 #include "protocol/decode.hpp"
 #include "server/net/admin_guard.hpp"
+#include "server/play/operator_desk.hpp"
 
 namespace tilerace::server {
 
@@ -49,40 +50,126 @@ bool is_admin_request(const HttpRequest& req) {
   return target.substr(0, target.find('?')).starts_with(kPrefix);
 }
 
+namespace {
+
+// What a route needs of its caller (docs/operations.md, "Operators"): any operator (reads and
+// their own session), a moderator or the owner (actions on players, games, rooms and reports),
+// or the owner or the bootstrap token (operators themselves); the list of operators is for all.
+enum class Need { anyone, operator_session, moderator, owner };
+
+bool meets(const Actor& actor, Need need) {
+  switch (need) {
+    case Need::anyone: return true;
+    case Need::operator_session: return actor.role != "token";
+    case Need::moderator: return actor.role == "moderator" || actor.role == "owner";
+    case Need::owner: return actor.role == "owner" || actor.role == "token";
+  }
+  return false;
+}
+
+std::string_view needed(Need need) {
+  switch (need) {
+    case Need::owner: return "this needs the owner's role";
+    case Need::moderator: return "this needs a moderator's or the owner's role";
+    default: return "the bootstrap token manages operators only: sign in as an operator";
+  }
+}
+
+Need need_of_desk(std::string_view action) {
+  if (action == "create_operator" || action == "sign_out_operator" || action == "remove_operator") {
+    return Need::owner;
+  }
+  return Need::operator_session;
+}
+
+http::message_generator protocol_error(const HttpRequest& req, const ServerContext& context,
+                                       const protocol::ProtocolError& error) {
+  const int status = error.code == protocol::ErrorCode::unknown_type ? 404 : 400;
+  return json(req, context, status,
+              protocol::encode_admin_error(
+                  protocol::to_string(error.code),
+                  error.field.empty() ? error.message : error.field + ": " + error.message));
+}
+
+}  // namespace
+
 asio::awaitable<http::message_generator> answer_admin(const HttpRequest& req,
                                                       ServerContext& context, std::string address) {
   if (context.admin == nullptr) {
     co_return refuse(req, context, 404, "not_found", "the operator API is off");
   }
-  const AdminGuard::Verdict verdict =
-      context.admin->check(address, req[http::field::authorization]);
-  if (verdict != AdminGuard::Verdict::allowed) {
+  AdminGuard& guard = *context.admin;
+  OperatorDesk& desk = *context.desk;
+  if (guard.limited(address)) {
     context.metrics.admin_denied_total.fetch_add(1, std::memory_order_relaxed);
-    if (verdict == AdminGuard::Verdict::limited) {
-      co_return refuse(req, context, 429, "rate_limited",
-                       "too many failed attempts from your address: try again in a minute");
-    }
-    co_return refuse(req, context, 401, "unauthorized", "a valid operator token is required");
+    co_return refuse(req, context, 429, "rate_limited",
+                     "too many failed attempts from your address: try again in a minute");
   }
   const std::string_view target = req.target();
   const auto mark = target.find('?');
   const std::string_view path = target.substr(kPrefix.size(), mark - kPrefix.size());
   const std::string_view query = mark == std::string_view::npos ? "" : target.substr(mark + 1);
+  const bool post = req.method() == http::verb::post;
+  if (post && path == "sign_in") {  // the one route without a credential
+    auto decoded = protocol::decode_desk(path, req.body());
+    if (auto* error = std::get_if<protocol::ProtocolError>(&decoded)) {
+      co_return protocol_error(req, context, *error);
+    }
+    bool failed = false;
+    auto in =
+        std::get<protocol::OperatorSignIn>(std::get<protocol::DeskAction>(std::move(decoded)));
+    AdminAnswer answer = co_await desk.sign_in(std::move(in), address, failed);
+    if (failed) {
+      guard.failed(address);
+      context.metrics.admin_denied_total.fetch_add(1, std::memory_order_relaxed);
+    }
+    co_return json(req, context, answer.status, std::move(answer.body));
+  }
+  // Who asks: the bootstrap token, or an operator's live session.
+  const std::string_view credential = bearer_credential(req[http::field::authorization]);
+  std::optional<Actor> actor;
+  if (guard.is_bootstrap(credential)) {
+    actor = Actor{"", "owner token", "token", address, ""};
+  } else if (!credential.empty()) {
+    actor = co_await desk.session(std::string(credential), address);
+  }
+  if (!actor) {
+    guard.failed(address);
+    context.metrics.admin_denied_total.fetch_add(1, std::memory_order_relaxed);
+    co_return refuse(req, context, 401, "unauthorized",
+                     "sign in as an operator (or bring the owner's token)");
+  }
+  const auto forbidden = [&](Need need) {
+    context.metrics.admin_denied_total.fetch_add(1, std::memory_order_relaxed);
+    return refuse(req, context, 403, "forbidden", needed(need));
+  };
   Moderation& moderation = context.dispatcher.moderation();
   AdminAnswer answer{404, protocol::encode_admin_error("not_found", "no such operator route")};
-  if (req.method() == http::verb::post) {
+  if (post) {
+    auto desk_action = protocol::decode_desk(path, req.body());
+    if (auto* error = std::get_if<protocol::ProtocolError>(&desk_action);
+        error == nullptr || error->code != protocol::ErrorCode::unknown_type) {
+      if (!meets(*actor, need_of_desk(path))) co_return forbidden(need_of_desk(path));
+      if (error != nullptr) co_return protocol_error(req, context, *error);
+      answer = co_await desk.act(*actor, std::get<protocol::DeskAction>(std::move(desk_action)));
+      co_return json(req, context, answer.status, std::move(answer.body));
+    }
+    if (!meets(*actor, Need::moderator)) co_return forbidden(Need::moderator);
     auto decoded = protocol::decode_admin(path, req.body());
     if (auto* error = std::get_if<protocol::ProtocolError>(&decoded)) {
-      const int status = error->code == protocol::ErrorCode::unknown_type ? 404 : 400;
-      co_return json(
-          req, context, status,
-          protocol::encode_admin_error(
-              protocol::to_string(error->code),
-              error->field.empty() ? error->message : error->field + ": " + error->message));
+      co_return protocol_error(req, context, *error);
     }
-    answer = co_await moderation.act(std::get<protocol::AdminAction>(std::move(decoded)));
-  } else if (req.method() != http::verb::get && req.method() != http::verb::head) {
+    answer = co_await moderation.act(*actor, std::get<protocol::AdminAction>(std::move(decoded)));
+    co_return json(req, context, answer.status, std::move(answer.body));
+  }
+  if (req.method() != http::verb::get && req.method() != http::verb::head) {
     answer = {405, protocol::encode_admin_error("method_not_allowed", "GET or POST")};
+  } else if (path == "operators") {
+    answer = co_await desk.operators();
+  } else if (!meets(*actor, Need::operator_session)) {
+    co_return forbidden(Need::operator_session);
+  } else if (path == "me") {
+    answer = co_await desk.me(*actor);
   } else if (path == "players" && !query.empty()) {
     answer = co_await moderation.search(protocol::query_value(query, "q").value_or(""));
   } else if (path.starts_with("players/") && path.size() > 8 && path.size() <= 8 + 64) {

@@ -36,34 +36,41 @@ std::optional<std::string> AdminGuard::read_token(const std::string& path, std::
   return token;
 }
 
-AdminGuard::Verdict AdminGuard::check(const std::string& address, std::string_view authorization,
-                                      Clock::time_point now) {
+std::string_view bearer_credential(std::string_view authorization) {
+  constexpr std::string_view kScheme = "Bearer ";
+  return boost::beast::iequals(authorization.substr(0, kScheme.size()), kScheme)
+             ? authorization.substr(kScheme.size())
+             : std::string_view();
+}
+
+bool AdminGuard::limited(const std::string& address, Clock::time_point now) {
+  std::lock_guard lock(mutex_);
+  const auto found = failures_.find(address);
+  if (found == failures_.end()) return false;
+  auto& failed = found->second;
+  while (!failed.empty() && now - failed.front() >= std::chrono::minutes(1)) failed.pop_front();
+  if (failed.empty()) {
+    failures_.erase(found);
+    return false;
+  }
+  return static_cast<int>(failed.size()) >= kMaxFailures;
+}
+
+void AdminGuard::failed(const std::string& address, Clock::time_point now) {
   std::lock_guard lock(mutex_);
   if (failures_.size() > 10'000) {  // many addresses: forget those whose minute is over
     std::erase_if(failures_, [now](const auto& entry) {
       return entry.second.empty() || now - entry.second.back() >= std::chrono::minutes(1);
     });
   }
-  auto& failed = failures_[address];
-  while (!failed.empty() && now - failed.front() >= std::chrono::minutes(1)) failed.pop_front();
-  if (static_cast<int>(failed.size()) >= kMaxFailures) return Verdict::limited;
-  // The scheme in any case (RFC 7235 §2.1), then one space and the token.
-  constexpr std::string_view kScheme = "Bearer ";
-  const std::string_view given =
-      boost::beast::iequals(authorization.substr(0, kScheme.size()), kScheme)
-          ? authorization.substr(kScheme.size())
-          : "";
-  // Constant time over the token: a given token of another length is compared with the token
-  // itself, and fails on the length.
-  const std::string_view against = given.size() == token_.size() ? given : token_;
-  const bool equal = CRYPTO_memcmp(against.data(), token_.data(), token_.size()) == 0 &&
-                     given.size() == token_.size();
-  if (equal) {
-    if (failed.empty()) failures_.erase(address);
-    return Verdict::allowed;
-  }
-  failed.push_back(now);
-  return Verdict::unauthorized;
+  failures_[address].push_back(now);
+}
+
+bool AdminGuard::is_bootstrap(std::string_view credential) const {
+  // A credential of another length is compared with the token itself, and fails on the length.
+  const std::string_view against = credential.size() == token_.size() ? credential : token_;
+  return CRYPTO_memcmp(against.data(), token_.data(), token_.size()) == 0 &&
+         credential.size() == token_.size();
 }
 
 }  // namespace tilerace::server

@@ -1,9 +1,9 @@
 #pragma once
-// Who may use the operator API (docs/operations.md, "Moderation"): a request must carry
-// `Authorization: Bearer <token>` (the scheme in any case), the token read from --admin-token-file.
-// The token is compared in constant time and never logged. An address with kMaxFailures failed
-// attempts in the last minute is refused (429) without a comparison until the minute is over.
-// Thread-safe.
+// Who may reach the operator API (docs/operations.md, "Operators"), at the edge: the owner's
+// bootstrap token read from --admin-token-file (compared in constant time, never logged), and a
+// count of each address's failed attempts — a wrong token or session, a failed sign-in. An
+// address with kMaxFailures of them in the last minute is refused (429) without a comparison
+// until the minute is over. Thread-safe.
 #include <chrono>
 #include <deque>
 #include <map>
@@ -13,6 +13,10 @@
 #include <string_view>
 
 namespace tilerace::server {
+
+// The credential of an Authorization header of the Bearer scheme (the scheme in any case,
+// RFC 7235 §2.1), else empty.
+std::string_view bearer_credential(std::string_view authorization);
 
 class AdminGuard {
  public:
@@ -25,10 +29,12 @@ class AdminGuard {
   static std::optional<std::string> read_token(const std::string& path, std::string& error);
   explicit AdminGuard(std::string token) : token_(std::move(token)) {}
 
-  enum class Verdict { allowed, unauthorized, limited };
-  // Whether a request from address with this Authorization header (maybe empty) may go on.
-  Verdict check(const std::string& address, std::string_view authorization,
-                Clock::time_point now = Clock::now());
+  // Whether address used up its failures of the last minute.
+  bool limited(const std::string& address, Clock::time_point now = Clock::now());
+  // Counts a failed attempt from address.
+  void failed(const std::string& address, Clock::time_point now = Clock::now());
+  // Whether credential is the bootstrap token (constant time over the token).
+  bool is_bootstrap(std::string_view credential) const;
 
  private:
   std::string token_;

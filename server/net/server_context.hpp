@@ -17,6 +17,7 @@
 namespace tilerace::server {
 
 class AdminGuard;
+class OperatorDesk;
 class TlsCertificates;
 
 struct ServerContext {
@@ -33,7 +34,8 @@ struct ServerContext {
   SecurityHeaders headers;         // on every HTTP answer; who may open a WebSocket
   TrustedProxies proxies;          // whose forwarding headers name the client
   std::string daily_secret;        // the daily challenge's seeds' key (game/daily.hpp)
-  AdminGuard* admin = nullptr;     // the operator API's token check; null: the API is off
+  AdminGuard* admin = nullptr;     // the operator API's edge; null: the API is off
+  OperatorDesk* desk = nullptr;    // its operators (set with admin)
   // What the WebSocket sessions see of all this (refers to the members above: a context is
   // built in place and never copied).
   DispatchSink sink{dispatcher};

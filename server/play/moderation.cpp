@@ -25,15 +25,18 @@ AdminAnswer refused(int status, std::string_view error, std::string_view message
   return {status, protocol::encode_admin_error(error, message)};
 }
 
-// The audit entry of an operator's action on target.
-AuditEntry by_operator(std::string action, std::string target, std::string reason,
-                       std::string detail = {}) {
+// The audit entry of actor's action on target (target_name: the player's name now, if any).
+AuditEntry by_operator(const Actor& actor, std::string action, std::string target,
+                       std::string target_name, std::string reason, std::string detail = {}) {
   return {.at = unix_ms(),
-          .actor = "operator",
+          .actor = actor.name,
           .action = std::move(action),
           .target = std::move(target),
           .reason = std::move(reason),
-          .detail = std::move(detail)};
+          .detail = std::move(detail),
+          .actor_role = actor.role,
+          .target_name = std::move(target_name),
+          .address = actor.address};
 }
 
 protocol::ReportView view_of(ReportRecord r) {
@@ -230,36 +233,39 @@ asio::awaitable<void> Moderation::report(Connection& c, const protocol::Report& 
   c.send(protocol::encode_reported(m.player, rid));
 }
 
-asio::awaitable<AdminAnswer> Moderation::act(protocol::AdminAction action) {
+asio::awaitable<AdminAnswer> Moderation::act(Actor actor, protocol::AdminAction action) {
   AdminAnswer answer;
-  if (const auto* a = std::get_if<protocol::AdminBan>(&action)) answer = co_await ban(*a);
-  if (const auto* a = std::get_if<protocol::AdminUnban>(&action)) answer = co_await unban(*a);
-  if (const auto* a = std::get_if<protocol::AdminRename>(&action)) answer = co_await rename(*a);
+  if (const auto* a = std::get_if<protocol::AdminBan>(&action)) answer = co_await ban(actor, *a);
+  if (const auto* a = std::get_if<protocol::AdminUnban>(&action))
+    answer = co_await unban(actor, *a);
+  if (const auto* a = std::get_if<protocol::AdminRename>(&action))
+    answer = co_await rename(actor, *a);
   if (const auto* a = std::get_if<protocol::AdminResetPassword>(&action)) {
-    answer = co_await reset_password(*a);
+    answer = co_await reset_password(actor, *a);
   }
   if (const auto* a = std::get_if<protocol::AdminHideGame>(&action)) {
-    answer = co_await hide_game(*a);
+    answer = co_await hide_game(actor, *a);
   }
   if (const auto* a = std::get_if<protocol::AdminCloseRoom>(&action)) {
-    answer = co_await close_room(*a);
+    answer = co_await close_room(actor, *a);
   }
   if (const auto* a = std::get_if<protocol::AdminResolveReport>(&action)) {
-    answer = co_await resolve_report(*a);
+    answer = co_await resolve_report(actor, *a);
   }
   if (answer.status == 200) metrics_.admin_actions_total.fetch_add(1, std::memory_order_relaxed);
   co_return answer;
 }
 
-asio::awaitable<AdminAnswer> Moderation::ban(const protocol::AdminBan& a) {
+asio::awaitable<AdminAnswer> Moderation::ban(const Actor& actor, const protocol::AdminBan& a) {
   const std::int64_t now = unix_ms();
   if (a.until != 0 && a.until <= now) co_return refused(400, "bad_field", "until has passed");
   bool exists = false;
   const StoreWorker::Job save = [&](Store& s) {
-    exists = s.find_player(a.player).has_value();
+    const std::optional<PlayerRecord> player = s.find_player(a.player);
+    exists = player.has_value();
     if (!exists) return;
     s.ban({a.player, a.reason, a.until, now},
-          by_operator("ban", a.player, a.reason,
+          by_operator(actor, "ban", a.player, player->name, a.reason,
                       a.until == 0 ? "until lifted" : "until " + std::to_string(a.until)));
   };
   co_await store_.run(save);
@@ -269,17 +275,20 @@ asio::awaitable<AdminAnswer> Moderation::ban(const protocol::AdminBan& a) {
   co_return done();
 }
 
-asio::awaitable<AdminAnswer> Moderation::unban(const protocol::AdminUnban& a) {
+asio::awaitable<AdminAnswer> Moderation::unban(const Actor& actor, const protocol::AdminUnban& a) {
   bool lifted = false;
   const StoreWorker::Job save = [&](Store& s) {
-    lifted = s.unban(a.player, by_operator("unban", a.player, a.reason));
+    const std::optional<PlayerRecord> player = s.find_player(a.player);
+    lifted = s.unban(a.player,
+                     by_operator(actor, "unban", a.player, player ? player->name : "", a.reason));
   };
   co_await store_.run(save);
   if (!lifted) co_return refused(404, "not_banned", "that player is not banned");
   co_return done();
 }
 
-asio::awaitable<AdminAnswer> Moderation::rename(const protocol::AdminRename& a) {
+asio::awaitable<AdminAnswer> Moderation::rename(const Actor& actor,
+                                                const protocol::AdminRename& a) {
   std::optional<PlayerRecord> before;
   bool renamed = false;
   const StoreWorker::Job save = [&](Store& s) {
@@ -287,7 +296,8 @@ asio::awaitable<AdminAnswer> Moderation::rename(const protocol::AdminRename& a) 
     if (!before) return;
     renamed = s.rename(a.player, a.name, protocol::name_key(a.name), unix_ms());
     if (renamed) {
-      s.audit(by_operator("rename", a.player, a.reason, before->name + " → " + a.name));
+      s.audit(by_operator(actor, "rename", a.player, before->name, a.reason,
+                          before->name + " → " + a.name));
     }
   };
   co_await store_.run(save);
@@ -297,16 +307,18 @@ asio::awaitable<AdminAnswer> Moderation::rename(const protocol::AdminRename& a) 
   co_return done();
 }
 
-asio::awaitable<AdminAnswer> Moderation::reset_password(const protocol::AdminResetPassword& a) {
+asio::awaitable<AdminAnswer> Moderation::reset_password(const Actor& actor,
+                                                        const protocol::AdminResetPassword& a) {
   const std::string code = random_code(protocol::kLinkCodeLength, protocol::kRoomCodeAlphabet);
   const std::int64_t expires_at = unix_ms() + kResetCodeMs;
   bool exists = false;
   const StoreWorker::Job save = [&](Store& s) {
-    exists = s.find_player(a.player).has_value();
+    const std::optional<PlayerRecord> player = s.find_player(a.player);
+    exists = player.has_value();
     if (!exists) return;
     s.set_password(a.player, "", 0);  // a guest again: the link code lets them choose anew
     s.add_link_code(code, a.player, expires_at);
-    s.audit(by_operator("reset_password", a.player, a.reason));
+    s.audit(by_operator(actor, "reset_password", a.player, player->name, a.reason));
   };
   co_await store_.run(save);
   if (!exists) co_return refused(404, "no_such_player", "no player with that id");
@@ -314,11 +326,13 @@ asio::awaitable<AdminAnswer> Moderation::reset_password(const protocol::AdminRes
   co_return AdminAnswer{200, protocol::encode_admin_reset(code, expires_at)};
 }
 
-asio::awaitable<AdminAnswer> Moderation::hide_game(const protocol::AdminHideGame& a) {
+asio::awaitable<AdminAnswer> Moderation::hide_game(const Actor& actor,
+                                                   const protocol::AdminHideGame& a) {
   bool changed = false;
   const StoreWorker::Job save = [&](Store& s) {
-    changed = s.hide_game(a.game, a.hidden,
-                          by_operator(a.hidden ? "hide_game" : "show_game", a.game, a.reason));
+    changed =
+        s.hide_game(a.game, a.hidden,
+                    by_operator(actor, a.hidden ? "hide_game" : "show_game", a.game, "", a.reason));
   };
   co_await store_.run(save);
   if (!changed) {
@@ -328,7 +342,8 @@ asio::awaitable<AdminAnswer> Moderation::hide_game(const protocol::AdminHideGame
   co_return done();
 }
 
-asio::awaitable<AdminAnswer> Moderation::close_room(const protocol::AdminCloseRoom& a) {
+asio::awaitable<AdminAnswer> Moderation::close_room(const Actor& actor,
+                                                    const protocol::AdminCloseRoom& a) {
   if (!rooms_.find(a.code)) {
     std::optional<std::string> elsewhere;
     try {
@@ -339,18 +354,20 @@ asio::awaitable<AdminAnswer> Moderation::close_room(const protocol::AdminCloseRo
     if (!elsewhere) co_return refused(404, "no_such_room", "no room with that code");
   }
   const StoreWorker::Job save = [&](Store& s) {
-    s.audit(by_operator("close_room", a.code, a.reason));
+    s.audit(by_operator(actor, "close_room", a.code, "", a.reason));
   };
   co_await store_.run(save);
   everywhere("close_room", a.code, a.reason);
   co_return done();
 }
 
-asio::awaitable<AdminAnswer> Moderation::resolve_report(const protocol::AdminResolveReport& a) {
+asio::awaitable<AdminAnswer> Moderation::resolve_report(const Actor& actor,
+                                                        const protocol::AdminResolveReport& a) {
   bool resolved = false;
   const StoreWorker::Job save = [&](Store& s) {
-    resolved = s.resolve_report(a.id, a.resolution,
-                                by_operator("resolve_report", std::to_string(a.id), a.resolution));
+    resolved = s.resolve_report(
+        a.id, a.resolution,
+        by_operator(actor, "resolve_report", std::to_string(a.id), "", a.resolution));
   };
   co_await store_.run(save);
   if (!resolved) co_return refused(404, "no_such_report", "no open report with that id");
@@ -400,7 +417,8 @@ asio::awaitable<AdminAnswer> Moderation::audit(std::int64_t before, int limit) {
   const StoreWorker::Job load = [&](Store& s) {
     for (AuditEntry& e : s.audit_log(before, limit)) {
       entries.push_back({e.id, e.at, std::move(e.actor), std::move(e.action), std::move(e.target),
-                         std::move(e.reason), std::move(e.detail)});
+                         std::move(e.reason), std::move(e.detail), std::move(e.actor_role),
+                         std::move(e.target_name), std::move(e.address)});
     }
   };
   co_await store_.run(load);

@@ -28,6 +28,7 @@
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
 #include "server/play/connection.hpp"
+#include "server/play/operator_actor.hpp"
 #include "server/play/player_reach.hpp"
 #include "server/play/room_directory.hpp"
 #include "server/store/store_worker.hpp"
@@ -61,8 +62,8 @@ class Moderation {
   boost::asio::awaitable<void> report(Connection& c, const protocol::Report& m,
                                       const protocol::Rid& rid);
 
-  // The operator's action, carried out and audited.
-  boost::asio::awaitable<AdminAnswer> act(protocol::AdminAction action);
+  // actor's action, carried out and audited in their name.
+  boost::asio::awaitable<AdminAnswer> act(Actor actor, protocol::AdminAction action);
   // The operator's reads: players matching query, one player in full, the audit log, reports.
   boost::asio::awaitable<AdminAnswer> search(std::string query);
   boost::asio::awaitable<AdminAnswer> player(std::string id);
@@ -85,13 +86,17 @@ class Moderation {
   boost::asio::awaitable<void> analyse_some();
   // game's signals, worked out on the analysis thread.
   boost::asio::awaitable<SignalRecord> analyse(GameRecord game);
-  boost::asio::awaitable<AdminAnswer> ban(const protocol::AdminBan& a);
-  boost::asio::awaitable<AdminAnswer> unban(const protocol::AdminUnban& a);
-  boost::asio::awaitable<AdminAnswer> rename(const protocol::AdminRename& a);
-  boost::asio::awaitable<AdminAnswer> reset_password(const protocol::AdminResetPassword& a);
-  boost::asio::awaitable<AdminAnswer> hide_game(const protocol::AdminHideGame& a);
-  boost::asio::awaitable<AdminAnswer> close_room(const protocol::AdminCloseRoom& a);
-  boost::asio::awaitable<AdminAnswer> resolve_report(const protocol::AdminResolveReport& a);
+  boost::asio::awaitable<AdminAnswer> ban(const Actor& actor, const protocol::AdminBan& a);
+  boost::asio::awaitable<AdminAnswer> unban(const Actor& actor, const protocol::AdminUnban& a);
+  boost::asio::awaitable<AdminAnswer> rename(const Actor& actor, const protocol::AdminRename& a);
+  boost::asio::awaitable<AdminAnswer> reset_password(const Actor& actor,
+                                                     const protocol::AdminResetPassword& a);
+  boost::asio::awaitable<AdminAnswer> hide_game(const Actor& actor,
+                                                const protocol::AdminHideGame& a);
+  boost::asio::awaitable<AdminAnswer> close_room(const Actor& actor,
+                                                 const protocol::AdminCloseRoom& a);
+  boost::asio::awaitable<AdminAnswer> resolve_report(const Actor& actor,
+                                                     const protocol::AdminResolveReport& a);
   // Here, and on every other node.
   void everywhere(const std::string& kind, const std::string& target, const std::string& text);
   // Whether reporter may file another report now (and counts it if so).

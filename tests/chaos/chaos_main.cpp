@@ -10,6 +10,7 @@
 // the faults early and still heals, finishes the races, judges and cleans up.
 #include <fmt/format.h>
 #include <signal.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -150,6 +151,24 @@ int main() {
       races, static_cast<long long>(every.count()), minutes);
   std::fflush(stdout);
 
+  // The people's moderator, made with the owner's token and signed in once (a session is the
+  // store's: it holds on every node).
+  const nlohmann::json moderator{
+      {"name", "chaos"}, {"password", "chaos-moderator-8137"}, {"role", "moderator"}};
+  const auto made =
+      tilerace::e2e::http_request(nodes[0].process->port(), "/admin/api/create_operator", "POST",
+                                  {{"Authorization", "Bearer " + kAdminToken}}, moderator.dump());
+  const auto signed_in = tilerace::e2e::http_request(
+      nodes[0].process->port(), "/admin/api/sign_in", "POST", {},
+      nlohmann::json{{"name", "chaos"}, {"password", "chaos-moderator-8137"}}.dump());
+  if (made.status != 200 || signed_in.status != 200) {
+    std::fprintf(stderr, "chaos: the moderator could not sign in (%d, %d)\n", made.status,
+                 signed_in.status);
+    return 2;
+  }
+  const std::string moderator_session =
+      nlohmann::json::parse(signed_in.body)["token"].get<std::string>();
+
   Ledger ledger;
   const auto recorded = [&database](const std::string& code, const std::string& player) {
     try {
@@ -170,7 +189,7 @@ int main() {
 
   std::vector<std::unique_ptr<PeopleDriver>> people;
   for (int i = 0; i < setting("CHAOS_PEOPLE", 2); ++i) {
-    people.push_back(std::make_unique<PeopleDriver>(i, doors, kLease, kAdminToken, ledger));
+    people.push_back(std::make_unique<PeopleDriver>(i, doors, kLease, moderator_session, ledger));
     people.back()->start();
   }
 

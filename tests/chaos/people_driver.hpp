@@ -58,7 +58,7 @@ struct PeopleCounts {
 class PeopleDriver {
  public:
   // doors: every node's client link (a port each); lease: the nodes' --node-lease-ms;
-  // admin_token: the operator's (the nodes' --admin-token-file).
+  // admin_token: a moderator's session (docs/operations.md, "Operators").
   PeopleDriver(int index, std::vector<std::uint16_t> doors, std::chrono::milliseconds lease,
                std::string admin_token, const Ledger& ledger);
   ~PeopleDriver();

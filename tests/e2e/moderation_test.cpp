@@ -10,34 +10,12 @@
 #include "engine/bot.hpp"
 #include "tests/e2e/cluster_nodes.hpp"
 #include "tests/e2e/friend_steps.hpp"
+#include "tests/e2e/operator_client.hpp"
 
 namespace tilerace::e2e {
 namespace {
 
-const std::string kToken = "operator-token-for-the-tests-0123456789-abcdef";
-
-// The operator API of a server, with the token (or another one).
-struct Operator {
-  std::uint16_t port;
-  std::string token = kToken;
-
-  HttpResult get(const std::string& path) const {
-    return http_request(port, "/admin/api/" + path, "GET", {{"Authorization", "Bearer " + token}});
-  }
-  // The action's status and JSON answer.
-  std::pair<int, json> post(const std::string& action, const json& body) const {
-    const HttpResult r = http_request(port, "/admin/api/" + action, "POST",
-                                      {{"Authorization", "Bearer " + token}}, body.dump());
-    return {r.status, json::parse(r.body, nullptr, false)};
-  }
-};
-
-// A file holding the token, in dir.
-std::string token_file(const TempDir& dir, const std::string& token = kToken) {
-  const auto path = dir.path() / "admin-token";
-  std::ofstream(path) << token << "\n";
-  return path.string();
-}
+const std::string& kToken = kOwnerToken;
 
 // r plays a ranked solo game until it scores, then resigns it: the game's id and score.
 std::pair<std::string, std::int64_t> scored_game(Racer& r) {
@@ -117,35 +95,39 @@ TEST(Moderation, TheOperatorApiNeedsItsTokenAndIsOffWithoutIt) {
   EXPECT_NE(out.find("at least 32 bytes"), std::string::npos) << out;
 
   ServerProcess server({"--admin-token-file", token_file(dir)});
-  EXPECT_EQ(http_request(server.port(), "/admin/api/audit").status, 401);
-  EXPECT_EQ((Operator{server.port(), kToken + "x"}.get("audit").status), 401);
-  EXPECT_EQ((Operator{server.port(), kToken.substr(1)}.get("audit").status), 401);
-  EXPECT_EQ(Operator{server.port()}.get("audit").status, 200);
+  EXPECT_EQ(http_request(server.port(), "/admin/api/operators").status, 401);
+  EXPECT_EQ((Operator{server.port(), kToken + "x"}.get("operators").status), 401);
+  EXPECT_EQ((Operator{server.port(), kToken.substr(1)}.get("operators").status), 401);
+  EXPECT_EQ(Operator{server.port()}.get("operators").status, 200);
+  // The owner's token manages operators, and only them: no reads of players, no bans.
+  EXPECT_EQ(Operator{server.port()}.get("audit").status, 403);
+  EXPECT_EQ(Operator{server.port()}.post("ban", {{"player", "p1"}, {"reason", "x"}}).first, 403);
   // The scheme in any case (RFC 7235), and nothing else in its place.
   for (const std::string scheme : {"bearer ", "BEARER "}) {
-    EXPECT_EQ(
-        http_request(server.port(), "/admin/api/audit", "GET", {{"Authorization", scheme + kToken}})
-            .status,
-        200)
+    EXPECT_EQ(http_request(server.port(), "/admin/api/operators", "GET",
+                           {{"Authorization", scheme + kToken}})
+                  .status,
+              200)
         << scheme;
   }
-  EXPECT_EQ(
-      http_request(server.port(), "/admin/api/audit", "GET", {{"Authorization", "Basic " + kToken}})
-          .status,
-      401);
-  EXPECT_TRUE(server.wait_for_metric("tilerace_admin_denied_total", 4));
-  // Ten failures a minute from one address, then even the right token waits.
+  EXPECT_EQ(http_request(server.port(), "/admin/api/operators", "GET",
+                         {{"Authorization", "Basic " + kToken}})
+                .status,
+            401);
+  EXPECT_TRUE(server.wait_for_metric("tilerace_admin_denied_total", 6));
+  // Ten failures a minute from one address (403s are no failures), then even the right token
+  // waits.
   for (int i = 4; i < 10; ++i) {
-    EXPECT_EQ((Operator{server.port(), "wrong"}.get("audit").status), 401);
+    EXPECT_EQ((Operator{server.port(), "wrong"}.get("operators").status), 401);
   }
-  EXPECT_EQ(Operator{server.port()}.get("audit").status, 429);
+  EXPECT_EQ(Operator{server.port()}.get("operators").status, 429);
   EXPECT_EQ(server.log().find(kToken), std::string::npos) << "the token is never logged";
 }
 
 TEST(Moderation, ATimedBanReachesTheOpenConnectionWithItsReasonAndEnd) {
   TempDir dir;
   ServerProcess server({"--admin-token-file", token_file(dir)});
-  const Operator op{server.port()};
+  const Operator op = Operator::signed_in(server.port(), "mo", "moderator");
   Racer cy(server.port(), "cy-m");
   const std::int64_t until = std::chrono::duration_cast<std::chrono::milliseconds>(
                                  std::chrono::system_clock::now().time_since_epoch())
@@ -166,7 +148,7 @@ TEST(Moderation, ATimedBanReachesTheOpenConnectionWithItsReasonAndEnd) {
 TEST(Moderation, ABanClosesThePlayerOutAndTakesThemOffTheBoardsUntilUnbanned) {
   TempDir dir;
   ServerProcess server({"--admin-token-file", token_file(dir)});
-  const Operator op{server.port()};
+  const Operator op = Operator::signed_in(server.port(), "mo", "moderator");
   Racer ann(server.port(), "ann-m"), bob(server.port(), "bob-m");
   scored_game(ann);
   scored_game(bob);
@@ -214,14 +196,22 @@ TEST(Moderation, ABanClosesThePlayerOutAndTakesThemOffTheBoardsUntilUnbanned) {
   json welcome;
   Racer back(server.port(), ann.id, ann.token, welcome);
   EXPECT_EQ(welcome["type"], "welcome");
-  // Both actions are in the audit log, newest first.
+  // Both actions are in the audit log, newest first, after the operator's making and sign-in:
+  // who (name and role), whom (id and name then), from where.
   const json log = json::parse(op.get("audit").body);
-  ASSERT_EQ(log.size(), 2u) << log.dump();
+  ASSERT_EQ(log.size(), 4u) << log.dump();
   EXPECT_EQ(log[0]["action"], "unban");
   EXPECT_EQ(log[0]["reason"], "appeal");
   EXPECT_EQ(log[1]["action"], "ban");
   EXPECT_EQ(log[1]["target"], ann.id);
-  EXPECT_EQ(log[1]["actor"], "operator");
+  EXPECT_EQ(log[1]["target_name"], "ann-m");
+  EXPECT_EQ(log[1]["actor"], "mo");
+  EXPECT_EQ(log[1]["role"], "moderator");
+  EXPECT_EQ(log[1]["address"], "127.0.0.1");
+  EXPECT_EQ(log[2]["action"], "sign_in");
+  EXPECT_EQ(log[3]["action"], "create_operator");
+  EXPECT_EQ(log[3]["actor"], "owner token");
+  EXPECT_EQ(log[3]["role"], "token");
 }
 
 TEST(Moderation, RenamesResetsHiddenGamesAndClosedRoomsAreCarriedOutAndAudited) {
@@ -229,7 +219,7 @@ TEST(Moderation, RenamesResetsHiddenGamesAndClosedRoomsAreCarriedOutAndAudited) 
   TempDir data;
   ServerProcess server({"--admin-token-file", token_file(dir), "--countdown", "0"},
                        TILERACE_WEB_ROOT, data.path());
-  const Operator op{server.port()};
+  const Operator op = Operator::signed_in(server.port(), "mo", "moderator");
   Racer ann(server.port(), "ann-r"), bob(server.port(), "bob-r");
   const auto [game, score] = scored_game(ann);
   scored_game(bob);
@@ -288,15 +278,16 @@ TEST(Moderation, RenamesResetsHiddenGamesAndClosedRoomsAreCarriedOutAndAudited) 
   std::vector<std::string> actions;
   const json log = json::parse(op.get("audit").body);
   for (const json& e : log) actions.push_back(e["action"]);
-  EXPECT_EQ(actions, (std::vector<std::string>{"close_room", "reset_password", "show_game",
-                                               "hide_game", "rename"}));
+  EXPECT_EQ(actions,
+            (std::vector<std::string>{"close_room", "reset_password", "show_game", "hide_game",
+                                      "rename", "sign_in", "create_operator"}));
   EXPECT_TRUE(server.wait_for_metric("tilerace_admin_actions_total", 5));
 }
 
 TEST(Moderation, ReportsAreLimitedAndResolved) {
   TempDir dir;
   ServerProcess server({"--admin-token-file", token_file(dir)});
-  const Operator op{server.port()};
+  const Operator op = Operator::signed_in(server.port(), "mo", "moderator");
   Racer ann(server.port(), "ann-p"), bob(server.port(), "bob-p");
   const json report{{"type", "report"}, {"player", bob.id}, {"reason", "name"}, {"note", "rude"}};
   EXPECT_EQ(ask(ann.ws, report)["type"], "reported");
@@ -353,10 +344,11 @@ TEST(Moderation, TheComputersGamesRankAboveRandomGreedyPlayOnTheSuspicionList) {
       computer_games({&hal, &eve}, {engine::BotStrength::hard, engine::BotStrength::easy}, 400);
   const std::string& assisted = games[0];
   const std::string& greedy = games[1];
+  const Operator viewer = Operator::signed_in(server.port(), "vi", "viewer");
   json list;
   EXPECT_TRUE(tilerace::testing::eventually(
       [&] {
-        list = json::parse(Operator{server.port()}.get("suspicion").body);
+        list = json::parse(viewer.get("suspicion").body);
         return list.size() == 2u;
       },
       10s))
@@ -389,9 +381,10 @@ TEST_F(ModerationCluster, ABanReachesEveryNode) {
                                  std::chrono::system_clock::now().time_since_epoch())
                                  .count() +
                              3'600'000;
-  EXPECT_EQ(Operator{a->port()}
-                .post("ban", {{"player", ann.id}, {"reason", "cheating"}, {"until", until}})
-                .first,
+  // Made and signed in on a, the operator's session holds on b too (the store's).
+  const Operator on_a = Operator::signed_in(a->port(), "mo", "moderator");
+  const Operator on_b{b->port(), on_a.token};
+  EXPECT_EQ(on_a.post("ban", {{"player", ann.id}, {"reason", "cheating"}, {"until", until}}).first,
             200);
   const json banned = ann.ws.until("error", 5s);
   EXPECT_EQ(banned["code"], "banned");
@@ -404,7 +397,7 @@ TEST_F(ModerationCluster, ABanReachesEveryNode) {
   }
   WsClient again(b->port());
   EXPECT_EQ(again.request({{"type", "hello"}, {"token", ann.token}})["code"], "banned");
-  EXPECT_EQ(Operator{b->port()}.post("unban", {{"player", ann.id}}).first, 200);
+  EXPECT_EQ(on_b.post("unban", {{"player", ann.id}}).first, 200);
   for (const std::string period : {"", "day", "week"}) {
     EXPECT_EQ(on_board(a->port(), period), both) << period;
     EXPECT_EQ(on_board(b->port(), period), both) << period;
@@ -412,8 +405,13 @@ TEST_F(ModerationCluster, ABanReachesEveryNode) {
   EXPECT_EQ(a->log().find(kToken), std::string::npos) << "the token is never logged";
   EXPECT_EQ(b->log().find(kToken), std::string::npos);
   // The log is the store's: every node reads the same.
-  EXPECT_EQ(json::parse(Operator{a->port()}.get("audit").body),
-            json::parse(Operator{b->port()}.get("audit").body));
+  const json log = json::parse(on_a.get("audit").body);
+  EXPECT_EQ(log, json::parse(on_b.get("audit").body));
+  ASSERT_GE(log.size(), 2u);
+  EXPECT_EQ(log[0]["action"], "unban");
+  EXPECT_EQ(log[0]["actor"], "mo");
+  EXPECT_EQ(log[1]["action"], "ban");
+  EXPECT_EQ(log[1]["target_name"], "ann-c");
 }
 
 }  // namespace

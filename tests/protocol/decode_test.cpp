@@ -274,6 +274,39 @@ TEST(Decode, OperatorActions) {
   EXPECT_EQ(std::get<ProtocolError>(decode_admin("ban", "[1]")).code, ErrorCode::bad_json);
 }
 
+TEST(Decode, OperatorDeskActions) {
+  const auto in =
+      decode_desk("sign_in", R"({"name":"Ada","password":"pass-phrase-1","totp":"012345"})");
+  ASSERT_EQ(in.index(), 0u);
+  const auto& i = std::get<OperatorSignIn>(std::get<DeskAction>(in));
+  EXPECT_EQ(i.name, "Ada");
+  EXPECT_EQ(i.totp, "012345");
+  EXPECT_EQ(decode_desk("sign_out", "").index(), 0u) << "an empty body is {}";
+  const auto field = [](std::string_view action, std::string_view body) {
+    const auto d = decode_desk(action, body);
+    return d.index() == 1 ? std::get<ProtocolError>(d).field : std::string("accepted");
+  };
+  EXPECT_EQ(field("sign_in", R"({"name":"ada","password":"x","totp":"12345"})"), "totp");
+  EXPECT_EQ(field("sign_in", R"({"name":"ada","password":"x","totp":"12345a"})"), "totp");
+  EXPECT_EQ(field("sign_in", R"({"name":"аda","password":"x"})"), "name") << "Cyrillic а";
+  EXPECT_EQ(field("sign_in", R"({"name":"a da","password":"x"})"), "name");
+  EXPECT_EQ(field("sign_in", R"({"name":")" + std::string(33, 'a') + R"(","password":"x"})"),
+            "name");
+  EXPECT_EQ(field("create_operator", R"({"name":"ada","password":"pass-phrase-1","role":"god"})"),
+            "role");
+  EXPECT_EQ(field("create_operator", R"({"name":"ada","password":"password","role":"viewer"})"),
+            "password")
+      << "the players' password rules";
+  EXPECT_EQ(field("create_operator", R"({"name":"a.d_a-1","password":"pass-phrase-1",)"
+                                     R"("role":"owner"})"),
+            "accepted");
+  EXPECT_EQ(field("remove_operator", R"({"operator":"a b"})"), "operator");
+  EXPECT_EQ(field("totp_confirm", R"({"code":"1234567"})"), "code");
+  EXPECT_EQ(std::get<ProtocolError>(decode_desk("ban", "{}")).code, ErrorCode::unknown_type);
+  EXPECT_EQ(operator_name_key("Ada.B"), "ada.b");
+  EXPECT_FALSE(operator_name_key(""));
+}
+
 TEST(Decode, LeaderboardPeriods) {
   const auto request = [](const std::string& text) {
     return as<LeaderboardRequest>(decode_client(text));

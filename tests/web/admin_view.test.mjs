@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { auditLine, banUntil, gameLine, playerFacts, reportLine, sessionLine, suspicionLine } from '../../web-client/js/admin_view.js';
+import { auditLine, banUntil, gameLine, operatorLine, playerFacts, reportLine, sessionLine, suspicionLine } from '../../web-client/js/admin_view.js';
 
 const at = Date.UTC(2026, 10, 26, 14, 5);
 
@@ -9,6 +9,12 @@ test('the console says each audit line, report, device and game in words', () =>
     '2026-11-26 14:05 UTC · operator · rename p1 — rude (bob → Robert)');
   assert.equal(auditLine({ at, actor: 'server', action: 'unban', target: 'p1', reason: '', detail: '' }),
     '2026-11-26 14:05 UTC · server · unban p1');
+  assert.equal(auditLine({ at, actor: 'mia', role: 'moderator', action: 'ban', target: 'p1', target_name: 'bob', reason: 'spam', detail: '', address: '10.0.0.7' }),
+    '2026-11-26 14:05 UTC · mia (moderator) · ban bob [p1] — spam · from 10.0.0.7');
+  assert.equal(operatorLine({ name: 'mia', role: 'moderator', totp: true, sessions: 1, last_sign_in: at }),
+    'mia · moderator · authenticator on · 1 session · last signed in 2026-11-26 14:05 UTC');
+  assert.equal(operatorLine({ name: 'vic', role: 'viewer', totp: false, sessions: 0, last_sign_in: 0 }),
+    'vic · viewer · no authenticator · 0 sessions · not signed in lately');
   assert.equal(reportLine({ at, reporter: { name: 'ann' }, player: { name: 'bob' }, reason: 'name', note: 'rude', resolved_at: 0 }),
     '2026-11-26 14:05 UTC · ann reported bob for name: “rude”');
   assert.match(reportLine({ at, reporter: { name: 'ann' }, player: { name: 'bob' }, reason: 'abuse', note: '', resolved_at: at, resolution: 'warned' }),

@@ -3,10 +3,23 @@
 
 const when = (ms) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 
+// Who (and their role, for an operator), did what to whom (the name they had then, if a
+// player's), why, and from where.
 export function auditLine(e) {
+  const who = e.role ? `${e.actor} (${e.role})` : e.actor;
+  const whom = e.target_name && e.target_name !== e.target ? `${e.target_name} [${e.target}]` : e.target;
   const why = e.reason ? ` — ${e.reason}` : '';
   const detail = e.detail ? ` (${e.detail})` : '';
-  return `${when(e.at)} · ${e.actor} · ${e.action} ${e.target}${why}${detail}`;
+  const from = e.address ? ` · from ${e.address}` : '';
+  return `${when(e.at)} · ${who} · ${e.action} ${whom}${why}${detail}${from}`;
+}
+
+// An operator as the desk lists them.
+export function operatorLine(o) {
+  const totp = o.totp ? 'authenticator on' : 'no authenticator';
+  const live = o.sessions === 1 ? '1 session' : `${o.sessions} sessions`;
+  const last = o.last_sign_in ? `last signed in ${when(o.last_sign_in)}` : 'not signed in lately';
+  return `${o.name} · ${o.role} · ${totp} · ${live} · ${last}`;
 }
 
 export function reportLine(r) {
