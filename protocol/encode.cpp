@@ -118,11 +118,13 @@ json room_json(const RoomView& room) {
 }  // namespace
 
 std::string encode_welcome(PlayerInfo player, std::string_view token, bool resumed, bool registered,
-                           std::string_view device_mark, const Rid& rid) {
+                           std::string_view device_mark, std::string_view name_released,
+                           const Rid& rid) {
   json j{{"type", "welcome"},        {"player", {{"id", player.id}, {"name", player.name}}},
          {"token", token},           {"resumed", resumed},
          {"registered", registered}, {"protocol", 1}};
   if (!device_mark.empty()) j["device_mark"] = device_mark;
+  if (!name_released.empty()) j["name_released"] = name_released;
   put_rid(j, rid);
   return dump(j);
 }

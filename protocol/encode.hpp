@@ -27,9 +27,12 @@ struct GameView {
 };
 
 // registered: the player has an account (a password); device_mark: this device's mark, when
-// it signed in (docs/protocol.md, "Sign-in limits"; absent when empty); both ours, additive.
+// it signed in (docs/protocol.md, "Sign-in limits"; absent when empty); name_released: the
+// guest name they lost for not playing (docs/protocol.md, "Accounts"; absent when empty); all
+// ours, additive.
 std::string encode_welcome(PlayerInfo player, std::string_view token, bool resumed, bool registered,
-                           std::string_view device_mark, const Rid& rid);
+                           std::string_view device_mark, std::string_view name_released,
+                           const Rid& rid);
 // Accounts (our addition; docs/protocol.md, "Accounts").
 struct SessionView {
   std::string id;  // a short name for the session (never the token)

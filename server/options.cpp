@@ -70,6 +70,7 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
     ("trusted-proxy", po::value<std::vector<std::string>>()->multitoken()->composing(), "address or CIDR of a proxy of ours (several: repeat, or separate by commas): only from these peers does the client's address come from Forwarded or X-Forwarded-For, for limits, logs and metrics")
     ("allowed-origin", po::value<std::vector<std::string>>()->multitoken()->composing(), "another origin of this site (https://host[:port]; several: repeat, or separate by commas): its pages may open WebSockets here and be connected to from here. The site's own origin always may")
     ("reserved-names", po::value(&o.reserved_names), "a file of names players may not take, one a line (# starts a comment), besides admin, operator, moderator, support, tilerace, computer, bot, guest and the like; matched through look-alikes")
+    ("guest-name-days", po::value(&o.guest_name_days)->default_value(o.guest_name_days), "days a guest's name stays theirs without a sign-in or a game; then another player may take it, and the guest comes back under a generated name (0: at once)")
     ("name-blocklist", po::value(&o.name_blocklist), "a file of terms player names may not contain, one a line (# starts a comment); matched after normalisation and through look-alikes (0 for o, 4 for a, ...)")
     ("admin-token-file", po::value(&o.admin_token_file), "a file holding the operator API's bearer token (at least 32 bytes; white space around it is ignored): /admin/api/ and the /admin console answer only with it. Without it the API is off")
     ("password-threads", po::value(&o.password_threads)->default_value(o.password_threads), "threads passwords are hashed on (argon2id, about 30 ms of one core each)")
@@ -102,9 +103,10 @@ std::optional<Options> parse_options(int argc, char** argv, int& exit_code) {
   if (o.threads <= 0)
     o.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (o.rate <= 0 || o.max_message < 64 || o.grace < 0 || o.countdown < 0 || o.keepalive < 1 ||
-      o.challenge_seconds < 1) {
+      o.challenge_seconds < 1 || o.guest_name_days < 0 || o.guest_name_days > 36'500) {
     std::cerr << "tilerace: --rate must be > 0, --max-message >= 64, --grace and --countdown "
-                 ">= 0, --keepalive and --challenge-seconds >= 1\n";
+                 ">= 0, --keepalive and --challenge-seconds >= 1, --guest-name-days in "
+                 "[0, 36500]\n";
     exit_code = 2;
     return std::nullopt;
   }

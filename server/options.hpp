@@ -36,6 +36,7 @@ struct Options {
   std::string log_level = "info";
   std::string name_blocklist;    // a file of terms names may not hold, one a line; empty: none
   std::string reserved_names;    // a file of names players may not take besides the built-in ones
+  int guest_name_days = 30;      // a guest's name goes to another player after this long unused
   std::string admin_token_file;  // the operator API's bearer token (≥ 32 bytes); empty: API off
   int password_threads = 1;      // threads passwords are hashed on
   std::string tls_cert;          // PEM certificate (and chain): the port speaks HTTPS and WSS only

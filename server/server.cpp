@@ -327,10 +327,12 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     return 2;
   }
   const DeviceMarks marks(marks_secret);
-  Dispatcher dispatcher(players, rooms, *directory, worker, metrics, limits,
-                        {hasher, sign_in_limits, marks, names}, fallback ? &*fallback : nullptr,
-                        {reach ? &*reach : nullptr, std::chrono::seconds(options.challenge_seconds),
-                         daily_secret, std::chrono::milliseconds(options.node_lease_ms)});
+  Dispatcher dispatcher(
+      players, rooms, *directory, worker, metrics, limits,
+      {hasher, sign_in_limits, marks, names, std::int64_t{options.guest_name_days} * 86'400'000},
+      fallback ? &*fallback : nullptr,
+      {reach ? &*reach : nullptr, std::chrono::seconds(options.challenge_seconds), daily_secret,
+       std::chrono::milliseconds(options.node_lease_ms)});
   if (reach) {
     reach->attach(dispatcher.friends(), dispatcher.challenges(), dispatcher.moderation(),
                   dispatcher.guard());

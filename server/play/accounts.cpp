@@ -141,6 +141,12 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::hello(Connection& c
   co_return co_await new_guest(c, m, rid);
 }
 
+std::string Accounts::name_taken_text() const {
+  const std::int64_t days = guest_name_ms_ / 86'400'000;
+  return "this name is taken by an account, or by a guest who played in the last " +
+         std::to_string(days) + (days == 1 ? " day" : " days") + ": pick another";
+}
+
 asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::resume(Connection& c,
                                                                     const std::string& token,
                                                                     const protocol::Rid& rid) {
@@ -165,7 +171,12 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::resume(Connection& 
     co_return std::nullopt;
   }
   player->set_name(owner->name);  // renamed on another node meanwhile, perhaps
-  co_return SignedIn{std::move(player), token, hash, true, marks_.issue(id, unix_ms())};
+  co_return SignedIn{std::move(player),
+                     token,
+                     hash,
+                     true,
+                     marks_.issue(id, unix_ms()),
+                     std::move(owner->released_name)};
 }
 
 asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::new_guest(Connection& c,
@@ -183,14 +194,22 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::new_guest(Connectio
     const SessionRecord session{issued.hash,       record.id, record.created_at,
                                 record.created_at, m.device,  c.address};
     bool added = false;
-    const StoreWorker::Job save = [&](Store& s) { added = s.add_player(record, session); };
+    const std::int64_t unused_since = record.created_at - guest_name_ms_;
+    const bool asked = m.name.has_value();
+    const StoreWorker::Job save = [&](Store& s) {
+      added = s.add_player(record, session);
+      // A name asked for, held by a guest who has not played for the window, comes free.
+      if (!added && asked && s.release_guest_name(name, unused_since, record.created_at)) {
+        added = s.add_player(record, session);
+      }
+    };
     co_await store_.run(save);
     if (added) {
       co_return SignedIn{players_.adopt(record), std::move(issued.token), session.token_hash,
                          false};
     }
   }
-  send_error(c, ErrorCode::name_taken, "this name is taken: pick another", rid, "name");
+  send_error(c, ErrorCode::name_taken, name_taken_text(), rid, "name");
   co_return std::nullopt;
 }
 
@@ -345,7 +364,11 @@ asio::awaitable<void> Accounts::rename(Connection& c, const protocol::Rename& m,
   const StoreWorker::Job save = [&](Store& s) {
     const std::optional<PlayerRecord> record = s.find_player(id);
     if (record && record->renamed_at != 0) next_rename = record->renamed_at + kRenameEveryMs;
-    if (record && now >= next_rename) renamed = s.rename(id, name, key, now);
+    if (!record || now < next_rename) return;
+    renamed = s.rename(id, name, key, now);
+    if (!renamed && s.release_guest_name(name, now - guest_name_ms_, now)) {
+      renamed = s.rename(id, name, key, now);
+    }
   };
   co_await store_.run(save);
   if (now < next_rename) {
@@ -355,7 +378,7 @@ asio::awaitable<void> Accounts::rename(Connection& c, const protocol::Rename& m,
     co_return;
   }
   if (!renamed) {
-    send_error(c, ErrorCode::name_taken, "this name is taken: pick another", rid, "name");
+    send_error(c, ErrorCode::name_taken, name_taken_text(), rid, "name");
     co_return;
   }
   player.set_name(m.name);

@@ -31,25 +31,29 @@ class Accounts {
  public:
   static constexpr std::int64_t kLinkCodeMs = 5 * 60 * 1000;  // a link code's life
   static constexpr std::int64_t kRenameEveryMs = 30LL * 24 * 3600 * 1000;
+  // A guest name unused this long goes to whoever asks for it (Store::release_guest_name).
+  static constexpr std::int64_t kGuestNameMs = 30LL * 24 * 3600 * 1000;
 
   Accounts(PlayerRegistry& players, StoreWorker& store, PasswordHasher& hasher,
            SignInLimits& limits, const DeviceMarks& marks, const protocol::NamePolicy& names,
-           Metrics& metrics)
+           std::int64_t guest_name_ms, Metrics& metrics)
       : players_(players),
         store_(store),
         hasher_(hasher),
         limits_(limits),
         marks_(marks),
         names_(names),
+        guest_name_ms_(guest_name_ms),
         metrics_(metrics) {}
 
   // A player signed in on a connection, and the token that connection's device keeps.
   struct SignedIn {
     std::shared_ptr<Player> player;
     std::string token;
-    std::string session;      // the token's hash
-    bool resumed = false;     // an existing player came back
-    std::string device_mark;  // a signed-in device's new mark (not for a new guest)
+    std::string session;        // the token's hash
+    bool resumed = false;       // an existing player came back
+    std::string device_mark;    // a signed-in device's new mark (not for a new guest)
+    std::string released_name;  // the guest name they lost meanwhile, told once
   };
   // The player hello names: the owner of the token's session, the player a link code was made
   // for (a new session), or a new guest (named as asked, or a made-up name). nullopt when it
@@ -76,6 +80,8 @@ class Accounts {
  private:
   boost::asio::awaitable<std::optional<SignedIn>> resume(Connection& c, const std::string& token,
                                                          const protocol::Rid& rid);
+  // name_taken's words: who may hold a name (never which of them does).
+  std::string name_taken_text() const;
   boost::asio::awaitable<std::optional<SignedIn>> new_guest(Connection& c, const protocol::Hello& m,
                                                             const protocol::Rid& rid);
   // A new session for player_id on device, seen from c's address; the player loaded if need be.
@@ -113,6 +119,7 @@ class Accounts {
   SignInLimits& limits_;
   const DeviceMarks& marks_;
   const protocol::NamePolicy& names_;
+  std::int64_t guest_name_ms_;
   Metrics& metrics_;
 };
 

@@ -37,7 +37,7 @@ Dispatcher::Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirecto
       fallback_(fallback),
       solo_(store, metrics, std::move(settings.daily_secret)),
       accounts_(players, store, accounts.hasher, accounts.limits, accounts.marks, accounts.names,
-                metrics),
+                accounts.guest_name_ms, metrics),
       presence_(players, settings.reach),
       friends_(players, store, presence_, metrics, settings.reach, unix_ms),
       challenges_({players, rooms, directory, presence_, store, metrics, settings.reach},
@@ -206,7 +206,7 @@ bool Dispatcher::welcome(Connection& c, Accounts::SignedIn in, std::int64_t epoc
   // Superseded already (a newer sign-in on another node): closed with 4000, no welcome.
   if (!players_.attach(*player, c.self.lock(), epoch, c.session)) return false;
   c.send(protocol::encode_welcome({player->id, player->name()}, in.token, in.resumed,
-                                  player->registered, in.device_mark, rid));
+                                  player->registered, in.device_mark, in.released_name, rid));
   if (std::string snapshot = SoloPlay::snapshot(*player); !snapshot.empty()) {
     c.send(std::move(snapshot));
   }

@@ -55,6 +55,7 @@ class Dispatcher {
     SignInLimits& limits;
     const DeviceMarks& marks;
     const protocol::NamePolicy& names;
+    std::int64_t guest_name_ms = Accounts::kGuestNameMs;  // --guest-name-days
   };
 
   Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,

@@ -179,13 +179,46 @@ std::optional<PlayerRecord> Recorder::find_player(std::string_view id) {
   });
 }
 
+bool Recorder::release_guest_name(std::string_view name, std::int64_t unused_since,
+                                  std::int64_t now) {
+  const protocol::NameKeys keys = protocol::name_keys(name);
+  return unit(SqlTx::write, [&](SqlSession& sql) {
+    const SqlResult holders = sql(Sql::guest_name_holders, keys.key, keys.look);
+    if (holders.rows() == 0) return false;
+    for (std::size_t i = 0; i < holders.rows(); ++i) {
+      if (holders.int64(i, 2) > 0 || holders.int64(i, 3) >= unused_since) return false;
+    }
+    for (std::size_t i = 0; i < holders.rows(); ++i) {
+      const std::string id = holders.string(i, 0), old = holders.string(i, 1);
+      // "guest-" and the start of their id, longer until no other player has it (the whole id
+      // is longer than any name a player may pick: only this player can hold that one).
+      std::string given;
+      protocol::NameKeys given_keys;
+      for (std::size_t digits = std::min<std::size_t>(8, id.size());;
+           digits = std::min(digits + 4, id.size())) {
+        given.assign("guest-").append(id, 0, digits);
+        given_keys = protocol::name_keys(given);
+        if (digits == id.size() ||
+            sql(Sql::player_by_keys, given_keys.key, given_keys.look).rows() == 0) {
+          break;
+        }
+      }
+      sql(Sql::insert_old_name, id, old, now);
+      sql(Sql::release_name, id, given, given_keys.key, given_keys.look, old);
+    }
+    return true;
+  });
+}
+
 std::optional<SessionOwner> Recorder::session_player(std::string_view token_hash, std::int64_t now,
                                                      std::string_view address) {
   return unit(SqlTx::write, [&](SqlSession& sql) -> std::optional<SessionOwner> {
     const SqlResult r = sql(Sql::session_player, token_hash);
     if (r.rows() == 0) return std::nullopt;
     sql(Sql::touch_session, token_hash, now, address);
-    return SessionOwner{r.string(0, 0), r.string(0, 1)};
+    SessionOwner owner{r.string(0, 0), r.string(0, 1), r.string(0, 2)};
+    if (!owner.released_name.empty()) sql(Sql::clear_released_name, owner.player_id);
+    return owner;
   });
 }
 

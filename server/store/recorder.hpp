@@ -31,6 +31,8 @@ class Recorder : public Store {
   void ping() override;
   bool add_player(const PlayerRecord& player, const std::optional<SessionRecord>& session) override;
   std::optional<PlayerRecord> find_player(std::string_view id) override;
+  bool release_guest_name(std::string_view name, std::int64_t unused_since,
+                          std::int64_t now) override;
   std::optional<SessionOwner> session_player(std::string_view token_hash, std::int64_t now,
                                              std::string_view address) override;
   void add_session(const SessionRecord& session) override;

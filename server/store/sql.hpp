@@ -58,7 +58,7 @@ enum class Sql : std::uint8_t {
   insert_old_name,        // (player_id, name, until)
   // sessions (one per signed-in device) and link codes
   insert_session,  // (token_hash, player_id, created_at, label, address)
-  session_player,  // (token_hash) → player_id, the player's name
+  session_player,  // (token_hash) → player_id, the player's name, their released_name
   touch_session,   // (token_hash, last_seen, address)
   // (player_id) → token_hash, created_at, last_seen, label, address, oldest first
   sessions_of,
@@ -261,8 +261,13 @@ enum class Sql : std::uint8_t {
   delete_operator_session,   // (token_hash)
   delete_operator_sessions,  // (operator_id)
   delete_operator,           // (id)
+  // guest names released (Store::release_guest_name): (name_key, look_key) → id, name,
+  // registered_at, and the last use (created_at, a session's last_seen, a game's ended_at)
+  guest_name_holders,
+  release_name,         // (id, name, name_key, look_key, released_name)
+  clear_released_name,  // (id)
 };
-inline constexpr std::size_t kSqlCount = static_cast<std::size_t>(Sql::delete_operator) + 1;
+inline constexpr std::size_t kSqlCount = static_cast<std::size_t>(Sql::clear_released_name) + 1;
 
 // A parameter: an integer or a text (viewed, not copied: valid for the call).
 using SqlValue = std::variant<std::int64_t, std::string_view>;

@@ -392,6 +392,10 @@ ALTER TABLE audit_log ADD COLUMN actor_role TEXT NOT NULL DEFAULT '';
 ALTER TABLE audit_log ADD COLUMN target_name TEXT NOT NULL DEFAULT '';
 ALTER TABLE audit_log ADD COLUMN address TEXT NOT NULL DEFAULT '';
 )sql",
+    // Guest names come free (Store::release_guest_name): the name a guest lost, until told.
+    R"sql(
+ALTER TABLE players ADD COLUMN released_name TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 // utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix
@@ -445,8 +449,8 @@ const char* text(Sql statement) {
       return "INSERT INTO sessions (token_hash, player_id, created_at, last_seen, label, "
              "address) VALUES (?1, ?2, ?3, ?3, ?4, ?5)";
     case Sql::session_player:
-      return "SELECT s.player_id, p.name FROM sessions s JOIN players p ON p.id = s.player_id "
-             "WHERE s.token_hash = ?";
+      return "SELECT s.player_id, p.name, p.released_name FROM sessions s JOIN players p ON "
+             "p.id = s.player_id WHERE s.token_hash = ?";
     case Sql::touch_session:
       return "UPDATE sessions SET last_seen = ?2, address = ?3 WHERE token_hash = ?1";
     case Sql::sessions_of:
@@ -756,6 +760,15 @@ const char* text(Sql statement) {
     case Sql::delete_operator_sessions:
       return "DELETE FROM operator_sessions WHERE operator_id = ?1";
     case Sql::delete_operator: return "DELETE FROM operators WHERE id = ?1";
+    case Sql::guest_name_holders:
+      return "SELECT p.id, p.name, p.registered_at, MAX(p.created_at, COALESCE((SELECT "
+             "MAX(last_seen) FROM sessions WHERE player_id = p.id), 0), COALESCE((SELECT "
+             "MAX(ended_at) FROM games WHERE player_id = p.id), 0)) FROM players p "
+             "WHERE p.name_key = ?1 OR p.look_key = ?2";
+    case Sql::release_name:
+      return "UPDATE players SET name = ?2, name_key = ?3, look_key = ?4, released_name = ?5 "
+             "WHERE id = ?1";
+    case Sql::clear_released_name: return "UPDATE players SET released_name = '' WHERE id = ?1";
     case Sql::top_signals:
       return "SELECT s.game_id, s.player_id, p.name, g.mode, g.size, g.score, s.moves_per_second, "
              "s.spread, s.match, s.sampled, s.suspicion FROM game_signals s "

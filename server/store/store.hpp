@@ -63,6 +63,7 @@ struct SessionRecord {
 struct SessionOwner {
   std::string player_id;
   std::string name;
+  std::string released_name;  // the guest name they lost since they were last told, else ""
   bool operator==(const SessionOwner&) const = default;
 };
 
@@ -448,9 +449,18 @@ class Store {
                           const std::optional<SessionRecord>& session) = 0;
   virtual std::optional<PlayerRecord> find_player(std::string_view id) = 0;
 
+  // Guest names come free (docs/operations.md, "Accounts and names"): when every player holding
+  // name's keys is a guest last used before unused_since — their creation, a session's last
+  // sign-in, a game's end — each is renamed to a generated name (their old one kept in
+  // old_names, and in released_name until they are told), and true; else false, nothing
+  // changed.
+  virtual bool release_guest_name(std::string_view name, std::int64_t unused_since,
+                                  std::int64_t now) = 0;
+
   // Accounts (docs/protocol.md, "Accounts"). The player a session's token hash signs in
-  // (their id and current name), marking the session seen at now from address; nullopt for no
-  // such session.
+  // (their id, current name, and the guest name they lost if not told yet: told by this call,
+  // the next says ""), marking the session seen at now from address; nullopt for no such
+  // session.
   virtual std::optional<SessionOwner> session_player(std::string_view token_hash, std::int64_t now,
                                                      std::string_view address = {}) = 0;
   virtual void add_session(const SessionRecord& session) = 0;

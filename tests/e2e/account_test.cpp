@@ -296,6 +296,54 @@ TEST(Accounts, AnOwnersKnownDeviceSignsInWhileUnknownDevicesAreLockedOutOnPostgr
   known_device_signs_in({"--database", tilerace::testing::PgCluster::shared().create_database()});
 }
 
+// Guest names come free (docs/operations.md, "Accounts and names"): name_taken says who may
+// hold a name; with --guest-name-days 0 a guest's name goes to the next player who asks once
+// it is unused, and the guest comes back under a generated name, told once.
+TEST(Accounts, NameTakenSaysWhoMayHoldIt) {
+  ServerProcess server;
+  WsClient amy(server.port()), bea(server.port());
+  registered(amy, "amy-g");
+  bea.hello("bea-g");
+  for (const char* name : {"amy-g", "bea-g"}) {
+    WsClient other(server.port());
+    const json refused = other.request({{"type", "hello"}, {"name", name}});
+    EXPECT_EQ(refused["code"], "name_taken") << name;
+    EXPECT_EQ(refused["message"],
+              "this name is taken by an account, or by a guest who played in the last 30 days: "
+              "pick another");
+  }
+}
+
+TEST(Accounts, AnUnusedGuestNameGoesToWhoeverAsksAndTheGuestIsToldOnce) {
+  ServerProcess server({"--guest-name-days", "0"});
+  std::string token, id;
+  {
+    WsClient zoe(server.port());
+    const json welcome = zoe.hello("zoe-g");
+    token = welcome["token"];
+    id = welcome["player"]["id"];
+  }
+  // Unused from the next millisecond on: the name comes free for the next who asks.
+  json taken;
+  EXPECT_TRUE(tilerace::testing::eventually(
+      [&] {
+        WsClient other(server.port());
+        taken = other.request({{"type", "hello"}, {"name", "ZOE-G"}});
+        return taken["type"] == "welcome";
+      },
+      5s))
+      << taken.dump();
+  WsClient back(server.port());
+  const json welcome = back.request({{"type", "hello"}, {"token", token}});
+  ASSERT_EQ(welcome["type"], "welcome") << welcome.dump();
+  EXPECT_EQ(welcome["player"]["id"], id) << "the same player, history and all";
+  EXPECT_EQ(welcome["player"]["name"], std::string("guest-").append(id, 0, 8));
+  EXPECT_EQ(welcome["name_released"], "zoe-g");
+  WsClient again(server.port());
+  EXPECT_FALSE(again.request({{"type", "hello"}, {"token", token}}).contains("name_released"))
+      << "told once";
+}
+
 TEST(Accounts, ARegisteredPlayerMayRenameOnceAMonth) {
   ServerProcess server;
   WsClient guest(server.port());

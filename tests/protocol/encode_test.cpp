@@ -12,8 +12,8 @@ namespace {
 using json = nlohmann::json;
 
 TEST(Encode, WelcomeCarriesIdentityTokenAndRid) {
-  const json j =
-      json::parse(encode_welcome({"p1", "alice"}, "p1.secret", true, false, "", std::string("r")));
+  const json j = json::parse(
+      encode_welcome({"p1", "alice"}, "p1.secret", true, false, "", "", std::string("r")));
   EXPECT_EQ(j["type"], "welcome");
   EXPECT_EQ(j["player"], (json{{"id", "p1"}, {"name", "alice"}}));
   EXPECT_EQ(j["token"], "p1.secret");
@@ -22,9 +22,11 @@ TEST(Encode, WelcomeCarriesIdentityTokenAndRid) {
   EXPECT_EQ(j["protocol"], 1);
   EXPECT_EQ(j["rid"], "r");
   EXPECT_FALSE(j.contains("device_mark"));
+  EXPECT_FALSE(j.contains("name_released"));
   const json marked =
-      json::parse(encode_welcome({"p1", "alice"}, "p1.secret", false, true, "d.1.s", {}));
+      json::parse(encode_welcome({"p1", "alice"}, "p1.secret", false, true, "d.1.s", "zoe", {}));
   EXPECT_EQ(marked["device_mark"], "d.1.s");
+  EXPECT_EQ(marked["name_released"], "zoe");
 }
 
 TEST(Encode, AccountMessagesNeverCarryTokens) {
@@ -149,7 +151,7 @@ TEST(Encode, ErrorNamesCodeFieldAndRid) {
 TEST(Encode, InvalidUtf8FromAClientNeverThrows) {
   const std::string bad = "bad\xff name";
   std::string text;
-  ASSERT_NO_THROW(text = encode_welcome({"p", bad}, "t", false, false, "", {}));
+  ASSERT_NO_THROW(text = encode_welcome({"p", bad}, "t", false, false, "", "", {}));
   EXPECT_TRUE(json::accept(text));
 }
 

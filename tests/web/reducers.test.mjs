@@ -148,3 +148,9 @@ test('account: welcome, registered, renamed, a link code and the sessions', () =
   account.sessions(state, { sessions: [{ id: 's1' }] });
   assert.deepEqual(state.account, { linkCode: { code: 'K3Y9', expires_at: 60 }, sessions: [{ id: 's1' }] });
 });
+
+test('account: a guest whose name went to someone else is told so by the welcome', () => {
+  const state = initialState();
+  account.welcome(state, { player: { id: 'p1', name: 'guest-0a1b2c3d' }, registered: false, name_released: 'zoe' });
+  assert.deepEqual(state.notice, { kind: 'info', key: 'notice.name_released', params: { old: 'zoe', name: 'guest-0a1b2c3d' } });
+});

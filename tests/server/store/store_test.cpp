@@ -15,8 +15,10 @@
 namespace tilerace::server {
 namespace {
 
-// The schema before operators had accounts (version 18).
+// The schema before operators had accounts (version 18), and before guest names were
+// released (19).
 #define TILERACE_BEFORE_OPERATORS                                                          \
+  "ALTER TABLE players DROP COLUMN released_name; "                                        \
   "DROP TABLE operator_sessions; DROP TABLE operators; ALTER TABLE audit_log DROP COLUMN " \
   "actor_role; ALTER TABLE audit_log DROP COLUMN target_name; ALTER TABLE audit_log DROP " \
   "COLUMN address; "
@@ -307,6 +309,39 @@ TEST_P(StoreTest, LinkCodesAreKeptAsHashesAndThoseFromBeforeStillSignIn) {
   store_ = open();
   EXPECT_EQ(query("SELECT COUNT(*) FROM link_codes WHERE code = 'OLDC2345'"), 0);
   EXPECT_EQ(store_->take_link_code("OLDC2345", 9000), "p1");
+}
+
+// A guest name comes free once nobody used it for the window — by the clock given, as the
+// server's is — and never an account's; the guest is told once, under a generated name.
+TEST_P(StoreTest, AGuestNameUnusedForTheWindowGoesToWhoeverAsksAndItsGuestIsToldOnce) {
+  constexpr std::int64_t kDay = 86'400'000;
+  add("p1", "zoe");  // created, and their session last seen, at 1000
+  add("p2", "max");
+  store_->set_password("p2", "$argon2id$x", 1000);
+  // Used since: a sign-in at day 10, a game ended at day 20.
+  ASSERT_TRUE(store_->session_player("hash-p1", 10 * kDay));
+  store_->record_game(game("g1", "p1", 100, 8, 10, 20 * kDay));
+  EXPECT_FALSE(store_->release_guest_name("zoe", 20 * kDay, 50 * kDay)) << "used at day 20";
+  EXPECT_FALSE(store_->release_guest_name("max", 60 * kDay, 60 * kDay)) << "an account's";
+  EXPECT_FALSE(store_->release_guest_name("nobody", 60 * kDay, 60 * kDay));
+  // Unused after day 20: at day 50 with a 30-day window the name comes free, by its look too.
+  EXPECT_TRUE(store_->release_guest_name("ZОE", 20 * kDay + 1, 50 * kDay));  // Cyrillic О
+  const std::optional<PlayerRecord> zoe = store_->find_player("p1");
+  ASSERT_TRUE(zoe);
+  EXPECT_EQ(zoe->name, "guest-p1");
+  EXPECT_EQ(store_->old_names("p1"),
+            (std::vector<std::pair<std::string, std::int64_t>>{{"zoe", 50 * kDay}}));
+  EXPECT_TRUE(
+      store_->add_player({"p3", "zoe", protocol::name_key("zoe"), 50 * kDay}, std::nullopt));
+  // Told at the next sign-in, once.
+  EXPECT_EQ(store_->session_player("hash-p1", 51 * kDay)->released_name, "zoe");
+  EXPECT_EQ(store_->session_player("hash-p1", 51 * kDay)->name, "guest-p1");
+  EXPECT_EQ(store_->session_player("hash-p1", 52 * kDay)->released_name, "");
+  // The generated name is longer when another player has the short one.
+  add("0123456789abcdef", "amy");
+  add("p5", "guest-01234567");
+  EXPECT_TRUE(store_->release_guest_name("amy", 2000, 60 * kDay));
+  EXPECT_EQ(store_->find_player("0123456789abcdef")->name, "guest-0123456789ab");
 }
 
 TEST_P(StoreTest, OperatorsTheirSessionsAndTheirCodesStepsHoldForEveryNode) {

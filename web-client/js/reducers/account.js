@@ -5,7 +5,10 @@ export const account = {
   welcome(state, msg) {
     state.me = { ...msg.player, registered: !!msg.registered };
     state.account = { linkCode: null, sessions: null };
-    state.notice = null;
+    // A guest whose name went to someone else while they were away is told, once.
+    state.notice = msg.name_released
+      ? { kind: 'info', key: 'notice.name_released', params: { old: msg.name_released, name: msg.player.name } }
+      : null;
     state.queued = false;  // a new connection is in no queue
   },
   registered(state) {
