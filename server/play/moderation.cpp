@@ -25,20 +25,6 @@ AdminAnswer refused(int status, std::string_view error, std::string_view message
   return {status, protocol::encode_admin_error(error, message)};
 }
 
-// The audit entry of actor's action on target (target_name: the player's name now, if any).
-AuditEntry by_operator(const Actor& actor, std::string action, std::string target,
-                       std::string target_name, std::string reason, std::string detail = {}) {
-  return {.at = unix_ms(),
-          .actor = actor.name,
-          .action = std::move(action),
-          .target = std::move(target),
-          .reason = std::move(reason),
-          .detail = std::move(detail),
-          .actor_role = actor.role,
-          .target_name = std::move(target_name),
-          .address = actor.address};
-}
-
 protocol::ReportView view_of(ReportRecord r) {
   return {r.id,
           std::move(r.reporter),
@@ -62,6 +48,19 @@ protocol::PlayerSummary summary_of(const PlayerRecord& p, const std::optional<Ba
 }
 
 }  // namespace
+
+AuditEntry audit_entry(const Actor& actor, std::string action, std::string target,
+                       std::string target_name, std::string reason, std::string detail) {
+  return {.at = unix_ms(),
+          .actor = actor.name,
+          .action = std::move(action),
+          .target = std::move(target),
+          .reason = std::move(reason),
+          .detail = std::move(detail),
+          .actor_role = actor.role,
+          .target_name = std::move(target_name),
+          .address = actor.address};
+}
 
 Moderation::Moderation(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,
                        StoreWorker& store, Metrics& metrics, PlayerReach* reach)
@@ -265,7 +264,7 @@ asio::awaitable<AdminAnswer> Moderation::ban(const Actor& actor, const protocol:
     exists = player.has_value();
     if (!exists) return;
     s.ban({a.player, a.reason, a.until, now},
-          by_operator(actor, "ban", a.player, player->name, a.reason,
+          audit_entry(actor, "ban", a.player, player->name, a.reason,
                       a.until == 0 ? "until lifted" : "until " + std::to_string(a.until)));
   };
   co_await store_.run(save);
@@ -280,7 +279,7 @@ asio::awaitable<AdminAnswer> Moderation::unban(const Actor& actor, const protoco
   const StoreWorker::Job save = [&](Store& s) {
     const std::optional<PlayerRecord> player = s.find_player(a.player);
     lifted = s.unban(a.player,
-                     by_operator(actor, "unban", a.player, player ? player->name : "", a.reason));
+                     audit_entry(actor, "unban", a.player, player ? player->name : "", a.reason));
   };
   co_await store_.run(save);
   if (!lifted) co_return refused(404, "not_banned", "that player is not banned");
@@ -296,7 +295,7 @@ asio::awaitable<AdminAnswer> Moderation::rename(const Actor& actor,
     if (!before) return;
     renamed = s.rename(a.player, a.name, protocol::name_key(a.name), unix_ms());
     if (renamed) {
-      s.audit(by_operator(actor, "rename", a.player, before->name, a.reason,
+      s.audit(audit_entry(actor, "rename", a.player, before->name, a.reason,
                           before->name + " → " + a.name));
     }
   };
@@ -318,7 +317,7 @@ asio::awaitable<AdminAnswer> Moderation::reset_password(const Actor& actor,
     if (!exists) return;
     s.set_password(a.player, "", 0);  // a guest again: the link code lets them choose anew
     s.add_link_code(code, a.player, expires_at);
-    s.audit(by_operator(actor, "reset_password", a.player, player->name, a.reason));
+    s.audit(audit_entry(actor, "reset_password", a.player, player->name, a.reason));
   };
   co_await store_.run(save);
   if (!exists) co_return refused(404, "no_such_player", "no player with that id");
@@ -332,7 +331,7 @@ asio::awaitable<AdminAnswer> Moderation::hide_game(const Actor& actor,
   const StoreWorker::Job save = [&](Store& s) {
     changed =
         s.hide_game(a.game, a.hidden,
-                    by_operator(actor, a.hidden ? "hide_game" : "show_game", a.game, "", a.reason));
+                    audit_entry(actor, a.hidden ? "hide_game" : "show_game", a.game, "", a.reason));
   };
   co_await store_.run(save);
   if (!changed) {
@@ -354,7 +353,7 @@ asio::awaitable<AdminAnswer> Moderation::close_room(const Actor& actor,
     if (!elsewhere) co_return refused(404, "no_such_room", "no room with that code");
   }
   const StoreWorker::Job save = [&](Store& s) {
-    s.audit(by_operator(actor, "close_room", a.code, "", a.reason));
+    s.audit(audit_entry(actor, "close_room", a.code, "", a.reason));
   };
   co_await store_.run(save);
   everywhere("close_room", a.code, a.reason);
@@ -367,7 +366,7 @@ asio::awaitable<AdminAnswer> Moderation::resolve_report(const Actor& actor,
   const StoreWorker::Job save = [&](Store& s) {
     resolved = s.resolve_report(
         a.id, a.resolution,
-        by_operator(actor, "resolve_report", std::to_string(a.id), "", a.resolution));
+        audit_entry(actor, "resolve_report", std::to_string(a.id), "", a.resolution));
   };
   co_await store_.run(save);
   if (!resolved) co_return refused(404, "no_such_report", "no open report with that id");

@@ -35,6 +35,11 @@
 
 namespace tilerace::server {
 
+// The audit entry of actor's doing to target (target_name: the player's or operator's name now,
+// if any), stamped now.
+AuditEntry audit_entry(const Actor& actor, std::string action, std::string target,
+                       std::string target_name, std::string reason, std::string detail = {});
+
 // An operator API answer: its HTTP status and JSON body.
 struct AdminAnswer {
   int status = 200;

@@ -29,14 +29,8 @@ protocol::OperatorView view_of(const OperatorRecord& op) {
 // The audit entry of something done at the desk by actor (or, signing in, by who said so).
 AuditEntry desk_entry(const Actor& actor, std::string action, std::string target,
                       std::string target_name, std::string detail = {}) {
-  return {.at = unix_ms(),
-          .actor = actor.name,
-          .action = std::move(action),
-          .target = std::move(target),
-          .detail = std::move(detail),
-          .actor_role = actor.role,
-          .target_name = std::move(target_name),
-          .address = actor.address};
+  return audit_entry(actor, std::move(action), std::move(target), std::move(target_name), "",
+                     std::move(detail));
 }
 
 // The step whose code, given, secret (base32) shows now; nullopt when none within ±1.
