@@ -188,7 +188,7 @@ std::string encode_game(const GameView& game, const Rid& rid) {
 }
 
 std::string encode_moved(const GameView& view, std::optional<engine::Direction> dir,
-                         const engine::MoveOutcome& outcome, const Rid& rid) {
+                         const engine::MoveOutcome& outcome, const Rid& rid, std::string buffer) {
   const engine::Game& g = view.game;
   JsonWriter w;
   w.begin_object();
@@ -200,7 +200,7 @@ std::string encode_moved(const GameView& view, std::optional<engine::Direction> 
   write_move_fields(w, g, outcome);
   write_rid(w, rid);
   w.end_object();
-  return w.take();
+  return w.take(std::move(buffer));
 }
 
 std::string encode_error(const ProtocolError& error, const Rid& rid) {
@@ -311,7 +311,8 @@ std::string encode_race_state(std::string_view code, std::int64_t remaining_ms,
 }
 
 std::string encode_race_update(std::string_view code, std::string_view player,
-                               const engine::Game& game, const engine::MoveOutcome& outcome) {
+                               const engine::Game& game, const engine::MoveOutcome& outcome,
+                               std::string buffer) {
   JsonWriter w;
   w.begin_object();
   w.key("type").value("race_update");
@@ -319,7 +320,7 @@ std::string encode_race_update(std::string_view code, std::string_view player,
   w.key("player").value(player);
   write_move_fields(w, game, outcome);
   w.end_object();
-  return w.take();
+  return w.take(std::move(buffer));
 }
 
 std::string encode_race_over(const RaceOverView& r) {

@@ -48,8 +48,11 @@ std::string encode_logged_out(const Rid& rid);
 std::string encode_link_code(std::string_view code, std::int64_t expires_at, const Rid& rid);
 std::string encode_pong(const Rid& rid);
 std::string encode_game(const GameView& game, const Rid& rid);
+// The messages of every move. buffer: a string whose capacity the text reuses (the server's
+// recycled buffers: server/base/message_pool.hpp), so that a move allocates nothing.
 std::string encode_moved(const GameView& game, std::optional<engine::Direction> dir,
-                         const engine::MoveOutcome& outcome, const Rid& rid);
+                         const engine::MoveOutcome& outcome, const Rid& rid,
+                         std::string buffer = {});
 // Rooms and races (PROTOCOL.md §5–§6).
 struct RoomPlayerView {
   std::string id;
@@ -136,7 +139,8 @@ std::string encode_race_start(std::string_view code, int time_limit,
 std::string encode_race_state(std::string_view code, std::int64_t remaining_ms,
                               const std::vector<RacerGame>& games, const Rid& rid);
 std::string encode_race_update(std::string_view code, std::string_view player,
-                               const engine::Game& game, const engine::MoveOutcome& outcome);
+                               const engine::Game& game, const engine::MoveOutcome& outcome,
+                               std::string buffer = {});
 std::string encode_race_over(const RaceOverView& result);
 // request.period is the period answered (period_at applied; current is not read).
 std::string encode_leaderboard(const LeaderboardRequest& request,

@@ -75,9 +75,13 @@ class JsonWriter {
     return *this;
   }
 
-  // The text written: one allocation of its size.
-  std::string take() {
-    if (heap_.empty()) return std::string(begin_, at_);
+  // The text written: in into when it has the room (no allocation), else one allocation of its
+  // size.
+  std::string take(std::string into = {}) {
+    if (heap_.empty()) {
+      into.assign(begin_, at_);
+      return into;
+    }
     heap_.resize(static_cast<std::size_t>(at_ - begin_));
     return std::move(heap_);
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "server/base/message_pool.hpp"
 #include "server/game/apply_move.hpp"
 #include "server/game/game_check.hpp"
 #include "server/game/game_record.hpp"
@@ -17,9 +18,7 @@ using protocol::ErrorCode;
 
 namespace {
 
-SharedMessage share(std::string text) {
-  return std::make_shared<const std::string>(std::move(text));
-}
+SharedMessage share(std::string text) { return message_pool::share(std::move(text)); }
 
 bool playing(const engine::Game& g) { return g.state() == engine::GameState::playing; }
 
@@ -336,7 +335,8 @@ void RaceState::run_ghost(Time until, Time now) {
       return;
     }
     metrics_->moves_total.fetch_add(1, std::memory_order_relaxed);
-    broadcast(share(protocol::encode_race_update(code_, g->player->id, game, outcome)));
+    broadcast(share(
+        protocol::encode_race_update(code_, g->player->id, game, outcome, message_pool::buffer())));
     if (game.won()) return end_race("target", index, now);
   }
 }
@@ -549,13 +549,15 @@ RaceEffects RaceState::play(const Player& player, const protocol::ClientMessage&
   const std::size_t before = game.history().size();
   engine::MoveOutcome& outcome = scratch_outcome();
   const std::optional<engine::Direction> dir = apply_move(game, message, outcome);
-  reply(protocol::encode_moved(view, dir, outcome, rid));
+  reply(protocol::encode_moved(view, dir, outcome, rid, message_pool::buffer()));
   if (!outcome.changed) return done();
   const auto since_start = now - (race_deadline_ - std::chrono::seconds(options_.time_limit));
   stamp(racer->times, game.history().size(),
         std::chrono::duration_cast<std::chrono::milliseconds>(since_start).count());
   metrics_->moves_total.fetch_add(1, std::memory_order_relaxed);
-  broadcast(share(protocol::encode_race_update(code_, player.id, game, outcome)), &player);
+  broadcast(
+      share(protocol::encode_race_update(code_, player.id, game, outcome, message_pool::buffer())),
+      &player);
   if (settings_.journal_moves) {
     fx_.move_entry =
         MoveJournalEntry{race_id_, index, game.history().substr(before), false, game_check(game)};

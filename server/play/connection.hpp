@@ -5,6 +5,7 @@
 #include <string>
 
 #include "protocol/encode.hpp"
+#include "server/base/message_pool.hpp"
 #include "server/base/metrics.hpp"
 #include "server/game/participant.hpp"
 #include "server/game/player.hpp"
@@ -25,9 +26,7 @@ struct Connection {
   std::string address;                    // the peer's address as AddressLimits counts it
 
   // Queues message for this connection.
-  void send(std::string message) const {
-    out.deliver(std::make_shared<const std::string>(std::move(message)));
-  }
+  void send(std::string message) const { out.deliver(message_pool::share(std::move(message))); }
 };
 
 // Sends c a protocol error (counted in metrics).
