@@ -836,6 +836,14 @@ std::variant<AdminAction, ProtocolError> decode_admin(std::string_view action,
   }
 }
 
+bool is_desk_action(std::string_view action) {
+  for (const std::string_view desk : {"sign_in", "sign_out", "totp_enrol", "totp_confirm",
+                                      "create_operator", "sign_out_operator", "remove_operator"}) {
+    if (action == desk) return true;
+  }
+  return false;
+}
+
 std::variant<DeskAction, ProtocolError> decode_desk(std::string_view action,
                                                     std::string_view body) {
   try {

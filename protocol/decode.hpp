@@ -22,6 +22,9 @@ std::variant<LeaderboardRequest, ProtocolError> decode_leaderboard_query(std::st
 // action there is none of, else as decode_client (bad_json, bad_field naming the field).
 std::variant<AdminAction, ProtocolError> decode_admin(std::string_view action,
                                                       std::string_view body);
+// Whether action is one of the operator desk's (sign_in, sign_out, totp_enrol, totp_confirm,
+// create_operator, sign_out_operator, remove_operator).
+bool is_desk_action(std::string_view action);
 // Decodes an operator desk action's body (an empty body is {}): unknown_type for an action the
 // desk has none of, else as decode_admin.
 std::variant<DeskAction, ProtocolError> decode_desk(std::string_view action, std::string_view body);

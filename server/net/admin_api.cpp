@@ -146,11 +146,12 @@ asio::awaitable<http::message_generator> answer_admin(const HttpRequest& req,
   Moderation& moderation = context.dispatcher.moderation();
   AdminAnswer answer{404, protocol::encode_admin_error("not_found", "no such operator route")};
   if (post) {
-    auto desk_action = protocol::decode_desk(path, req.body());
-    if (auto* error = std::get_if<protocol::ProtocolError>(&desk_action);
-        error == nullptr || error->code != protocol::ErrorCode::unknown_type) {
+    if (protocol::is_desk_action(path)) {
       if (!meets(*actor, need_of_desk(path))) co_return forbidden(need_of_desk(path));
-      if (error != nullptr) co_return protocol_error(req, context, *error);
+      auto desk_action = protocol::decode_desk(path, req.body());
+      if (auto* error = std::get_if<protocol::ProtocolError>(&desk_action)) {
+        co_return protocol_error(req, context, *error);
+      }
       answer = co_await desk.act(*actor, std::get<protocol::DeskAction>(std::move(desk_action)));
       co_return json(req, context, answer.status, std::move(answer.body));
     }

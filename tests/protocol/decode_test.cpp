@@ -303,6 +303,8 @@ TEST(Decode, OperatorDeskActions) {
   EXPECT_EQ(field("remove_operator", R"({"operator":"a b"})"), "operator");
   EXPECT_EQ(field("totp_confirm", R"({"code":"1234567"})"), "code");
   EXPECT_EQ(std::get<ProtocolError>(decode_desk("ban", "{}")).code, ErrorCode::unknown_type);
+  EXPECT_TRUE(is_desk_action("totp_confirm"));
+  EXPECT_FALSE(is_desk_action("ban"));
   EXPECT_EQ(operator_name_key("Ada.B"), "ada.b");
   EXPECT_FALSE(operator_name_key(""));
 }
