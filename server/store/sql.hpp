@@ -6,10 +6,11 @@
 // come from. Two dialects exist: SQLite (sqlite_dialect.hpp; ":memory:" serves fast tests)
 // and PostgreSQL (pg_dialect.hpp).
 //
-// Statements are named by Sql, and each dialect writes its text for every name (a switch
-// without default: a statement one dialect lacks fails to compile). Parameters are positional
-// and the same for every dialect; a dialect's text may leave one unused (SQLite's `?N`, a
-// PostgreSQL `$N`). Results come back as rows of cells, each an integer or a text.
+// Statements are named by Sql; their texts are written once, in statement_text.cpp (a switch
+// without default: a statement without a text fails to compile), with a dialect's own text only
+// where the two truly differ. Parameters are positional and the same for every dialect; a
+// dialect's text may leave one unused. Results come back as rows of cells, each an integer or a
+// text.
 #include <array>
 #include <charconv>
 #include <cstddef>
@@ -29,13 +30,6 @@ class RankCache;
 
 // Every statement the Recorder runs; its comment says the parameters and the columns
 // returned, in order. A game's config is four columns: mode, size, target, seed (decimal text).
-// How the race of a race game g ended for its player (won, lost, draw; '' when that race is
-// not recorded): its race is the first recorded in its room as the game ended (rematches share
-// a room; an operator's close is no result). The same in every dialect.
-#define TILERACE_RACE_OUTCOME                                                              \
-  "COALESCE((SELECT CASE WHEN r.winner = '' THEN 'draw' WHEN r.winner = g.player_id THEN " \
-  "'won' ELSE 'lost' END FROM races r WHERE r.room = g.room AND r.ended_at >= g.ended_at " \
-  "AND r.reason <> 'closed' ORDER BY r.ended_at LIMIT 1), '')"
 
 enum class Sql : std::uint8_t {
   // players
