@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The layering rule of docs/architecture.md, checked from the includes: each folder of the
 # product code may include its own folder and the folders below it, never one above, and no
-# two units (a .hpp with its .cpp) include each other, directly or around a loop.
+# two units (a .hpp with its .cpp) include each other, directly or around a loop. Above the
+# store, only the composition root sees every surface at once (server/store/store.hpp): the
+# rest include the domains they work on (server/store/<domain>_store.hpp).
 # Floors, lowest first: engine, protocol, server/base, server/store, server/game,
 # server/cluster, server/play, server/net, server (the composition root).
 # Prints every violation and exits 1 if there is one. Usage: scripts/check-layers.sh
@@ -32,6 +34,10 @@ while IFS= read -r file; do
     to=$(floor_of "$included")
     if [ "$to" = "?" ] || [ "$to" -gt "$from" ]; then
       echo "layers: $file includes $included, a floor above it"
+      status=1
+    fi
+    if [ "$included" = server/store/store.hpp ] && [ "$from" -gt 3 ] && [ "$from" -lt 8 ]; then
+      echo "layers: $file includes server/store/store.hpp; include its domains' headers instead"
       status=1
     fi
     [ "${file%.*}" = "${included%.*}" ] || echo "${file%.*} ${included%.*}" >> "$edges"

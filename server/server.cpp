@@ -385,10 +385,10 @@ int run_server(const Options& options, std::unique_ptr<Store> store) {
     // node never both run one.
     if (!cluster) {
       const auto restored =
-          restore_races(load_races(store->active_races(), *store, players, metrics), rooms);
+          restore_races(load_races(store->active_races(), *store, *store, players, metrics), rooms);
       if (!restored.empty()) spdlog::info("{} races restored from the journal", restored.size());
       // Tournaments after the races: a match whose race came back is watched in its room.
-      if (const std::size_t n = dispatcher.tournaments().restore(*store); n > 0) {
+      if (const std::size_t n = dispatcher.tournaments().restore(*store, *store, *store); n > 0) {
         spdlog::info("{} tournaments restored from the journal", n);
       }
     }

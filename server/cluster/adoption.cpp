@@ -7,6 +7,7 @@
 #include "server/cluster/redis_connection.hpp"
 #include "server/cluster/scripts.hpp"
 #include "server/game/store_journal.hpp"
+#include "server/store/account_store.hpp"
 
 namespace tilerace::server {
 
@@ -91,7 +92,9 @@ asio::awaitable<JournalRead> Adoption::read_journal(const ActiveRaceRecord& race
 asio::awaitable<std::size_t> Adoption::adopt(const std::string& orphan) {
   // 1. The races move to this node in the store: from here on no other node can take them.
   std::vector<ActiveRaceRecord> races;
-  const StoreWorker::Job take = [&](Store& s) { races = s.adopt_races(orphan, url_); };
+  const StoreWorker::JobOn<GameStore> take = [&](GameStore& s) {
+    races = s.adopt_races(orphan, url_);
+  };
   co_await store_.run(take);
 
   // 2. Each is brought up to the move journal (Redis away: they are this node's now, and run
@@ -110,8 +113,9 @@ asio::awaitable<std::size_t> Adoption::adopt(const std::string& orphan) {
   // 3. Their racers are loaded, and the rooms run them: each game rebuilt once, from seed and
   // moves.
   std::vector<LoadedRace> loaded;
-  const StoreWorker::Job load = [&](Store& s) {
-    loaded = load_races(races, s, players_, metrics_);
+  const StoreWorker::JobOn<AccountStore, GameStore> load = [&](AccountStore& accounts,
+                                                               GameStore& games) {
+    loaded = load_races(races, accounts, games, players_, metrics_);
   };
   co_await store_.run(load);
   std::vector<std::string> codes = restore_races(loaded, rooms_);

@@ -18,6 +18,7 @@
 #include "server/base/metrics.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
+#include "server/store/game_store.hpp"
 #include "server/store/store_worker.hpp"
 
 namespace tilerace::server {

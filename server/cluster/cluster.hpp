@@ -55,6 +55,7 @@
 #include "server/base/metrics.hpp"
 #include "server/cluster/redis_types.hpp"
 #include "server/game/move_journal.hpp"
+#include "server/store/game_store.hpp"
 
 namespace tilerace::server {
 

@@ -9,7 +9,8 @@
 #include <string>
 
 #include "engine/bot.hpp"
-#include "server/store/store.hpp"
+#include "server/store/game_store.hpp"
+#include "server/store/moderation_store.hpp"
 
 namespace tilerace::server {
 

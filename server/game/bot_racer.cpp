@@ -4,6 +4,7 @@
 #include <boost/asio/detached.hpp>
 
 #include "server/base/secrets.hpp"
+#include "server/store/account_store.hpp"
 
 namespace tilerace::server {
 

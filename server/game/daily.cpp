@@ -50,7 +50,7 @@ DailyStreaks daily_streaks(const std::vector<std::string>& days, std::string_vie
   return s;
 }
 
-Abandoned abandoned_dailies(Store& store, std::string_view today) {
+Abandoned abandoned_dailies(DailyStore& store, std::string_view today) {
   Abandoned out;
   for (auto& [attempt, active] : store.open_dailies(today)) {
     std::optional<engine::Game> game;

@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "protocol/daily.hpp"
-#include "server/store/store.hpp"
+#include "server/store/daily_store.hpp"
+#include "server/store/game_store.hpp"
 
 namespace tilerace::server {
 
@@ -36,6 +37,6 @@ struct Abandoned {
   std::vector<GameRecord> games;
   std::vector<std::string> empty;  // game ids
 };
-Abandoned abandoned_dailies(Store& store, std::string_view today);
+Abandoned abandoned_dailies(DailyStore& store, std::string_view today);
 
 }  // namespace tilerace::server

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "engine/game.hpp"
-#include "server/store/store.hpp"
+#include "server/store/game_store.hpp"
 
 namespace tilerace::server {
 

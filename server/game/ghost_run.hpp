@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "protocol/messages.hpp"
-#include "server/store/store.hpp"
+#include "server/store/account_store.hpp"
+#include "server/store/game_store.hpp"
 
 namespace tilerace::server {
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "server/game/race_state.hpp"
+#include "server/store/game_store.hpp"
 
 namespace tilerace::server {
 

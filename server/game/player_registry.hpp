@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "server/game/player.hpp"
-#include "server/store/store.hpp"
+#include "server/store/account_store.hpp"
 
 namespace tilerace::server {
 

@@ -29,7 +29,7 @@
 #include "server/game/match_end.hpp"
 #include "server/game/participant.hpp"
 #include "server/game/player.hpp"
-#include "server/store/store.hpp"
+#include "server/store/game_store.hpp"
 
 namespace tilerace::server {
 

@@ -7,7 +7,8 @@
 
 #include "protocol/encode.hpp"
 #include "protocol/messages.hpp"
-#include "server/store/store.hpp"
+#include "server/store/board_store.hpp"
+#include "server/store/game_store.hpp"
 
 namespace tilerace::server {
 

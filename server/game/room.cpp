@@ -130,7 +130,7 @@ void Room::apply_locked(RaceEffects fx, Participant* asker) {
 asio::awaitable<void> Room::forget(RoomServices services, std::string race_id, std::string room) {
   if (services.journal != nullptr) services.journal->forget(race_id);
   const std::int64_t at = services.settings.wall_clock();
-  const StoreWorker::Job drop = [&](Store& s) { s.drop_race(race_id, room, at); };
+  const StoreWorker::JobOn<GameStore> drop = [&](GameStore& s) { s.drop_race(race_id, room, at); };
   try {
     co_await services.store->run(drop);
   } catch (const std::exception& e) {
@@ -269,7 +269,7 @@ asio::awaitable<Room::Confirmation> Room::confirm(std::shared_ptr<Room> self, st
     std::optional<ActiveRaceRecord> record;
     std::uint64_t covers = 0;
     std::vector<LostRace> lost;
-    const StoreWorker::Job write = [&](Store& s) {
+    const StoreWorker::JobOn<GameStore> write = [&](GameStore& s) {
       {
         // Taken here, on the store's thread: every move played while earlier writes ran is in
         // this one (one write confirms them all).

@@ -28,6 +28,7 @@
 
 #include "server/game/bot_pool.hpp"
 #include "server/game/race_state.hpp"
+#include "server/store/game_store.hpp"
 #include "server/store/store_worker.hpp"
 
 namespace tilerace::server {

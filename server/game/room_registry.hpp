@@ -13,6 +13,7 @@
 
 #include "server/game/matchmaker.hpp"
 #include "server/game/room.hpp"
+#include "server/store/game_store.hpp"
 
 namespace tilerace::server {
 

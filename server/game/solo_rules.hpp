@@ -13,7 +13,7 @@
 
 #include "protocol/messages.hpp"
 #include "server/game/player.hpp"
-#include "server/store/store.hpp"
+#include "server/store/game_store.hpp"
 
 namespace tilerace::server {
 

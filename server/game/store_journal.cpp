@@ -6,6 +6,7 @@
 
 #include "server/game/bot_racer.hpp"
 #include "server/game/daily.hpp"
+#include "server/store/daily_store.hpp"
 
 namespace tilerace::server {
 
@@ -37,7 +38,7 @@ boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRe
     try {
       std::vector<std::string> resumed_elsewhere;
       std::vector<LostRace> lost;
-      const StoreWorker::Job save = [&](Store& s) {
+      const StoreWorker::JobOn<GameStore> save = [&](GameStore& s) {
         resumed_elsewhere = s.journal(games);
         lost = s.journal_races(races);
       };
@@ -87,10 +88,10 @@ boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRe
 
 boost::asio::awaitable<bool> close_dailies(StoreWorker& store, std::string today) {
   std::size_t closed = 0;
-  const StoreWorker::Job close = [&](Store& s) {
-    Abandoned abandoned = abandoned_dailies(s, today);
-    for (const GameRecord& g : abandoned.games) s.record_game(g);
-    for (const std::string& id : abandoned.empty) s.finish_daily(id);
+  const StoreWorker::JobOn<GameStore, DailyStore> close = [&](GameStore& games, DailyStore& daily) {
+    Abandoned abandoned = abandoned_dailies(daily, today);
+    for (const GameRecord& g : abandoned.games) games.record_game(g);
+    for (const std::string& id : abandoned.empty) daily.finish_daily(id);
     closed = abandoned.games.size() + abandoned.empty.size();
   };
   try {
@@ -125,7 +126,8 @@ void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metri
   }
 }
 
-std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races, Store& store,
+std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races,
+                                   AccountStore& accounts, GameStore& games,
                                    PlayerRegistry& players, Metrics& metrics) {
   std::vector<LoadedRace> loaded;
   for (const ActiveRaceRecord& race : races) {
@@ -136,9 +138,9 @@ std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races, S
         continue;
       }
       if (const auto run = ghost_of_player_id(r.player_id)) {
-        const std::optional<GameRecord> game = store.find_game(*run);
+        const std::optional<GameRecord> game = games.find_game(*run);
         const std::optional<PlayerRecord> owner =
-            game ? store.find_player(game->player_id) : std::nullopt;
+            game ? accounts.find_player(game->player_id) : std::nullopt;
         if (!owner) break;
         entry.ghost = std::make_shared<const GhostRun>(ghost_run_of(*game, *owner));
         entry.racers.push_back(nullptr);  // the ghost: the restored room seats its own
@@ -146,10 +148,10 @@ std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races, S
       }
       std::shared_ptr<Player> player = players.find(r.player_id);
       if (!player) {
-        const std::optional<PlayerRecord> record = store.find_player(r.player_id);
+        const std::optional<PlayerRecord> record = accounts.find_player(r.player_id);
         if (!record) break;
         player = players.adopt(*record);
-        if (const auto active = store.find_active(r.player_id)) {
+        if (const auto active = games.find_active(r.player_id)) {
           restore_solo(*player, *active, metrics);
         }
       }

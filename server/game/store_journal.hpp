@@ -13,6 +13,8 @@
 #include "server/base/metrics.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
+#include "server/store/account_store.hpp"
+#include "server/store/game_store.hpp"
 #include "server/store/store_worker.hpp"
 
 namespace tilerace::server {
@@ -37,7 +39,8 @@ struct LoadedRace {
 // games, restored), and a ghost's run from the store. A race with a racer or run the store does
 // not know is left out (logged). Calls the
 // store directly: run it inside a StoreWorker job, or before serving.
-std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races, Store& store,
+std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races,
+                                   AccountStore& accounts, GameStore& games,
                                    PlayerRegistry& players, Metrics& metrics);
 
 // Runs loaded races here again (RoomRegistry::restore: every racer away with a full grace),

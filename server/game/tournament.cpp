@@ -61,7 +61,8 @@ void Tournament::announce(Participant& to, const protocol::Rid& rid) {
 }
 
 std::shared_ptr<Tournament> Tournament::restore(const TournamentRecord& record,
-                                                TournamentServices services, Store& store) {
+                                                TournamentServices services, AccountStore& accounts,
+                                                GameStore& games) {
   std::shared_ptr<Tournament> t(new Tournament(std::move(services)));
   t->code_ = record.code;
   t->public_ = record.options.is_public;
@@ -74,7 +75,7 @@ std::shared_ptr<Tournament> Tournament::restore(const TournamentRecord& record,
     if (m.left) continue;
     std::shared_ptr<Player> player = t->services_.players->find(m.id);
     if (!player) {
-      const std::optional<PlayerRecord> known = store.find_player(m.id);
+      const std::optional<PlayerRecord> known = accounts.find_player(m.id);
       if (!known) continue;  // unavailable: their matches are walkovers
       player = t->services_.players->adopt(*known);
     }
@@ -85,7 +86,7 @@ std::shared_ptr<Tournament> Tournament::restore(const TournamentRecord& record,
     if (const auto room = t->services_.rooms->find(r.room);
         room && room->tournament() == t->code_) {
       room->watch(t->on_end_of(r.match));  // its race came back: it goes on
-    } else if (const std::optional<RaceOutcome> outcome = store.race_in_room(r.room, r.opened_at)) {
+    } else if (const std::optional<RaceOutcome> outcome = games.race_in_room(r.room, r.opened_at)) {
       fx.merge(t->state_->match_ended(r.match, MatchEnd{outcome->places}, now, t->availability()));
     } else {  // no race came of it (not started, or lost before it was journaled)
       fx.merge(t->state_->reopen(r.match));

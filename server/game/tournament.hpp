@@ -29,6 +29,8 @@
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
 #include "server/game/tournament_state.hpp"
+#include "server/store/account_store.hpp"
+#include "server/store/game_store.hpp"
 
 namespace tilerace::server {
 
@@ -65,7 +67,8 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   // its recorded race ended, or else opened again — and whatever is left to open opens. Calls
   // store directly. Throws std::exception for a record it cannot rebuild.
   static std::shared_ptr<Tournament> restore(const TournamentRecord& record,
-                                             TournamentServices services, Store& store);
+                                             TournamentServices services, AccountStore& accounts,
+                                             GameStore& games);
   // The record to journal, with its version, when it changed since the version saved; else
   // nullopt.
   std::optional<std::pair<TournamentRecord, std::uint64_t>> unsaved() const;

@@ -9,6 +9,10 @@
 #include "server/game/daily.hpp"
 #include "server/game/record_views.hpp"
 #include "server/net/static_files.hpp"
+#include "server/store/account_store.hpp"
+#include "server/store/board_store.hpp"
+#include "server/store/daily_store.hpp"
+#include "server/store/game_store.hpp"
 
 namespace tilerace::server {
 
@@ -40,7 +44,7 @@ asio::awaitable<http::message_generator> profile_response(const Request& req, st
   const std::string id(path.substr(std::string_view("/api/players/").size()));
   std::optional<Profile> p;
   if (!id.empty() && id.size() <= 64) {
-    const StoreWorker::Job load = [&](Store& s) { p = s.profile(id); };
+    const StoreWorker::JobOn<GameStore> load = [&](GameStore& s) { p = s.profile(id); };
     co_await context.store.run(load);
   }
   if (!p) co_return json_reply(req, context, http::status::not_found, R"({"error":"not_found"})");
@@ -89,7 +93,9 @@ asio::awaitable<http::message_generator> daily_response(const Request& req, std:
     co_return json_reply(req, context, http::status::forbidden, R"({"error":"daily_not_over"})");
   }
   std::vector<DailyAttempt> attempts;
-  const StoreWorker::Job load = [&](Store& s) { attempts = s.daily_attempts(day); };
+  const StoreWorker::JobOn<DailyStore> load = [&](DailyStore& s) {
+    attempts = s.daily_attempts(day);
+  };
   co_await context.store.run(load);
   protocol::DailyResultsView view{day, {}};
   for (const protocol::DailyMode& mode : protocol::kDailyModes) {
@@ -177,7 +183,7 @@ asio::awaitable<http::message_generator> answer_from_store(const Request& req,
     request.period = protocol::period_at(request, unix_ms());
     const LeaderboardQuery q = query_of(request, {});
     Leaderboard board;
-    const StoreWorker::Job load = [&](Store& s) { board = s.leaderboard(q); };
+    const StoreWorker::JobOn<BoardStore> load = [&](BoardStore& s) { board = s.leaderboard(q); };
     co_await context.store.run(load);
     co_return json_reply(
         req, context, http::status::ok,
@@ -190,9 +196,10 @@ asio::awaitable<http::message_generator> answer_from_store(const Request& req,
   std::optional<GameRecord> game;
   std::optional<PlayerRecord> player;
   if (!id.empty() && id.size() <= 64) {
-    const StoreWorker::Job load = [&](Store& s) {
-      game = s.find_game(id);
-      if (game) player = s.find_player(game->player_id);
+    const StoreWorker::JobOn<AccountStore, GameStore> load = [&](AccountStore& accounts,
+                                                                 GameStore& games) {
+      game = games.find_game(id);
+      if (game) player = accounts.find_player(game->player_id);
     };
     co_await context.store.run(load);
   }

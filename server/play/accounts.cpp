@@ -10,6 +10,9 @@
 #include "server/base/unix_time.hpp"
 #include "server/game/room.hpp"
 #include "server/game/store_journal.hpp"
+#include "server/store/account_store.hpp"
+#include "server/store/game_store.hpp"
+#include "server/store/moderation_store.hpp"
 
 namespace tilerace::server {
 
@@ -67,7 +70,7 @@ asio::awaitable<std::shared_ptr<Player>> Accounts::load(const std::string& id) {
     }
     if (!mine) co_return player;
     std::optional<ActiveGameRecord> current;
-    const StoreWorker::Job reclaim = [&](Store& s) {
+    const StoreWorker::JobOn<GameStore> reclaim = [&](GameStore& s) {
       current = s.reclaim_active(id, mine->first, mine->second);
     };
     try {
@@ -81,9 +84,10 @@ asio::awaitable<std::shared_ptr<Player>> Accounts::load(const std::string& id) {
   // Not in memory since this process started: the player and the solo game the journal kept.
   std::optional<PlayerRecord> record;
   std::optional<ActiveGameRecord> active;
-  const StoreWorker::Job job = [&](Store& s) {
-    record = s.find_player(id);
-    if (record) active = s.find_active(id);
+  const StoreWorker::JobOn<AccountStore, GameStore> job = [&](AccountStore& accounts,
+                                                              GameStore& games) {
+    record = accounts.find_player(id);
+    if (record) active = games.find_active(id);
   };
   co_await store_.run(job);
   if (!record) co_return nullptr;
@@ -96,7 +100,9 @@ asio::awaitable<std::shared_ptr<Player>> Accounts::load(const std::string& id) {
 asio::awaitable<bool> Accounts::banned(Connection& c, const std::string& player_id,
                                        const protocol::Rid& rid) {
   std::optional<BanRecord> ban;
-  const StoreWorker::Job find = [&](Store& s) { ban = s.ban_of(player_id, unix_ms()); };
+  const StoreWorker::JobOn<ModerationStore> find = [&](ModerationStore& s) {
+    ban = s.ban_of(player_id, unix_ms());
+  };
   co_await store_.run(find);
   if (!ban) co_return false;
   metrics_.count_error(ErrorCode::banned);
@@ -110,7 +116,7 @@ asio::awaitable<Accounts::SignedIn> Accounts::new_session(const Connection& c,
   IssuedToken issued = issue_token(player_id);
   const std::int64_t now = unix_ms();
   const SessionRecord session{issued.hash, player_id, now, now, device, c.address};
-  const StoreWorker::Job save = [&](Store& s) { s.add_session(session); };
+  const StoreWorker::JobOn<AccountStore> save = [&](AccountStore& s) { s.add_session(session); };
   co_await store_.run(save);
   std::shared_ptr<Player> player = co_await load(player_id);
   co_return SignedIn{std::move(player), std::move(issued.token), session.token_hash, true};
@@ -124,7 +130,9 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::hello(Connection& c
     if (limited(c, limits_.admit_address(c.address), rid)) co_return std::nullopt;
     std::optional<std::string> player_id;
     const std::string& code = *m.link_code;
-    const StoreWorker::Job take = [&](Store& s) { player_id = s.take_link_code(code, unix_ms()); };
+    const StoreWorker::JobOn<AccountStore> take = [&](AccountStore& s) {
+      player_id = s.take_link_code(code, unix_ms());
+    };
     co_await store_.run(take);
     if (!player_id) {
       metrics_.login_failures_total.fetch_add(1, std::memory_order_relaxed);
@@ -154,7 +162,7 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::resume(Connection& 
   const std::string hash = token_hash(token);
   std::optional<SessionOwner> owner;
   if (!hash.empty()) {
-    const StoreWorker::Job find = [&](Store& s) {
+    const StoreWorker::JobOn<AccountStore> find = [&](AccountStore& s) {
       owner = s.session_player(hash, unix_ms(), c.address);
     };
     co_await store_.run(find);
@@ -196,7 +204,7 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::new_guest(Connectio
     bool added = false;
     const std::int64_t unused_since = record.created_at - guest_name_ms_;
     const bool asked = m.name.has_value();
-    const StoreWorker::Job save = [&](Store& s) {
+    const StoreWorker::JobOn<AccountStore> save = [&](AccountStore& s) {
       added = s.add_player(record, session);
       // A name asked for, held by a guest who has not played for the window, comes free.
       if (!added && asked && s.release_guest_name(name, unused_since, record.created_at)) {
@@ -220,7 +228,9 @@ asio::awaitable<std::optional<Accounts::Checked>> Accounts::check_password(
   if (limited(c, limits_.admit_address(c.address), rid)) co_return std::nullopt;
   std::optional<Credentials> credentials;
   if (!key.empty()) {
-    const StoreWorker::Job find = [&](Store& s) { credentials = s.credentials(key); };
+    const StoreWorker::JobOn<AccountStore> find = [&](AccountStore& s) {
+      credentials = s.credentials(key);
+    };
     co_await store_.run(find);
   }
   std::string device = own_device;
@@ -274,7 +284,9 @@ asio::awaitable<void> Accounts::register_player(Connection& c, const protocol::R
   }
   const std::string hash = co_await hasher_.hash(m.password);
   const std::int64_t now = unix_ms();
-  const StoreWorker::Job save = [&](Store& s) { s.set_password(player.id, hash, now); };
+  const StoreWorker::JobOn<AccountStore> save = [&](AccountStore& s) {
+    s.set_password(player.id, hash, now);
+  };
   co_await store_.run(save);
   player.registered = true;
   metrics_.registrations_total.fetch_add(1, std::memory_order_relaxed);
@@ -284,7 +296,7 @@ asio::awaitable<void> Accounts::register_player(Connection& c, const protocol::R
 asio::awaitable<void> Accounts::sessions(Connection& c, const protocol::Rid& rid) {
   std::vector<SessionRecord> records;
   const std::string& id = c.player->id;
-  const StoreWorker::Job load = [&](Store& s) { records = s.sessions(id); };
+  const StoreWorker::JobOn<AccountStore> load = [&](AccountStore& s) { records = s.sessions(id); };
   co_await store_.run(load);
   std::vector<protocol::SessionView> views;
   for (const SessionRecord& r : records) {
@@ -296,7 +308,7 @@ asio::awaitable<void> Accounts::sessions(Connection& c, const protocol::Rid& rid
 
 asio::awaitable<void> Accounts::logout(Connection& c, const protocol::Rid& rid) {
   const std::string& session = c.session;
-  const StoreWorker::Job end = [&](Store& s) { s.end_session(session); };
+  const StoreWorker::JobOn<AccountStore> end = [&](AccountStore& s) { s.end_session(session); };
   co_await store_.run(end);
   c.send(protocol::encode_logged_out(rid));
   c.out.close(1000);
@@ -305,7 +317,9 @@ asio::awaitable<void> Accounts::logout(Connection& c, const protocol::Rid& rid) 
 asio::awaitable<void> Accounts::logout_all(Connection& c, const protocol::Rid& rid) {
   const std::string& id = c.player->id;
   const std::string& keep = c.session;
-  const StoreWorker::Job end = [&](Store& s) { s.end_other_sessions(id, keep); };
+  const StoreWorker::JobOn<AccountStore> end = [&](AccountStore& s) {
+    s.end_other_sessions(id, keep);
+  };
   co_await store_.run(end);
   co_await sessions(c, rid);
 }
@@ -326,7 +340,7 @@ asio::awaitable<void> Accounts::change_password(Connection& c, const protocol::C
   const std::string hash = co_await hasher_.hash(m.password);
   const std::int64_t now = unix_ms();
   const std::string& keep = c.session;
-  const StoreWorker::Job save = [&](Store& s) {
+  const StoreWorker::JobOn<AccountStore> save = [&](AccountStore& s) {
     s.set_password(player.id, hash, now);
     s.end_other_sessions(player.id, keep);
   };
@@ -338,7 +352,9 @@ asio::awaitable<void> Accounts::link_code(Connection& c, const protocol::Rid& ri
   const std::string code = random_code(protocol::kLinkCodeLength, protocol::kRoomCodeAlphabet);
   const std::int64_t expires_at = unix_ms() + kLinkCodeMs;
   const std::string& id = c.player->id;
-  const StoreWorker::Job save = [&](Store& s) { s.add_link_code(code, id, expires_at); };
+  const StoreWorker::JobOn<AccountStore> save = [&](AccountStore& s) {
+    s.add_link_code(code, id, expires_at);
+  };
   co_await store_.run(save);
   c.send(protocol::encode_link_code(code, expires_at, rid));
 }
@@ -361,7 +377,7 @@ asio::awaitable<void> Accounts::rename(Connection& c, const protocol::Rename& m,
   bool renamed = false;
   const std::string& id = player.id;
   const std::string& name = m.name;
-  const StoreWorker::Job save = [&](Store& s) {
+  const StoreWorker::JobOn<AccountStore> save = [&](AccountStore& s) {
     const std::optional<PlayerRecord> record = s.find_player(id);
     if (record && record->renamed_at != 0) next_rename = record->renamed_at + kRenameEveryMs;
     if (!record || now < next_rename) return;

@@ -14,6 +14,7 @@
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/game/room.hpp"
+#include "server/store/account_store.hpp"
 
 namespace tilerace::server {
 
@@ -89,7 +90,7 @@ asio::awaitable<void> Challenges::challenge(Connection& c, const protocol::Chall
   }
   std::string name;
   const std::string& to = m.player;
-  const StoreWorker::Job find = [&](Store& s) {
+  const StoreWorker::JobOn<AccountStore> find = [&](AccountStore& s) {
     if (const auto record = s.find_player(to)) name = record->name;
   };
   co_await services_.store.run(find);

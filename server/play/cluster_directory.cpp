@@ -10,6 +10,9 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "protocol/encode.hpp"
+#include "server/store/account_store.hpp"
+#include "server/store/game_store.hpp"
+#include "server/store/tournament_store.hpp"
 
 namespace tilerace::server {
 
@@ -50,7 +53,9 @@ asio::awaitable<QuickMatchResult> ClusterDirectory::quick_match(std::shared_ptr<
     if (!here && !waiting) {
       std::optional<PlayerRecord> record;
       const std::string& id = partner->player;
-      const StoreWorker::Job load = [&](Store& s) { record = s.find_player(id); };
+      const StoreWorker::JobOn<AccountStore> load = [&](AccountStore& s) {
+        record = s.find_player(id);
+      };
       co_await store_.run(load);
       if (record) waiting = players_.adopt(*record);
     }
@@ -100,10 +105,11 @@ asio::awaitable<void> ClusterDirectory::resume(std::weak_ptr<Participant> to,
     std::optional<std::string> url;
     try {
       // Their race; else, between matches, their tournament (whose node opens the next).
-      const StoreWorker::Job find = [&](Store& s) {
-        code = s.race_room_of(player->id);
-        if (!code) code = s.tournament_of(player->id);
-      };
+      const StoreWorker::JobOn<GameStore, TournamentStore> find =
+          [&](GameStore& games, TournamentStore& tournaments) {
+            code = games.race_room_of(player->id);
+            if (!code) code = tournaments.tournament_of(player->id);
+          };
       co_await store_.run(find);
       if (!code) co_return;  // in no race and no tournament anywhere
       // A race this node handed over: its new owner was learned then (Redis may not answer).

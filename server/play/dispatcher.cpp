@@ -19,6 +19,9 @@
 #include "server/game/record_views.hpp"
 #include "server/game/store_journal.hpp"
 #include "server/play/bot_fallback.hpp"
+#include "server/store/account_store.hpp"
+#include "server/store/board_store.hpp"
+#include "server/store/game_store.hpp"
 
 namespace tilerace::server {
 
@@ -273,7 +276,7 @@ asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,
   answered.period = protocol::period_at(m, unix_ms());
   const LeaderboardQuery query = query_of(answered, c.player->id);
   Leaderboard board;
-  const StoreWorker::Job load = [&](Store& s) { board = s.leaderboard(query); };
+  const StoreWorker::JobOn<BoardStore> load = [&](BoardStore& s) { board = s.leaderboard(query); };
   co_await store_.run(load);
   std::optional<protocol::LeaderboardEntry> me;
   if (board.me) me = view_of(*board.me);
@@ -282,7 +285,9 @@ asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,
 
 asio::awaitable<void> Dispatcher::on_bot_record(Connection& c, const protocol::Rid& rid) {
   std::vector<BotRecord> records;
-  const StoreWorker::Job load = [&](Store& s) { records = s.bot_records(c.player->id); };
+  const StoreWorker::JobOn<GameStore> load = [&](GameStore& s) {
+    records = s.bot_records(c.player->id);
+  };
   co_await store_.run(load);
   std::vector<protocol::BotRecordView> views;
   for (const BotRecord& r : records) views.push_back({r.strength, r.wins, r.losses, r.draws});
@@ -436,9 +441,10 @@ asio::awaitable<std::shared_ptr<const GhostRun>> Dispatcher::load_ghost(Connecti
                                                                         const protocol::Rid& rid) {
   std::optional<GameRecord> game;
   std::optional<PlayerRecord> owner;
-  const StoreWorker::Job load = [&](Store& s) {
-    game = s.find_game(id);
-    if (game) owner = s.find_player(game->player_id);
+  const StoreWorker::JobOn<AccountStore, GameStore> load = [&](AccountStore& accounts,
+                                                               GameStore& games) {
+    game = games.find_game(id);
+    if (game) owner = accounts.find_player(game->player_id);
   };
   try {
     co_await store_.run(load);

@@ -6,6 +6,8 @@
 
 #include "protocol/friends.hpp"
 #include "protocol/names.hpp"
+#include "server/store/account_store.hpp"
+#include "server/store/social_store.hpp"
 
 namespace tilerace::server {
 
@@ -107,7 +109,7 @@ asio::awaitable<std::string> Friends::resolve(Connection& c, const protocol::Fri
                                               const protocol::Rid& rid) {
   std::string id;
   const std::string key = m.name.empty() ? std::string() : protocol::name_key(m.name);
-  const StoreWorker::Job find = [&](Store& s) {
+  const StoreWorker::JobOn<AccountStore> find = [&](AccountStore& s) {
     if (!key.empty()) {
       if (const auto who = s.credentials(key)) id = who->player_id;
     } else if (s.find_player(m.player)) {
@@ -137,9 +139,10 @@ asio::awaitable<void> Friends::change(Connection& c, const protocol::FriendChang
   std::string other_name;
   const FriendAction action = action_of(m.verb);
   const std::int64_t now = now_();
-  const StoreWorker::Job save = [&](Store& s) {
-    result = s.change_friendship(me->id, other, action, now);
-    if (const auto record = s.find_player(other)) other_name = record->name;
+  const StoreWorker::JobOn<AccountStore, SocialStore> save = [&](AccountStore& accounts,
+                                                                 SocialStore& social) {
+    result = social.change_friendship(me->id, other, action, now);
+    if (const auto record = accounts.find_player(other)) other_name = record->name;
   };
   co_await store_.run(save);
   if (const auto refused = refusal(result.step.outcome)) {
@@ -183,7 +186,7 @@ asio::awaitable<void> Friends::change(Connection& c, const protocol::FriendChang
 asio::awaitable<void> Friends::list(Connection& c, const protocol::Rid& rid) {
   std::vector<FriendRecord> records;
   const std::string& id = c.player->id;
-  const StoreWorker::Job load = [&](Store& s) { records = s.friends_of(id); };
+  const StoreWorker::JobOn<SocialStore> load = [&](SocialStore& s) { records = s.friends_of(id); };
   co_await store_.run(load);
   std::vector<std::string> ids = friend_ids(records);
   {
@@ -211,7 +214,7 @@ asio::awaitable<void> Friends::list(Connection& c, const protocol::Rid& rid) {
 asio::awaitable<void> Friends::reload(std::shared_ptr<Player> player) {
   std::vector<FriendRecord> records;
   const std::string& id = player->id;
-  const StoreWorker::Job load = [&](Store& s) { records = s.friends_of(id); };
+  const StoreWorker::JobOn<SocialStore> load = [&](SocialStore& s) { records = s.friends_of(id); };
   co_await store_.run(load);
   std::vector<std::string> ids = friend_ids(records);
   std::lock_guard lock(player->mutex);

@@ -12,6 +12,7 @@
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/game/daily.hpp"
+#include "server/store/account_store.hpp"
 
 namespace tilerace::server {
 
@@ -89,7 +90,7 @@ asio::awaitable<void> Moderation::sweep() {
     co_await timer->async_wait(asio::as_tuple(asio::use_awaitable));
     if (stopped_) co_return;
     std::vector<std::string> banned;
-    const StoreWorker::Job read = [&banned](Store& s) {
+    const StoreWorker::JobOn<ModerationStore> read = [&banned](ModerationStore& s) {
       s.lift_expired_bans(unix_ms());
       banned = s.banned_players();
     };
@@ -110,14 +111,16 @@ asio::awaitable<void> Moderation::sweep() {
 
 asio::awaitable<void> Moderation::analyse_some() {
   std::vector<GameRecord> games;
-  const StoreWorker::Job load = [&games](Store& s) {
+  const StoreWorker::JobOn<ModerationStore> load = [&games](ModerationStore& s) {
     games = s.unanalysed_games(kAnalysedPerSweep);
   };
   co_await store_.run(load);
   for (GameRecord& game : games) {
     if (stopped_) co_return;
     const SignalRecord record = co_await analyse(std::move(game));
-    const StoreWorker::Job save = [&record](Store& s) { s.save_signals(record, unix_ms()); };
+    const StoreWorker::JobOn<ModerationStore> save = [&record](ModerationStore& s) {
+      s.save_signals(record, unix_ms());
+    };
     co_await store_.run(save);
   }
 }
@@ -174,7 +177,9 @@ asio::awaitable<void> Moderation::close_banned(std::string player_id) {
   // The store unreachable: the ban is in force (it was just written or read), so it is closed
   // anyway, in general words.
   std::optional<BanRecord> ban = BanRecord{.player_id = player_id};
-  const StoreWorker::Job find = [&](Store& s) { ban = s.ban_of(player_id, unix_ms()); };
+  const StoreWorker::JobOn<ModerationStore> find = [&](ModerationStore& s) {
+    ban = s.ban_of(player_id, unix_ms());
+  };
   try {
     co_await store_.run(find);
   } catch (const std::exception& e) {
@@ -221,9 +226,10 @@ asio::awaitable<void> Moderation::report(Connection& c, const protocol::Report& 
                             .note = m.note,
                             .at = unix_ms()};
   const std::string day = day_of(report.at);
-  const StoreWorker::Job file = [&](Store& s) {
-    exists = s.find_player(report.player_id).has_value();
-    if (exists) filed = s.add_report(report, day);
+  const StoreWorker::JobOn<AccountStore, ModerationStore> file = [&](AccountStore& accounts,
+                                                                     ModerationStore& moderation) {
+    exists = accounts.find_player(report.player_id).has_value();
+    if (exists) filed = moderation.add_report(report, day);
   };
   co_await store_.run(file);
   if (!exists) co_return refuse(ErrorCode::no_such_player, "no player with that id");
@@ -259,13 +265,14 @@ asio::awaitable<AdminAnswer> Moderation::ban(const Actor& actor, const protocol:
   const std::int64_t now = unix_ms();
   if (a.until != 0 && a.until <= now) co_return refused(400, "bad_field", "until has passed");
   bool exists = false;
-  const StoreWorker::Job save = [&](Store& s) {
-    const std::optional<PlayerRecord> player = s.find_player(a.player);
+  const StoreWorker::JobOn<AccountStore, ModerationStore> save = [&](AccountStore& accounts,
+                                                                     ModerationStore& moderation) {
+    const std::optional<PlayerRecord> player = accounts.find_player(a.player);
     exists = player.has_value();
     if (!exists) return;
-    s.ban({a.player, a.reason, a.until, now},
-          audit_entry(actor, "ban", a.player, player->name, a.reason,
-                      a.until == 0 ? "until lifted" : "until " + std::to_string(a.until)));
+    moderation.ban({a.player, a.reason, a.until, now},
+                   audit_entry(actor, "ban", a.player, player->name, a.reason,
+                               a.until == 0 ? "until lifted" : "until " + std::to_string(a.until)));
   };
   co_await store_.run(save);
   if (!exists) co_return refused(404, "no_such_player", "no player with that id");
@@ -276,10 +283,11 @@ asio::awaitable<AdminAnswer> Moderation::ban(const Actor& actor, const protocol:
 
 asio::awaitable<AdminAnswer> Moderation::unban(const Actor& actor, const protocol::AdminUnban& a) {
   bool lifted = false;
-  const StoreWorker::Job save = [&](Store& s) {
-    const std::optional<PlayerRecord> player = s.find_player(a.player);
-    lifted = s.unban(a.player,
-                     audit_entry(actor, "unban", a.player, player ? player->name : "", a.reason));
+  const StoreWorker::JobOn<AccountStore, ModerationStore> save = [&](AccountStore& accounts,
+                                                                     ModerationStore& moderation) {
+    const std::optional<PlayerRecord> player = accounts.find_player(a.player);
+    lifted = moderation.unban(
+        a.player, audit_entry(actor, "unban", a.player, player ? player->name : "", a.reason));
   };
   co_await store_.run(save);
   if (!lifted) co_return refused(404, "not_banned", "that player is not banned");
@@ -290,13 +298,14 @@ asio::awaitable<AdminAnswer> Moderation::rename(const Actor& actor,
                                                 const protocol::AdminRename& a) {
   std::optional<PlayerRecord> before;
   bool renamed = false;
-  const StoreWorker::Job save = [&](Store& s) {
-    before = s.find_player(a.player);
+  const StoreWorker::JobOn<AccountStore, ModerationStore> save = [&](AccountStore& accounts,
+                                                                     ModerationStore& moderation) {
+    before = accounts.find_player(a.player);
     if (!before) return;
-    renamed = s.rename(a.player, a.name, protocol::name_key(a.name), unix_ms());
+    renamed = accounts.rename(a.player, a.name, protocol::name_key(a.name), unix_ms());
     if (renamed) {
-      s.audit(audit_entry(actor, "rename", a.player, before->name, a.reason,
-                          before->name + " → " + a.name));
+      moderation.audit(audit_entry(actor, "rename", a.player, before->name, a.reason,
+                                   before->name + " → " + a.name));
     }
   };
   co_await store_.run(save);
@@ -311,13 +320,14 @@ asio::awaitable<AdminAnswer> Moderation::reset_password(const Actor& actor,
   const std::string code = random_code(protocol::kLinkCodeLength, protocol::kRoomCodeAlphabet);
   const std::int64_t expires_at = unix_ms() + kResetCodeMs;
   bool exists = false;
-  const StoreWorker::Job save = [&](Store& s) {
-    const std::optional<PlayerRecord> player = s.find_player(a.player);
+  const StoreWorker::JobOn<AccountStore, ModerationStore> save = [&](AccountStore& accounts,
+                                                                     ModerationStore& moderation) {
+    const std::optional<PlayerRecord> player = accounts.find_player(a.player);
     exists = player.has_value();
     if (!exists) return;
-    s.set_password(a.player, "", 0);  // a guest again: the link code lets them choose anew
-    s.add_link_code(code, a.player, expires_at);
-    s.audit(audit_entry(actor, "reset_password", a.player, player->name, a.reason));
+    accounts.set_password(a.player, "", 0);  // a guest again: the link code lets them choose anew
+    accounts.add_link_code(code, a.player, expires_at);
+    moderation.audit(audit_entry(actor, "reset_password", a.player, player->name, a.reason));
   };
   co_await store_.run(save);
   if (!exists) co_return refused(404, "no_such_player", "no player with that id");
@@ -328,7 +338,7 @@ asio::awaitable<AdminAnswer> Moderation::reset_password(const Actor& actor,
 asio::awaitable<AdminAnswer> Moderation::hide_game(const Actor& actor,
                                                    const protocol::AdminHideGame& a) {
   bool changed = false;
-  const StoreWorker::Job save = [&](Store& s) {
+  const StoreWorker::JobOn<ModerationStore> save = [&](ModerationStore& s) {
     changed =
         s.hide_game(a.game, a.hidden,
                     audit_entry(actor, a.hidden ? "hide_game" : "show_game", a.game, "", a.reason));
@@ -352,7 +362,7 @@ asio::awaitable<AdminAnswer> Moderation::close_room(const Actor& actor,
     }
     if (!elsewhere) co_return refused(404, "no_such_room", "no room with that code");
   }
-  const StoreWorker::Job save = [&](Store& s) {
+  const StoreWorker::JobOn<ModerationStore> save = [&](ModerationStore& s) {
     s.audit(audit_entry(actor, "close_room", a.code, "", a.reason));
   };
   co_await store_.run(save);
@@ -363,7 +373,7 @@ asio::awaitable<AdminAnswer> Moderation::close_room(const Actor& actor,
 asio::awaitable<AdminAnswer> Moderation::resolve_report(const Actor& actor,
                                                         const protocol::AdminResolveReport& a) {
   bool resolved = false;
-  const StoreWorker::Job save = [&](Store& s) {
+  const StoreWorker::JobOn<ModerationStore> save = [&](ModerationStore& s) {
     resolved = s.resolve_report(
         a.id, a.resolution,
         audit_entry(actor, "resolve_report", std::to_string(a.id), "", a.resolution));
@@ -375,7 +385,7 @@ asio::awaitable<AdminAnswer> Moderation::resolve_report(const Actor& actor,
 
 asio::awaitable<AdminAnswer> Moderation::search(std::string query) {
   std::vector<protocol::PlayerSummary> found;
-  const StoreWorker::Job load = [&](Store& s) {
+  const StoreWorker::JobOn<ModerationStore> load = [&](ModerationStore& s) {
     const std::int64_t now = unix_ms();
     for (const PlayerRecord& p : s.search_players(query, 50)) {
       found.push_back(summary_of(p, s.ban_of(p.id, now)));
@@ -387,22 +397,23 @@ asio::awaitable<AdminAnswer> Moderation::search(std::string query) {
 
 asio::awaitable<AdminAnswer> Moderation::player(std::string id) {
   std::optional<protocol::AdminPlayerView> view;
-  const StoreWorker::Job load = [&](Store& s) {
-    const std::optional<PlayerRecord> p = s.find_player(id);
+  const StoreWorker::JobOn<AccountStore, ModerationStore> load = [&](AccountStore& accounts,
+                                                                     ModerationStore& moderation) {
+    const std::optional<PlayerRecord> p = accounts.find_player(id);
     if (!p) return;
-    const std::optional<BanRecord> ban = s.ban_of(id, unix_ms());
+    const std::optional<BanRecord> ban = moderation.ban_of(id, unix_ms());
     view.emplace();
     view->player = summary_of(*p, ban);
     if (ban) view->ban_reason = ban->reason;
-    view->old_names = s.old_names(id);
-    for (const SessionRecord& r : s.sessions(id)) {
+    view->old_names = accounts.old_names(id);
+    for (const SessionRecord& r : accounts.sessions(id)) {
       view->sessions.push_back({r.label, r.created_at, r.last_seen, r.address});
     }
-    for (const auto& [g, hidden] : s.recent_games(id, 30)) {
+    for (const auto& [g, hidden] : moderation.recent_games(id, 30)) {
       view->games.push_back({g.id, g.config.mode, g.config.size, g.score, g.move_count, g.state,
                              g.room, g.ended_at, g.ranked, hidden});
     }
-    for (ReportRecord& r : s.reports(false, 500)) {
+    for (ReportRecord& r : moderation.reports(false, 500)) {
       if (r.player_id == id) view->reports.push_back(view_of(std::move(r)));
     }
   };
@@ -413,7 +424,7 @@ asio::awaitable<AdminAnswer> Moderation::player(std::string id) {
 
 asio::awaitable<AdminAnswer> Moderation::audit(std::int64_t before, int limit) {
   std::vector<protocol::AuditView> entries;
-  const StoreWorker::Job load = [&](Store& s) {
+  const StoreWorker::JobOn<ModerationStore> load = [&](ModerationStore& s) {
     for (AuditEntry& e : s.audit_log(before, limit)) {
       entries.push_back({e.id, e.at, std::move(e.actor), std::move(e.action), std::move(e.target),
                          std::move(e.reason), std::move(e.detail), std::move(e.actor_role),
@@ -426,7 +437,9 @@ asio::awaitable<AdminAnswer> Moderation::audit(std::int64_t before, int limit) {
 
 asio::awaitable<AdminAnswer> Moderation::suspicion(int limit) {
   std::vector<SignalRecord> records;
-  const StoreWorker::Job load = [&](Store& s) { records = s.suspicious_games(limit); };
+  const StoreWorker::JobOn<ModerationStore> load = [&](ModerationStore& s) {
+    records = s.suspicious_games(limit);
+  };
   co_await store_.run(load);
   std::vector<protocol::SuspicionView> views;
   for (SignalRecord& r : records) {
@@ -447,7 +460,9 @@ asio::awaitable<AdminAnswer> Moderation::suspicion(int limit) {
 
 asio::awaitable<AdminAnswer> Moderation::reports(bool open_only) {
   std::vector<ReportRecord> records;
-  const StoreWorker::Job load = [&](Store& s) { records = s.reports(open_only, 200); };
+  const StoreWorker::JobOn<ModerationStore> load = [&](ModerationStore& s) {
+    records = s.reports(open_only, 200);
+  };
   co_await store_.run(load);
   std::vector<protocol::ReportView> views;
   for (ReportRecord& r : records) views.push_back(view_of(std::move(r)));

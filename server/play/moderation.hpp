@@ -31,6 +31,8 @@
 #include "server/play/operator_actor.hpp"
 #include "server/play/player_reach.hpp"
 #include "server/play/room_directory.hpp"
+#include "server/store/game_store.hpp"
+#include "server/store/moderation_store.hpp"
 #include "server/store/store_worker.hpp"
 
 namespace tilerace::server {

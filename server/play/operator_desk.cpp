@@ -5,6 +5,8 @@
 #include "server/base/secrets.hpp"
 #include "server/base/totp.hpp"
 #include "server/base/unix_time.hpp"
+#include "server/store/moderation_store.hpp"
+#include "server/store/operator_store.hpp"
 
 namespace tilerace::server {
 
@@ -47,7 +49,9 @@ asio::awaitable<std::optional<Actor>> OperatorDesk::session(std::string token,
   if (!token.starts_with(kTokenPrefix) || token.size() > kMaxTokenBytes) co_return std::nullopt;
   const std::string hash = code_hash(token);
   std::optional<OperatorRecord> op;
-  const StoreWorker::Job find = [&](Store& s) { op = s.operator_of_session(hash, unix_ms()); };
+  const StoreWorker::JobOn<OperatorStore> find = [&](OperatorStore& s) {
+    op = s.operator_of_session(hash, unix_ms());
+  };
   co_await store_.run(find);
   if (!op) co_return std::nullopt;
   co_return Actor{op->id, op->name, op->role, std::move(address), hash};
@@ -57,7 +61,9 @@ asio::awaitable<AdminAnswer> OperatorDesk::sign_in(protocol::OperatorSignIn in, 
                                                    bool& failed) {
   const std::string key = protocol::operator_name_key(in.name).value_or("");
   std::optional<OperatorRecord> op;
-  const StoreWorker::Job find = [&](Store& s) { op = s.operator_named(key); };
+  const StoreWorker::JobOn<OperatorStore> find = [&](OperatorStore& s) {
+    op = s.operator_named(key);
+  };
   co_await store_.run(find);
   const std::string stored = op ? op->password_hash : "";
   const bool matches = co_await hasher_.verify(in.password, stored);
@@ -67,7 +73,9 @@ asio::awaitable<AdminAnswer> OperatorDesk::sign_in(protocol::OperatorSignIn in, 
     failed = true;
     spdlog::info("operator sign-in failed: '{}' from {}: {}", who.name, address, why);
     const AuditEntry entry = desk_entry(who, "sign_in_failed", who.id, who.name, std::move(why));
-    const StoreWorker::Job note = [&entry](Store& s) { s.audit(entry); };
+    const StoreWorker::JobOn<ModerationStore> note = [&entry](ModerationStore& s) {
+      s.audit(entry);
+    };
     co_await store_.run(note);
   };
   if (!op || !matches) {
@@ -81,7 +89,9 @@ asio::awaitable<AdminAnswer> OperatorDesk::sign_in(protocol::OperatorSignIn in, 
     const std::optional<std::int64_t> step = step_of_code(op->totp_secret, in.totp);
     bool fresh = false;
     if (step) {
-      const StoreWorker::Job use = [&](Store& s) { fresh = s.use_totp_step(op->id, *step); };
+      const StoreWorker::JobOn<OperatorStore> use = [&](OperatorStore& s) {
+        fresh = s.use_totp_step(op->id, *step);
+      };
       co_await store_.run(use);
     }
     if (!step) {
@@ -97,9 +107,10 @@ asio::awaitable<AdminAnswer> OperatorDesk::sign_in(protocol::OperatorSignIn in, 
   const std::int64_t now = unix_ms();
   const OperatorSessionRecord session{code_hash(token), op->id, now, now + kSessionMs, address};
   const AuditEntry entry = desk_entry(who, "sign_in", op->id, op->name);
-  const StoreWorker::Job open = [&](Store& s) {
-    s.add_operator_session(session);
-    s.audit(entry);
+  const StoreWorker::JobOn<ModerationStore, OperatorStore> open = [&](ModerationStore& moderation,
+                                                                      OperatorStore& operators) {
+    operators.add_operator_session(session);
+    moderation.audit(entry);
   };
   co_await store_.run(open);
   co_return AdminAnswer{200,
@@ -115,9 +126,10 @@ asio::awaitable<AdminAnswer> OperatorDesk::act(Actor actor, protocol::DeskAction
   }
   if (std::holds_alternative<protocol::OperatorSignOut>(action)) {
     const AuditEntry entry = desk_entry(actor, "sign_out", actor.id, actor.name);
-    const StoreWorker::Job end = [&](Store& s) {
-      s.end_operator_session(actor.session);
-      s.audit(entry);
+    const StoreWorker::JobOn<ModerationStore, OperatorStore> end = [&](ModerationStore& moderation,
+                                                                       OperatorStore& operators) {
+      operators.end_operator_session(actor.session);
+      moderation.audit(entry);
     };
     co_await store_.run(end);
     co_return AdminAnswer{200, protocol::encode_admin_done()};
@@ -125,9 +137,10 @@ asio::awaitable<AdminAnswer> OperatorDesk::act(Actor actor, protocol::DeskAction
   if (std::holds_alternative<protocol::TotpEnrol>(action)) {
     const std::string secret = totp::new_secret();
     const AuditEntry entry = desk_entry(actor, "totp_enrol", actor.id, actor.name);
-    const StoreWorker::Job save = [&](Store& s) {
-      s.set_totp_pending(actor.id, secret);
-      s.audit(entry);
+    const StoreWorker::JobOn<ModerationStore, OperatorStore> save = [&](ModerationStore& moderation,
+                                                                        OperatorStore& operators) {
+      operators.set_totp_pending(actor.id, secret);
+      moderation.audit(entry);
     };
     co_await store_.run(save);
     co_return AdminAnswer{
@@ -140,19 +153,21 @@ asio::awaitable<AdminAnswer> OperatorDesk::act(Actor actor, protocol::DeskAction
   if (remove && id == actor.id) co_return refused(409, "not_allowed", "you cannot remove yourself");
   std::optional<OperatorSummary> target;
   std::int64_t ended = 0;
-  const StoreWorker::Job change = [&](Store& s) {
-    for (OperatorSummary& o : s.operators(unix_ms())) {
+  const StoreWorker::JobOn<ModerationStore, OperatorStore> change = [&](ModerationStore& moderation,
+                                                                        OperatorStore& operators) {
+    for (OperatorSummary& o : operators.operators(unix_ms())) {
       if (o.id == id) target = std::move(o);
     }
     if (!target) return;
     ended = target->sessions;
     if (remove) {
-      s.remove_operator(id);
+      operators.remove_operator(id);
     } else {
-      s.end_operator_sessions(id);
+      operators.end_operator_sessions(id);
     }
-    s.audit(desk_entry(actor, remove ? "remove_operator" : "sign_out_operator", id, target->name,
-                       std::to_string(ended) + (ended == 1 ? " session" : " sessions")));
+    moderation.audit(desk_entry(actor, remove ? "remove_operator" : "sign_out_operator", id,
+                                target->name,
+                                std::to_string(ended) + (ended == 1 ? " session" : " sessions")));
   };
   co_await store_.run(change);
   if (!target) co_return refused(404, "no_such_operator", "no operator with that id");
@@ -168,9 +183,11 @@ asio::awaitable<AdminAnswer> OperatorDesk::create(const Actor& actor, protocol::
                           .created_at = unix_ms()};
   const std::string key = protocol::operator_name_key(c.name).value_or(c.name);
   bool added = false;
-  const StoreWorker::Job save = [&](Store& s) {
-    added = s.add_operator(op, key);
-    if (added) s.audit(desk_entry(actor, "create_operator", op.id, op.name, "role " + op.role));
+  const StoreWorker::JobOn<ModerationStore, OperatorStore> save = [&](ModerationStore& moderation,
+                                                                      OperatorStore& operators) {
+    added = operators.add_operator(op, key);
+    if (added)
+      moderation.audit(desk_entry(actor, "create_operator", op.id, op.name, "role " + op.role));
   };
   co_await store_.run(save);
   if (!added) co_return refused(409, "name_taken", "another operator has that name");
@@ -180,7 +197,9 @@ asio::awaitable<AdminAnswer> OperatorDesk::create(const Actor& actor, protocol::
 asio::awaitable<AdminAnswer> OperatorDesk::confirm(const Actor& actor, const std::string& code) {
   const std::string key = protocol::operator_name_key(actor.name).value_or(actor.name);
   std::optional<OperatorRecord> op;
-  const StoreWorker::Job find = [&](Store& s) { op = s.operator_named(key); };
+  const StoreWorker::JobOn<OperatorStore> find = [&](OperatorStore& s) {
+    op = s.operator_named(key);
+  };
   co_await store_.run(find);
   if (!op || op->totp_pending.empty()) {
     co_return refused(409, "not_enrolling", "start an enrolment first (totp_enrol)");
@@ -189,9 +208,10 @@ asio::awaitable<AdminAnswer> OperatorDesk::confirm(const Actor& actor, const std
   if (!step) co_return refused(400, "bad_code", "that is not the new secret's code just now");
   bool confirmed = false;
   const AuditEntry entry = desk_entry(actor, "totp_confirm", actor.id, actor.name);
-  const StoreWorker::Job save = [&](Store& s) {
-    confirmed = s.confirm_totp(actor.id, *step);
-    if (confirmed) s.audit(entry);
+  const StoreWorker::JobOn<ModerationStore, OperatorStore> save = [&](ModerationStore& moderation,
+                                                                      OperatorStore& operators) {
+    confirmed = operators.confirm_totp(actor.id, *step);
+    if (confirmed) moderation.audit(entry);
   };
   co_await store_.run(save);
   if (!confirmed) co_return refused(400, "code_used", "that code was used already");
@@ -201,7 +221,9 @@ asio::awaitable<AdminAnswer> OperatorDesk::confirm(const Actor& actor, const std
 asio::awaitable<AdminAnswer> OperatorDesk::me(Actor actor) {
   const std::string key = protocol::operator_name_key(actor.name).value_or(actor.name);
   std::optional<OperatorRecord> op;
-  const StoreWorker::Job find = [&](Store& s) { op = s.operator_named(key); };
+  const StoreWorker::JobOn<OperatorStore> find = [&](OperatorStore& s) {
+    op = s.operator_named(key);
+  };
   co_await store_.run(find);
   if (!op) co_return refused(401, "unauthorized", "sign in again");
   co_return AdminAnswer{200, protocol::encode_operator_me(view_of(*op))};
@@ -209,7 +231,7 @@ asio::awaitable<AdminAnswer> OperatorDesk::me(Actor actor) {
 
 asio::awaitable<AdminAnswer> OperatorDesk::operators() {
   std::vector<protocol::OperatorView> views;
-  const StoreWorker::Job load = [&](Store& s) {
+  const StoreWorker::JobOn<OperatorStore> load = [&](OperatorStore& s) {
     for (OperatorSummary& o : s.operators(unix_ms())) {
       views.push_back({std::move(o.id), std::move(o.name), std::move(o.role), o.totp, o.created_at,
                        o.sessions, o.last_sign_in});

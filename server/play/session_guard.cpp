@@ -11,6 +11,7 @@
 
 #include "protocol/encode.hpp"
 #include "server/game/room.hpp"
+#include "server/store/account_store.hpp"
 
 namespace tilerace::server {
 
@@ -56,7 +57,9 @@ asio::awaitable<void> SessionGuard::sweep() {
 asio::awaitable<std::int64_t> SessionGuard::take(std::string player_id) {
   if (reach_ == nullptr) co_return 0;
   std::int64_t epoch = 0;
-  const StoreWorker::Job take = [&](Store& s) { epoch = s.take_connection(player_id); };
+  const StoreWorker::JobOn<AccountStore> take = [&](AccountStore& s) {
+    epoch = s.take_connection(player_id);
+  };
   co_await store_.run(take);
   try {
     co_await reach_->take_connection(player_id, epoch);
@@ -90,7 +93,9 @@ void SessionGuard::settle(const std::shared_ptr<Player>& player, std::function<v
     if (!recorded) {
       ConnectionStates states;
       const std::vector<std::string> who{p->id};
-      const StoreWorker::Job read = [&](Store& s) { states = s.check_connections(who, {}); };
+      const StoreWorker::JobOn<AccountStore> read = [&](AccountStore& s) {
+        states = s.check_connections(who, {});
+      };
       try {
         co_await store.run(read);
       } catch (const std::exception& e) {
@@ -147,7 +152,9 @@ asio::awaitable<void> SessionGuard::check(std::vector<std::string> players) {
   }
   if (open.empty()) co_return;
   ConnectionStates states;
-  const StoreWorker::Job read = [&](Store& s) { states = s.check_connections(ids, sessions); };
+  const StoreWorker::JobOn<AccountStore> read = [&](AccountStore& s) {
+    states = s.check_connections(ids, sessions);
+  };
   co_await store_.run(read);
   for (const Open& o : open) {
     const auto it = states.players.find(o.player->id);

@@ -7,6 +7,7 @@
 #include "server/base/unix_time.hpp"
 #include "server/game/daily.hpp"
 #include "server/game/record_views.hpp"
+#include "server/store/daily_store.hpp"
 
 namespace tilerace::server {
 
@@ -65,7 +66,9 @@ asio::awaitable<void> SoloPlay::new_game(Connection& c, const protocol::NewGame&
     seed = daily_seed(daily_secret_, day, mode);
     const DailyAttempt attempt{
         .day = day, .mode = std::string(mode.key), .player_id = p.id, .game_id = id, .at = now};
-    const StoreWorker::Job claim = [&](Store& s) { ranked_daily = s.claim_daily(attempt); };
+    const StoreWorker::JobOn<DailyStore> claim = [&](DailyStore& s) {
+      ranked_daily = s.claim_daily(attempt);
+    };
     co_await store_.run(claim);
   }
   std::string reply;

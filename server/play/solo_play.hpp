@@ -13,6 +13,7 @@
 #include "server/base/metrics.hpp"
 #include "server/game/solo_rules.hpp"
 #include "server/play/connection.hpp"
+#include "server/store/game_store.hpp"
 #include "server/store/store_worker.hpp"
 
 namespace tilerace::server {

@@ -137,13 +137,17 @@ void Tournaments::stop() {
   }
 }
 
-std::size_t Tournaments::restore(Store& store) { return rebuild(store.open_tournaments(), store); }
+std::size_t Tournaments::restore(AccountStore& accounts, GameStore& games,
+                                 TournamentStore& journal) {
+  return rebuild(journal.open_tournaments(), accounts, games);
+}
 
-std::size_t Tournaments::rebuild(const std::vector<TournamentRecord>& records, Store& store) {
+std::size_t Tournaments::rebuild(const std::vector<TournamentRecord>& records,
+                                 AccountStore& accounts, GameStore& games) {
   std::size_t rebuilt = 0;
   for (const TournamentRecord& record : records) {
     try {
-      auto t = Tournament::restore(record, services(), store);
+      auto t = Tournament::restore(record, services(), accounts, games);
       std::lock_guard lock(mutex_);
       if (stopped_) t->stop();
       tournaments_[record.code] = std::move(t);
@@ -160,11 +164,12 @@ boost::asio::awaitable<std::vector<std::string>> Tournaments::adopt(std::string 
                                                                     StoreWorker& worker) {
   std::vector<std::string> codes;
   try {
-    const StoreWorker::Job take = [&](Store& s) {
-      const std::vector<TournamentRecord> records = s.adopt_tournaments(orphan, url);
-      rebuild(records, s);
-      for (const TournamentRecord& r : records) codes.push_back(r.code);
-    };
+    const StoreWorker::JobOn<AccountStore, GameStore, TournamentStore> take =
+        [&](AccountStore& accounts, GameStore& games, TournamentStore& journal) {
+          const std::vector<TournamentRecord> records = journal.adopt_tournaments(orphan, url);
+          rebuild(records, accounts, games);
+          for (const TournamentRecord& r : records) codes.push_back(r.code);
+        };
     co_await worker.run(take);
   } catch (const std::exception& e) {
     spdlog::error("cluster: adopting the tournaments of node {}: {}", orphan, e.what());
@@ -200,7 +205,9 @@ boost::asio::awaitable<void> Tournaments::journal(StoreWorker& worker) {
   if (records.empty()) co_return;
   std::vector<std::string> lost;
   try {
-    const StoreWorker::Job save = [&](Store& s) { lost = s.journal_tournaments(records); };
+    const StoreWorker::JobOn<TournamentStore> save = [&](TournamentStore& s) {
+      lost = s.journal_tournaments(records);
+    };
     co_await worker.run(save);
   } catch (const std::exception& e) {
     spdlog::warn("tournament journal: {}", e.what());

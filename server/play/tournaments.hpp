@@ -20,7 +20,10 @@
 #include "server/base/metrics.hpp"
 #include "server/game/tournament.hpp"
 #include "server/play/connection.hpp"
+#include "server/store/account_store.hpp"
+#include "server/store/game_store.hpp"
 #include "server/store/store_worker.hpp"
+#include "server/store/tournament_store.hpp"
 
 namespace tilerace::server {
 
@@ -51,9 +54,10 @@ class Tournaments {
   // The tournaments the store's journal has open go on here (Tournament::restore), before
   // serving and after the races are restored (their match rooms are watched again). Calls the
   // store directly. Returns how many; one that cannot be rebuilt is logged and left out.
-  std::size_t restore(Store& store);
+  std::size_t restore(AccountStore& accounts, GameStore& games, TournamentStore& journal);
   // (adopt and restore share this: the records' tournaments, rebuilt and kept here.)
-  std::size_t rebuild(const std::vector<TournamentRecord>& records, Store& store);
+  std::size_t rebuild(const std::vector<TournamentRecord>& records, AccountStore& accounts,
+                      GameStore& games);
   // Journals every tournament that changed since it was last journaled; resumes when committed
   // (a failure is logged, and the next pass writes the same again). One the store says another
   // node holds now (cluster mode) is lost here (Tournament::lose).

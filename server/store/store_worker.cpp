@@ -1,5 +1,7 @@
 #include "server/store/store_worker.hpp"
 
+#include "server/store/store.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/co_spawn.hpp>
@@ -14,9 +16,30 @@ namespace tilerace::server {
 
 namespace asio = boost::asio;
 
-asio::awaitable<void> StoreWorker::run(const Job& job) {
-  const auto task = [this, &job]() -> asio::awaitable<void> {
-    job(store_);
+StoreWorker::StoreWorker(Store& store, Metrics& metrics,
+                         std::chrono::steady_clock::duration group_interval)
+    : store_(store),
+      metrics_(metrics),
+      group_interval_(group_interval),
+      pool_(static_cast<std::size_t>(store.concurrency())) {}
+
+template <class Surface>
+Surface& StoreWorker::surface(Store& store) {
+  return store;
+}
+template Store& StoreWorker::surface<Store>(Store&);
+template AccountStore& StoreWorker::surface<AccountStore>(Store&);
+template SocialStore& StoreWorker::surface<SocialStore>(Store&);
+template GameStore& StoreWorker::surface<GameStore>(Store&);
+template BoardStore& StoreWorker::surface<BoardStore>(Store&);
+template DailyStore& StoreWorker::surface<DailyStore>(Store&);
+template ModerationStore& StoreWorker::surface<ModerationStore>(Store&);
+template OperatorStore& StoreWorker::surface<OperatorStore>(Store&);
+template TournamentStore& StoreWorker::surface<TournamentStore>(Store&);
+
+asio::awaitable<void> StoreWorker::run_on(const void* job, void (*call)(const void*, Store&)) {
+  const auto task = [this, job, call]() -> asio::awaitable<void> {
+    call(job, store_);
     co_return;
   };
   const auto give_up = std::chrono::steady_clock::now() + kRetryFor;

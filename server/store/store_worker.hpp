@@ -28,9 +28,12 @@
 #include <vector>
 
 #include "server/base/metrics.hpp"
-#include "server/store/store.hpp"
+#include "server/store/game_store.hpp"
 
 namespace tilerace::server {
+
+class Store;
+class StoreUnavailable;
 
 class StoreWorker {
  public:
@@ -41,20 +44,25 @@ class StoreWorker {
 
   // group_interval: group commit's (0: only the games already waiting are grouped).
   StoreWorker(Store& store, Metrics& metrics,
-              std::chrono::steady_clock::duration group_interval = kGroupInterval)
-      : store_(store),
-        metrics_(metrics),
-        group_interval_(group_interval),
-        pool_(static_cast<std::size_t>(store.concurrency())) {}
+              std::chrono::steady_clock::duration group_interval = kGroupInterval);
   ~StoreWorker() { pool_.join(); }
 
-  using Job = std::function<void(Store&)>;
+  // A job on the surfaces of the domains it works on (server/store/<domain>_store.hpp, those
+  // Store derives from), or on the whole Store: a caller includes only the domains it uses.
+  template <class... Surfaces>
+  using JobOn = std::function<void(Surfaces&...)>;
+  using Job = JobOn<Store>;
 
   // Runs job on a storage thread; rethrows what it throws (after the retries above). job must
-  // outlive the await. Callers pass a named Job, never a temporary: GCC 12 mishandles
+  // outlive the await. Callers pass a named job, never a temporary: GCC 12 mishandles
   // temporaries that live across a co_await (it destroyed a std::function twice here), so
   // none may cross one.
-  boost::asio::awaitable<void> run(const Job& job);
+  template <class... Surfaces>
+  boost::asio::awaitable<void> run(const JobOn<Surfaces...>& job) {
+    return run_on(&job, [](const void* erased, Store& store) {
+      (*static_cast<const JobOn<Surfaces...>*>(erased))(surface<Surfaces>(store)...);
+    });
+  }
 
   // Store::record_game and Store::record_race through run(), grouped with other games and
   // races into one transaction when the store runs one job at a time (above). What each
@@ -84,6 +92,11 @@ class StoreWorker {
     bool done = false;
   };
 
+  // store as one of its surfaces (store_worker.cpp has one for each).
+  template <class Surface>
+  static Surface& surface(Store& store);
+  // Runs call(job, store) on a storage thread, as run says.
+  boost::asio::awaitable<void> run_on(const void* job, void (*call)(const void*, Store&));
   boost::asio::awaitable<std::vector<Grant>> record(Finished item);
   void reachable();
   void unreachable(const StoreUnavailable& e);

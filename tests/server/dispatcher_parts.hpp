@@ -8,6 +8,7 @@
 #include "server/base/address_limits.hpp"
 #include "server/play/dispatcher.hpp"
 #include "server/play/local_directory.hpp"
+#include "server/store/store.hpp"
 
 namespace tilerace::server::testing {
 

@@ -2,6 +2,8 @@
 // within the group interval of the last commit) are recorded in one transaction, each caller
 // gets its own result or failure, and a group that fails costs no other one its record.
 #include "server/store/store_worker.hpp"
+#include "server/store/game_store.hpp"
+#include "server/store/store.hpp"
 
 #include <gtest/gtest.h>
 
@@ -183,6 +185,8 @@ class StoreWorkerTest : public ::testing::Test {
     out.finished = true;
   }
 
+  // (A job of the very type: one of another would be converted to a temporary that the
+  // coroutine outlives.)
   static asio::awaitable<void> run(StoreWorker& worker, const StoreWorker::Job& job, bool& done) {
     co_await worker.run(job);
     done = true;
