@@ -53,18 +53,29 @@ std::shared_ptr<Room> Room::restore(const ActiveRaceRecord& record,
     std::lock_guard lock(players[i]->mutex);
     players[i]->room = room;
   }
-  std::lock_guard lock(room->mutex_);
+  std::unique_lock lock(room->mutex_);
   room->epoch_race_ = record.id;
   room->epoch_ = record.epoch;
   room->state_.emplace(std::move(*state));
   room->apply_locked(std::move(effects), nullptr);
+  room->send_unlocking(lock);
   return room;
 }
 
 template <class F>
 void Room::act(Participant* asker, F&& f) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   apply_locked(f(*state_, RaceState::Clock::now()), asker);
+  send_unlocking(lock);
+}
+
+void Room::send_unlocking(std::unique_lock<std::mutex>& lock) {
+  if (outbox_.empty()) return;
+  std::lock_guard send(send_mutex_);
+  std::swap(outbox_, sending_);
+  lock.unlock();
+  for (Outgoing& o : sending_) o.to->deliver(std::move(o.message));
+  sending_.clear();  // keeps its capacity: a room's steady state allocates nothing here
 }
 
 void Room::apply_locked(RaceEffects fx, Participant* asker) {
@@ -95,9 +106,10 @@ void Room::apply_locked(RaceEffects fx, Participant* asker) {
   }
   for (Delivery& d : fx.deliveries) {
     if (d.to) {
-      d.to->deliver(std::move(d.message));
+      Participant* to = d.to.get();
+      outbox_.push_back({std::move(d.to), to, std::move(d.message)});
     } else if (asker != nullptr) {
-      asker->deliver(std::move(d.message));
+      outbox_.push_back({nullptr, asker, std::move(d.message)});
     }
   }
   if (state_->closed()) {
@@ -153,14 +165,19 @@ asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result
                     e.what());
     }
     {
-      std::lock_guard lock(self->mutex_);
+      std::unique_lock lock(self->mutex_);
       if (committed) {
         if (self->services_.journal != nullptr) self->services_.journal->forget(result.record.id);
         self->confirmed_ = self->played_;  // the record has every move
         self->apply_locked(self->state_->recorded(result, granted), nullptr);
+        self->send_unlocking(lock);
         co_return;
       }
-      if (attempt == 0) self->apply_locked(self->state_->record_failed(), nullptr);
+      if (attempt == 0) {
+        self->apply_locked(self->state_->record_failed(), nullptr);
+        self->send_unlocking(lock);
+        if (!lock.owns_lock()) lock.lock();
+      }
       if (self->stopped_) co_return;  // the journal keeps the race for the next start
       self->retry_.expires_after(std::chrono::seconds(1 << std::min(attempt, 5)));
     }
@@ -171,7 +188,7 @@ asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result
 
 void Room::join(const std::shared_ptr<Player>& player, const std::shared_ptr<Participant>& to,
                 const protocol::Rid& rid) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   Seat seat{player, to, 0};
   bool claimed = false;
   {
@@ -181,6 +198,7 @@ void Room::join(const std::shared_ptr<Player>& player, const std::shared_ptr<Par
     seat.rating = player->rating;
   }
   apply_locked(state_->join(seat, claimed, rid, RaceState::Clock::now()), to.get());
+  send_unlocking(lock);
 }
 
 void Room::leave(Player& player, Participant& to, const protocol::Rid& rid) {
@@ -195,10 +213,11 @@ std::optional<asio::awaitable<void>> Room::play(Player& player,
                                                 const std::shared_ptr<Participant>& to,
                                                 const protocol::ClientMessage& message,
                                                 const protocol::Rid& rid) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   RaceEffects fx = state_->play(player, message, rid, RaceState::Clock::now());
   if (!fx.move_entry || services_.journal == nullptr) {
     apply_locked(std::move(fx), to.get());
+    send_unlocking(lock);
     return std::nullopt;
   }
   // The answer to the mover waits for the journal; everything else goes out now.
@@ -215,6 +234,7 @@ std::optional<asio::awaitable<void>> Room::play(Player& player,
   const bool in_store = entry.race_id == in_store_race_;
   const std::uint64_t seq = ++played_;
   apply_locked(std::move(fx), nullptr);
+  send_unlocking(lock);
   return journal_then_answer(shared_from_this(), std::move(entry), seq, in_store, to,
                              std::move(held));
 }
@@ -306,19 +326,21 @@ asio::awaitable<Room::Confirmation> Room::confirm(std::shared_ptr<Room> self, st
 
 void Room::answer(std::uint64_t seq, std::shared_ptr<Participant> to,
                   std::vector<SharedMessage> held) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   if (lost_) return;
   ready_.emplace(seq, Answer{std::move(to), std::move(held)});
   for (auto it = ready_.find(next_answer_); it != ready_.end(); it = ready_.find(next_answer_)) {
-    for (SharedMessage& m : it->second.held) it->second.to->deliver(std::move(m));
+    Participant* to = it->second.to.get();
+    for (SharedMessage& m : it->second.held) outbox_.push_back({it->second.to, to, std::move(m)});
     ready_.erase(it);
     ++next_answer_;
   }
+  send_unlocking(lock);
 }
 
 void Room::lose(const std::string& race_id, const RaceOwner& owner) {
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     if (lost_ || closed_ || state_->race_id() != race_id) return;
     lost_ = true;
     ready_.clear();
@@ -326,6 +348,7 @@ void Room::lose(const std::string& race_id, const RaceOwner& owner) {
     spdlog::warn("room {}: race {} is {}'s now (epoch {}): its racers and spectators go there",
                  code_, race_id, owner.node, owner.epoch);
     apply_locked(state_->hand_over(owner.url), nullptr);
+    send_unlocking(lock);
   }
   if (services_.on_handed_over && !owner.url.empty()) services_.on_handed_over(code_, owner.url);
 }

@@ -4,7 +4,10 @@
 // a racer's move reaches the move journal, or the store confirms it, before its answer goes
 // out) → record (a finished race is committed through the StoreWorker before race_over goes
 // out; a failed recording is retried with backoff, the store's race journal keeping it across
-// a restart meanwhile) → deliver (in the rules' order, under the mutex). It links players to
+// a restart meanwhile) → deliver (in the rules' order, outside the mutex: what an action sends
+// and to whom is queued under it, and written after it is released, under a second mutex taken
+// before the first is let go, so a later action's messages never overtake an earlier one's;
+// Beast's chat-multi copies its recipients likewise). It links players to
 // the room and unlinks them (Player::room), and keeps one timer at the rules' next deadline.
 // Every public function may be called from any thread; callers hold a shared_ptr to the room
 // for the call.
@@ -144,9 +147,13 @@ class Room : public std::enable_shared_from_this<Room> {
   template <class F>
   void act(Participant* asker, F&& f);
   // Carries out fx (the mutex held): unlinks the released players, sets new ratings, hands a
-  // finished race to the recorder, delivers in order, tells the registry when the room closed, and
-  // keeps the timer at the rules' next deadline.
+  // finished race to the recorder, queues its deliveries in order, tells the registry when the
+  // room closed, and keeps the timer at the rules' next deadline.
   void apply_locked(RaceEffects fx, Participant* asker);
+  // Writes what is queued, in order, outside the mutex (lock, which holds it, is released once
+  // send_mutex_ is taken; left held when nothing is queued). Every holder of the mutex that
+  // queued calls it before letting the mutex go.
+  void send_unlocking(std::unique_lock<std::mutex>& lock);
   static boost::asio::awaitable<void> record(std::shared_ptr<Room> self, RaceResult result);
   // An abandoned race leaves the move journal and the store's.
   static boost::asio::awaitable<void> forget(RoomServices services, std::string race_id,
@@ -183,6 +190,16 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string tournament_;  // a tournament's match room: its code
   mutable std::mutex mutex_;
   std::optional<RaceState> state_;
+  // A message to write: keep holds the recipient when the rules named it (an asker is alive
+  // for its own call).
+  struct Outgoing {
+    std::shared_ptr<Participant> keep;
+    Participant* to;
+    SharedMessage message;
+  };
+  std::vector<Outgoing> outbox_;   // queued under mutex_
+  std::mutex send_mutex_;          // taken while holding mutex_; held while writing
+  std::vector<Outgoing> sending_;  // being written, under send_mutex_
   boost::asio::steady_timer timer_;
   std::optional<Time> armed_;        // the deadline timer_ waits for
   boost::asio::steady_timer retry_;  // backoff between recording attempts
