@@ -6,11 +6,11 @@
 #include <array>
 
 #include "server/base/message_pool.hpp"
-#include "server/game/apply_move.hpp"
-#include "server/game/game_check.hpp"
+#include "server/rules/apply_move.hpp"
+#include "server/rules/game_check.hpp"
 #include "server/game/game_record.hpp"
 #include "server/game/record_views.hpp"
-#include "server/game/standings.hpp"
+#include "server/rules/standings.hpp"
 
 namespace tilerace::server {
 

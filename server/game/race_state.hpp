@@ -26,7 +26,7 @@
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/game/ghost_run.hpp"
-#include "server/game/match_end.hpp"
+#include "server/rules/match_end.hpp"
 #include "server/game/participant.hpp"
 #include "server/game/player.hpp"
 #include "server/store/game_store.hpp"

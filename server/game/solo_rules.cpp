@@ -2,7 +2,7 @@
 
 #include "protocol/encode.hpp"
 #include "server/base/message_pool.hpp"
-#include "server/game/apply_move.hpp"
+#include "server/rules/apply_move.hpp"
 #include "server/game/daily.hpp"
 #include "server/game/game_record.hpp"
 

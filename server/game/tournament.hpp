@@ -28,7 +28,7 @@
 #include "server/base/metrics.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
-#include "server/game/tournament_state.hpp"
+#include "server/rules/tournament_state.hpp"
 #include "server/store/account_store.hpp"
 #include "server/store/game_store.hpp"
 

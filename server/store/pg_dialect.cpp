@@ -336,7 +336,7 @@ ALTER TABLE active_games ADD COLUMN IF NOT EXISTS node text NOT NULL DEFAULT '',
     R"sql(
 ALTER TABLE active_races ADD COLUMN IF NOT EXISTS progress bigint NOT NULL DEFAULT 0;
 )sql",
-    // Tournaments (server/store/tournament_record.hpp): each as one document, with its node
+    // Tournaments (server/rules/tournament_record.hpp): each as one document, with its node
     // and epoch as a race has them; and the tournament a journaled race is a match of.
     R"sql(
 ALTER TABLE active_races ADD COLUMN IF NOT EXISTS tournament text NOT NULL DEFAULT '';

@@ -179,7 +179,7 @@ enum class Sql : std::uint8_t {
   adopt_races,
   select_racers,  // (race_id) → player_id, game_id, moves, state, left, in position order
   race_room_of,   // (player_id) → room of the newest journaled race they race in (not left)
-  // tournaments (server/store/tournament_record.hpp); a dialect without nodes keeps no node,
+  // tournaments (server/rules/tournament_record.hpp); a dialect without nodes keeps no node,
   // epoch or url
   // (code, node, state, document, updated_at, epoch, url) → one row when written: unless
   // (a dialect with nodes) another node or a later epoch holds it

@@ -312,7 +312,7 @@ CREATE TRIGGER audit_log_append_only_delete BEFORE DELETE ON audit_log
     R"sql(
 CREATE INDEX IF NOT EXISTS races_by_room ON races (room, ended_at);
 )sql",
-    // Tournaments (server/store/tournament_record.hpp): each as one document, and the
+    // Tournaments (server/rules/tournament_record.hpp): each as one document, and the
     // tournament a journaled race is a match of.
     R"sql(
 ALTER TABLE active_races ADD COLUMN tournament TEXT NOT NULL DEFAULT '';

@@ -1,4 +1,4 @@
-#include "server/store/tournament_record.hpp"
+#include "server/rules/tournament_record.hpp"
 
 #include <nlohmann/json.hpp>
 

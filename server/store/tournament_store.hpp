@@ -1,17 +1,17 @@
 #pragma once
-// The store's tournaments, journaled while open (server/store/tournament_record.hpp).
+// The store's tournaments, journaled while open (server/rules/tournament_record.hpp).
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "server/store/tournament_record.hpp"
+#include "server/rules/tournament_record.hpp"
 
 namespace tilerace::server {
 
 class TournamentStore {
  public:
-  // Tournaments (server/store/tournament_record.hpp). Saves each, replacing its older entry.
+  // Tournaments (server/rules/tournament_record.hpp). Saves each, replacing its older entry.
   // A shared store writes one only while this node holds it under its epoch (as a race): the
   // codes of the others (another node adopted them) are returned, unwritten.
   virtual std::vector<std::string> journal_tournaments(

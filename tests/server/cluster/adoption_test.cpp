@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "server/game/game_check.hpp"
+#include "server/rules/game_check.hpp"
 
 namespace tilerace::server {
 namespace {

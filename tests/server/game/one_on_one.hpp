@@ -3,7 +3,7 @@
 #include <utility>
 #include <vector>
 
-#include "server/game/entrant.hpp"
+#include "server/rules/entrant.hpp"
 
 namespace tilerace::server {
 

@@ -21,11 +21,11 @@
 
 #include "protocol/messages.hpp"
 #include "protocol/tournament.hpp"
-#include "server/game/arena_pairing.hpp"
-#include "server/game/elimination_bracket.hpp"
-#include "server/game/match_end.hpp"
-#include "server/game/swiss_pairing.hpp"
-#include "server/store/tournament_record.hpp"
+#include "server/rules/arena_pairing.hpp"
+#include "server/rules/elimination_bracket.hpp"
+#include "server/rules/match_end.hpp"
+#include "server/rules/swiss_pairing.hpp"
+#include "server/rules/tournament_record.hpp"
 
 namespace tilerace::server {
 

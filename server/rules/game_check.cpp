@@ -1,4 +1,4 @@
-#include "server/game/game_check.hpp"
+#include "server/rules/game_check.hpp"
 
 #include <fmt/core.h>
 

@@ -1,4 +1,4 @@
-#include "server/game/standings.hpp"
+#include "server/rules/standings.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "server/game/arena_pairing.hpp"
+#include "server/rules/arena_pairing.hpp"
 
 #include <fmt/core.h>
 #include <gtest/gtest.h>

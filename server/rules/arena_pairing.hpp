@@ -18,7 +18,7 @@
 #include <optional>
 #include <vector>
 
-#include "server/game/entrant.hpp"
+#include "server/rules/entrant.hpp"
 
 namespace tilerace::server {
 

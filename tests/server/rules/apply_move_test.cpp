@@ -1,8 +1,8 @@
-#include "server/game/apply_move.hpp"
+#include "server/rules/apply_move.hpp"
 
 #include <gtest/gtest.h>
 
-#include "server/game/game_check.hpp"
+#include "server/rules/game_check.hpp"
 
 namespace tilerace::server {
 namespace {

@@ -1,4 +1,4 @@
-#include "server/game/swiss_pairing.hpp"
+#include "server/rules/swiss_pairing.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "server/game/tournament_state.hpp"
+#include "server/rules/tournament_state.hpp"
 
 #include <algorithm>
 #include <stdexcept>

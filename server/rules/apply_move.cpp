@@ -1,4 +1,4 @@
-#include "server/game/apply_move.hpp"
+#include "server/rules/apply_move.hpp"
 
 namespace tilerace::server {
 

@@ -1,4 +1,4 @@
-#include "server/game/elimination_bracket.hpp"
+#include "server/rules/elimination_bracket.hpp"
 
 #include <algorithm>
 #include <bit>
