@@ -93,8 +93,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const DeviceMarks marks("the fuzzer's device marks secret");
   static const protocol::NamePolicy names{protocol::ReservedNames(),
                                           protocol::NameBlocklist({"blocked"})};
-  Dispatcher dispatcher(players, rooms, directory, worker, metrics, limits,
-                        {hasher, sign_in_limits, marks, names});
+  PlayServices play(players, rooms, directory, worker, metrics,
+                    {hasher, sign_in_limits, marks, names});
+  Dispatcher dispatcher(play, players, rooms, directory, worker, metrics, limits);
   Seen seen;
 
   std::array<FuzzPlayer, 4> fleet;
@@ -139,7 +140,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ioc.poll();
   }
   for (auto& p : fleet) dispatcher.disconnected(*p.connection);
-  dispatcher.stop();  // challenges' expiry timers
+  play.stop();  // challenges' expiry timers
   ioc.poll();
   worker.join();
   ioc.poll();  // the completions of the last jobs

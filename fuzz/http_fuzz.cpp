@@ -58,6 +58,7 @@ struct Server {
     store.add_player({.id = "p1", .name = "ann", .name_key = "ann", .created_at = 1}, std::nullopt);
     context.admin = &guard;
     context.desk = &desk;
+    context.moderation = &parts.play.moderation;
   }
   ~Server() {
     parts.stop();

@@ -46,11 +46,13 @@ std::int64_t steady_ns(std::chrono::steady_clock::time_point t) {
 }  // namespace
 
 Cluster::Cluster(asio::io_context& main, ClusterSettings settings, RoomRegistry& rooms,
-                 PlayerRegistry& players, StoreWorker& store, Metrics& metrics)
+                 PlayerRegistry& players, StoreWorker& store, Metrics& metrics,
+                 ClusterEvents& events)
     : main_(main),
       settings_(std::move(settings)),
       rooms_(rooms),
       players_(players),
+      events_(events),
       store_(store),
       metrics_(metrics),
       commands_(std::make_shared<RedisConnection>(main.get_executor(), settings_.redis, "commands",
@@ -77,8 +79,8 @@ void Cluster::start() {
         if (push.elements.size() != 3 || push.elements[0].str != "message") return;
         if (push.elements[2].str == "match") {
           asio::co_spawn(main_, check_matches(), asio::detached);
-        } else if (on_control) {
-          on_control(push.elements[2].str);
+        } else {
+          events_.on_control(push.elements[2].str);
         }
       });
   journal_->start(nullptr);
@@ -216,7 +218,7 @@ asio::awaitable<void> Cluster::beat() {
     remote_rooms_ = std::move(remote);
     node_urls_ = std::move(urls);
   }
-  if (on_nodes) on_nodes(names);
+  events_.on_nodes(names);
   // One tend at a time, beside the renewals: a later beat's finds come with it.
   if (!std::exchange(tending_, true)) asio::co_spawn(main_, tend(std::move(dead)), asio::detached);
 }
@@ -250,8 +252,9 @@ asio::awaitable<void> Cluster::tend(std::vector<std::string> dead) {
 }
 
 asio::awaitable<void> Cluster::adopt(std::vector<std::string> orphans) {
-  Adoption adoption(settings_.node, settings_.public_url, *commands_, store_, players_, rooms_,
-                    metrics_, adopt_tournaments);
+  Adoption adoption(
+      settings_.node, settings_.public_url, *commands_, store_, players_, rooms_, metrics_,
+      [this](std::string orphan) { return events_.adopt_tournaments(std::move(orphan)); });
   if (co_await adoption.run(std::move(orphans)) > 0) rooms_changed();
   adopting_ = false;
 }
@@ -351,9 +354,7 @@ asio::awaitable<void> Cluster::check_matches() {
 asio::awaitable<void> Cluster::reclaim() {
   try {
     std::vector<std::string> codes = rooms_.codes();
-    if (tournament_codes) {
-      for (std::string& code : tournament_codes()) codes.push_back(std::move(code));
-    }
+    for (std::string& code : events_.tournament_codes()) codes.push_back(std::move(code));
     for (const auto& code : codes) {
       const std::vector<std::string> args{code, settings_.node};
       co_await eval(kClaim, args);
@@ -367,7 +368,7 @@ asio::awaitable<void> Cluster::reclaim() {
       const std::vector<std::string> args{key, settings_.node, player, "1"};
       co_await eval(kUnqueue, args);
     }
-    if (reclaim_players) co_await reclaim_players();
+    co_await events_.reclaim_players();
   } catch (const std::exception& e) {
     spdlog::warn("cluster: reclaiming this node's rooms and players: {}", e.what());
   }

@@ -53,6 +53,7 @@
 #include <vector>
 
 #include "server/base/metrics.hpp"
+#include "server/cluster/cluster_events.hpp"
 #include "server/cluster/redis_types.hpp"
 #include "server/game/move_journal.hpp"
 #include "server/store/game_store.hpp"
@@ -82,8 +83,9 @@ class Cluster final : public MoveJournal {
     std::string player;
   };
 
+  // rooms and events are used from start() on only (they may be built after the cluster).
   Cluster(boost::asio::io_context& main, ClusterSettings settings, RoomRegistry& rooms,
-          PlayerRegistry& players, StoreWorker& store, Metrics& metrics);
+          PlayerRegistry& players, StoreWorker& store, Metrics& metrics, ClusterEvents& events);
 
   // Connects and starts the heartbeat. Call once, on the main context's thread.
   void start();
@@ -94,7 +96,6 @@ class Cluster final : public MoveJournal {
 
   const ClusterSettings& settings() const noexcept { return settings_; }
   // Before start(): the URL is known once the port is bound.
-  void set_public_url(std::string url) { settings_.public_url = std::move(url); }
   // Redis answers and this node's lease is in place (its last heartbeat went through).
   bool available() const noexcept;
   // The lease is confirmed: a heartbeat sent less than 4/5 of the lease ago went through, so no
@@ -121,15 +122,8 @@ class Cluster final : public MoveJournal {
   // Friends across nodes (server/play/cluster_reach.hpp). One Redis command (a Redis error reply
   // throws, as RedisUnavailable does).
   boost::asio::awaitable<RedisReply> command(std::vector<std::string> args);
-  // Sends message on node's control channel (it reaches on_control there).
+  // Sends message on node's control channel (it reaches ClusterEvents::on_control there).
   boost::asio::awaitable<void> tell(const std::string& node, std::string message);
-  // Set before start(); called on the main context: a message on this node's control channel
-  // other than the match wake-up, and after each heartbeat, the other live nodes.
-  std::function<void(const std::string& message)> on_control;
-  std::function<void(const std::set<std::string>& live)> on_nodes;
-  // Set before start(); run on the main context after each (re)connection to Redis, which may
-  // have restarted empty: this node's players' records written again.
-  std::function<boost::asio::awaitable<void>()> reclaim_players;
 
   // Arguments passed by reference must outlive the await.
   // Quick match for key (mode/size): the partner popped from the queue, or nullopt when
@@ -153,14 +147,6 @@ class Cluster final : public MoveJournal {
   boost::asio::awaitable<std::optional<RaceOwner>> append(MoveJournalEntry entry) override;
   void forget(const std::string& race_id) override;
   std::string url() const override { return settings_.public_url; }
-
-  // Beyond rooms (set before start; called on the main context): an orphan's tournaments,
-  // adopted right after its races (their match rooms are watched again) — returns their
-  // codes, claimed for this node with the rooms' —, and the codes this node holds besides its
-  // rooms', claimed again after each reconnection.
-  std::function<boost::asio::awaitable<std::vector<std::string>>(std::string orphan)>
-      adopt_tournaments;
-  std::function<std::vector<std::string>()> tournament_codes;
 
  private:
   boost::asio::awaitable<void> heartbeat_loop();
@@ -187,6 +173,7 @@ class Cluster final : public MoveJournal {
   ClusterSettings settings_;
   RoomRegistry& rooms_;
   PlayerRegistry& players_;
+  ClusterEvents& events_;
   StoreWorker& store_;
   Metrics& metrics_;
   std::shared_ptr<RedisConnection> commands_;

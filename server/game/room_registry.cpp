@@ -16,7 +16,9 @@ bool free_locked(const Player& p) { return !p.connection.expired() && p.room.exp
 
 }  // namespace
 
-RoomRegistry::RoomRegistry(RoomServices services) : services_(std::move(services)) {
+RoomRegistry::RoomRegistry(RoomServices services, RoomEvents events)
+    : services_(std::move(services)), events_(std::move(events)) {
+  services_.settings.journal_moves = services_.journal != nullptr;
   services_.on_closed = [this](const std::string& code) { remove(code); };
   services_.on_handed_over = [this](const std::string& code, const std::string& url) {
     const auto now = std::chrono::steady_clock::now();
@@ -70,7 +72,7 @@ std::shared_ptr<Room> RoomRegistry::create(const protocol::RoomOptions& options,
   }
   if (stopping) room->stop();  // created by a message that raced shutdown
   services_.metrics->rooms.fetch_add(1, std::memory_order_relaxed);
-  if (on_opened) on_opened();
+  if (events_.opened) events_.opened();
   return room;
 }
 
@@ -100,7 +102,7 @@ Claim RoomRegistry::create_matched(const protocol::RoomOptions& options,
   }
   if (stopping) room->stop();  // created by a message that raced shutdown
   services_.metrics->rooms.fetch_add(1, std::memory_order_relaxed);
-  if (on_opened) on_opened();
+  if (events_.opened) events_.opened();
   return Claim::paired;
 }
 
@@ -133,7 +135,7 @@ RoomRegistry::MatchSeating RoomRegistry::create_match(
   }
   if (stopping) seating.room->stop();  // created by a message that raced shutdown
   services_.metrics->rooms.fetch_add(1, std::memory_order_relaxed);
-  if (on_opened) on_opened();
+  if (events_.opened) events_.opened();
   return seating;
 }
 
@@ -211,7 +213,7 @@ void RoomRegistry::remove(const std::string& code) {
     doomed = std::move(it->second);
     rooms_.erase(it);
   }
-  if (on_released) on_released(code);
+  if (events_.released) events_.released(code);
 }
 
 }  // namespace tilerace::server

@@ -17,9 +17,17 @@
 
 namespace tilerace::server {
 
+// Cluster mode: what the registry tells the directory, outside its lock — the code of each room
+// that closed, and that a room opened.
+struct RoomEvents {
+  std::function<void(const std::string& code)> released;
+  std::function<void()> opened;
+};
+
 class RoomRegistry {
  public:
-  explicit RoomRegistry(RoomServices services);
+  // services.journal set (cluster mode): the rooms journal their moves there.
+  explicit RoomRegistry(RoomServices services, RoomEvents events = {});
 
   // A new room under code (cluster mode: claimed beforehand), or under an unused code; ghost:
   // a ghost room's run.
@@ -71,15 +79,6 @@ class RoomRegistry {
   // Redis answers).
   std::optional<std::string> handed_over(std::string_view code) const;
   static constexpr std::chrono::minutes kHandedOverKept{10};
-  // Cluster mode: called (outside the registry's lock) with the code of each room that closed,
-  // and when a room opened. Set before serving.
-  std::function<void(const std::string& code)> on_released;
-  std::function<void()> on_opened;
-  // Cluster mode: where the rooms journal their moves. Set before serving.
-  void set_journal(MoveJournal* journal) {
-    services_.journal = journal;
-    services_.settings.journal_moves = journal != nullptr;
-  }
 
  private:
   std::vector<std::shared_ptr<Room>> all() const;
@@ -87,6 +86,7 @@ class RoomRegistry {
   void remove(const std::string& code);
 
   RoomServices services_;
+  const RoomEvents events_;
   mutable std::mutex mutex_;  // guards what follows
   std::map<std::string, std::shared_ptr<Room>, std::less<>> rooms_;
   struct HandedOver {

@@ -7,6 +7,7 @@
 
 #include "protocol/decode.hpp"
 #include "server/net/admin_guard.hpp"
+#include "server/play/moderation.hpp"
 #include "server/play/operator_desk.hpp"
 
 namespace tilerace::server {
@@ -143,7 +144,7 @@ asio::awaitable<http::message_generator> answer_admin(const HttpRequest& req,
     context.metrics.admin_denied_total.fetch_add(1, std::memory_order_relaxed);
     return refuse(req, context, 403, "forbidden", needed(need));
   };
-  Moderation& moderation = context.dispatcher.moderation();
+  Moderation& moderation = *context.moderation;
   AdminAnswer answer{404, protocol::encode_admin_error("not_found", "no such operator route")};
   if (post) {
     if (protocol::is_desk_action(path)) {

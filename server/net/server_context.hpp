@@ -17,6 +17,7 @@
 namespace tilerace::server {
 
 class AdminGuard;
+class Moderation;
 class OperatorDesk;
 class TlsCertificates;
 
@@ -30,12 +31,13 @@ struct ServerContext {
   StoreWorker& store;
   AddressLimits& limits;
   RoomDirectory& directory;
-  TlsCertificates* tls = nullptr;  // set: the port speaks HTTPS and WSS only
-  SecurityHeaders headers;         // on every HTTP answer; who may open a WebSocket
-  TrustedProxies proxies;          // whose forwarding headers name the client
-  std::string daily_secret;        // the daily challenge's seeds' key (game/daily.hpp)
-  AdminGuard* admin = nullptr;     // the operator API's edge; null: the API is off
-  OperatorDesk* desk = nullptr;    // its operators (set with admin)
+  TlsCertificates* tls = nullptr;    // set: the port speaks HTTPS and WSS only
+  SecurityHeaders headers;           // on every HTTP answer; who may open a WebSocket
+  TrustedProxies proxies;            // whose forwarding headers name the client
+  std::string daily_secret;          // the daily challenge's seeds' key (game/daily.hpp)
+  AdminGuard* admin = nullptr;       // the operator API's edge; null: the API is off
+  OperatorDesk* desk = nullptr;      // its operators (set with admin)
+  Moderation* moderation = nullptr;  // what its actions go through (set with admin)
   // What the WebSocket sessions see of all this (refers to the members above: a context is
   // built in place and never copied).
   DispatchSink sink{dispatcher};

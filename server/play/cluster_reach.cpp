@@ -54,12 +54,9 @@ void spawn(const asio::any_io_executor& executor, asio::awaitable<void> work) {
 
 }  // namespace
 
-ClusterReach::ClusterReach(asio::any_io_executor main, Cluster& cluster, PlayerRegistry& players)
-    : main_(std::move(main)), cluster_(cluster), players_(players) {
-  cluster_.on_control = [this](const std::string& message) { on_control(message); };
-  cluster_.on_nodes = [this](const std::set<std::string>& live) { on_nodes(live); };
-  cluster_.reclaim_players = [this] { return reclaim(); };
-}
+ClusterReach::ClusterReach(asio::any_io_executor main, Cluster& cluster, PlayerRegistry& players,
+                           PlayServices& play)
+    : main_(std::move(main)), cluster_(cluster), players_(players), play_(play) {}
 
 void ClusterReach::publish(std::string player, std::string presence,
                            std::vector<std::string> friends) {
@@ -285,22 +282,22 @@ void ClusterReach::on_control(const std::string& message) {
     asio::co_spawn(main_, receive(), asio::detached);
   } else if (kind == "moderate") {
     const auto f = fields(message, 3);  // moderate, kind, target, text
-    if (f.size() != 4 || moderation_ == nullptr) return;
-    moderation_->apply_here(f[1], f[2], f[3]);
+    if (f.size() != 4) return;
+    play_.moderation.apply_here(f[1], f[2], f[3]);
   } else if (kind == "takeover") {
     const auto f = fields(message, 2);  // takeover, player, epoch
-    if (f.size() != 3 || guard_ == nullptr) return;
+    if (f.size() != 3) return;
     std::int64_t epoch = 0;
     if (std::from_chars(f[2].data(), f[2].data() + f[2].size(), epoch).ec != std::errc{}) return;
-    guard_->taken_over(f[1], epoch);
+    play_.guard.taken_over(f[1], epoch);
   } else if (kind == "recheck") {
     const auto f = fields(message, 1);  // recheck, player
-    if (f.size() != 2 || guard_ == nullptr) return;
-    spawn(main_, guard_->check({f[1]}));
+    if (f.size() != 2) return;
+    spawn(main_, play_.guard.check({f[1]}));
   } else if (kind == "answer") {
     const auto f = fields(message, 3);  // answer, id, player, accept
-    if (f.size() != 4 || challenges_ == nullptr) return;
-    spawn(main_, challenges_->answer_from_afar(f[1], f[2], f[3] == "1"));
+    if (f.size() != 4) return;
+    spawn(main_, play_.challenges.answer_from_afar(f[1], f[2], f[3] == "1"));
   }
 }
 
@@ -310,9 +307,9 @@ asio::awaitable<void> ClusterReach::receive() {
     incoming_.pop_front();
     const auto player = players_.find(in.player);
     if (!player) continue;
-    if (in.reload && friends_ != nullptr) {
+    if (in.reload) {
       try {
-        co_await friends_->reload(player);
+        co_await play_.friends.reload(player);
       } catch (const std::exception& e) {
         spdlog::debug("friends (cluster): {}", e.what());  // their next `friends` loads them
       }

@@ -29,27 +29,24 @@
 
 #include "server/cluster/cluster.hpp"
 #include "server/game/player_registry.hpp"
-#include "server/play/challenges.hpp"
-#include "server/play/friends.hpp"
-#include "server/play/moderation.hpp"
+#include "server/play/play_services.hpp"
 #include "server/play/player_reach.hpp"
-#include "server/play/session_guard.hpp"
 
 namespace tilerace::server {
 
 class ClusterReach final : public PlayerReach {
  public:
-  // Sets cluster's on_control and on_nodes (call before cluster.start()).
-  ClusterReach(boost::asio::any_io_executor main, Cluster& cluster, PlayerRegistry& players);
-  // Where incoming friend changes, challenge answers, moderation and connection messages go;
-  // set before serving.
-  void attach(Friends& friends, Challenges& challenges, Moderation& moderation,
-              SessionGuard& guard) {
-    friends_ = &friends;
-    challenges_ = &challenges;
-    moderation_ = &moderation;
-    guard_ = &guard;
-  }
+  // play: where incoming friend changes, challenge answers, moderation and connection
+  // messages go (used from the first message on: it may be built after this).
+  ClusterReach(boost::asio::any_io_executor main, Cluster& cluster, PlayerRegistry& players,
+               PlayServices& play);
+
+  // The cluster's events for it (ClusterEvents; main context): a message on this node's
+  // control channel; the live nodes after a heartbeat; Redis (re)connected, perhaps empty:
+  // this node's connection records and presences are written again.
+  void on_control(const std::string& message);
+  void on_nodes(const std::set<std::string>& live);
+  boost::asio::awaitable<void> reclaim();
 
   void publish(std::string player, std::string presence, std::vector<std::string> friends) override;
   boost::asio::awaitable<void> flush() override;
@@ -83,25 +80,17 @@ class ClusterReach final : public PlayerReach {
   // The live node (not this one) whose presence key names for each of players.
   boost::asio::awaitable<std::map<std::string, std::string>> nodes_of(
       const std::vector<std::string>& players);
-  void on_control(const std::string& message);
   // Delivers the queued messages from other nodes in order (main context).
   boost::asio::awaitable<void> receive();
-  void on_nodes(const std::set<std::string>& live);
   // Sends message to every other live node (main context).
   void tell_all(const std::string& message);
   // node is gone: its players' friends here see them offline.
   boost::asio::awaitable<void> stranded(std::string node);
-  // Redis (re)connected, perhaps empty: this node's connection records and presences are
-  // written again (main context).
-  boost::asio::awaitable<void> reclaim();
 
   boost::asio::any_io_executor main_;
   Cluster& cluster_;
   PlayerRegistry& players_;
-  Friends* friends_ = nullptr;
-  Challenges* challenges_ = nullptr;
-  Moderation* moderation_ = nullptr;
-  SessionGuard* guard_ = nullptr;
+  PlayServices& play_;
   std::mutex held_mutex_;
   std::map<std::string, std::int64_t> held_;  // player → epoch of their connection here
   // main context only:

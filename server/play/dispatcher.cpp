@@ -28,9 +28,9 @@ namespace tilerace::server {
 namespace asio = boost::asio;
 using protocol::ErrorCode;
 
-Dispatcher::Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,
-                       StoreWorker& store, Metrics& metrics, AddressLimits& limits,
-                       AccountServices accounts, BotFallback* fallback, PlaySettings settings)
+Dispatcher::Dispatcher(PlayServices& play, PlayerRegistry& players, RoomRegistry& rooms,
+                       RoomDirectory& directory, StoreWorker& store, Metrics& metrics,
+                       AddressLimits& limits, BotFallback* fallback)
     : players_(players),
       rooms_(rooms),
       directory_(directory),
@@ -38,31 +38,7 @@ Dispatcher::Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirecto
       metrics_(metrics),
       limits_(limits),
       fallback_(fallback),
-      solo_(store, metrics, std::move(settings.daily_secret)),
-      accounts_(players, store, accounts.hasher, accounts.limits, accounts.marks, accounts.names,
-                accounts.guest_name_ms, metrics),
-      presence_(players, settings.reach),
-      friends_(players, store, presence_, metrics, settings.reach, unix_ms),
-      challenges_({players, rooms, directory, presence_, store, metrics, settings.reach},
-                  rooms.executor(), settings.challenge_expiry),
-      moderation_(players, rooms, directory, store, metrics, settings.reach),
-      tournaments_(players, rooms, metrics, std::chrono::seconds(rooms.services().settings.grace),
-                   rooms.services().settings.wall_clock),
-      guard_(players, store, metrics, settings.reach, settings.lease) {}
-
-void Dispatcher::start() {
-  presence_.start(rooms_.executor());
-  moderation_.start(rooms_.executor());
-  guard_.start(rooms_.executor());
-}
-
-void Dispatcher::stop() {
-  presence_.stop();
-  challenges_.stop();
-  moderation_.stop();
-  tournaments_.stop();
-  guard_.stop();
-}
+      play_(play) {}
 
 // Hello first; then each message to its route. Checks that concern one message type live in
 // its route; what a whole group shares (play, rooms) in the helper they call.
@@ -88,7 +64,7 @@ Dispatcher::Work Dispatcher::handle(Connection& c, const protocol::Decoded& deco
         } else {
           Work work = route(c, m, rid);
           if (work) return then_refresh(c, std::move(*work));
-          if (c.player) presence_.refresh(*c.player);
+          if (c.player) play_.presence.refresh(*c.player);
           return std::nullopt;
         }
       },
@@ -97,7 +73,7 @@ Dispatcher::Work Dispatcher::handle(Connection& c, const protocol::Decoded& deco
 
 asio::awaitable<void> Dispatcher::then_refresh(Connection& c, asio::awaitable<void> work) {
   co_await std::move(work);
-  if (c.player) presence_.refresh(*c.player);
+  if (c.player) play_.presence.refresh(*c.player);
 }
 
 void Dispatcher::open_room(Connection& c, const std::shared_ptr<Room>& room,
@@ -142,7 +118,7 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Ping& m,
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::NewGame& m,
                                    const protocol::Rid& rid) {
-  if (!room_of(*c.player)) return solo_.new_game(c, m, rid);
+  if (!room_of(*c.player)) return play_.solo.new_game(c, m, rid);
   error(c, ErrorCode::already_in_room, "leave your room to play solo", rid);
   return std::nullopt;
 }
@@ -175,29 +151,29 @@ Dispatcher::Work Dispatcher::play(Connection& c, const protocol::ClientMessage& 
   } else if (c.spectating) {
     error(c, ErrorCode::not_a_player, "spectators cannot play", rid);
   } else {
-    return solo_.play(c, m, rid);
+    return play_.solo.play(c, m, rid);
   }
   return std::nullopt;
 }
 
 asio::awaitable<void> Dispatcher::on_hello(Connection& c, const protocol::Hello& m,
                                            const protocol::Rid& rid) {
-  auto in = co_await accounts_.hello(c, m, rid);
+  auto in = co_await play_.accounts.hello(c, m, rid);
   co_await signed_in(c, std::move(in), rid);
 }
 
 asio::awaitable<void> Dispatcher::on_login(Connection& c, const protocol::Login& m,
                                            const protocol::Rid& rid) {
-  auto in = co_await accounts_.login(c, m, rid);
+  auto in = co_await play_.accounts.login(c, m, rid);
   co_await signed_in(c, std::move(in), rid);
 }
 
 asio::awaitable<void> Dispatcher::signed_in(Connection& c, std::optional<Accounts::SignedIn> in,
                                             const protocol::Rid& rid) {
   if (!in) co_return;
-  const std::int64_t epoch = co_await guard_.take(in->player->id);
+  const std::int64_t epoch = co_await play_.guard.take(in->player->id);
   if (!welcome(c, std::move(*in), epoch, rid)) co_return;
-  co_await friends_.signed_in(c.player);
+  co_await play_.friends.signed_in(c.player);
 }
 
 bool Dispatcher::welcome(Connection& c, Accounts::SignedIn in, std::int64_t epoch,
@@ -213,7 +189,7 @@ bool Dispatcher::welcome(Connection& c, Accounts::SignedIn in, std::int64_t epoc
   if (std::string snapshot = SoloPlay::snapshot(*player); !snapshot.empty()) {
     c.send(std::move(snapshot));
   }
-  tournaments_.presence(c, true);  // a member gets their tournament's snapshot
+  play_.tournaments.presence(c, true);  // a member gets their tournament's snapshot
   if (const auto room = room_of(*player)) {
     if (const auto self = c.self.lock()) room->reconnected(*player, self);
   } else if (in.resumed) {
@@ -231,42 +207,42 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Login& m,
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Register& m,
                                    const protocol::Rid& rid) {
-  return accounts_.register_player(c, m, rid);
+  return play_.accounts.register_player(c, m, rid);
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::SessionsRequest&,
                                    const protocol::Rid& rid) {
-  return accounts_.sessions(c, rid);
+  return play_.accounts.sessions(c, rid);
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Logout&,
                                    const protocol::Rid& rid) {
-  return accounts_.logout(c, rid);
+  return play_.accounts.logout(c, rid);
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::LogoutAll&,
                                    const protocol::Rid& rid) {
-  return then_recheck(c, accounts_.logout_all(c, rid));
+  return then_recheck(c, play_.accounts.logout_all(c, rid));
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::ChangePassword& m,
                                    const protocol::Rid& rid) {
-  return then_recheck(c, accounts_.change_password(c, m, rid));
+  return then_recheck(c, play_.accounts.change_password(c, m, rid));
 }
 
 asio::awaitable<void> Dispatcher::then_recheck(Connection& c, asio::awaitable<void> work) {
   co_await std::move(work);
-  guard_.changed(c.player->id);
+  play_.guard.changed(c.player->id);
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::LinkCodeRequest&,
                                    const protocol::Rid& rid) {
-  return accounts_.link_code(c, rid);
+  return play_.accounts.link_code(c, rid);
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Rename& m,
                                    const protocol::Rid& rid) {
-  return then_recheck(c, accounts_.rename(c, m, rid));
+  return then_recheck(c, play_.accounts.rename(c, m, rid));
 }
 
 asio::awaitable<void> Dispatcher::on_leaderboard(Connection& c,
@@ -319,7 +295,7 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::CreateRoom& m,
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Report& m,
                                    const protocol::Rid& rid) {
-  return moderation_.report(c, m, rid);
+  return play_.moderation.report(c, m, rid);
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Kick& m,
@@ -547,24 +523,24 @@ asio::awaitable<void> Dispatcher::cancel_match(Connection& c, const protocol::Ri
 
 void Dispatcher::disconnected(Connection& c) {
   stop_spectating(c);
-  tournaments_.stop_following(c);
+  play_.tournaments.stop_following(c);
   if (!c.player) return;
   metrics_.players_online.fetch_sub(1, std::memory_order_relaxed);
   if (!players_.detach(*c.player, &c.out)) return;  // replaced by a newer connection
   directory_.leave_queue(*c.player);
   if (const auto room = room_of(*c.player)) room->disconnected(*c.player);
-  tournaments_.presence(c, false);
-  guard_.settle(c.player, [this, player = c.player] { presence_.refresh(*player); });
+  play_.tournaments.presence(c, false);
+  play_.guard.settle(c.player, [this, player = c.player] { play_.presence.refresh(*player); });
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::FriendChange& m,
                                    const protocol::Rid& rid) {
-  return friends_.change(c, m, rid);
+  return play_.friends.change(c, m, rid);
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::FriendsRequest&,
                                    const protocol::Rid& rid) {
-  return friends_.list(c, rid);
+  return play_.friends.list(c, rid);
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Challenge& m,
@@ -573,12 +549,12 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Challenge& m,
     error(c, ErrorCode::not_allowed, "that is you", rid);
     return std::nullopt;
   }
-  return challenges_.challenge(c, m, rid);
+  return play_.challenges.challenge(c, m, rid);
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::ChallengeAnswer& m,
                                    const protocol::Rid& rid) {
-  return challenges_.answer(c, m, rid);
+  return play_.challenges.answer(c, m, rid);
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Rematch&,
@@ -608,7 +584,7 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::SpectatePlayer
 asio::awaitable<void> Dispatcher::follow(Connection& c, const protocol::SpectatePlayer& m,
                                          const protocol::Rid& rid) {
   std::vector<std::string> who{m.player};  // named: GCC 12 and braced lists in co_await
-  auto presences = co_await presence_.presences(std::move(who));
+  auto presences = co_await play_.presence.presences(std::move(who));
   const protocol::Presence& where = presences[m.player];
   if (where.status != protocol::PresenceStatus::racing &&
       where.status != protocol::PresenceStatus::spectating) {
@@ -642,32 +618,32 @@ asio::awaitable<void> Dispatcher::create_tournament(Connection& c, protocol::Cre
     send_unavailable(c, rid);
     co_return;
   }
-  tournaments_.create(c, m, rid, std::move(code));
+  play_.tournaments.create(c, m, rid, std::move(code));
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::JoinTournament& m,
                                    const protocol::Rid& rid) {
-  if (!tournaments_.hosts(m.code)) return locate(c, m.code, "join_tournament", rid);
-  tournaments_.join(c, m, rid);
+  if (!play_.tournaments.hosts(m.code)) return locate(c, m.code, "join_tournament", rid);
+  play_.tournaments.join(c, m, rid);
   return std::nullopt;
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::LeaveTournament&,
                                    const protocol::Rid& rid) {
-  tournaments_.leave(c, rid);
+  play_.tournaments.leave(c, rid);
   return std::nullopt;
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::StartTournament&,
                                    const protocol::Rid& rid) {
-  tournaments_.start(c, rid);
+  play_.tournaments.start(c, rid);
   return std::nullopt;
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::SpectateTournament& m,
                                    const protocol::Rid& rid) {
-  if (!tournaments_.hosts(m.code)) return locate(c, m.code, "spectate_tournament", rid);
-  tournaments_.spectate(c, m, rid);
+  if (!play_.tournaments.hosts(m.code)) return locate(c, m.code, "spectate_tournament", rid);
+  play_.tournaments.spectate(c, m, rid);
   return std::nullopt;
 }
 

@@ -15,17 +15,9 @@
 #include "server/base/metrics.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
-#include "server/play/accounts.hpp"
-#include "server/play/challenges.hpp"
 #include "server/play/connection.hpp"
-#include "server/play/friends.hpp"
-#include "server/play/moderation.hpp"
-#include "server/play/player_reach.hpp"
-#include "server/play/presence_board.hpp"
+#include "server/play/play_services.hpp"
 #include "server/play/room_directory.hpp"
-#include "server/play/session_guard.hpp"
-#include "server/play/solo_play.hpp"
-#include "server/play/tournaments.hpp"
 #include "server/store/store_worker.hpp"
 
 namespace tilerace::server {
@@ -33,46 +25,16 @@ namespace tilerace::server {
 class AddressLimits;
 class BotFallback;
 
-// What play needs beyond the registries: friends across nodes (reach; null on a single node),
-// how long a challenge waits, and the daily challenge's secret (Store::server_secret).
-struct PlaySettings {
-  PlayerReach* reach = nullptr;
-  std::chrono::milliseconds challenge_expiry{60'000};
-  std::string daily_secret;
-  std::chrono::milliseconds lease{5000};  // the cluster's: how often connections are checked
-};
-
 class Dispatcher {
  public:
   // What is left of a message's work after handle returns: nullopt when it is done.
   using Work = std::optional<boost::asio::awaitable<void>>;
 
-  // directory: this node's (LocalDirectory) or the cluster's. fallback: null when quick match
-  // never offers the computer.
-  // What signing in needs: passwords, attempt limits, device marks, the operator's name rules.
-  struct AccountServices {
-    PasswordHasher& hasher;
-    SignInLimits& limits;
-    const DeviceMarks& marks;
-    const protocol::NamePolicy& names;
-    std::int64_t guest_name_ms = Accounts::kGuestNameMs;  // --guest-name-days
-  };
-
-  Dispatcher(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,
-             StoreWorker& store, Metrics& metrics, AddressLimits& limits, AccountServices accounts,
-             BotFallback* fallback = nullptr, PlaySettings settings = {});
-
-  // Starts presence's and moderation's sweeps on the rooms' executor; stop() ends them and the
-  // challenges' expiry (shutdown).
-  void start();
-  void stop();
-  // For the cluster's messages to this node (ClusterReach).
-  Friends& friends() noexcept { return friends_; }
-  Challenges& challenges() noexcept { return challenges_; }
-  // For the operator's API (net/admin_api) and the cluster's moderation messages.
-  Moderation& moderation() noexcept { return moderation_; }
-  Tournaments& tournaments() noexcept { return tournaments_; }
-  SessionGuard& guard() noexcept { return guard_; }
+  // play: the features routed to. directory: this node's (LocalDirectory) or the cluster's.
+  // fallback: null when quick match never offers the computer.
+  Dispatcher(PlayServices& play, PlayerRegistry& players, RoomRegistry& rooms,
+             RoomDirectory& directory, StoreWorker& store, Metrics& metrics, AddressLimits& limits,
+             BotFallback* fallback = nullptr);
 
   // Handles one decoded message (or decode error) from connection. What needs no storage or
   // Redis is done before this returns (most messages: moves, rooms, pings), and nullopt comes
@@ -190,14 +152,7 @@ class Dispatcher {
   Metrics& metrics_;
   AddressLimits& limits_;
   BotFallback* fallback_;
-  SoloPlay solo_;
-  Accounts accounts_;
-  PresenceBoard presence_;
-  Friends friends_;
-  Challenges challenges_;
-  Moderation moderation_;
-  Tournaments tournaments_;
-  SessionGuard guard_;
+  PlayServices& play_;
 };
 
 }  // namespace tilerace::server

@@ -18,8 +18,14 @@ std::shared_ptr<Tournament> tournament_of(Player& player) {
 }  // namespace
 
 Tournaments::Tournaments(PlayerRegistry& players, RoomRegistry& rooms, Metrics& metrics,
-                         std::chrono::seconds grace, std::int64_t (*wall_clock)())
-    : players_(players), rooms_(rooms), metrics_(metrics), grace_(grace), wall_clock_(wall_clock) {}
+                         std::chrono::seconds grace, std::int64_t (*wall_clock)(),
+                         std::function<void(const std::string& code)> released)
+    : players_(players),
+      rooms_(rooms),
+      metrics_(metrics),
+      grace_(grace),
+      wall_clock_(wall_clock),
+      released_(std::move(released)) {}
 
 std::shared_ptr<Tournament> Tournaments::find(const std::string& code) const {
   std::lock_guard lock(mutex_);
@@ -39,7 +45,7 @@ TournamentServices Tournaments::services() {
               std::lock_guard lock(mutex_);
               tournaments_.erase(code);
             }
-            if (on_released) on_released(code);
+            if (released_) released_(code);
           }};
 }
 

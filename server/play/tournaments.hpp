@@ -29,9 +29,12 @@ namespace tilerace::server {
 
 class Tournaments {
  public:
-  // grace: how long a match waits for an absent racer (--grace).
+  // grace: how long a match waits for an absent racer (--grace). released, when set (cluster
+  // mode), is called (no lock held) with the code of each tournament forgotten here, so the
+  // directory frees it.
   Tournaments(PlayerRegistry& players, RoomRegistry& rooms, Metrics& metrics,
-              std::chrono::seconds grace, std::int64_t (*wall_clock)());
+              std::chrono::seconds grace, std::int64_t (*wall_clock)(),
+              std::function<void(const std::string& code)> released = {});
 
   // c's player creates one (the caller took the address's room quota) and joins it, under
   // code (cluster mode: claimed beforehand) or a code drawn here when empty.
@@ -68,9 +71,6 @@ class Tournaments {
                                                          StoreWorker& worker);
   // The codes of the tournaments here.
   std::vector<std::string> codes() const;
-  // Cluster mode: called (no lock held) with the code of each tournament forgotten here, so
-  // the directory frees it. Set before serving.
-  std::function<void(const std::string& code)> on_released;
 
   static constexpr std::chrono::hours kMaxStartsAhead{24 * 7};
 
@@ -85,6 +85,7 @@ class Tournaments {
   Metrics& metrics_;
   std::chrono::seconds grace_;
   std::int64_t (*wall_clock_)();
+  const std::function<void(const std::string& code)> released_;
   mutable std::mutex mutex_;  // guards what follows
   std::map<std::string, std::shared_ptr<Tournament>, std::less<>> tournaments_;
   bool stopped_ = false;

@@ -19,7 +19,7 @@ struct DispatcherParts {
 
   // Stops the rooms' timers and waits for the store's worker.
   void stop() {
-    dispatcher.stop();
+    play.stop();
     rooms.stop();
     worker.join();
   }
@@ -35,8 +35,9 @@ struct DispatcherParts {
   SignInLimits sign_in_limits;
   DeviceMarks marks{"the test's device marks secret"};
   protocol::NamePolicy names;
-  Dispatcher dispatcher{
-      players, rooms, directory, worker, metrics, limits, {hasher, sign_in_limits, marks, names}};
+  PlayServices play{players, rooms,   directory,
+                    worker,  metrics, {hasher, sign_in_limits, marks, names}};
+  Dispatcher dispatcher{play, players, rooms, directory, worker, metrics, limits};
 };
 
 }  // namespace tilerace::server::testing

@@ -1,0 +1,36 @@
+#include "server/play/play_services.hpp"
+
+#include "server/base/unix_time.hpp"
+
+namespace tilerace::server {
+
+PlayServices::PlayServices(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,
+                           StoreWorker& store, Metrics& metrics, AccountServices sign_in,
+                           PlaySettings settings)
+    : solo(store, metrics, std::move(settings.daily_secret)),
+      accounts(players, store, sign_in.hasher, sign_in.limits, sign_in.marks, sign_in.names,
+               sign_in.guest_name_ms, metrics),
+      presence(players, settings.reach),
+      friends(players, store, presence, metrics, settings.reach, unix_ms),
+      challenges({players, rooms, directory, presence, store, metrics, settings.reach},
+                 rooms.executor(), settings.challenge_expiry),
+      moderation(players, rooms, directory, store, metrics, settings.reach),
+      tournaments(players, rooms, metrics, std::chrono::seconds(rooms.services().settings.grace),
+                  rooms.services().settings.wall_clock, std::move(settings.tournament_released)),
+      guard(players, store, metrics, settings.reach, settings.lease) {}
+
+void PlayServices::start(const boost::asio::any_io_executor& executor) {
+  presence.start(executor);
+  moderation.start(executor);
+  guard.start(executor);
+}
+
+void PlayServices::stop() {
+  presence.stop();
+  challenges.stop();
+  moderation.stop();
+  tournaments.stop();
+  guard.stop();
+}
+
+}  // namespace tilerace::server
