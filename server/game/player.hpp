@@ -81,10 +81,6 @@ struct Player {
   // and a room holds its players, so a strong link back would be a cycle.
   std::weak_ptr<Room> room;
   int rating;  // Elo; updated when a race result is committed
-  // Friends (server/play/friends.hpp): their ids, loaded at sign-in and kept as friendships
-  // change; and the room they spectate (empty: none), for their presence.
-  std::vector<std::string> friends;
-  std::string watching;
   // The tournament they play in (one at a time): set when they join it, cleared when they
   // leave it before its start and when it is over. Weak, as room is.
   std::weak_ptr<Tournament> tournament;
@@ -95,11 +91,6 @@ struct Player {
 };
 
 // Whether other (an id) is player's friend (takes the player's lock).
-inline bool is_friend(Player& player, std::string_view other) {
-  std::lock_guard lock(player.mutex);
-  return std::find(player.friends.begin(), player.friends.end(), other) != player.friends.end();
-}
-
 // The room player is a member of, or null (takes the player's lock).
 inline std::shared_ptr<Room> room_of(Player& player) {
   std::lock_guard lock(player.mutex);

@@ -67,7 +67,7 @@ asio::awaitable<void> Challenges::challenge(Connection& c, const protocol::Chall
                                             const protocol::Rid& rid) {
   Metrics& metrics = services_.metrics;
   const std::shared_ptr<Player> me = c.player;
-  if (!is_friend(*me, m.player)) {
+  if (!services_.friends.are_friends(me->id, m.player)) {
     send_error(c, metrics, ErrorCode::not_friends, "challenges are for friends: add them first",
                rid);
     co_return;

@@ -38,6 +38,7 @@ class Challenges {
     RoomRegistry& rooms;
     RoomDirectory& directory;
     PresenceBoard& presence;
+    const FriendLists& friends;
     StoreWorker& store;
     Metrics& metrics;
     PlayerReach* reach;  // null on a single node

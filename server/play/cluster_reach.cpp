@@ -333,7 +333,7 @@ asio::awaitable<void> ClusterReach::stranded(std::string node) {
     const auto text = std::make_shared<const std::string>(
         protocol::encode_presence(gone.str, protocol::Presence{}));
     players_.for_each([&](Player& p) {
-      if (is_friend(p, gone.str)) deliver_here(players_, p.id, text);
+      if (play_.friend_lists.are_friends(p.id, gone.str)) deliver_here(players_, p.id, text);
     });
   }
 }

@@ -276,7 +276,7 @@ void Dispatcher::stop_spectating(Connection& c) {
   c.spectating.reset();
   if (c.player) {
     std::lock_guard lock(c.player->mutex);
-    c.player->watching.clear();
+    play_.presence.set_watching(c.player->id, "");
   }
 }
 
@@ -384,7 +384,7 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Spectate& m,
   if (target->add_spectator(self, rid)) {
     c.spectating = target;
     std::lock_guard lock(c.player->mutex);
-    c.player->watching = target->code();
+    play_.presence.set_watching(c.player->id, target->code());
   }
   return std::nullopt;
 }
@@ -570,7 +570,7 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::Rematch&,
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::SpectatePlayer& m,
                                    const protocol::Rid& rid) {
-  if (!is_friend(*c.player, m.player)) {
+  if (!play_.friend_lists.are_friends(c.player->id, m.player)) {
     error(c, ErrorCode::not_friends, "you can follow your friends only", rid);
     return std::nullopt;
   }

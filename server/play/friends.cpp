@@ -65,14 +65,6 @@ std::optional<std::pair<ErrorCode, std::string_view>> refusal(FriendOutcome outc
   return std::nullopt;
 }
 
-void set_friend(Player& player, const std::string& other, bool is_friend) {
-  std::lock_guard lock(player.mutex);
-  auto& f = player.friends;
-  const auto it = std::find(f.begin(), f.end(), other);
-  if (is_friend && it == f.end()) f.push_back(other);
-  if (!is_friend && it != f.end()) f.erase(it);
-}
-
 std::vector<std::string> friend_ids(const std::vector<FriendRecord>& records) {
   std::vector<std::string> ids;
   for (const FriendRecord& r : records) {
@@ -83,9 +75,10 @@ std::vector<std::string> friend_ids(const std::vector<FriendRecord>& records) {
 
 }  // namespace
 
-Friends::Friends(PlayerRegistry& players, StoreWorker& store, PresenceBoard& presence,
-                 Metrics& metrics, PlayerReach* reach, Clock now)
+Friends::Friends(PlayerRegistry& players, FriendLists& lists, StoreWorker& store,
+                 PresenceBoard& presence, Metrics& metrics, PlayerReach* reach, Clock now)
     : players_(players),
+      lists_(lists),
       store_(store),
       presence_(presence),
       metrics_(metrics),
@@ -155,8 +148,8 @@ asio::awaitable<void> Friends::change(Connection& c, const protocol::FriendChang
   const bool became = changed && after.mine == Link::friends && before.mine != Link::friends;
   const bool ended = changed && before.mine == Link::friends && after.mine != Link::friends;
   if (became || ended) {
-    set_friend(*me, other, became);
-    if (const auto them = players_.find(other)) set_friend(*them, me->id, became);
+    lists_.set_friend(me->id, other, became);
+    if (players_.find(other)) lists_.set_friend(other, me->id, became);
   }
   // The other is told what changed for them before the asker's answer goes out — except that
   // a block shows as a removal, and only when they saw something to remove (a friendship, a
@@ -172,7 +165,7 @@ asio::awaitable<void> Friends::change(Connection& c, const protocol::FriendChang
     co_await send_anywhere(players_, reach_, other, std::move(update), became || ended);
   }
   if (became) {
-    std::string presence = protocol::encode_presence(me->id, presence_of(*me));
+    std::string presence = protocol::encode_presence(me->id, presence_.presence_of(*me));
     co_await send_anywhere(players_, reach_, other, std::move(presence), false);
   }
   // A dropped request looks sent: the blocked player is not told.
@@ -189,10 +182,7 @@ asio::awaitable<void> Friends::list(Connection& c, const protocol::Rid& rid) {
   const StoreWorker::JobOn<SocialStore> load = [&](SocialStore& s) { records = s.friends_of(id); };
   co_await store_.run(load);
   std::vector<std::string> ids = friend_ids(records);
-  {
-    std::lock_guard lock(c.player->mutex);
-    c.player->friends = ids;
-  }
+  lists_.set(id, ids);
   auto presences = co_await presence_.presences(ids);
   protocol::FriendsView view;
   for (FriendRecord& r : records) {
@@ -217,8 +207,7 @@ asio::awaitable<void> Friends::reload(std::shared_ptr<Player> player) {
   const StoreWorker::JobOn<SocialStore> load = [&](SocialStore& s) { records = s.friends_of(id); };
   co_await store_.run(load);
   std::vector<std::string> ids = friend_ids(records);
-  std::lock_guard lock(player->mutex);
-  player->friends = std::move(ids);
+  lists_.set(id, std::move(ids));
 }
 
 asio::awaitable<void> Friends::signed_in(std::shared_ptr<Player> player) {

@@ -32,8 +32,9 @@ class Friends {
   using Clock = std::function<std::int64_t()>;  // Unix ms
 
   // reach: null on a single node. now: the clock the request limit runs on.
-  Friends(PlayerRegistry& players, StoreWorker& store, PresenceBoard& presence, Metrics& metrics,
-          PlayerReach* reach, Clock now);
+  // lists: the friends of the players here, kept as they change.
+  Friends(PlayerRegistry& players, FriendLists& lists, StoreWorker& store, PresenceBoard& presence,
+          Metrics& metrics, PlayerReach* reach, Clock now);
 
   boost::asio::awaitable<void> change(Connection& c, const protocol::FriendChange& m,
                                       const protocol::Rid& rid);
@@ -52,6 +53,7 @@ class Friends {
   bool admit_request(const std::string& player);
 
   PlayerRegistry& players_;
+  FriendLists& lists_;
   StoreWorker& store_;
   PresenceBoard& presence_;
   Metrics& metrics_;

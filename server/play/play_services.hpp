@@ -16,6 +16,7 @@
 #include "server/game/room_registry.hpp"
 #include "server/play/accounts.hpp"
 #include "server/play/challenges.hpp"
+#include "server/play/friend_lists.hpp"
 #include "server/play/friends.hpp"
 #include "server/play/moderation.hpp"
 #include "server/play/player_reach.hpp"
@@ -58,6 +59,7 @@ struct PlayServices {
   void start(const boost::asio::any_io_executor& executor);
   void stop();
 
+  FriendLists friend_lists;  // shared by presence, friends, challenges and following
   SoloPlay solo;
   Accounts accounts;
   PresenceBoard presence;

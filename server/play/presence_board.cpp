@@ -24,7 +24,7 @@ constexpr auto kSweepEvery = std::chrono::seconds(1);
 
 }  // namespace
 
-Presence presence_of(Player& player) {
+Presence PresenceBoard::presence_of(Player& player) const {
   std::shared_ptr<Room> room;
   std::string watching;
   bool solo = false;
@@ -32,7 +32,6 @@ Presence presence_of(Player& player) {
     std::lock_guard lock(player.mutex);
     if (player.connection.expired()) return {};
     room = player.room.lock();
-    watching = player.watching;
     solo = player.solo && player.solo->game.state() == engine::GameState::playing &&
            player.solo->game.moves() > 0;
   }
@@ -43,8 +42,21 @@ Presence presence_of(Player& player) {
     }
     return p;
   }
+  {
+    std::lock_guard lock(watching_mutex_);
+    if (const auto it = watching_.find(player.id); it != watching_.end()) watching = it->second;
+  }
   if (!watching.empty()) return {PresenceStatus::spectating, std::move(watching), {}};
   return {solo ? PresenceStatus::solo : PresenceStatus::online, "", {}};
+}
+
+void PresenceBoard::set_watching(const std::string& player, std::string code) {
+  std::lock_guard lock(watching_mutex_);
+  if (code.empty()) {
+    watching_.erase(player);
+  } else {
+    watching_[player] = std::move(code);
+  }
 }
 
 bool deliver_here(PlayerRegistry& players, std::string_view player, const SharedMessage& message) {
@@ -118,11 +130,7 @@ void PresenceBoard::refresh(Player& player) {
       it->second = now;
     }
   }
-  std::vector<std::string> friends;
-  {
-    std::lock_guard lock(player.mutex);
-    friends = player.friends;
-  }
+  const std::vector<std::string> friends = friends_.of(player.id);
   std::string text = protocol::encode_presence(player.id, now);
   const auto message = std::make_shared<const std::string>(text);
   std::vector<std::string> elsewhere;

@@ -1,12 +1,13 @@
 #pragma once
 // Presence (docs/protocol.md, "Friends"): what each player is doing, as their friends see it —
 // offline, online, playing solo, racing in a room (with whom) or spectating one. It is read
-// from the player's state when asked (presence_of), and pushed to their friends when it
-// changes: refresh after what a player's own message may have changed, and a sweep every
+// from the player's state and what they watch when asked (presence_of), and pushed to their friends
+// when it changes: refresh after what a player's own message may have changed, and a sweep every
 // second for what others changed (a pairing, a race's end, a dropped connection). Friends on
 // other nodes get it through the PlayerReach.
 //
-// Threading: callable from any thread; the lock (a leaf) guards only what was last pushed.
+// Threading: callable from any thread; its locks are leaves: what was last pushed, and what each
+// player watches.
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -20,12 +21,10 @@
 #include "protocol/friends.hpp"
 #include "server/game/player.hpp"
 #include "server/game/player_registry.hpp"
+#include "server/play/friend_lists.hpp"
 #include "server/play/player_reach.hpp"
 
 namespace tilerace::server {
-
-// player's presence now (takes their lock, then their room's: never call with either held).
-protocol::Presence presence_of(Player& player);
 
 // Delivers message to player if they are connected to this node; false otherwise.
 bool deliver_here(PlayerRegistry& players, std::string_view player, const SharedMessage& message);
@@ -37,12 +36,18 @@ boost::asio::awaitable<void> send_anywhere(PlayerRegistry& players, PlayerReach*
 
 class PresenceBoard {
  public:
-  // reach: null on a single node.
-  PresenceBoard(PlayerRegistry& players, PlayerReach* reach) : players_(players), reach_(reach) {}
+  // friends: whom a player's presence is pushed to. reach: null on a single node.
+  PresenceBoard(PlayerRegistry& players, const FriendLists& friends, PlayerReach* reach)
+      : players_(players), friends_(friends), reach_(reach) {}
 
   // Starts the sweep on executor. stop() ends it (shutdown).
   void start(boost::asio::any_io_executor executor);
   void stop();
+
+  // player's presence now (takes their lock, then their room's: never call with either held).
+  protocol::Presence presence_of(Player& player) const;
+  // player spectates room code now (empty: none).
+  void set_watching(const std::string& player, std::string code);
 
   // Reads player's presence and, when it changed since last pushed, pushes it to their
   // friends.
@@ -59,7 +64,10 @@ class PresenceBoard {
   boost::asio::awaitable<void> sweep();
 
   PlayerRegistry& players_;
+  const FriendLists& friends_;
   PlayerReach* reach_;
+  mutable std::mutex watching_mutex_;
+  std::map<std::string, std::string, std::less<>> watching_;  // player → the room they spectate
   std::mutex mutex_;
   std::map<std::string, protocol::Presence, std::less<>> pushed_;  // present players only
   std::shared_ptr<boost::asio::steady_timer> timer_;

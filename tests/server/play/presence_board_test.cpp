@@ -20,15 +20,16 @@ std::vector<std::string> statuses(FakeParticipant& to, const std::string& of) {
 
 struct Friends {
   PlayerRegistry registry;
-  PresenceBoard board{registry, nullptr};
+  FriendLists lists;
+  PresenceBoard board{registry, lists, nullptr};
   std::shared_ptr<Player> ann = registry.adopt({"p1", "ann", "k1", 0});
   std::shared_ptr<Player> bob = registry.adopt({"p2", "bob", "k2", 0});
   std::shared_ptr<FakeParticipant> ann_here = std::make_shared<FakeParticipant>();
   std::shared_ptr<FakeParticipant> bob_here = std::make_shared<FakeParticipant>();
 
   Friends() {
-    ann->friends = {"p2"};
-    bob->friends = {"p1"};
+    lists.set("p1", {"p2"});
+    lists.set("p2", {"p1"});
     registry.attach(*bob, bob_here, 1, "s-bob");
     registry.attach(*ann, ann_here, 3, "s-ann");  // cluster mode: an epoch
     board.refresh(*ann);
