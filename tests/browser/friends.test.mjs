@@ -17,14 +17,21 @@ async function befriend(page, other, name, otherName) {
   await other.locator('#friends li', { hasText: name }).waitFor();
 }
 
-// Plays page's race game until it is over (a 3×3 board fills quickly).
+// Plays page's race game until it is over (a 3×3 board fills quickly). A key chosen on the
+// board as predicted may find none to move once the server's tile lands (its last tile ends the
+// game): each press waits for the move to count or for the board to have no move left.
 async function playOut(page) {
   for (let i = 0; i < 2000; i++) {
+    const moves = await page.textContent('#moves');
     const key = await movingKey(page);
     if (!key) return;
-    const moves = await page.textContent('#moves');
     await page.keyboard.press(key);
-    await page.waitForFunction((before) => document.getElementById('moves').textContent !== before, moves);
+    await page.waitForFunction(async (before) => {
+      if (document.getElementById('moves').textContent !== before) return true;
+      const { slide } = await import('/js/engine.js');
+      const board = JSON.parse(document.getElementById('board').dataset.board);
+      return ['up', 'down', 'left', 'right'].every((d) => !slide(board.flat(), board.length, d, false).changed);
+    }, moves);
   }
   assert.fail('the game did not end');
 }
