@@ -50,9 +50,10 @@ DailyStreaks daily_streaks(const std::vector<std::string>& days, std::string_vie
   return s;
 }
 
-Abandoned abandoned_dailies(DailyStore& store, std::string_view today) {
+Abandoned abandoned_dailies(
+    std::vector<std::pair<DailyAttempt, std::optional<ActiveGameRecord>>> open) {
   Abandoned out;
-  for (auto& [attempt, active] : store.open_dailies(today)) {
+  for (auto& [attempt, active] : open) {
     std::optional<engine::Game> game;
     if (active) game = engine::replay(active->config, active->moves);
     if (!game) {

@@ -37,6 +37,9 @@ struct Abandoned {
   std::vector<GameRecord> games;
   std::vector<std::string> empty;  // game ids
 };
-Abandoned abandoned_dailies(DailyStore& store, std::string_view today);
+// open: the store's open attempts of the days before (DailyStore::open_dailies); the rule
+// reads nothing itself.
+Abandoned abandoned_dailies(
+    std::vector<std::pair<DailyAttempt, std::optional<ActiveGameRecord>>> open);
 
 }  // namespace tilerace::server

@@ -89,7 +89,7 @@ boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRe
 boost::asio::awaitable<bool> close_dailies(StoreWorker& store, std::string today) {
   std::size_t closed = 0;
   const StoreWorker::JobOn<GameStore, DailyStore> close = [&](GameStore& games, DailyStore& daily) {
-    Abandoned abandoned = abandoned_dailies(daily, today);
+    Abandoned abandoned = abandoned_dailies(daily.open_dailies(today));
     for (const GameRecord& g : abandoned.games) games.record_game(g);
     for (const std::string& id : abandoned.empty) daily.finish_daily(id);
     closed = abandoned.games.size() + abandoned.empty.size();

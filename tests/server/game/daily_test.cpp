@@ -90,8 +90,8 @@ TEST(Daily, AnAbandonedAttemptEndsAsLastJournaledAtItsDaysEnd) {
       << "one ranked attempt a day";
 
   // The day is not over: nothing to close.
-  EXPECT_TRUE(abandoned_dailies(store, day).games.empty());
-  const Abandoned closed = abandoned_dailies(store, "2026-11-21");
+  EXPECT_TRUE(abandoned_dailies(store.open_dailies(day)).games.empty());
+  const Abandoned closed = abandoned_dailies(store.open_dailies("2026-11-21"));
   ASSERT_EQ(closed.games.size(), 1u);
   const GameRecord& g = closed.games[0];
   EXPECT_EQ(g.id, "g1");
@@ -105,7 +105,7 @@ TEST(Daily, AnAbandonedAttemptEndsAsLastJournaledAtItsDaysEnd) {
   // Recorded, they leave the open list; the board keeps them as they stood.
   store.record_game(g);
   store.finish_daily("g2");
-  EXPECT_TRUE(abandoned_dailies(store, "2026-11-21").games.empty());
+  EXPECT_TRUE(abandoned_dailies(store.open_dailies("2026-11-21")).games.empty());
   const auto attempts = store.daily_attempts(day);
   ASSERT_EQ(attempts.size(), 3u);
   for (const DailyAttempt& a : attempts) EXPECT_TRUE(a.finished) << a.game_id;
