@@ -93,7 +93,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const DeviceMarks marks("the fuzzer's device marks secret");
   static const protocol::NamePolicy names{protocol::ReservedNames(),
                                           protocol::NameBlocklist({"blocked"})};
-  PlayServices play(players, rooms, directory, worker, metrics,
+  TournamentMembers tournament_members;
+  PlayServices play(players, rooms, directory, tournament_members, worker, metrics,
                     {hasher, sign_in_limits, marks, names});
   Dispatcher dispatcher(play, players, rooms, directory, worker, metrics, limits);
   Seen seen;

@@ -45,7 +45,7 @@ Node::Node(const Options& options, NetworkThreads& threads, Store& store, NodeEd
       reach_(cluster_ ? std::make_unique<ClusterReach>(threads.main().get_executor(), *cluster_,
                                                        players_, play_)
                       : nullptr),
-      play_(players_, rooms_, *directory_, worker_, metrics_,
+      play_(players_, rooms_, *directory_, tournament_members_, worker_, metrics_,
             {hasher_, sign_in_limits_, marks_, edge.names,
              std::int64_t{options.guest_name_days} * 86'400'000},
             play_settings(secrets)),
@@ -90,7 +90,7 @@ RoomEvents Node::room_events() {
 std::unique_ptr<RoomDirectory> Node::make_directory() {
   if (cluster_) {
     return std::make_unique<ClusterDirectory>(threads_.main().get_executor(), *cluster_, rooms_,
-                                              players_, worker_, metrics_);
+                                              players_, tournament_members_, worker_, metrics_);
   }
   return std::make_unique<LocalDirectory>(rooms_, matchmaker_);
 }

@@ -27,6 +27,7 @@
 #include "server/game/matchmaker.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
+#include "server/game/tournament_members.hpp"
 #include "server/journal_loop.hpp"
 #include "server/net/admin_guard.hpp"
 #include "server/net/certificate_watch.hpp"
@@ -117,6 +118,7 @@ class Node final : private ClusterEvents {
   RoomRegistry rooms_;
   Matchmaker matchmaker_;
   AddressLimits limits_;
+  TournamentMembers tournament_members_;
   std::unique_ptr<RoomDirectory> directory_;  // this node's, or the cluster's
   std::unique_ptr<BotFallback> fallback_;     // null: quick match never offers the computer
   PasswordHasher hasher_;

@@ -39,7 +39,6 @@ struct SoloGame {
 };
 
 class Room;
-class Tournament;
 
 struct Player {
   Player(std::string id_, std::string name_, int rating_,
@@ -81,9 +80,6 @@ struct Player {
   // and a room holds its players, so a strong link back would be a cycle.
   std::weak_ptr<Room> room;
   int rating;  // Elo; updated when a race result is committed
-  // The tournament they play in (one at a time): set when they join it, cleared when they
-  // leave it before its start and when it is over. Weak, as room is.
-  std::weak_ptr<Tournament> tournament;
 
  private:
   mutable std::mutex name_mutex_;

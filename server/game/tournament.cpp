@@ -15,16 +15,6 @@ TournamentState::Member member_of(Player& player) {
   return {player.id, player.name(), player.rating, false};
 }
 
-void link(Player& player, const std::shared_ptr<Tournament>& tournament) {
-  std::lock_guard lock(player.mutex);
-  player.tournament = tournament;
-}
-
-void unlink(Player& player, const Tournament* tournament) {
-  std::lock_guard lock(player.mutex);
-  if (player.tournament.lock().get() == tournament) player.tournament.reset();
-}
-
 std::shared_ptr<Participant> connection_of(Player& player) {
   std::lock_guard lock(player.mutex);
   return player.connection.lock();
@@ -49,7 +39,7 @@ std::shared_ptr<Tournament> Tournament::make(std::string code,
   }
   std::lock_guard lock(t->mutex_);
   t->state_.emplace(std::move(code), options, member_of(*host), starts_at, t->services_.wall_clock);
-  link(*host, t);
+  t->services_.members->link(host->id, t);
   return t;
 }
 
@@ -79,7 +69,7 @@ std::shared_ptr<Tournament> Tournament::restore(const TournamentRecord& record,
       if (!known) continue;  // unavailable: their matches are walkovers
       player = t->services_.players->adopt(*known);
     }
-    link(*player, t);
+    t->services_.members->link(player->id, t);
   }
   Effects fx;
   for (const TournamentState::Racing& r : t->state_->racing()) {
@@ -117,7 +107,7 @@ void Tournament::join(const std::shared_ptr<Player>& player, Participant& to,
                       const protocol::Rid& rid) {
   std::lock_guard lock(mutex_);
   Effects fx = state_->join(member_of(*player));
-  if (!fx.error) link(*player, shared_from_this());
+  if (!fx.error) services_.members->link(player->id, shared_from_this());
   apply_locked(std::move(fx), &to, rid);
 }
 
@@ -125,7 +115,7 @@ void Tournament::leave(const std::shared_ptr<Player>& player, Participant& to,
                        const protocol::Rid& rid) {
   std::lock_guard lock(mutex_);
   Effects fx = state_->leave(player->id, TournamentState::Clock::now(), availability());
-  if (!fx.error) unlink(*player, this);
+  if (!fx.error) services_.members->unlink(player->id, this);
   apply_locked(std::move(fx), &to, rid);
 }
 
@@ -176,7 +166,7 @@ void Tournament::lose() {
     timer_.cancel();
     flush_.cancel();
     for (const TournamentState::Member& m : state_->members()) {
-      if (const auto player = services_.players->find(m.id)) unlink(*player, this);
+      services_.members->unlink(m.id, this);
     }
   }
   spdlog::warn("tournament {} is another node's now: stopped here", code_);
@@ -259,7 +249,7 @@ void Tournament::apply_locked(Effects fx, Participant* asker, const protocol::Ri
   for (const auto& room : opened) room->announce(nullptr, {});
   if (fx.finished) {
     for (const TournamentState::Member& m : state_->members()) {
-      if (const auto player = services_.players->find(m.id)) unlink(*player, this);
+      services_.members->unlink(m.id, this);
     }
     gone_ = true;
     gone_at_ = TournamentState::Clock::now() + kKeptWhenOver;

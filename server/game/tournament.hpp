@@ -28,6 +28,7 @@
 #include "server/base/metrics.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
+#include "server/game/tournament_members.hpp"
 #include "server/rules/tournament_state.hpp"
 #include "server/store/account_store.hpp"
 #include "server/store/game_store.hpp"
@@ -41,6 +42,7 @@ struct TournamentServices {
   Metrics* metrics = nullptr;
   std::chrono::seconds grace{60};  // how long a match waits for an absent racer
   std::int64_t (*wall_clock)() = nullptr;
+  TournamentMembers* members = nullptr;  // who plays in which tournament here
   // Called (no lock held) a while after the tournament is over, so its results can still be
   // looked at meanwhile: the registry forgets it.
   std::function<void(const std::string& code)> on_gone;

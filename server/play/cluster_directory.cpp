@@ -99,8 +99,8 @@ asio::awaitable<void> ClusterDirectory::resume(std::weak_ptr<Participant> to,
     {
       std::lock_guard lock(player->mutex);
       if (player->connection.lock() != out) co_return;  // a newer connection took over
-      if (player->tournament.lock()) co_return;         // their tournament is here
     }
+    if (members_.of(player->id)) co_return;  // their tournament is here
     std::optional<std::string> code;
     std::optional<std::string> url;
     try {

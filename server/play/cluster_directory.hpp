@@ -11,6 +11,7 @@
 #include "server/cluster/cluster.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
+#include "server/game/tournament_members.hpp"
 #include "server/play/room_directory.hpp"
 #include "server/store/store_worker.hpp"
 
@@ -18,13 +19,16 @@ namespace tilerace::server {
 
 class ClusterDirectory final : public RoomDirectory {
  public:
-  // executor: where follow_race's look-ups run (the cluster's main context).
+  // executor: where follow_race's look-ups run (the cluster's main context). members: who plays
+  // in which tournament here.
   ClusterDirectory(boost::asio::any_io_executor executor, Cluster& cluster, RoomRegistry& rooms,
-                   PlayerRegistry& players, StoreWorker& store, Metrics& metrics)
+                   PlayerRegistry& players, const TournamentMembers& members, StoreWorker& store,
+                   Metrics& metrics)
       : executor_(std::move(executor)),
         cluster_(cluster),
         rooms_(rooms),
         players_(players),
+        members_(members),
         store_(store),
         metrics_(metrics) {}
 
@@ -55,6 +59,7 @@ class ClusterDirectory final : public RoomDirectory {
   Cluster& cluster_;
   RoomRegistry& rooms_;
   PlayerRegistry& players_;
+  const TournamentMembers& members_;
   StoreWorker& store_;
   Metrics& metrics_;
 };

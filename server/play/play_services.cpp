@@ -5,8 +5,8 @@
 namespace tilerace::server {
 
 PlayServices::PlayServices(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,
-                           StoreWorker& store, Metrics& metrics, AccountServices sign_in,
-                           PlaySettings settings)
+                           TournamentMembers& members, StoreWorker& store, Metrics& metrics,
+                           AccountServices sign_in, PlaySettings settings)
     : solo(store, metrics, std::move(settings.daily_secret)),
       accounts(players, store, sign_in.hasher, sign_in.limits, sign_in.marks, sign_in.names,
                sign_in.guest_name_ms, metrics),
@@ -16,7 +16,8 @@ PlayServices::PlayServices(PlayerRegistry& players, RoomRegistry& rooms, RoomDir
           {players, rooms, directory, presence, friend_lists, store, metrics, settings.reach},
           rooms.executor(), settings.challenge_expiry),
       moderation(players, rooms, directory, store, metrics, settings.reach),
-      tournaments(players, rooms, metrics, std::chrono::seconds(rooms.services().settings.grace),
+      tournaments(players, rooms, members, metrics,
+                  std::chrono::seconds(rooms.services().settings.grace),
                   rooms.services().settings.wall_clock, std::move(settings.tournament_released)),
       guard(players, store, metrics, settings.reach, settings.lease) {}
 

@@ -50,9 +50,10 @@ struct AccountServices {
 };
 
 struct PlayServices {
+  // members: who plays in which tournament here (the cluster's directory reads it too).
   PlayServices(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,
-               StoreWorker& store, Metrics& metrics, AccountServices sign_in,
-               PlaySettings settings = {});
+               TournamentMembers& members, StoreWorker& store, Metrics& metrics,
+               AccountServices sign_in, PlaySettings settings = {});
 
   // Starts presence's and moderation's sweeps and the guard's checks on executor; stop() ends
   // them, the challenges' expiry and the tournaments' timers (shutdown).

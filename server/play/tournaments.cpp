@@ -8,20 +8,12 @@ namespace tilerace::server {
 
 using protocol::ErrorCode;
 
-namespace {
-
-std::shared_ptr<Tournament> tournament_of(Player& player) {
-  std::lock_guard lock(player.mutex);
-  return player.tournament.lock();
-}
-
-}  // namespace
-
-Tournaments::Tournaments(PlayerRegistry& players, RoomRegistry& rooms, Metrics& metrics,
-                         std::chrono::seconds grace, std::int64_t (*wall_clock)(),
+Tournaments::Tournaments(PlayerRegistry& players, RoomRegistry& rooms, TournamentMembers& members,
+                         Metrics& metrics, std::chrono::seconds grace, std::int64_t (*wall_clock)(),
                          std::function<void(const std::string& code)> released)
     : players_(players),
       rooms_(rooms),
+      members_(members),
       metrics_(metrics),
       grace_(grace),
       wall_clock_(wall_clock),
@@ -40,6 +32,7 @@ TournamentServices Tournaments::services() {
           &metrics_,
           grace_,
           wall_clock_,
+          &members_,
           [this](const std::string& code) {
             {
               std::lock_guard lock(mutex_);
@@ -56,7 +49,7 @@ void Tournaments::error(Connection& c, ErrorCode code, std::string_view text,
 
 void Tournaments::create(Connection& c, const protocol::CreateTournament& m,
                          const protocol::Rid& rid, std::string code) {
-  if (tournament_of(*c.player)) {
+  if (members_.of(c.player->id)) {
     return error(c, ErrorCode::already_in_tournament, "you are in a tournament already", rid);
   }
   if (m.options.starts) {
@@ -91,7 +84,7 @@ void Tournaments::create(Connection& c, const protocol::CreateTournament& m,
 void Tournaments::join(Connection& c, const protocol::JoinTournament& m, const protocol::Rid& rid) {
   const auto target = find(m.code);
   if (!target) return error(c, ErrorCode::no_such_tournament, "no tournament with that code", rid);
-  if (const auto mine = tournament_of(*c.player)) {
+  if (const auto mine = members_.of(c.player->id)) {
     return error(c, ErrorCode::already_in_tournament,
                  mine == target ? "you are in this tournament" : "you are in another tournament",
                  rid);
@@ -100,7 +93,7 @@ void Tournaments::join(Connection& c, const protocol::JoinTournament& m, const p
 }
 
 void Tournaments::leave(Connection& c, const protocol::Rid& rid) {
-  if (const auto mine = tournament_of(*c.player)) return mine->leave(c.player, c.out, rid);
+  if (const auto mine = members_.of(c.player->id)) return mine->leave(c.player, c.out, rid);
   if (c.following) {
     stop_following(c);
     c.send(protocol::encode_bare("stopped", rid));
@@ -110,7 +103,7 @@ void Tournaments::leave(Connection& c, const protocol::Rid& rid) {
 }
 
 void Tournaments::start(Connection& c, const protocol::Rid& rid) {
-  const auto mine = tournament_of(*c.player);
+  const auto mine = members_.of(c.player->id);
   if (!mine) return error(c, ErrorCode::not_in_tournament, "you are in no tournament", rid);
   mine->start(*c.player, c.out, rid);
 }
@@ -132,7 +125,7 @@ void Tournaments::stop_following(Connection& c) {
 }
 
 void Tournaments::presence(Connection& c, bool connected) {
-  if (const auto mine = tournament_of(*c.player)) mine->presence(connected ? &c.out : nullptr);
+  if (const auto mine = members_.of(c.player->id)) mine->presence(connected ? &c.out : nullptr);
 }
 
 void Tournaments::stop() {

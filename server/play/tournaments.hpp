@@ -19,6 +19,7 @@
 #include "protocol/messages.hpp"
 #include "server/base/metrics.hpp"
 #include "server/game/tournament.hpp"
+#include "server/game/tournament_members.hpp"
 #include "server/play/connection.hpp"
 #include "server/store/account_store.hpp"
 #include "server/store/game_store.hpp"
@@ -32,8 +33,9 @@ class Tournaments {
   // grace: how long a match waits for an absent racer (--grace). released, when set (cluster
   // mode), is called (no lock held) with the code of each tournament forgotten here, so the
   // directory frees it.
-  Tournaments(PlayerRegistry& players, RoomRegistry& rooms, Metrics& metrics,
-              std::chrono::seconds grace, std::int64_t (*wall_clock)(),
+  // members: who plays in which tournament here (shared with the cluster's directory).
+  Tournaments(PlayerRegistry& players, RoomRegistry& rooms, TournamentMembers& members,
+              Metrics& metrics, std::chrono::seconds grace, std::int64_t (*wall_clock)(),
               std::function<void(const std::string& code)> released = {});
 
   // c's player creates one (the caller took the address's room quota) and joins it, under
@@ -82,6 +84,7 @@ class Tournaments {
 
   PlayerRegistry& players_;
   RoomRegistry& rooms_;
+  TournamentMembers& members_;
   Metrics& metrics_;
   std::chrono::seconds grace_;
   std::int64_t (*wall_clock_)();

@@ -35,8 +35,14 @@ struct DispatcherParts {
   SignInLimits sign_in_limits;
   DeviceMarks marks{"the test's device marks secret"};
   protocol::NamePolicy names;
-  PlayServices play{players, rooms,   directory,
-                    worker,  metrics, {hasher, sign_in_limits, marks, names}};
+  TournamentMembers tournament_members;
+  PlayServices play{players,
+                    rooms,
+                    directory,
+                    tournament_members,
+                    worker,
+                    metrics,
+                    {hasher, sign_in_limits, marks, names}};
   Dispatcher dispatcher{play, players, rooms, directory, worker, metrics, limits};
 };
 
