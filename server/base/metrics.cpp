@@ -53,88 +53,114 @@ void LatencyHistogram::render(std::string& out, const char* name, const char* he
                  count_.load(std::memory_order_relaxed));
 }
 
-std::string Metrics::render() const {
-  std::string out;
-  auto family = [&out](const char* name, const char* type, const char* help, const auto& value) {
-    fmt::format_to(std::back_inserter(out), "# HELP {0} {2}\n# TYPE {0} {1}\n{0} {3}\n", name, type,
-                   help, value.load(std::memory_order_relaxed));
-  };
-  family("tilerace_connections", "gauge", "Open WebSocket connections.", connections);
-  family("tilerace_players", "gauge", "Connections that completed hello.", players_online);
-  family("tilerace_games", "gauge", "Solo games being played.", games_active);
-  family("tilerace_rooms", "gauge", "Open rooms.", rooms);
-  family("tilerace_races_active", "gauge", "Races running or being recorded.", races_active);
-  family("tilerace_races_total", "counter", "Races started.", races_total);
-  family("tilerace_connections_total", "counter", "WebSocket connections accepted.",
-         connections_total);
-  family("tilerace_moves_total", "counter", "Moves that changed a board.", moves_total);
-  family("tilerace_games_finished_total", "counter", "Games recorded as finished.",
-         games_finished_total);
-  family("tilerace_messages_in_total", "counter", "Client messages received.", messages_in_total);
-  family("tilerace_messages_out_total", "counter", "Messages sent to clients.", messages_out_total);
-  family("tilerace_send_queue_overflows_total", "counter",
-         "Connections closed (1013) for not reading their messages.", send_queue_overflows_total);
-  family("tilerace_keepalive_pings_total", "counter",
-         "Pings sent to connections silent for --keepalive seconds.", keepalive_pings_total);
-  family("tilerace_silent_closes_total", "counter",
-         "Connections closed after twice --keepalive seconds of silence.", silent_closes_total);
-  family("tilerace_http_requests_total", "counter", "Plain HTTP requests served.",
-         http_requests_total);
-  family("tilerace_connections_refused_total", "counter",
+namespace {
+
+// One family of one value: its help, its type, the value.
+template <class Value>
+void family(std::string& out, const char* name, const char* type, const char* help,
+            const Value& value) {
+  fmt::format_to(std::back_inserter(out), "# HELP {0} {2}\n# TYPE {0} {1}\n{0} {3}\n", name, type,
+                 help, value.load(std::memory_order_relaxed));
+}
+
+// What is played and sent: connections, games, rooms, races, messages.
+void render_play(const Metrics& m, std::string& out) {
+  family(out, "tilerace_connections", "gauge", "Open WebSocket connections.", m.connections);
+  family(out, "tilerace_players", "gauge", "Connections that completed hello.", m.players_online);
+  family(out, "tilerace_games", "gauge", "Solo games being played.", m.games_active);
+  family(out, "tilerace_rooms", "gauge", "Open rooms.", m.rooms);
+  family(out, "tilerace_races_active", "gauge", "Races running or being recorded.", m.races_active);
+  family(out, "tilerace_races_total", "counter", "Races started.", m.races_total);
+  family(out, "tilerace_connections_total", "counter", "WebSocket connections accepted.",
+         m.connections_total);
+  family(out, "tilerace_moves_total", "counter", "Moves that changed a board.", m.moves_total);
+  family(out, "tilerace_games_finished_total", "counter", "Games recorded as finished.",
+         m.games_finished_total);
+  family(out, "tilerace_messages_in_total", "counter", "Client messages received.",
+         m.messages_in_total);
+  family(out, "tilerace_messages_out_total", "counter", "Messages sent to clients.",
+         m.messages_out_total);
+  family(out, "tilerace_send_queue_overflows_total", "counter",
+         "Connections closed (1013) for not reading their messages.", m.send_queue_overflows_total);
+  family(out, "tilerace_keepalive_pings_total", "counter",
+         "Pings sent to connections silent for --keepalive seconds.", m.keepalive_pings_total);
+  family(out, "tilerace_silent_closes_total", "counter",
+         "Connections closed after twice --keepalive seconds of silence.", m.silent_closes_total);
+  family(out, "tilerace_http_requests_total", "counter", "Plain HTTP requests served.",
+         m.http_requests_total);
+  family(out, "tilerace_connections_refused_total", "counter",
          "TCP connections refused (429) for being over the per-address limit.",
-         connections_refused_total);
-  family("tilerace_journal_flushes_total", "counter",
+         m.connections_refused_total);
+}
+
+// The store and the cluster: the journal, the database, Redis, redirects, fencing.
+void render_storage_and_cluster(const Metrics& m, std::string& out) {
+  family(out, "tilerace_journal_flushes_total", "counter",
          "Journal passes finished (each writes the active games that changed).",
-         journal_flushes_total);
-  family("tilerace_store_available", "gauge",
-         "1 while the database answers, 0 while it cannot be reached.", store_available);
-  family("tilerace_store_retries_total", "counter",
-         "Store calls retried because the database could not be reached.", store_retries_total);
-  family("tilerace_cluster_available", "gauge",
-         "Cluster mode: 1 while Redis answers, 0 while it cannot be reached.", cluster_available);
-  family("tilerace_cluster_nodes", "gauge",
+         m.journal_flushes_total);
+  family(out, "tilerace_store_available", "gauge",
+         "1 while the database answers, 0 while it cannot be reached.", m.store_available);
+  family(out, "tilerace_store_retries_total", "counter",
+         "Store calls retried because the database could not be reached.", m.store_retries_total);
+  family(out, "tilerace_cluster_available", "gauge",
+         "Cluster mode: 1 while Redis answers, 0 while it cannot be reached.", m.cluster_available);
+  family(out, "tilerace_cluster_nodes", "gauge",
          "Cluster mode: live nodes, this one included, as of the last heartbeat (0: no cluster).",
-         cluster_nodes);
-  family("tilerace_redirects_total", "counter", "Clients sent to the node hosting their room.",
-         redirects_total);
-  family("tilerace_unjournaled_moves_total", "counter",
+         m.cluster_nodes);
+  family(out, "tilerace_redirects_total", "counter", "Clients sent to the node hosting their room.",
+         m.redirects_total);
+  family(out, "tilerace_unjournaled_moves_total", "counter",
          "Cluster mode: race moves not in the Redis move journal, answered once the store's "
          "journal had them (Redis away, or this node's lease unconfirmed).",
-         unjournaled_moves_total);
-  family("tilerace_races_handed_over_total", "counter",
+         m.unjournaled_moves_total);
+  family(out, "tilerace_races_handed_over_total", "counter",
          "Cluster mode: races this node found adopted or recorded by another node (fenced): "
          "their racers and spectators were sent there.",
-         races_handed_over_total);
-  family("tilerace_adoption_mismatches_total", "counter",
+         m.races_handed_over_total);
+  family(out, "tilerace_adoption_mismatches_total", "counter",
          "Cluster mode: racers of adopted races whose rebuilt game differs from its journal's "
          "check.",
-         adoption_mismatches_total);
-  family("tilerace_registrations_total", "counter",
-         "Guests who claimed their name with a password.", registrations_total);
-  family("tilerace_logins_total", "counter", "Sign-ins with a password or a link code.",
-         logins_total);
-  family("tilerace_login_failures_total", "counter",
-         "Sign-ins refused for a wrong name, password or link code.", login_failures_total);
-  family("tilerace_login_limited_total", "counter",
+         m.adoption_mismatches_total);
+}
+
+// Accounts, sessions across nodes, moderation and the operators.
+void render_people(const Metrics& m, std::string& out) {
+  family(out, "tilerace_registrations_total", "counter",
+         "Guests who claimed their name with a password.", m.registrations_total);
+  family(out, "tilerace_logins_total", "counter", "Sign-ins with a password or a link code.",
+         m.logins_total);
+  family(out, "tilerace_login_failures_total", "counter",
+         "Sign-ins refused for a wrong name, password or link code.", m.login_failures_total);
+  family(out, "tilerace_login_limited_total", "counter",
          "Sign-ins refused (rate_limited): too many from an address, a device or unknown devices.",
-         login_limited_total);
-  family("tilerace_login_lockouts_total", "counter",
-         "Lockouts begun: a device's, or an account's unknown devices'.", login_lockouts_total);
-  family("tilerace_bans_total", "counter", "Bans made by the operator.", bans_total);
-  family("tilerace_connections_taken_over_total", "counter",
+         m.login_limited_total);
+  family(out, "tilerace_login_lockouts_total", "counter",
+         "Lockouts begun: a device's, or an account's unknown devices'.", m.login_lockouts_total);
+  family(out, "tilerace_bans_total", "counter", "Bans made by the operator.", m.bans_total);
+  family(out, "tilerace_connections_taken_over_total", "counter",
          "Connections closed because their player signed in on another node.",
-         connections_taken_over_total);
-  family("tilerace_sessions_revoked_total", "counter",
-         "Connections closed because their session ended on another node.", sessions_revoked_total);
-  family("tilerace_connections_moved_total", "counter",
+         m.connections_taken_over_total);
+  family(out, "tilerace_sessions_revoked_total", "counter",
+         "Connections closed because their session ended on another node.",
+         m.sessions_revoked_total);
+  family(out, "tilerace_connections_moved_total", "counter",
          "Connections that closed after their player had moved to another node (not offline).",
-         connections_moved_total);
-  family("tilerace_reports_total", "counter", "Reports filed by players.", reports_total);
-  family("tilerace_admin_actions_total", "counter",
-         "Operator actions carried out (each is in the audit log).", admin_actions_total);
-  family("tilerace_admin_denied_total", "counter",
+         m.connections_moved_total);
+  family(out, "tilerace_reports_total", "counter", "Reports filed by players.", m.reports_total);
+  family(out, "tilerace_admin_actions_total", "counter",
+         "Operator actions carried out (each is in the audit log).", m.admin_actions_total);
+  family(out, "tilerace_admin_denied_total", "counter",
          "Operator API calls refused: a missing or wrong token (401), or too many of those (429).",
-         admin_denied_total);
+         m.admin_denied_total);
+}
+
+}  // namespace
+
+std::string Metrics::render() const {
+  std::string out;
+  render_play(*this, out);
+  render_storage_and_cluster(*this, out);
+  render_people(*this, out);
 
   out +=
       "# HELP tilerace_errors_total Error messages sent, by code.\n"

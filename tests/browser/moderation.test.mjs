@@ -51,6 +51,8 @@ test('the console bans a racing player: they are told and stay out; the audit lo
   await console.locator('#whoami', { hasText: 'Signed in as mia (moderator)' }).waitFor();
   // The authenticator: the secret shown, its code confirmed; sign-in asks for a code from then.
   await console.click('#enrol');
+  // The secret is shown once the server's answer is in (the click does not wait for it).
+  await console.locator('#totp-secret').filter({ hasText: /\S/ }).waitFor();
   const secret = await console.locator('#totp-secret').textContent();
   assert.match(await console.locator('#totp-uri').getAttribute('href'), new RegExp(`^otpauth://totp/tilerace:mia\\?secret=${secret}&`));
   const step = Math.floor(Date.now() / 30000);
