@@ -6,10 +6,10 @@
 #include <array>
 
 #include "server/base/message_pool.hpp"
-#include "server/rules/apply_move.hpp"
-#include "server/rules/game_check.hpp"
 #include "server/game/game_record.hpp"
 #include "server/game/record_views.hpp"
+#include "server/rules/apply_move.hpp"
+#include "server/rules/game_check.hpp"
 #include "server/rules/standings.hpp"
 
 namespace tilerace::server {
@@ -28,11 +28,10 @@ std::string hex_id(std::uint64_t value) { return fmt::format("{:016x}", value); 
 }  // namespace
 
 RaceState::RaceState(std::string code, protocol::RoomOptions options, RaceSettings settings,
-                     Metrics& metrics, std::shared_ptr<const GhostRun> ghost)
+                     std::shared_ptr<const GhostRun> ghost)
     : code_(std::move(code)),
       options_(std::move(options)),
       settings_(settings),
-      metrics_(&metrics),
       ghost_(std::move(ghost)) {
   if (ghost_) options_.ghost = ghost_->game_id;
 }
@@ -69,10 +68,9 @@ RaceState::Racer RaceState::ghost_racer(const GhostRun& run) {
 }
 
 std::optional<RaceState> RaceState::restore(const ActiveRaceRecord& record, std::vector<Seat> seats,
-                                            RaceSettings settings, Metrics& metrics, Time now,
-                                            RaceEffects& effects,
+                                            RaceSettings settings, Time now, RaceEffects& effects,
                                             std::shared_ptr<const GhostRun> ghost) {
-  RaceState race(record.room, options_of(record.options), settings, metrics, ghost);
+  RaceState race(record.room, options_of(record.options), settings, ghost);
   const engine::GameConfig config{record.options.mode, record.options.size, record.options.target,
                                   record.seed};
   for (std::size_t i = 0; i < record.racers.size(); ++i) {
@@ -102,7 +100,7 @@ std::optional<RaceState> RaceState::restore(const ActiveRaceRecord& record, std:
   race.race_deadline_ =
       now + std::chrono::milliseconds(std::max<std::int64_t>(0, record.remaining_ms));
   race.state_ = State::racing;
-  metrics.races_active.fetch_add(1, std::memory_order_relaxed);
+  ++race.fx_.counts.races_active;
   // A race that had already ended (its result not yet recorded) ends again here.
   std::optional<std::size_t> winner;
   for (std::size_t i = 0; i < race.racers_.size(); ++i) {
@@ -185,7 +183,7 @@ std::vector<protocol::RacerGame> RaceState::games() const {
 }
 
 void RaceState::send_error(ErrorCode code, std::string_view text, const protocol::Rid& rid) {
-  metrics_->count_error(code);
+  fx_.counts.errors.push_back(code);
   reply(protocol::encode_error(code, text, rid));
 }
 
@@ -269,7 +267,7 @@ RaceEffects RaceState::kick(const Player& host, const std::string& target, const
 RaceEffects RaceState::close_by_operator(std::string_view reason) {
   if (closed_) return done();
   if (state_ == State::racing || state_ == State::finishing) {
-    if (state_ == State::racing) metrics_->races_active.fetch_sub(1, std::memory_order_relaxed);
+    if (state_ == State::racing) --fx_.counts.races_active;
     fx_.abandoned_race = race_id_;
   }
   if (tournament_match()) fx_.match_end = MatchEnd{};
@@ -279,7 +277,7 @@ RaceEffects RaceState::close_by_operator(std::string_view reason) {
 
 RaceEffects RaceState::hand_over(std::string_view url) {
   if (closed_) return done();
-  if (state_ == State::racing) metrics_->races_active.fetch_sub(1, std::memory_order_relaxed);
+  if (state_ == State::racing) --fx_.counts.races_active;
   close_with(share(url.empty() ? protocol::encode_room_closed(code_, "moved")
                                : protocol::encode_redirect(url, code_, "resume", {})));
   return done();
@@ -334,7 +332,7 @@ void RaceState::run_ghost(Time until, Time now) {
       ghost_stuck_ = true;  // not a recorded game's letter: the run ends here
       return;
     }
-    metrics_->moves_total.fetch_add(1, std::memory_order_relaxed);
+    ++fx_.counts.moves;
     broadcast(share(
         protocol::encode_race_update(code_, g->player->id, game, outcome, message_pool::buffer())));
     if (game.won()) return end_race("target", index, now);
@@ -493,8 +491,8 @@ void RaceState::start_race(Time now) {
   state_ = State::racing;
   race_started_at_ = settings_.wall_clock();
   race_deadline_ = now + std::chrono::seconds(options_.time_limit);
-  metrics_->races_total.fetch_add(1, std::memory_order_relaxed);
-  metrics_->races_active.fetch_add(1, std::memory_order_relaxed);
+  ++fx_.counts.races_started;
+  ++fx_.counts.races_active;
   broadcast(share(protocol::encode_race_start(code_, options_.time_limit, games())));
 }
 
@@ -554,7 +552,7 @@ RaceEffects RaceState::play(const Player& player, const protocol::ClientMessage&
   const auto since_start = now - (race_deadline_ - std::chrono::seconds(options_.time_limit));
   stamp(racer->times, game.history().size(),
         std::chrono::duration_cast<std::chrono::milliseconds>(since_start).count());
-  metrics_->moves_total.fetch_add(1, std::memory_order_relaxed);
+  ++fx_.counts.moves;
   broadcast(
       share(protocol::encode_race_update(code_, player.id, game, outcome, message_pool::buffer())),
       &player);
@@ -691,7 +689,7 @@ RaceEffects RaceState::record_failed() {
       ErrorCode::internal, "the race result could not be recorded yet: retrying", {}));
   for (const auto& r : racers_) {
     if (r.left || !r.connected) continue;
-    metrics_->count_error(ErrorCode::internal);
+    fx_.counts.errors.push_back(ErrorCode::internal);
     if (auto connection = r.connection.lock())
       fx_.deliveries.push_back({std::move(connection), error});
   }
@@ -706,7 +704,7 @@ RaceEffects RaceState::recorded(const RaceResult& result, const std::vector<Gran
       fx_.ratings.emplace_back(r.player, u.after);
     }
   }
-  metrics_->races_active.fetch_sub(1, std::memory_order_relaxed);
+  --fx_.counts.races_active;
   broadcast(share(result.race_over));
   for (const Grant& g : granted) {
     const auto view = view_of(g);

@@ -22,13 +22,12 @@
 #include "engine/game.hpp"
 #include "protocol/encode.hpp"
 #include "protocol/messages.hpp"
-#include "server/base/metrics.hpp"
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/game/ghost_run.hpp"
-#include "server/rules/match_end.hpp"
 #include "server/game/participant.hpp"
 #include "server/game/player.hpp"
+#include "server/rules/match_end.hpp"
 #include "server/store/game_store.hpp"
 
 namespace tilerace::server {
@@ -78,6 +77,14 @@ struct Delivery {
 
 // What one call on the rules produced, for the shell to carry out in this order: journal
 // (cluster mode) → record → deliver.
+// What the shell counts (Metrics) for one call: the rules count nothing themselves.
+struct RaceCounts {
+  int moves = 0;          // moves that changed a board
+  int races_started = 0;  // races that began
+  int races_active = 0;   // races that began running (+1) or stopped (-1)
+  boost::container::small_vector<protocol::ErrorCode, 2> errors;  // error messages sent
+};
+
 struct RaceEffects {
   // In the order they are to arrive. A move makes three (the mover's answer, the opponent's
   // and a spectator's update): that many live inline, so a move asks the heap for none.
@@ -92,6 +99,7 @@ struct RaceEffects {
   std::optional<std::string> abandoned_race;
   // A tournament's match room is over (and closed): for its tournament.
   std::optional<MatchEnd> match_end;
+  RaceCounts counts;
 };
 
 class RaceState {
@@ -105,7 +113,7 @@ class RaceState {
   // ghost: a ghost room's run (options have its mode, size and target); its racer is seated by
   // seat_ghost.
   RaceState(std::string code, protocol::RoomOptions options, RaceSettings settings,
-            Metrics& metrics, std::shared_ptr<const GhostRun> ghost = nullptr);
+            std::shared_ptr<const GhostRun> ghost = nullptr);
 
   // A journaled race going on from now: every racer away with a full grace, the clock running
   // on with the time it had left (the downtime is not counted). seats are record.racers' in
@@ -113,8 +121,7 @@ class RaceState {
   // due by now are played at once. nullopt if a game cannot be rebuilt from its moves. A race
   // that had ended (its result not yet recorded) ends again: effects gets its result.
   static std::optional<RaceState> restore(const ActiveRaceRecord& record, std::vector<Seat> seats,
-                                          RaceSettings settings, Metrics& metrics, Time now,
-                                          RaceEffects& effects,
+                                          RaceSettings settings, Time now, RaceEffects& effects,
                                           std::shared_ptr<const GhostRun> ghost = nullptr);
 
   // The room has nobody left and is gone for good; the shell drops it from the registry.
@@ -286,7 +293,6 @@ class RaceState {
   std::string code_;
   protocol::RoomOptions options_;
   RaceSettings settings_;
-  Metrics* metrics_;
   RaceEffects fx_;  // what the call in progress has produced
   State state_ = State::waiting;
   bool closed_ = false;

@@ -29,8 +29,7 @@ std::shared_ptr<Room> Room::make(std::string code, const protocol::RoomOptions& 
   room->code_ = code;
   room->public_ = options.is_public;
   room->tournament_ = options.tournament;
-  room->state_.emplace(std::move(code), options, room->services_.settings, *room->services_.metrics,
-                       std::move(ghost));
+  room->state_.emplace(std::move(code), options, room->services_.settings, std::move(ghost));
   return room;
 }
 
@@ -44,9 +43,9 @@ std::shared_ptr<Room> Room::restore(const ActiveRaceRecord& record,
   std::vector<Seat> seats;
   for (const auto& player : players) seats.push_back(player ? seat_of(player, false) : Seat{});
   RaceEffects effects;
-  std::optional<RaceState> state = RaceState::restore(
-      record, std::move(seats), room->services_.settings, *room->services_.metrics,
-      RaceState::Clock::now(), effects, std::move(ghost));
+  std::optional<RaceState> state =
+      RaceState::restore(record, std::move(seats), room->services_.settings,
+                         RaceState::Clock::now(), effects, std::move(ghost));
   if (!state) return nullptr;
   for (std::size_t i = 0; i < players.size(); ++i) {
     if (record.racers[i].left || !players[i]) continue;
@@ -69,6 +68,18 @@ void Room::act(Participant* asker, F&& f) {
   send_unlocking(lock);
 }
 
+void Room::count(const RaceCounts& counts) {
+  Metrics& m = *services_.metrics;
+  if (counts.moves != 0) m.moves_total.fetch_add(counts.moves, std::memory_order_relaxed);
+  if (counts.races_started != 0) {
+    m.races_total.fetch_add(counts.races_started, std::memory_order_relaxed);
+  }
+  if (counts.races_active != 0) {
+    m.races_active.fetch_add(counts.races_active, std::memory_order_relaxed);
+  }
+  for (const protocol::ErrorCode code : counts.errors) m.count_error(code);
+}
+
 void Room::send_unlocking(std::unique_lock<std::mutex>& lock) {
   if (outbox_.empty()) return;
   std::lock_guard send(send_mutex_);
@@ -79,6 +90,7 @@ void Room::send_unlocking(std::unique_lock<std::mutex>& lock) {
 }
 
 void Room::apply_locked(RaceEffects fx, Participant* asker) {
+  count(fx.counts);
   for (const auto& player : fx.released) {
     std::lock_guard lock(player->mutex);
     if (player->room.lock().get() == this) player->room.reset();

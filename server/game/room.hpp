@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "server/base/metrics.hpp"
 #include "server/game/bot_pool.hpp"
 #include "server/game/race_state.hpp"
 #include "server/store/game_store.hpp"
@@ -150,6 +151,8 @@ class Room : public std::enable_shared_from_this<Room> {
   // finished race to the recorder, queues its deliveries in order, tells the registry when the
   // room closed, and keeps the timer at the rules' next deadline.
   void apply_locked(RaceEffects fx, Participant* asker);
+  // Adds what the rules counted to the metrics.
+  void count(const RaceCounts& counts);
   // Writes what is queued, in order, outside the mutex (lock, which holds it, is released once
   // send_mutex_ is taken; left held when nothing is queued). Every holder of the mutex that
   // queued calls it before letting the mutex go.

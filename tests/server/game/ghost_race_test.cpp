@@ -48,8 +48,8 @@ struct GhostFixture : ::testing::Test {
   Rules make() {
     protocol::RoomOptions o = options();
     o.target = run.config.target;
-    return Rules(RaceState("GHOST1", o, {3, 10}, metrics, std::make_shared<const GhostRun>(run)),
-                 owner);
+    return Rules(RaceState("GHOST1", o, {3, 10}, std::make_shared<const GhostRun>(run)), owner,
+                 metrics);
   }
   // a joins, the ghost takes its seat, a is ready: the race starts at t0 + 3 s.
   Rules racing() {

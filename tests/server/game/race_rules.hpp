@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "server/base/metrics.hpp"
 #include "server/game/race_state.hpp"
 #include "tests/server/fake_participant.hpp"
 
@@ -38,10 +39,11 @@ struct Owner {
 
 // The rules with their effects carried out as the Room shell carries them out: deliveries in
 // order (the caller's to `to`), players linked to the room and released from it, ratings set,
-// and a finished race kept for take_result().
+// what the rules counted added to metrics, and a finished race kept for take_result().
 class Rules {
  public:
-  Rules(RaceState state, Owner& owner) : state_(std::move(state)), owner_(&owner) {}
+  Rules(RaceState state, Owner& owner, Metrics& metrics)
+      : state_(std::move(state)), owner_(&owner), metrics_(&metrics) {}
 
   // A journaled race restored at now for players (seated with their ratings, all away).
   static std::optional<Rules> restore(const ActiveRaceRecord& record,
@@ -52,12 +54,12 @@ class Rules {
     for (const auto& p : players) seats.push_back(p ? Seat{p, {}, p->rating} : Seat{});
     RaceEffects fx;
     std::optional<RaceState> state =
-        RaceState::restore(record, std::move(seats), settings, metrics, now, fx, std::move(ghost));
+        RaceState::restore(record, std::move(seats), settings, now, fx, std::move(ghost));
     if (!state) return std::nullopt;
     for (std::size_t i = 0; i < players.size(); ++i) {
       if (!record.racers[i].left && players[i]) players[i]->room = owner.room;
     }
-    Rules rules(std::move(*state), owner);
+    Rules rules(std::move(*state), owner, metrics);
     rules.apply(std::move(fx), nullptr);
     return rules;
   }
@@ -151,6 +153,10 @@ class Rules {
       if (p->room.lock() == owner_->room) p->room.reset();
     }
     for (const auto& [p, rating] : fx.ratings) p->rating = rating;
+    metrics_->moves_total += static_cast<std::uint64_t>(fx.counts.moves);
+    metrics_->races_total += static_cast<std::uint64_t>(fx.counts.races_started);
+    metrics_->races_active += fx.counts.races_active;
+    for (const protocol::ErrorCode code : fx.counts.errors) metrics_->count_error(code);
     if (fx.result) result_ = std::move(fx.result);
     if (fx.match_end) match_end_ = std::move(fx.match_end);
     for (Delivery& d : fx.deliveries) {
@@ -162,6 +168,7 @@ class Rules {
 
   RaceState state_;
   Owner* owner_;
+  Metrics* metrics_;
   std::optional<RaceResult> result_;
   std::optional<MatchEnd> match_end_;
 };
