@@ -1,6 +1,5 @@
 #pragma once
 // A player known to this server: identity, their current solo game, their connection.
-#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>

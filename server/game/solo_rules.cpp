@@ -2,9 +2,9 @@
 
 #include "protocol/encode.hpp"
 #include "server/base/message_pool.hpp"
-#include "server/rules/apply_move.hpp"
 #include "server/game/daily.hpp"
 #include "server/game/game_record.hpp"
+#include "server/rules/apply_move.hpp"
 
 namespace tilerace::server {
 
