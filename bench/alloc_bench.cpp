@@ -157,7 +157,7 @@ Tally race(int races) {
 }
 
 // Prints the path's figures; false when more than `most` allocations per move: the messages
-// of a move allocate nothing (server/base/message_pool.hpp), what is left is a game's first
+// of a move allocate nothing (protocol/message_pool.hpp), what is left is a game's first
 // moves and its own record growing by a factor (amortized, docs/performance.md).
 bool report(const char* path, const Tally& t, double most) {
   const double per_move = static_cast<double>(t.allocations) / static_cast<double>(t.moves);

@@ -1,4 +1,4 @@
-// How well the signals of computer-assisted play (server/game/assist_signals.hpp) separate
+// How well the signals of computer-assisted play (server/rules/assist_signals.hpp) separate
 // games played by the built-in computer from human-like play. Two sets of seeded classic 4×4
 // games, each cut at a random length (60–400 moves) as people stop:
 //   assisted — every move the hard computer's, made 3–10 moves a second with jitter (a
@@ -20,7 +20,7 @@
 
 #include "engine/bot.hpp"
 #include "engine/game.hpp"
-#include "server/game/assist_signals.hpp"
+#include "server/rules/assist_signals.hpp"
 
 namespace {
 

@@ -94,7 +94,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const protocol::NamePolicy names{protocol::ReservedNames(),
                                           protocol::NameBlocklist({"blocked"})};
   TournamentMembers tournament_members;
-  PlayServices play(players, rooms, directory, tournament_members, worker, metrics,
+  SoloGames solo_games;
+  PlayServices play(players, solo_games, rooms, directory, tournament_members, worker, metrics,
                     {hasher, sign_in_limits, marks, names});
   Dispatcher dispatcher(play, players, rooms, directory, worker, metrics, limits);
   Seen seen;

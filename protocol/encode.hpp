@@ -49,7 +49,7 @@ std::string encode_link_code(std::string_view code, std::int64_t expires_at, con
 std::string encode_pong(const Rid& rid);
 std::string encode_game(const GameView& game, const Rid& rid);
 // The messages of every move. buffer: a string whose capacity the text reuses (the server's
-// recycled buffers: server/base/message_pool.hpp), so that a move allocates nothing.
+// recycled buffers: protocol/message_pool.hpp), so that a move allocates nothing.
 std::string encode_moved(const GameView& game, std::optional<engine::Direction> dir,
                          const engine::MoveOutcome& outcome, const Rid& rid,
                          std::string buffer = {});

@@ -6,17 +6,17 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "server/base/unix_time.hpp"
-#include "server/game/daily.hpp"
 #include "server/game/store_journal.hpp"
+#include "server/rules/daily.hpp"
 
 namespace tilerace::server {
 
 namespace asio = boost::asio;
 
-JournalLoop::JournalLoop(asio::io_context& ioc, PlayerRegistry& players, const RoomRegistry& rooms,
+JournalLoop::JournalLoop(asio::io_context& ioc, SoloGames& solo, const RoomRegistry& rooms,
                          Tournaments& tournaments, StoreWorker& worker, Metrics& metrics)
     : timer_(ioc),
-      players_(players),
+      solo_(solo),
       rooms_(rooms),
       tournaments_(tournaments),
       worker_(worker),
@@ -36,7 +36,7 @@ asio::awaitable<void> JournalLoop::run() {
     if (ec || stopped_) co_return;  // shutdown: drain writes the last pass
     // A tournament before its matches' races: a journaled match race's tournament knows it.
     co_await tournaments_.journal(worker_);
-    co_await flush_journal(players_, rooms_, worker_, metrics_);
+    co_await flush_journal(solo_, rooms_, worker_, metrics_);
     co_await worker_.probe();  // /healthz notices the database leaving or coming back
     // Once a day (and at start): the abandoned daily attempts of the days before.
     if (std::string today = day_of(unix_ms()); today != closed_before_) {

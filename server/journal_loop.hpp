@@ -10,8 +10,8 @@
 #include <string>
 
 #include "server/base/metrics.hpp"
-#include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
+#include "server/game/solo_games.hpp"
 #include "server/play/tournaments.hpp"
 #include "server/store/store_worker.hpp"
 
@@ -19,7 +19,7 @@ namespace tilerace::server {
 
 class JournalLoop {
  public:
-  JournalLoop(boost::asio::io_context& ioc, PlayerRegistry& players, const RoomRegistry& rooms,
+  JournalLoop(boost::asio::io_context& ioc, SoloGames& solo, const RoomRegistry& rooms,
               Tournaments& tournaments, StoreWorker& worker, Metrics& metrics);
 
   void start();
@@ -31,7 +31,7 @@ class JournalLoop {
   boost::asio::steady_timer timer_;
   bool stopped_ = false;
   std::string closed_before_;  // the day before which daily attempts were closed
-  PlayerRegistry& players_;
+  SoloGames& solo_;
   const RoomRegistry& rooms_;
   Tournaments& tournaments_;
   StoreWorker& worker_;

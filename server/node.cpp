@@ -45,14 +45,14 @@ Node::Node(const Options& options, NetworkThreads& threads, Store& store, NodeEd
       reach_(cluster_ ? std::make_unique<ClusterReach>(threads.main().get_executor(), *cluster_,
                                                        players_, play_)
                       : nullptr),
-      play_(players_, rooms_, *directory_, tournament_members_, worker_, metrics_,
+      play_(players_, solo_games_, rooms_, *directory_, tournament_members_, worker_, metrics_,
             {hasher_, sign_in_limits_, marks_, edge.names,
              std::int64_t{options.guest_name_days} * 86'400'000},
             play_settings(secrets)),
       dispatcher_(play_, players_, rooms_, *directory_, worker_, metrics_, limits_,
                   fallback_.get()),
       context_(make_context(secrets)),
-      journal_(threads.main(), players_, rooms_, play_.tournaments, worker_, metrics_) {}
+      journal_(threads.main(), solo_games_, rooms_, play_.tournaments, worker_, metrics_) {}
 
 std::unique_ptr<Cluster> Node::make_cluster(std::string public_url) {
   if (options_.redis.empty()) {
@@ -67,7 +67,7 @@ std::unique_ptr<Cluster> Node::make_cluster(std::string public_url) {
                       {options_.redis_host, options_.redis_port},
                       std::chrono::milliseconds(options_.node_lease_ms),
                       std::chrono::seconds(options_.grace)},
-      rooms_, players_, worker_, metrics_, static_cast<ClusterEvents&>(*this));
+      rooms_, players_, solo_games_, worker_, metrics_, static_cast<ClusterEvents&>(*this));
 }
 
 RoomServices Node::room_services() {
@@ -132,8 +132,8 @@ bool Node::restore(Store& store) {
       store.add_player({bot_player_id(s), name, protocol::name_key(name), unix_ms()}, std::nullopt);
     }
     if (cluster_) return true;  // this node's earlier races come back through adoption
-    const auto restored =
-        restore_races(load_races(store.active_races(), store, store, players_, metrics_), rooms_);
+    const auto restored = restore_races(
+        load_races(store.active_races(), store, store, players_, solo_games_, metrics_), rooms_);
     if (!restored.empty()) spdlog::info("{} races restored from the journal", restored.size());
     // Tournaments after the races: a match whose race came back is watched in its room.
     if (const std::size_t n = play_.tournaments.restore(store, store, store); n > 0) {
@@ -187,7 +187,7 @@ asio::awaitable<void> Node::drain() {
     co_await timer.async_wait(asio::use_awaitable);
   }
   co_await play_.tournaments.journal(worker_);
-  co_await flush_journal(players_, rooms_, worker_, metrics_);
+  co_await flush_journal(solo_games_, rooms_, worker_, metrics_);
   threads_.release();
 }
 

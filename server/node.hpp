@@ -1,7 +1,8 @@
 #pragma once
 // One node of the game, built whole by its constructor: every service is given what it needs
 // when it is made (constructor injection), and nothing is wired afterwards. The members are
-// declared in the order they are built — metrics and the store's worker, the registries and
+// declared in the order they are built — metrics and the store's worker, the registries (players
+// and their solo games) and
 // the computer opponents, the cluster (cluster mode), the rooms, the directory, the sign-in
 // services, play's features and the dispatcher that routes to them, the sessions and the
 // context every connection shares — and are destroyed in reverse (docs/architecture.md,
@@ -27,6 +28,7 @@
 #include "server/game/matchmaker.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
+#include "server/game/solo_games.hpp"
 #include "server/game/tournament_members.hpp"
 #include "server/journal_loop.hpp"
 #include "server/net/admin_guard.hpp"
@@ -113,6 +115,7 @@ class Node final : private ClusterEvents {
   Metrics metrics_;
   StoreWorker worker_;
   PlayerRegistry players_;
+  SoloGames solo_games_;  // each player's solo game
   BotPool bots_;
   std::unique_ptr<Cluster> cluster_;  // cluster mode; uses rooms_ from start() on
   RoomRegistry rooms_;

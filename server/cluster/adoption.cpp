@@ -41,13 +41,14 @@ std::size_t mismatches(const std::vector<std::string>& rebuilt,
 }
 
 Adoption::Adoption(std::string node, std::string url, RedisConnection& redis, StoreWorker& store,
-                   PlayerRegistry& players, RoomRegistry& rooms, Metrics& metrics,
+                   PlayerRegistry& players, SoloGames& solo, RoomRegistry& rooms, Metrics& metrics,
                    AdoptMore adopt_tournaments)
     : node_(std::move(node)),
       url_(std::move(url)),
       redis_(redis),
       store_(store),
       players_(players),
+      solo_(solo),
       rooms_(rooms),
       metrics_(metrics),
       adopt_tournaments_(std::move(adopt_tournaments)) {}
@@ -115,7 +116,7 @@ asio::awaitable<std::size_t> Adoption::adopt(const std::string& orphan) {
   std::vector<LoadedRace> loaded;
   const StoreWorker::JobOn<AccountStore, GameStore> load = [&](AccountStore& accounts,
                                                                GameStore& games) {
-    loaded = load_races(races, accounts, games, players_, metrics_);
+    loaded = load_races(races, accounts, games, players_, solo_, metrics_);
   };
   co_await store_.run(load);
   std::vector<std::string> codes = restore_races(loaded, rooms_);

@@ -18,6 +18,7 @@
 #include "server/base/metrics.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
+#include "server/game/solo_games.hpp"
 #include "server/store/game_store.hpp"
 #include "server/store/store_worker.hpp"
 
@@ -48,7 +49,7 @@ class Adoption {
   using AdoptMore = std::function<boost::asio::awaitable<std::vector<std::string>>(std::string)>;
   // node: this node, reached at url.
   Adoption(std::string node, std::string url, RedisConnection& redis, StoreWorker& store,
-           PlayerRegistry& players, RoomRegistry& rooms, Metrics& metrics,
+           PlayerRegistry& players, SoloGames& solo, RoomRegistry& rooms, Metrics& metrics,
            AdoptMore adopt_tournaments = {});
 
   // Adopts each orphan's races (this node holds the leased claim on each). An orphan whose
@@ -68,6 +69,7 @@ class Adoption {
   RedisConnection& redis_;
   StoreWorker& store_;
   PlayerRegistry& players_;
+  SoloGames& solo_;
   RoomRegistry& rooms_;
   Metrics& metrics_;
   AdoptMore adopt_tournaments_;

@@ -46,12 +46,13 @@ std::int64_t steady_ns(std::chrono::steady_clock::time_point t) {
 }  // namespace
 
 Cluster::Cluster(asio::io_context& main, ClusterSettings settings, RoomRegistry& rooms,
-                 PlayerRegistry& players, StoreWorker& store, Metrics& metrics,
+                 PlayerRegistry& players, SoloGames& solo, StoreWorker& store, Metrics& metrics,
                  ClusterEvents& events)
     : main_(main),
       settings_(std::move(settings)),
       rooms_(rooms),
       players_(players),
+      solo_(solo),
       events_(events),
       store_(store),
       metrics_(metrics),
@@ -253,7 +254,7 @@ asio::awaitable<void> Cluster::tend(std::vector<std::string> dead) {
 
 asio::awaitable<void> Cluster::adopt(std::vector<std::string> orphans) {
   Adoption adoption(
-      settings_.node, settings_.public_url, *commands_, store_, players_, rooms_, metrics_,
+      settings_.node, settings_.public_url, *commands_, store_, players_, solo_, rooms_, metrics_,
       [this](std::string orphan) { return events_.adopt_tournaments(std::move(orphan)); });
   if (co_await adoption.run(std::move(orphans)) > 0) rooms_changed();
   adopting_ = false;

@@ -56,6 +56,7 @@
 #include "server/cluster/cluster_events.hpp"
 #include "server/cluster/redis_types.hpp"
 #include "server/game/move_journal.hpp"
+#include "server/game/solo_games.hpp"
 #include "server/store/game_store.hpp"
 
 namespace tilerace::server {
@@ -85,7 +86,8 @@ class Cluster final : public MoveJournal {
 
   // rooms and events are used from start() on only (they may be built after the cluster).
   Cluster(boost::asio::io_context& main, ClusterSettings settings, RoomRegistry& rooms,
-          PlayerRegistry& players, StoreWorker& store, Metrics& metrics, ClusterEvents& events);
+          PlayerRegistry& players, SoloGames& solo, StoreWorker& store, Metrics& metrics,
+          ClusterEvents& events);
 
   // Connects and starts the heartbeat. Call once, on the main context's thread.
   void start();
@@ -173,6 +175,7 @@ class Cluster final : public MoveJournal {
   ClusterSettings settings_;
   RoomRegistry& rooms_;
   PlayerRegistry& players_;
+  SoloGames& solo_;  // adopted racers' solo games come back here
   ClusterEvents& events_;
   StoreWorker& store_;
   Metrics& metrics_;

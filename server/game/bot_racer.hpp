@@ -12,9 +12,9 @@
 #include <memory>
 
 #include "server/game/bot_pool.hpp"
-#include "server/game/participant.hpp"
 #include "server/game/player.hpp"
 #include "server/game/room.hpp"
+#include "server/rules/participant.hpp"
 
 namespace tilerace::server {
 

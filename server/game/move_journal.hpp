@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "server/game/race_state.hpp"
+#include "server/rules/race_state.hpp"
 #include "server/store/game_store.hpp"
 
 namespace tilerace::server {

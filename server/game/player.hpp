@@ -1,41 +1,18 @@
 #pragma once
-// A player known to this server: identity, their current solo game, their connection.
+// A player known to this server: identity, connection, and the room they are a member of. What
+// each feature keeps per player lives in that feature's service (their solo game: SoloGames;
+// friends: FriendLists; tournaments: TournamentMembers; presence: PresenceBoard).
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <vector>
 
-#include "engine/game.hpp"
-#include "server/game/participant.hpp"
+#include "engine/types.hpp"
+#include "server/rules/participant.hpp"
 
 namespace tilerace::server {
-
-struct SoloGame {
-  std::string id;
-  engine::Game game;
-  bool explicit_seed = false;
-  std::int64_t started_at = 0;  // Unix milliseconds
-  // How much of the history the journal holds already (the next pass adds the rest); 0: the
-  // next pass writes the whole entry. Reset to 0 whenever the history is rewritten.
-  std::size_t journaled = 0;
-  // A daily challenge game (game/daily.hpp): its day; daily_ranked for the player's first
-  // attempt that day, the only one that ranks (on the day's daily board only).
-  std::string daily;
-  bool daily_ranked = false;
-  // When each letter of the history was played (ms from started_at); nullopt once unknown
-  // (restored from the journal).
-  std::optional<std::vector<std::int32_t>> times = std::vector<std::int32_t>{};
-  // A shared store: the epoch this node holds the game's journal entry under
-  // (ActiveGameRecord::epoch): 1 for a game started here, the store's for one resumed here.
-  std::int64_t epoch = 1;
-
-  bool ranked() const noexcept {
-    return daily.empty() ? !explicit_seed && game.undos() == 0 : daily_ranked;
-  }
-};
 
 class Room;
 
@@ -61,9 +38,7 @@ struct Player {
   // Whether they have an account (a password): set at load and by register.
   std::atomic<bool> registered{false};
 
-  std::mutex mutex;              // guards the fields below
-  std::optional<SoloGame> solo;  // the current game, until new_game replaces it
-  bool journal_dirty = false;    // solo changed since it was last journaled
+  std::mutex mutex;  // guards the fields below
   std::weak_ptr<Participant> connection;
   // One live connection per player, cluster-wide (server/play/session_guard.hpp; all 0 and
   // empty on a single node): the epoch this connection took (Store::take_connection) and its
@@ -85,7 +60,6 @@ struct Player {
   std::string name_;
 };
 
-// Whether other (an id) is player's friend (takes the player's lock).
 // The room player is a member of, or null (takes the player's lock).
 inline std::shared_ptr<Room> room_of(Player& player) {
   std::lock_guard lock(player.mutex);

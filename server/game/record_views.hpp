@@ -12,11 +12,6 @@
 
 namespace tilerace::server {
 
-// A room's options as a running race journals them, and back (the computer is not journaled:
-// a restored race seats whoever raced).
-RaceOptionsRecord record_of(const protocol::RoomOptions& options);
-protocol::RoomOptions options_of(const RaceOptionsRecord& record);
-
 // The store's question for a leaderboard request already answered at a period (period_at),
 // asked by player_id (empty: nobody's own entry).
 LeaderboardQuery query_of(const protocol::LeaderboardRequest& request, std::string player_id);

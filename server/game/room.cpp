@@ -9,18 +9,31 @@
 
 #include <algorithm>
 
+#include "server/base/secrets.hpp"
+#include "server/base/unix_time.hpp"
 #include "server/game/move_journal.hpp"
+#include "server/game/record_views.hpp"
 
 namespace tilerace::server {
 
 namespace asio = boost::asio;
 
+RaceSettings with_server_clocks(RaceSettings settings) {
+  if (settings.secret == nullptr) settings.secret = random_u64;
+  if (settings.wall_clock == nullptr) settings.wall_clock = unix_ms;
+  return settings;
+}
+
 Room::Room(RoomServices services)
-    : services_(std::move(services)), timer_(services_.executor), retry_(services_.executor) {}
+    : services_(std::move(services)), timer_(services_.executor), retry_(services_.executor) {
+  services_.settings = with_server_clocks(services_.settings);
+}
 
 Seat Room::seat_of(const std::shared_ptr<Player>& player, bool connected) {
+  players_.emplace(player->id, player);
   std::lock_guard lock(player->mutex);
-  return {player, connected ? player->connection : std::weak_ptr<Participant>(), player->rating};
+  return {player->id, player->name(), player->bot,
+          connected ? player->connection : std::weak_ptr<Participant>(), player->rating};
 }
 
 std::shared_ptr<Room> Room::make(std::string code, const protocol::RoomOptions& options,
@@ -41,7 +54,9 @@ std::shared_ptr<Room> Room::restore(const ActiveRaceRecord& record,
   room->public_ = record.options.is_public;
   room->tournament_ = record.options.tournament;
   std::vector<Seat> seats;
-  for (const auto& player : players) seats.push_back(player ? seat_of(player, false) : Seat{});
+  for (const auto& player : players) {
+    seats.push_back(player ? room->seat_of(player, false) : Seat{});
+  }
   RaceEffects effects;
   std::optional<RaceState> state =
       RaceState::restore(record, std::move(seats), room->services_.settings,
@@ -91,13 +106,21 @@ void Room::send_unlocking(std::unique_lock<std::mutex>& lock) {
 
 void Room::apply_locked(RaceEffects fx, Participant* asker) {
   count(fx.counts);
-  for (const auto& player : fx.released) {
-    std::lock_guard lock(player->mutex);
-    if (player->room.lock().get() == this) player->room.reset();
+  // Ratings first: a tournament's match room lets everyone go in the call that rates them.
+  for (const auto& [id, rating] : fx.ratings) {
+    if (const auto it = players_.find(id); it != players_.end()) {
+      std::lock_guard lock(it->second->mutex);
+      it->second->rating = rating;
+    }
   }
-  for (const auto& [player, rating] : fx.ratings) {
-    std::lock_guard lock(player->mutex);
-    player->rating = rating;
+  for (const std::string& id : fx.released) {
+    const auto it = players_.find(id);
+    if (it == players_.end()) continue;
+    {
+      std::lock_guard lock(it->second->mutex);
+      if (it->second->room.lock().get() == this) it->second->room.reset();
+    }
+    if (!state_->seated(id)) players_.erase(it);
   }
   if (fx.result) {
     if (services_.journal != nullptr) {  // recorded under the epoch this room holds
@@ -181,7 +204,11 @@ asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result
       if (committed) {
         if (self->services_.journal != nullptr) self->services_.journal->forget(result.record.id);
         self->confirmed_ = self->played_;  // the record has every move
-        self->apply_locked(self->state_->recorded(result, granted), nullptr);
+        std::vector<Granted> announced;
+        for (const Grant& g : granted) {
+          if (auto view = view_of(g)) announced.push_back({g.player_id, std::move(*view)});
+        }
+        self->apply_locked(self->state_->recorded(result, announced), nullptr);
         self->send_unlocking(lock);
         co_return;
       }
@@ -201,7 +228,7 @@ asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result
 void Room::join(const std::shared_ptr<Player>& player, const std::shared_ptr<Participant>& to,
                 const protocol::Rid& rid) {
   std::unique_lock lock(mutex_);
-  Seat seat{player, to, 0};
+  Seat seat{player->id, player->name(), player->bot, to, 0};
   bool claimed = false;
   {
     std::lock_guard player_lock(player->mutex);
@@ -209,16 +236,17 @@ void Room::join(const std::shared_ptr<Player>& player, const std::shared_ptr<Par
     if (claimed) player->room = weak_from_this();
     seat.rating = player->rating;
   }
+  if (claimed) players_.emplace(player->id, player);
   apply_locked(state_->join(seat, claimed, rid, RaceState::Clock::now()), to.get());
   send_unlocking(lock);
 }
 
 void Room::leave(Player& player, Participant& to, const protocol::Rid& rid) {
-  act(&to, [&](RaceState& s, Time now) { return s.leave(player, rid, now); });
+  act(&to, [&](RaceState& s, Time now) { return s.leave(player.id, rid, now); });
 }
 
 void Room::set_ready(Player& player, bool ready, Participant& to, const protocol::Rid& rid) {
-  act(&to, [&](RaceState& s, Time now) { return s.set_ready(player, ready, rid, now); });
+  act(&to, [&](RaceState& s, Time now) { return s.set_ready(player.id, ready, rid, now); });
 }
 
 std::optional<asio::awaitable<void>> Room::play(Player& player,
@@ -226,7 +254,7 @@ std::optional<asio::awaitable<void>> Room::play(Player& player,
                                                 const protocol::ClientMessage& message,
                                                 const protocol::Rid& rid) {
   std::unique_lock lock(mutex_);
-  RaceEffects fx = state_->play(player, message, rid, RaceState::Clock::now());
+  RaceEffects fx = state_->play(player.id, message, rid, RaceState::Clock::now());
   if (!fx.move_entry || services_.journal == nullptr) {
     apply_locked(std::move(fx), to.get());
     send_unlocking(lock);
@@ -422,15 +450,19 @@ void Room::remove_spectator(const Participant* spectator) {
 }
 
 void Room::reconnected(Player& player, const std::shared_ptr<Participant>& to) {
-  act(to.get(), [&](RaceState& s, Time now) { return s.reconnected(player, to, now); });
+  act(to.get(), [&](RaceState& s, Time now) { return s.reconnected(player.id, to, now); });
 }
 
 void Room::disconnected(Player& player) {
-  act(nullptr, [&](RaceState& s, Time now) { return s.disconnected(player, now); });
+  act(nullptr, [&](RaceState& s, Time now) { return s.disconnected(player.id, now); });
+}
+
+void Room::renamed(const std::string& player_id, std::string name) {
+  act(nullptr, [&](RaceState& s, Time) { return s.rename(player_id, std::move(name)); });
 }
 
 void Room::round_trip(Player& player, int ms) {
-  act(nullptr, [&](RaceState& s, Time) { return s.round_trip(player, ms); });
+  act(nullptr, [&](RaceState& s, Time) { return s.round_trip(player.id, ms); });
 }
 
 protocol::RoomView Room::summary() const {
@@ -465,7 +497,7 @@ void Room::stop() {
 
 void Room::kick(Player& host, const std::string& target, Participant& to,
                 const protocol::Rid& rid) {
-  act(&to, [&](RaceState& s, Time now) { return s.kick(host, target, rid, now); });
+  act(&to, [&](RaceState& s, Time now) { return s.kick(host.id, target, rid, now); });
 }
 
 void Room::close_by_operator(std::string_view reason) {
@@ -473,12 +505,12 @@ void Room::close_by_operator(std::string_view reason) {
 }
 
 void Room::emote(Player& player, Participant& to, protocol::Emote emote, const protocol::Rid& rid) {
-  act(&to, [&](RaceState& s, Time now) { return s.emote(player, emote, rid, now); });
+  act(&to, [&](RaceState& s, Time now) { return s.emote(player.id, emote, rid, now); });
 }
 
 std::optional<engine::Game> Room::racing_game(const Player& player) {
   std::lock_guard lock(mutex_);
-  return state_->racing_game(player);
+  return state_->racing_game(player.id);
 }
 
 }  // namespace tilerace::server

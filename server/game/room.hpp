@@ -31,7 +31,8 @@
 
 #include "server/base/metrics.hpp"
 #include "server/game/bot_pool.hpp"
-#include "server/game/race_state.hpp"
+#include "server/game/player.hpp"
+#include "server/rules/race_state.hpp"
 #include "server/store/game_store.hpp"
 #include "server/store/store_worker.hpp"
 
@@ -43,7 +44,7 @@ struct RoomServices {
   boost::asio::any_io_executor executor;  // timers and the recording coroutine
   StoreWorker* store = nullptr;
   Metrics* metrics = nullptr;
-  RaceSettings settings;
+  RaceSettings settings;  // its secret and wall clock: the CSPRNG's and the system's if not given
   std::function<void(const std::string& code)> on_closed;  // the room has nobody left
   BotPool* bots = nullptr;            // null: this server seats no computer opponents
   double bot_moves_per_second = 3.0;  // a bot's pace, so that a race stays watchable
@@ -52,6 +53,9 @@ struct RoomServices {
   // no lock held.
   std::function<void(const std::string& code, const std::string& url)> on_handed_over;
 };
+
+// settings, with the server's CSPRNG and system clock where it gives no secret or wall clock.
+RaceSettings with_server_clocks(RaceSettings settings);
 
 class Room : public std::enable_shared_from_this<Room> {
  public:
@@ -119,6 +123,8 @@ class Room : public std::enable_shared_from_this<Room> {
   void remove_spectator(const Participant* spectator);
   void reconnected(Player& player, const std::shared_ptr<Participant>& to);
   void disconnected(Player& player);
+  // A racer's new name (a rename, theirs or the operator's): the room shows it.
+  void renamed(const std::string& player_id, std::string name);
   // The player's client measured its round trip (RaceState::round_trip).
   void round_trip(Player& player, int ms);
   protocol::RoomView summary() const;
@@ -184,8 +190,9 @@ class Room : public std::enable_shared_from_this<Room> {
   // The record under this room's epoch (cluster mode; unchanged without a move journal).
   void fence_locked(ActiveRaceRecord& record) const;
   std::int64_t epoch_locked(const std::string& race_id) const;
-  // seats for players, read under their locks (rating, connection).
-  static Seat seat_of(const std::shared_ptr<Player>& player, bool connected);
+  // The seat of player, read under its lock (name, rating, connection; connected: with its
+  // connection, else away); the player is known by id from now on (players_).
+  Seat seat_of(const std::shared_ptr<Player>& player, bool connected);
 
   RoomServices services_;
   std::string code_;
@@ -193,6 +200,10 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string tournament_;  // a tournament's match room: its code
   mutable std::mutex mutex_;
   std::optional<RaceState> state_;
+  // Everyone the rules hold as a racer (RaceState::seated), by player id: their Player, to
+  // link and unlink (Player::room) and to rate. Seeded before the room is reachable (seat,
+  // seat_match, restore), else under mutex_.
+  std::map<std::string, std::shared_ptr<Player>, std::less<>> players_;
   // A message to write: keep holds the recipient when the rules named it (an asker is alive
   // for its own call).
   struct Outgoing {

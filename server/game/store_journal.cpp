@@ -5,23 +5,23 @@
 #include <algorithm>
 
 #include "server/game/bot_racer.hpp"
-#include "server/game/daily.hpp"
+#include "server/rules/daily.hpp"
 #include "server/store/daily_store.hpp"
 
 namespace tilerace::server {
 
-boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRegistry& rooms,
+boost::asio::awaitable<void> flush_journal(SoloGames& solo, const RoomRegistry& rooms,
                                            StoreWorker& store, Metrics& metrics) {
   std::vector<ActiveGameRecord> games;
-  players.for_each([&games](Player& p) {
-    std::lock_guard lock(p.mutex);
-    if (!p.journal_dirty) return;
-    p.journal_dirty = false;
-    if (!p.solo || p.solo->game.state() != engine::GameState::playing) return;
-    SoloGame& s = *p.solo;
+  solo.for_each([&games](SoloSlot& slot) {
+    std::lock_guard lock(slot.mutex);
+    if (!slot.dirty) return;
+    slot.dirty = false;
+    if (!slot.game || slot.game->game.state() != engine::GameState::playing) return;
+    SoloGame& s = *slot.game;
     const std::string& history = s.game.history();
-    games.push_back({p.id, s.id, s.game.config(), s.explicit_seed, history.substr(s.journaled),
-                     s.started_at, s.journaled});
+    games.push_back({slot.player_id, s.id, s.game.config(), s.explicit_seed,
+                     history.substr(s.journaled), s.started_at, s.journaled});
     ActiveGameRecord& a = games.back();
     a.epoch = s.epoch;
     a.daily = s.daily;     // kept for practice too: its replay stays unseen while its day runs
@@ -47,15 +47,15 @@ boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRe
       for (const std::string& id : resumed_elsewhere) {
         const auto g = std::find_if(games.begin(), games.end(),
                                     [&id](const ActiveGameRecord& a) { return a.game_id == id; });
-        const auto p = players.find(g->player_id);
-        if (!p) continue;
-        std::lock_guard lock(p->mutex);
-        if (!p->solo || p->solo->id != id) continue;
-        spdlog::info("solo game {} of {} goes on on another node: dropped here", id, p->id);
-        if (p->solo->game.state() == engine::GameState::playing) {
+        const auto slot = solo.find(g->player_id);
+        if (!slot) continue;
+        std::lock_guard lock(slot->mutex);
+        if (!slot->game || slot->game->id != id) continue;
+        spdlog::info("solo game {} of {} goes on on another node: dropped here", id, g->player_id);
+        if (slot->game->game.state() == engine::GameState::playing) {
           metrics.games_active.fetch_sub(1, std::memory_order_relaxed);
         }
-        p->solo.reset();
+        slot->game.reset();
       }
       // Cluster mode: races another node owns now are handed over; the others are in the
       // store's journal.
@@ -75,10 +75,10 @@ boost::asio::awaitable<void> flush_journal(PlayerRegistry& players, const RoomRe
                     e.what());
       // Solo games are written again, whole, on the next pass.
       for (const auto& g : games) {
-        if (const auto p = players.find(g.player_id)) {
-          std::lock_guard lock(p->mutex);
-          p->journal_dirty = true;
-          if (p->solo && p->solo->id == g.game_id) p->solo->journaled = 0;
+        if (const auto slot = solo.find(g.player_id)) {
+          std::lock_guard lock(slot->mutex);
+          slot->dirty = true;
+          if (slot->game && slot->game->id == g.game_id) slot->game->journaled = 0;
         }
       }
     }
@@ -104,31 +104,33 @@ boost::asio::awaitable<bool> close_dailies(StoreWorker& store, std::string today
   co_return true;
 }
 
-void restore_solo(Player& player, const ActiveGameRecord& active, Metrics& metrics, bool replace) {
+void restore_solo(SoloGames& solo, const ActiveGameRecord& active, Metrics& metrics, bool replace) {
   std::optional<engine::Game> game = engine::replay(active.config, active.moves);
   if (!game) return;
-  std::lock_guard lock(player.mutex);
-  if (player.solo) {
+  const std::shared_ptr<SoloSlot> slot = solo.slot(active.player_id);
+  std::lock_guard lock(slot->mutex);
+  std::optional<SoloGame>& current = slot->game;
+  if (current) {
     if (!replace) return;
-    if (player.solo->game.state() == engine::GameState::playing) {
+    if (current->game.state() == engine::GameState::playing) {
       metrics.games_active.fetch_sub(1, std::memory_order_relaxed);
     }
-    player.solo.reset();
+    current.reset();
   }
-  player.solo.emplace(
+  current.emplace(
       SoloGame{active.game_id, std::move(*game), active.explicit_seed, active.started_at});
-  player.solo->times.reset();  // not journaled: the record will have none
-  player.solo->daily = active.daily;
-  player.solo->daily_ranked = active.daily_ranked;
-  player.solo->epoch = active.epoch;
-  if (player.solo->game.state() == engine::GameState::playing) {
+  current->times.reset();  // not journaled: the record will have none
+  current->daily = active.daily;
+  current->daily_ranked = active.daily_ranked;
+  current->epoch = active.epoch;
+  if (current->game.state() == engine::GameState::playing) {
     metrics.games_active.fetch_add(1, std::memory_order_relaxed);
   }
 }
 
 std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races,
                                    AccountStore& accounts, GameStore& games,
-                                   PlayerRegistry& players, Metrics& metrics) {
+                                   PlayerRegistry& players, SoloGames& solo, Metrics& metrics) {
   std::vector<LoadedRace> loaded;
   for (const ActiveRaceRecord& race : races) {
     LoadedRace entry{race, {}, nullptr};
@@ -142,7 +144,8 @@ std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races,
         const std::optional<PlayerRecord> owner =
             game ? accounts.find_player(game->player_id) : std::nullopt;
         if (!owner) break;
-        entry.ghost = std::make_shared<const GhostRun>(ghost_run_of(*game, *owner));
+        entry.ghost =
+            std::make_shared<const GhostRun>(ghost_run_of(*game, owner->name, owner->rating));
         entry.racers.push_back(nullptr);  // the ghost: the restored room seats its own
         continue;
       }
@@ -152,7 +155,7 @@ std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races,
         if (!record) break;
         player = players.adopt(*record);
         if (const auto active = games.find_active(r.player_id)) {
-          restore_solo(*player, *active, metrics);
+          restore_solo(solo, *active, metrics);
         }
       }
       entry.racers.push_back(std::move(player));

@@ -34,7 +34,7 @@ struct ServerContext {
   TlsCertificates* tls = nullptr;    // set: the port speaks HTTPS and WSS only
   SecurityHeaders headers;           // on every HTTP answer; who may open a WebSocket
   TrustedProxies proxies;            // whose forwarding headers name the client
-  std::string daily_secret;          // the daily challenge's seeds' key (game/daily.hpp)
+  std::string daily_secret;          // the daily challenge's seeds' key (game/daily_seed.hpp)
   AdminGuard* admin = nullptr;       // the operator API's edge; null: the API is off
   OperatorDesk* desk = nullptr;      // its operators (set with admin)
   Moderation* moderation = nullptr;  // what its actions go through (set with admin)

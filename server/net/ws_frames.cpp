@@ -28,48 +28,65 @@ std::uint8_t byte(const std::span<char> data, std::size_t i) {
   return static_cast<std::uint8_t>(data[i]);
 }
 
+// A close frame's event (RFC 6455 §5.5.1): none, or a valid code and a UTF-8 reason.
+WsEvent close_event(std::string_view body) {
+  if (body.size() == 1) return fail(kProtocolError, "a one-byte close frame");
+  if (body.empty()) return WsEvent{WsEvent::Kind::close, {}, 0};
+  const auto code = static_cast<std::uint16_t>((static_cast<std::uint8_t>(body[0]) << 8) |
+                                               static_cast<std::uint8_t>(body[1]));
+  if (!valid_close_code(code)) return fail(kProtocolError, "an invalid close code");
+  const std::string_view reason = body.substr(2);
+  if (!protocol::valid_utf8(reason)) return fail(kBadData, WsFrameReader::kBadCloseReason);
+  return WsEvent{WsEvent::Kind::close, reason, code};
+}
+
+// The frame header (RFC 6455 §5.2) at the front of rest: nullopt while it has not all arrived,
+// or when it breaks the rules (then refused has the fail).
+std::optional<FrameHeader> read_header(std::span<char> rest, std::optional<WsEvent>& refused) {
+  const auto refuse = [&refused](std::uint16_t code, std::string_view why) {
+    refused = fail(code, why);
+    return std::nullopt;
+  };
+  if (rest.size() < 2) return std::nullopt;
+  const std::uint8_t b0 = byte(rest, 0), b1 = byte(rest, 1);
+  FrameHeader h{(b0 & 0x80) != 0, static_cast<std::uint8_t>(b0 & 0x0F), 2, b1 & 0x7Fu};
+  if ((b0 & 0x70) != 0) return refuse(kProtocolError, "a frame with reserved bits set");
+  if ((b1 & 0x80) == 0) return refuse(kProtocolError, "an unmasked frame");
+  if (h.size == 126) {
+    if (rest.size() < 4) return std::nullopt;
+    h.size = (std::uint64_t{byte(rest, 2)} << 8) | byte(rest, 3);
+    if (h.size < 126) return refuse(kProtocolError, kLongForm);
+    h.length = 4;
+  } else if (h.size == 127) {
+    if (rest.size() < 10) return std::nullopt;
+    h.size = 0;
+    for (std::size_t i = 2; i < 10; ++i) h.size = (h.size << 8) | byte(rest, i);
+    if ((h.size >> 63) != 0) return refuse(kProtocolError, WsFrameReader::kOver63Bits);
+    if (h.size <= 0xFFFF) return refuse(kProtocolError, kLongForm);
+    h.length = 10;
+  }
+  return h;
+}
+
 }  // namespace
 
 std::optional<WsEvent> WsFrameReader::next(std::span<char> data, std::size_t& consumed) {
   consumed = 0;
   for (;;) {
     const std::span<char> rest = data.subspan(consumed);
-    if (rest.size() < 2) return std::nullopt;
-    const std::uint8_t b0 = byte(rest, 0), b1 = byte(rest, 1);
-    const bool fin = (b0 & 0x80) != 0;
-    const std::uint8_t op = b0 & 0x0F;
-    if ((b0 & 0x70) != 0) return fail(kProtocolError, "a frame with reserved bits set");
-    if ((b1 & 0x80) == 0) return fail(kProtocolError, "an unmasked frame");
-    std::size_t header = 2;
-    std::uint64_t size = b1 & 0x7F;
-    if (size == 126) {
-      if (rest.size() < 4) return std::nullopt;
-      size = (std::uint64_t{byte(rest, 2)} << 8) | byte(rest, 3);
-      if (size < 126) return fail(kProtocolError, kLongForm);
-      header = 4;
-    } else if (size == 127) {
-      if (rest.size() < 10) return std::nullopt;
-      size = 0;
-      for (std::size_t i = 2; i < 10; ++i) size = (size << 8) | byte(rest, i);
-      if ((size >> 63) != 0) return fail(kProtocolError, kOver63Bits);
-      if (size <= 0xFFFF) return fail(kProtocolError, kLongForm);
-      header = 10;
-    }
-    const bool control = (op & 0x8) != 0;
-    if (control) {
-      if (!fin || size > 125 || op > 0xA) return fail(kProtocolError, "a bad control frame");
-    } else {
-      if (op > 0x2 || (op == 0) != in_message_) return fail(kProtocolError, "a frame out of order");
-      if (size > max_message_ - (op == 0 ? fragments_.size() : 0))
-        return fail(kTooBig, "a message over the limit");
-    }
+    std::optional<WsEvent> refused;
+    const std::optional<FrameHeader> h = read_header(rest, refused);
+    if (refused) return refused;
+    if (!h) return std::nullopt;
+    if (auto out_of_order = check_order(*h)) return out_of_order;
     // Text: a text frame, or a continuation of a text message.
-    const bool text = op == 0x1 || (op == 0x0 && !binary_);
-    if (op == 0x1 && checked_ == 0) utf8_ = {};  // a text message begins
-    if (rest.size() - header < 4 + size) {
+    const bool text = h->op == 0x1 || (h->op == 0x0 && !binary_);
+    if (h->op == 0x1 && checked_ == 0) utf8_ = {};  // a text message begins
+    const std::size_t header = h->length;
+    if (rest.size() - header < 4 + h->size) {
       // Not whole yet: what has arrived of its text is checked now (Autobahn 6.4.3-4).
       if (text && rest.size() >= header + 4) {
-        const std::size_t have = std::min<std::size_t>(rest.size() - header - 4, size);
+        const std::size_t have = std::min<std::size_t>(rest.size() - header - 4, h->size);
         if (!check_masked(rest.data() + header + 4, rest.data() + header, checked_, have))
           return fail(kBadData, kNotUtf8);
         checked_ = have;
@@ -78,47 +95,55 @@ std::optional<WsEvent> WsFrameReader::next(std::span<char> data, std::size_t& co
     }
     char* payload = rest.data() + header + 4;
     const char* mask = rest.data() + header;
-    for (std::size_t i = 0; i < size; ++i) payload[i] ^= mask[i & 3];
-    consumed += header + 4 + size;
-    const std::string_view body(payload, size);
+    for (std::size_t i = 0; i < h->size; ++i) payload[i] ^= mask[i & 3];
+    consumed += header + 4 + h->size;
+    const std::string_view body(payload, h->size);
     const std::size_t checked = std::exchange(checked_, 0);
-
-    switch (op) {
+    switch (h->op) {
       case 0x9: return WsEvent{WsEvent::Kind::ping, body};
       case 0xA: return WsEvent{WsEvent::Kind::pong, body};
-      case 0x8: {
-        if (size == 1) return fail(kProtocolError, "a one-byte close frame");
-        if (size == 0) return WsEvent{WsEvent::Kind::close, {}, 0};
-        const auto code =
-            static_cast<std::uint16_t>((byte(rest, header + 4) << 8) | byte(rest, header + 5));
-        if (!valid_close_code(code)) return fail(kProtocolError, "an invalid close code");
-        const std::string_view reason = body.substr(2);
-        if (!protocol::valid_utf8(reason)) return fail(kBadData, kBadCloseReason);
-        return WsEvent{WsEvent::Kind::close, reason, code};
-      }
+      case 0x8: return close_event(body);
       default: break;
     }
-    // A data frame: a whole message, or a piece of one. Its text is checked as far as it was
-    // not already, and a message must end on a whole character.
-    if (text && !utf8_.feed(body.substr(checked))) return fail(kBadData, kNotUtf8);
-    if (op != 0) {
-      binary_ = op == 0x2;
-      if (fin) {
-        if (binary_) return WsEvent{WsEvent::Kind::binary, body};
-        if (!utf8_.complete()) return fail(kBadData, kNotUtf8);
-        return WsEvent{WsEvent::Kind::text, body};
-      }
-      in_message_ = true;
-      fragments_.assign(body);
-      continue;
+    if (auto event = data_frame(*h, body, text ? body.substr(checked) : std::string_view())) {
+      return event;
     }
-    fragments_.append(body);
-    if (!fin) continue;
-    in_message_ = false;
-    if (binary_) return WsEvent{WsEvent::Kind::binary, fragments_};
-    if (!utf8_.complete()) return fail(kBadData, kNotUtf8);
-    return WsEvent{WsEvent::Kind::text, fragments_};
   }
+}
+
+std::optional<WsEvent> WsFrameReader::check_order(const FrameHeader& h) const {
+  if ((h.op & 0x8) != 0) {  // a control frame
+    if (!h.fin || h.size > 125 || h.op > 0xA) return fail(kProtocolError, "a bad control frame");
+    return std::nullopt;
+  }
+  if (h.op > 0x2 || (h.op == 0) != in_message_) return fail(kProtocolError, "a frame out of order");
+  if (h.size > max_message_ - (h.op == 0 ? fragments_.size() : 0))
+    return fail(kTooBig, "a message over the limit");
+  return std::nullopt;
+}
+
+std::optional<WsEvent> WsFrameReader::data_frame(const FrameHeader& h, std::string_view body,
+                                                 std::string_view unchecked) {
+  // A whole message, or a piece of one. Its text is checked as far as it was not already, and a
+  // message must end on a whole character.
+  if (!unchecked.empty() && !utf8_.feed(unchecked)) return fail(kBadData, kNotUtf8);
+  if (h.op != 0) {
+    binary_ = h.op == 0x2;
+    if (h.fin) {
+      if (binary_) return WsEvent{WsEvent::Kind::binary, body};
+      if (!utf8_.complete()) return fail(kBadData, kNotUtf8);
+      return WsEvent{WsEvent::Kind::text, body};
+    }
+    in_message_ = true;
+    fragments_.assign(body);
+    return std::nullopt;
+  }
+  fragments_.append(body);
+  if (!h.fin) return std::nullopt;
+  in_message_ = false;
+  if (binary_) return WsEvent{WsEvent::Kind::binary, fragments_};
+  if (!utf8_.complete()) return fail(kBadData, kNotUtf8);
+  return WsEvent{WsEvent::Kind::text, fragments_};
 }
 
 bool WsFrameReader::check_masked(const char* payload, const char* mask, std::size_t from,

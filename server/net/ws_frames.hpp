@@ -31,6 +31,15 @@ struct WsEvent {
   std::uint16_t code = 0;
 };
 
+// A frame's header as read (RFC 6455 §5.2): the final bit, the opcode, the header's length
+// (the mask not counted) and the payload's.
+struct FrameHeader {
+  bool fin = false;
+  std::uint8_t op = 0;
+  std::size_t length = 2;
+  std::uint64_t size = 0;
+};
+
 class WsFrameReader {
  public:
   // The reason a fail gives for a 64-bit length with its top bit set (RFC 6455 §5.2). Beast
@@ -55,6 +64,13 @@ class WsFrameReader {
   std::optional<WsEvent> next(std::span<char> data, std::size_t& consumed);
 
  private:
+  // A fail if a frame of h may not come now (a bad control frame, a data frame out of order, a
+  // message over the limit).
+  std::optional<WsEvent> check_order(const FrameHeader& h) const;
+  // A data frame of h, its payload body unmasked, unchecked the part of its text not yet
+  // checked (empty for binary): the message it completes, a fail, or nullopt for more.
+  std::optional<WsEvent> data_frame(const FrameHeader& h, std::string_view body,
+                                    std::string_view unchecked);
   // Checks the text of payload[from, to), still masked with mask (from: its offset in the
   // frame), without changing it.
   bool check_masked(const char* payload, const char* mask, std::size_t from, std::size_t to);

@@ -29,7 +29,6 @@
 #include <vector>
 
 #include "server/base/address_limits.hpp"
-#include "server/game/participant.hpp"
 #include "server/net/idle_watch.hpp"
 #include "server/net/network_threads.hpp"
 #include "server/net/rate_limiter.hpp"
@@ -40,6 +39,7 @@
 #include "server/net/tls_channel.hpp"
 #include "server/net/ws_context.hpp"
 #include "server/net/ws_frames.hpp"
+#include "server/rules/participant.hpp"
 
 namespace tilerace::server {
 

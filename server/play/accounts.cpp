@@ -62,10 +62,10 @@ asio::awaitable<std::shared_ptr<Player>> Accounts::load(const std::string& id) {
   if (auto player = players_.find(id)) {
     // A shared store: another node may have gone on with their solo game since it was here.
     std::optional<std::pair<std::string, std::int64_t>> mine;
-    {
-      std::lock_guard lock(player->mutex);
-      if (player->solo && player->solo->game.state() == engine::GameState::playing) {
-        mine.emplace(player->solo->id, player->solo->epoch);
+    if (const auto slot = solo_.find(id)) {
+      std::lock_guard lock(slot->mutex);
+      if (slot->game && slot->game->game.state() == engine::GameState::playing) {
+        mine.emplace(slot->game->id, slot->game->epoch);
       }
     }
     if (!mine) co_return player;
@@ -78,7 +78,7 @@ asio::awaitable<std::shared_ptr<Player>> Accounts::load(const std::string& id) {
     } catch (const std::exception& e) {
       spdlog::debug("{}: whose solo game is current cannot be asked now: {}", id, e.what());
     }
-    if (current) restore_solo(*player, *current, metrics_, true);
+    if (current) restore_solo(solo_, *current, metrics_, true);
     co_return player;
   }
   // Not in memory since this process started: the player and the solo game the journal kept.
@@ -93,7 +93,7 @@ asio::awaitable<std::shared_ptr<Player>> Accounts::load(const std::string& id) {
   if (!record) co_return nullptr;
   if (auto player = players_.find(id)) co_return player;  // loaded meanwhile by another hello
   auto player = players_.adopt(*record);
-  if (active) restore_solo(*player, *active, metrics_);
+  if (active) restore_solo(solo_, *active, metrics_);
   co_return player;
 }
 
@@ -399,7 +399,7 @@ asio::awaitable<void> Accounts::rename(Connection& c, const protocol::Rename& m,
   }
   player.set_name(m.name);
   c.send(protocol::encode_renamed({player.id, m.name}, rid));
-  if (const auto room = room_of(player)) room->announce(nullptr, {});  // the new name shows
+  if (const auto room = room_of(player)) room->renamed(player.id, m.name);
 }
 
 }  // namespace tilerace::server

@@ -21,6 +21,7 @@
 #include "server/base/metrics.hpp"
 #include "server/base/password_hasher.hpp"
 #include "server/game/player_registry.hpp"
+#include "server/game/solo_games.hpp"
 #include "server/play/connection.hpp"
 #include "server/play/sign_in_limits.hpp"
 #include "server/store/store_worker.hpp"
@@ -34,10 +35,12 @@ class Accounts {
   // A guest name unused this long goes to whoever asks for it (Store::release_guest_name).
   static constexpr std::int64_t kGuestNameMs = 30LL * 24 * 3600 * 1000;
 
-  Accounts(PlayerRegistry& players, StoreWorker& store, PasswordHasher& hasher,
+  // solo: where a player loaded here gets the solo game the journal kept.
+  Accounts(PlayerRegistry& players, SoloGames& solo, StoreWorker& store, PasswordHasher& hasher,
            SignInLimits& limits, const DeviceMarks& marks, const protocol::NamePolicy& names,
            std::int64_t guest_name_ms, Metrics& metrics)
       : players_(players),
+        solo_(solo),
         store_(store),
         hasher_(hasher),
         limits_(limits),
@@ -114,6 +117,7 @@ class Accounts {
                   const protocol::Rid& rid, std::string field = "");
 
   PlayerRegistry& players_;
+  SoloGames& solo_;
   StoreWorker& store_;
   PasswordHasher& hasher_;
   SignInLimits& limits_;

@@ -5,11 +5,12 @@
 #include <string>
 
 #include "protocol/encode.hpp"
-#include "server/base/message_pool.hpp"
+#include "protocol/message_pool.hpp"
 #include "server/base/metrics.hpp"
-#include "server/game/participant.hpp"
 #include "server/game/player.hpp"
 #include "server/game/room.hpp"
+#include "server/game/solo_games.hpp"
+#include "server/rules/participant.hpp"
 
 namespace tilerace::server {
 
@@ -20,13 +21,16 @@ struct Connection {
   Participant& out;
   std::weak_ptr<Participant> self;
   std::shared_ptr<Player> player;  // set by a successful hello or login
+  std::shared_ptr<SoloSlot> solo;  // the player's solo game, as SoloPlay found it last
   std::string session;             // then: the hash of this device's token (its session)
   std::shared_ptr<Room> spectating;
   std::shared_ptr<Tournament> following;  // the tournament it spectates
   std::string address;                    // the peer's address as AddressLimits counts it
 
   // Queues message for this connection.
-  void send(std::string message) const { out.deliver(message_pool::share(std::move(message))); }
+  void send(std::string message) const {
+    out.deliver(protocol::message_pool::share(std::move(message)));
+  }
 };
 
 // Sends c a protocol error (counted in metrics).

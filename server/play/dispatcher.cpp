@@ -15,10 +15,10 @@
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
 #include "server/game/bot_racer.hpp"
-#include "server/game/daily.hpp"
 #include "server/game/record_views.hpp"
 #include "server/game/store_journal.hpp"
 #include "server/play/bot_fallback.hpp"
+#include "server/rules/daily.hpp"
 #include "server/store/account_store.hpp"
 #include "server/store/board_store.hpp"
 #include "server/store/game_store.hpp"
@@ -186,7 +186,7 @@ bool Dispatcher::welcome(Connection& c, Accounts::SignedIn in, std::int64_t epoc
   if (!players_.attach(*player, c.self.lock(), epoch, c.session)) return false;
   c.send(protocol::encode_welcome({player->id, player->name()}, in.token, in.resumed,
                                   player->registered, in.device_mark, in.released_name, rid));
-  if (std::string snapshot = SoloPlay::snapshot(*player); !snapshot.empty()) {
+  if (std::string snapshot = play_.solo.snapshot(player->id); !snapshot.empty()) {
     c.send(std::move(snapshot));
   }
   play_.tournaments.presence(c, true);  // a member gets their tournament's snapshot
@@ -437,7 +437,7 @@ asio::awaitable<std::shared_ptr<const GhostRun>> Dispatcher::load_ghost(Connecti
     error(c, refusal->code, refusal->message, rid);
     co_return nullptr;
   }
-  co_return std::make_shared<const GhostRun>(ghost_run_of(*game, *owner));
+  co_return std::make_shared<const GhostRun>(ghost_run_of(*game, owner->name, owner->rating));
 }
 
 asio::awaitable<void> Dispatcher::create_room(Connection& c, protocol::RoomOptions options,

@@ -11,7 +11,7 @@
 #include "protocol/names.hpp"
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
-#include "server/game/daily.hpp"
+#include "server/rules/daily.hpp"
 #include "server/store/account_store.hpp"
 
 namespace tilerace::server {
@@ -159,7 +159,7 @@ void Moderation::apply_here(const std::string& kind, const std::string& target,
       connection->deliver(
           std::make_shared<const std::string>(protocol::encode_renamed({player->id, text}, {})));
     }
-    if (const auto room = room_of(*player)) room->announce(nullptr, {});
+    if (const auto room = room_of(*player)) room->renamed(player->id, text);
   } else if (kind == "unregister") {
     player->registered = false;
   }

@@ -6,7 +6,7 @@
 // authority: a sweep every kSweepEvery lifts bans whose time is over and closes any connection
 // here of a banned player (a node that missed the message still honours the ban). The same
 // sweep works out the signals of computer-assisted play of up to kAnalysedPerSweep recorded
-// ranked games that have none yet, on a thread of its own (server/game/assist_signals.hpp).
+// ranked games that have none yet, on a thread of its own (server/rules/assist_signals.hpp).
 //
 // Threading: callable from any thread; awaitables resume on the caller's executor. The lock
 // (a leaf) guards only the reporters' recent reports.
@@ -24,13 +24,13 @@
 
 #include "protocol/moderation.hpp"
 #include "server/base/metrics.hpp"
-#include "server/game/assist_signals.hpp"
 #include "server/game/player_registry.hpp"
 #include "server/game/room_registry.hpp"
 #include "server/play/connection.hpp"
 #include "server/play/operator_actor.hpp"
 #include "server/play/player_reach.hpp"
 #include "server/play/room_directory.hpp"
+#include "server/rules/assist_signals.hpp"
 #include "server/store/game_store.hpp"
 #include "server/store/moderation_store.hpp"
 #include "server/store/store_worker.hpp"

@@ -4,13 +4,13 @@
 
 namespace tilerace::server {
 
-PlayServices::PlayServices(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,
-                           TournamentMembers& members, StoreWorker& store, Metrics& metrics,
-                           AccountServices sign_in, PlaySettings settings)
-    : solo(store, metrics, std::move(settings.daily_secret)),
-      accounts(players, store, sign_in.hasher, sign_in.limits, sign_in.marks, sign_in.names,
-               sign_in.guest_name_ms, metrics),
-      presence(players, friend_lists, settings.reach),
+PlayServices::PlayServices(PlayerRegistry& players, SoloGames& solo_games, RoomRegistry& rooms,
+                           RoomDirectory& directory, TournamentMembers& members, StoreWorker& store,
+                           Metrics& metrics, AccountServices sign_in, PlaySettings settings)
+    : solo(solo_games, store, metrics, std::move(settings.daily_secret)),
+      accounts(players, solo_games, store, sign_in.hasher, sign_in.limits, sign_in.marks,
+               sign_in.names, sign_in.guest_name_ms, metrics),
+      presence(players, friend_lists, solo_games, settings.reach),
       friends(players, friend_lists, store, presence, metrics, settings.reach, unix_ms),
       challenges(
           {players, rooms, directory, presence, friend_lists, store, metrics, settings.reach},

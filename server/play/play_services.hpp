@@ -50,10 +50,11 @@ struct AccountServices {
 };
 
 struct PlayServices {
+  // solo_games: each player's solo game (the journal and the cluster's adoption use it too);
   // members: who plays in which tournament here (the cluster's directory reads it too).
-  PlayServices(PlayerRegistry& players, RoomRegistry& rooms, RoomDirectory& directory,
-               TournamentMembers& members, StoreWorker& store, Metrics& metrics,
-               AccountServices sign_in, PlaySettings settings = {});
+  PlayServices(PlayerRegistry& players, SoloGames& solo_games, RoomRegistry& rooms,
+               RoomDirectory& directory, TournamentMembers& members, StoreWorker& store,
+               Metrics& metrics, AccountServices sign_in, PlaySettings settings = {});
 
   // Starts presence's and moderation's sweeps and the guard's checks on executor; stop() ends
   // them, the challenges' expiry and the tournaments' timers (shutdown).

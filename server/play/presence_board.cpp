@@ -32,8 +32,11 @@ Presence PresenceBoard::presence_of(Player& player) const {
     std::lock_guard lock(player.mutex);
     if (player.connection.expired()) return {};
     room = player.room.lock();
-    solo = player.solo && player.solo->game.state() == engine::GameState::playing &&
-           player.solo->game.moves() > 0;
+  }
+  if (const auto slot = solo_.find(player.id)) {
+    std::lock_guard lock(slot->mutex);
+    solo = slot->game && slot->game->game.state() == engine::GameState::playing &&
+           slot->game->game.moves() > 0;
   }
   if (room) {
     Presence p{PresenceStatus::racing, room->code(), {}};

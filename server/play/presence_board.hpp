@@ -21,6 +21,7 @@
 #include "protocol/friends.hpp"
 #include "server/game/player.hpp"
 #include "server/game/player_registry.hpp"
+#include "server/game/solo_games.hpp"
 #include "server/play/friend_lists.hpp"
 #include "server/play/player_reach.hpp"
 
@@ -36,9 +37,11 @@ boost::asio::awaitable<void> send_anywhere(PlayerRegistry& players, PlayerReach*
 
 class PresenceBoard {
  public:
-  // friends: whom a player's presence is pushed to. reach: null on a single node.
-  PresenceBoard(PlayerRegistry& players, const FriendLists& friends, PlayerReach* reach)
-      : players_(players), friends_(friends), reach_(reach) {}
+  // friends: whom a player's presence is pushed to; solo: whether they are playing a solo game.
+  // reach: null on a single node.
+  PresenceBoard(PlayerRegistry& players, const FriendLists& friends, const SoloGames& solo,
+                PlayerReach* reach)
+      : players_(players), friends_(friends), solo_(solo), reach_(reach) {}
 
   // Starts the sweep on executor. stop() ends it (shutdown).
   void start(boost::asio::any_io_executor executor);
@@ -65,6 +68,7 @@ class PresenceBoard {
 
   PlayerRegistry& players_;
   const FriendLists& friends_;
+  const SoloGames& solo_;
   PlayerReach* reach_;
   mutable std::mutex watching_mutex_;
   std::map<std::string, std::string, std::less<>> watching_;  // player → the room they spectate

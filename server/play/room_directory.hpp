@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "protocol/messages.hpp"
-#include "server/game/participant.hpp"
 #include "server/game/player.hpp"
 #include "server/game/room.hpp"
+#include "server/rules/participant.hpp"
 
 namespace tilerace::server {
 

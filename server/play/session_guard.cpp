@@ -176,7 +176,7 @@ asio::awaitable<void> SessionGuard::check(std::vector<std::string> players) {
         o.connection->deliver(std::make_shared<const std::string>(
             protocol::encode_renamed({o.player->id, it->second.name}, {})));
       }
-      if (const auto room = room_of(*o.player)) room->announce(nullptr, {});
+      if (const auto room = room_of(*o.player)) room->renamed(o.player->id, it->second.name);
     }
   }
 }

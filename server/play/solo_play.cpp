@@ -5,8 +5,9 @@
 #include "protocol/encode.hpp"
 #include "server/base/secrets.hpp"
 #include "server/base/unix_time.hpp"
-#include "server/game/daily.hpp"
+#include "server/game/daily_seed.hpp"
 #include "server/game/record_views.hpp"
+#include "server/rules/daily.hpp"
 #include "server/store/daily_store.hpp"
 
 namespace tilerace::server {
@@ -14,9 +15,16 @@ namespace tilerace::server {
 namespace asio = boost::asio;
 using protocol::ErrorCode;
 
-std::string SoloPlay::snapshot(Player& player) {
-  std::lock_guard lock(player.mutex);
-  return player.solo ? solo_snapshot(*player.solo, {}) : std::string();
+std::string SoloPlay::snapshot(std::string_view player_id) const {
+  const std::shared_ptr<SoloSlot> slot = games_.find(player_id);
+  if (!slot) return {};
+  std::lock_guard lock(slot->mutex);
+  return slot->game ? solo_snapshot(*slot->game, {}) : std::string();
+}
+
+SoloSlot& SoloPlay::slot_of(Connection& c) {
+  if (!c.solo || c.solo->player_id != c.player->id) c.solo = games_.slot(c.player->id);
+  return *c.solo;
 }
 
 void SoloPlay::send_error(Connection& c, ErrorCode code, std::string_view text,
@@ -46,12 +54,13 @@ asio::awaitable<bool> SoloPlay::record(Connection& c, const GameRecord& game,
 
 asio::awaitable<void> SoloPlay::new_game(Connection& c, const protocol::NewGame& m,
                                          protocol::Rid rid) {
-  Player& p = *c.player;
+  const std::string player_id = c.player->id;
+  SoloSlot& slot = slot_of(c);
   // The game being replaced ends as resigned: recorded first, or it stays as it is.
   std::optional<GameRecord> ended;
   {
-    std::lock_guard lock(p.mutex);
-    if (p.solo) ended = solo_replaced(*p.solo, p.id, unix_ms());
+    std::lock_guard lock(slot.mutex);
+    if (slot.game) ended = solo_replaced(*slot.game, player_id, unix_ms());
   }
   std::vector<std::string> earned;
   if (ended && !co_await record(c, *ended, rid, earned)) co_return;
@@ -64,8 +73,11 @@ asio::awaitable<void> SoloPlay::new_game(Connection& c, const protocol::NewGame&
     day = day_of(now);
     const protocol::DailyMode& mode = *protocol::daily_mode(m.config.mode, m.config.size);
     seed = daily_seed(daily_secret_, day, mode);
-    const DailyAttempt attempt{
-        .day = day, .mode = std::string(mode.key), .player_id = p.id, .game_id = id, .at = now};
+    const DailyAttempt attempt{.day = day,
+                               .mode = std::string(mode.key),
+                               .player_id = player_id,
+                               .game_id = id,
+                               .at = now};
     const StoreWorker::JobOn<DailyStore> claim = [&](DailyStore& s) {
       ranked_daily = s.claim_daily(attempt);
     };
@@ -73,20 +85,21 @@ asio::awaitable<void> SoloPlay::new_game(Connection& c, const protocol::NewGame&
   }
   std::string reply;
   {
-    std::lock_guard lock(p.mutex);
-    if (ended && p.solo && p.solo->id == ended->id &&
-        p.solo->game.state() == engine::GameState::playing) {
+    std::lock_guard lock(slot.mutex);
+    std::optional<SoloGame>& game = slot.game;
+    if (ended && game && game->id == ended->id &&
+        game->game.state() == engine::GameState::playing) {
       metrics_.games_active.fetch_sub(1, std::memory_order_relaxed);
     }
-    p.solo = solo_start(m, std::move(id), seed, now);
+    game = solo_start(m, std::move(id), seed, now);
     if (m.daily) {
-      p.solo->daily = day;
-      p.solo->daily_ranked = ranked_daily;
-      p.solo->explicit_seed = !ranked_daily;  // practice: restored from the journal unranked
+      game->daily = day;
+      game->daily_ranked = ranked_daily;
+      game->explicit_seed = !ranked_daily;  // practice: restored from the journal unranked
     }
-    p.journal_dirty = true;
+    slot.dirty = true;
     metrics_.games_active.fetch_add(1, std::memory_order_relaxed);
-    reply = solo_snapshot(*p.solo, rid);
+    reply = solo_snapshot(*game, rid);
   }
   c.send(std::move(reply));
   for (auto& message : earned) c.send(std::move(message));
@@ -95,12 +108,12 @@ asio::awaitable<void> SoloPlay::new_game(Connection& c, const protocol::NewGame&
 std::optional<asio::awaitable<void>> SoloPlay::play(Connection& c,
                                                     const protocol::ClientMessage& message,
                                                     const protocol::Rid& rid) {
-  Player& p = *c.player;
+  SoloSlot& slot = slot_of(c);
   SoloEffects fx;
   {
-    std::lock_guard lock(p.mutex);
-    fx = solo_turn(p.solo ? &*p.solo : nullptr, p.id, message, rid, unix_ms());
-    if (fx.changed) p.journal_dirty = true;
+    std::lock_guard lock(slot.mutex);
+    fx = solo_turn(slot.game ? &*slot.game : nullptr, slot.player_id, message, rid, unix_ms());
+    if (fx.changed) slot.dirty = true;
   }
   if (fx.error) metrics_.count_error(*fx.error);
   if (fx.moved) metrics_.moves_total.fetch_add(1, std::memory_order_relaxed);
@@ -118,10 +131,10 @@ asio::awaitable<void> SoloPlay::finish(Connection& c, SoloEffects fx, protocol::
   // recorded.
   std::vector<std::string> earned;
   if (!co_await record(c, *fx.finished, rid, earned)) {
-    Player& p = *c.player;
-    std::lock_guard lock(p.mutex);
-    if (p.solo && p.solo->id == fx.finished->id && take_back(*p.solo, fx.before)) {
-      p.journal_dirty = true;
+    SoloSlot& slot = slot_of(c);
+    std::lock_guard lock(slot.mutex);
+    if (slot.game && slot.game->id == fx.finished->id && take_back(*slot.game, fx.before)) {
+      slot.dirty = true;
       metrics_.games_active.fetch_add(1, std::memory_order_relaxed);
     }
     co_return;

@@ -1,6 +1,7 @@
 #pragma once
-// Solo play (PROTOCOL.md §4): the shell of the solo rules (game/solo_rules.hpp). It runs them
-// under the player's lock and carries out their effects: counts, the journal's dirty mark, and
+// Solo play (PROTOCOL.md §4): the shell of the solo rules (rules/solo_rules.hpp). It runs them
+// on the player's game in SoloGames, under its slot's lock, and carries out their effects:
+// counts, the journal's dirty mark, and
 // a finished game committed to the store before the message that ended it is sent; if the
 // store fails, that message is taken back and the game is as last acknowledged.
 #include <boost/asio/awaitable.hpp>
@@ -11,8 +12,9 @@
 
 #include "protocol/messages.hpp"
 #include "server/base/metrics.hpp"
-#include "server/game/solo_rules.hpp"
+#include "server/game/solo_games.hpp"
 #include "server/play/connection.hpp"
+#include "server/rules/solo_rules.hpp"
 #include "server/store/game_store.hpp"
 #include "server/store/store_worker.hpp"
 
@@ -21,8 +23,8 @@ namespace tilerace::server {
 class SoloPlay {
  public:
   // daily_secret: the daily challenge's seeds' key.
-  SoloPlay(StoreWorker& store, Metrics& metrics, std::string daily_secret)
-      : store_(store), metrics_(metrics), daily_secret_(std::move(daily_secret)) {}
+  SoloPlay(SoloGames& games, StoreWorker& store, Metrics& metrics, std::string daily_secret)
+      : games_(games), store_(store), metrics_(metrics), daily_secret_(std::move(daily_secret)) {}
 
   // c's player (set) starts a new game; the one it replaces ends as resigned, recorded first.
   // A daily game (m.daily) is today's, on the day's seed: the player's first of the day in its
@@ -35,10 +37,12 @@ class SoloPlay {
   std::optional<boost::asio::awaitable<void>> play(Connection& c,
                                                    const protocol::ClientMessage& message,
                                                    const protocol::Rid& rid);
-  // player's current solo game as `game`, or empty when they have none.
-  static std::string snapshot(Player& player);
+  // player_id's current solo game as `game`, or empty when they have none.
+  std::string snapshot(std::string_view player_id) const;
 
  private:
+  // c's player's slot (cached in c).
+  SoloSlot& slot_of(Connection& c);
   boost::asio::awaitable<void> finish(Connection& c, SoloEffects effects, protocol::Rid rid);
   // Records a finished game; false (and `internal` sent) when the store failed. The
   // `achievement` messages for what it granted are added to earned, for the caller to send
@@ -48,6 +52,7 @@ class SoloPlay {
   void send_error(Connection& c, protocol::ErrorCode code, std::string_view text,
                   const protocol::Rid& rid);
 
+  SoloGames& games_;
   StoreWorker& store_;
   Metrics& metrics_;
   std::string daily_secret_;

@@ -11,10 +11,9 @@
 #include <utility>
 #include <vector>
 
-namespace tilerace::server {
+#include "server/rules/standings.hpp"
 
-// A new player's Elo rating.
-inline constexpr int kStartRating = 1500;
+namespace tilerace::server {
 
 struct PlayerRecord {
   std::string id;

@@ -11,21 +11,6 @@
 
 namespace tilerace::server {
 
-// A player's ranked attempt at a day's daily challenge, as its board shows it: the game's
-// state when it ended, or (abandoned) as last journaled.
-struct DailyAttempt {
-  std::string day;   // protocol::Period's name of a day
-  std::string mode;  // protocol::DailyMode::key
-  std::string player_id;
-  std::string name;
-  std::string game_id;
-  std::int64_t score = 0;
-  std::int64_t max_tile = 0;
-  int moves = 0;
-  std::int64_t at = 0;  // Unix ms: when it ended, or was last journaled
-  bool finished = false;
-};
-
 class DailyStore {
  public:
   // The daily challenge. The value kept under name: the stored one, or candidate, stored now

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/types.hpp"
+#include "server/rules/play_records.hpp"
 #include "server/store/account_store.hpp"
 #include "server/store/game_store.hpp"
 
@@ -50,22 +51,6 @@ struct ReportRecord {
   std::int64_t at = 0;
   std::int64_t resolved_at = 0;  // 0: open
   std::string resolution;
-};
-
-// A game's signals of computer-assisted play, as kept (server/game/assist_signals.hpp); the
-// player's name is filled in when read.
-struct SignalRecord {
-  std::string game_id;
-  std::string player_id;
-  std::string player_name;
-  engine::Mode mode = engine::Mode::classic;
-  int size = 4;
-  std::int64_t score = 0;
-  double moves_per_second = 0;
-  double spread = 0;
-  std::optional<double> match_rate;
-  int sampled = 0;
-  double suspicion = 0;
 };
 
 class ModerationStore {

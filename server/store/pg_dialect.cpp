@@ -298,7 +298,7 @@ CREATE TABLE audit_log (
   reason text NOT NULL,
   detail text NOT NULL
 );
--- Signals of computer-assisted play per ranked game (server/game/assist_signals.hpp), in
+-- Signals of computer-assisted play per ranked game (server/rules/assist_signals.hpp), in
 -- thousandths (match -1: not worked out).
 CREATE TABLE game_signals (
   game_id text COLLATE "C" PRIMARY KEY,

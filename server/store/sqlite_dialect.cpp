@@ -290,7 +290,7 @@ CREATE TABLE audit_log (
   reason TEXT NOT NULL,
   detail TEXT NOT NULL
 );
--- Signals of computer-assisted play per ranked game (server/game/assist_signals.hpp), in
+-- Signals of computer-assisted play per ranked game (server/rules/assist_signals.hpp), in
 -- thousandths (match -1: not worked out).
 CREATE TABLE game_signals (
   game_id TEXT PRIMARY KEY,

@@ -9,8 +9,8 @@
 #include "protocol/encode.hpp"
 #include "protocol/names.hpp"
 #include "server/base/unix_time.hpp"
-#include "server/game/daily.hpp"
-#include "server/game/game_record.hpp"
+#include "server/rules/daily.hpp"
+#include "server/rules/game_record.hpp"
 #include "server/store/sqlite_dialect.hpp"
 #include "tests/e2e/friend_steps.hpp"
 

@@ -27,6 +27,7 @@ struct DispatcherParts {
   Metrics metrics;
   StoreWorker worker;
   PlayerRegistry players;
+  SoloGames solo_games;
   RoomRegistry rooms;
   Matchmaker matchmaker;
   LocalDirectory directory{rooms, matchmaker};
@@ -37,6 +38,7 @@ struct DispatcherParts {
   protocol::NamePolicy names;
   TournamentMembers tournament_members;
   PlayServices play{players,
+                    solo_games,
                     rooms,
                     directory,
                     tournament_members,

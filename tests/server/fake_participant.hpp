@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "server/game/participant.hpp"
+#include "server/rules/participant.hpp"
 
 namespace tilerace::server::testing {
 

@@ -21,7 +21,8 @@ std::vector<std::string> statuses(FakeParticipant& to, const std::string& of) {
 struct Friends {
   PlayerRegistry registry;
   FriendLists lists;
-  PresenceBoard board{registry, lists, nullptr};
+  SoloGames solo;
+  PresenceBoard board{registry, lists, solo, nullptr};
   std::shared_ptr<Player> ann = registry.adopt({"p1", "ann", "k1", 0});
   std::shared_ptr<Player> bob = registry.adopt({"p2", "bob", "k2", 0});
   std::shared_ptr<FakeParticipant> ann_here = std::make_shared<FakeParticipant>();

@@ -9,8 +9,7 @@
 #include <string>
 
 #include "engine/bot.hpp"
-#include "server/store/game_store.hpp"
-#include "server/store/moderation_store.hpp"
+#include "server/rules/play_records.hpp"
 
 namespace tilerace::server {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "engine/game.hpp"
-#include "server/store/game_store.hpp"
+#include "server/rules/play_records.hpp"
 
 namespace tilerace::server {
 

@@ -1,6 +1,6 @@
 // The signals of computer-assisted play from a recorded game: pace and spread from the move
 // times, the match rate against expectimax on classic 4×4, and the suspicion score.
-#include "server/game/assist_signals.hpp"
+#include "server/rules/assist_signals.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,15 +1,15 @@
-#include "server/game/race_state.hpp"
+#include "server/rules/race_state.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 
-#include "server/base/message_pool.hpp"
-#include "server/game/game_record.hpp"
-#include "server/game/record_views.hpp"
+#include "protocol/message_pool.hpp"
 #include "server/rules/apply_move.hpp"
 #include "server/rules/game_check.hpp"
+#include "server/rules/game_record.hpp"
+#include "server/rules/race_options.hpp"
 #include "server/rules/standings.hpp"
 
 namespace tilerace::server {
@@ -18,7 +18,7 @@ using protocol::ErrorCode;
 
 namespace {
 
-SharedMessage share(std::string text) { return message_pool::share(std::move(text)); }
+SharedMessage share(std::string text) { return protocol::message_pool::share(std::move(text)); }
 
 bool playing(const engine::Game& g) { return g.state() == engine::GameState::playing; }
 
@@ -51,7 +51,9 @@ void RaceState::reply(std::string message) {
 
 RaceState::Racer RaceState::racer_of(const Seat& seat) {
   Racer racer;
-  racer.player = seat.player;
+  racer.id = seat.player_id;
+  racer.name = seat.name;
+  racer.bot = seat.bot;
   racer.connection = seat.connection;
   racer.rating = seat.rating;
   return racer;
@@ -59,8 +61,8 @@ RaceState::Racer RaceState::racer_of(const Seat& seat) {
 
 RaceState::Racer RaceState::ghost_racer(const GhostRun& run) {
   Racer racer;
-  racer.player = std::make_shared<Player>(ghost_player_id(run.game_id), ghost_player_name(run.name),
-                                          run.rating);
+  racer.id = ghost_player_id(run.game_id);
+  racer.name = ghost_player_name(run.name);
   racer.rating = run.rating;
   racer.ghost = true;
   racer.ready = true;
@@ -112,11 +114,16 @@ std::optional<RaceState> RaceState::restore(const ActiveRaceRecord& record, std:
   return race;
 }
 
-RaceState::Racer* RaceState::find(const Player& player) {
+RaceState::Racer* RaceState::find(std::string_view player_id) {
   for (auto& r : racers_) {
-    if (r.player.get() == &player && !r.left) return &r;
+    if (r.id == player_id && !r.left) return &r;
   }
   return nullptr;
+}
+
+bool RaceState::seated(std::string_view player_id) const {
+  return std::any_of(racers_.begin(), racers_.end(),
+                     [&](const Racer& r) { return r.id == player_id; });
 }
 
 std::int64_t RaceState::remaining_ms(Time now) const {
@@ -134,8 +141,8 @@ protocol::RoomView RaceState::summary() const {
   view.players.reserve(racers_.size());
   for (const auto& r : racers_) {
     if (r.left) continue;
-    view.players.push_back({r.player->id, r.player->name(), r.ready, r.connected,
-                            r.game ? r.game->score() : 0, r.ghost, r.slow});
+    view.players.push_back(
+        {r.id, r.name, r.ready, r.connected, r.game ? r.game->score() : 0, r.ghost, r.slow});
   }
   return view;
 }
@@ -166,10 +173,10 @@ std::vector<std::string> RaceState::checks() const {
   return checks;
 }
 
-std::optional<engine::Game> RaceState::racing_game(const Player& player) const {
+std::optional<engine::Game> RaceState::racing_game(std::string_view player_id) const {
   if (state_ != State::racing) return std::nullopt;
   for (const auto& r : racers_) {
-    if (r.player.get() == &player && !r.left && r.game && playing(*r.game)) return r.game;
+    if (r.id == player_id && !r.left && r.game && playing(*r.game)) return r.game;
   }
   return std::nullopt;
 }
@@ -177,7 +184,7 @@ std::optional<engine::Game> RaceState::racing_game(const Player& player) const {
 std::vector<protocol::RacerGame> RaceState::games() const {
   std::vector<protocol::RacerGame> games;
   for (const auto& r : racers_) {
-    if (r.game) games.push_back({r.player->id, {r.game_id, *r.game, false}});
+    if (r.game) games.push_back({r.id, {r.game_id, *r.game, false}});
   }
   return games;
 }
@@ -187,10 +194,10 @@ void RaceState::send_error(ErrorCode code, std::string_view text, const protocol
   reply(protocol::encode_error(code, text, rid));
 }
 
-void RaceState::broadcast(const SharedMessage& message, const Player* except_racer,
+void RaceState::broadcast(const SharedMessage& message, std::string_view except_racer,
                           const Participant* except_spectator) {
   for (const auto& r : racers_) {
-    if (r.left || !r.connected || r.player.get() == except_racer) continue;
+    if (r.left || !r.connected || r.id == except_racer) continue;
     if (auto connection = r.connection.lock())
       fx_.deliveries.push_back({std::move(connection), message});
   }
@@ -201,7 +208,7 @@ void RaceState::broadcast(const SharedMessage& message, const Player* except_rac
   }
 }
 
-void RaceState::broadcast_room(bool direct, const protocol::Rid& rid, const Player* direct_racer,
+void RaceState::broadcast_room(bool direct, const protocol::Rid& rid, std::string_view direct_racer,
                                const Participant* direct_spectator) {
   const protocol::RoomView view = summary();
   if (direct) reply(protocol::encode_room(view, rid));
@@ -210,7 +217,7 @@ void RaceState::broadcast_room(bool direct, const protocol::Rid& rid, const Play
 
 RaceEffects RaceState::join(const Seat& seat, bool claimed, const protocol::Rid& rid, Time now) {
   const auto refuse = [&](ErrorCode code, std::string_view text) {
-    if (claimed) fx_.released.push_back(seat.player);
+    if (claimed) fx_.released.push_back(seat.player_id);
     send_error(code, text, rid);
     return done();
   };
@@ -221,7 +228,7 @@ RaceEffects RaceState::join(const Seat& seat, bool claimed, const protocol::Rid&
   const auto members =
       std::count_if(racers_.begin(), racers_.end(), [](const Racer& r) { return !r.left; });
   if (members >= options_.max_players) return refuse(ErrorCode::room_full, "the room is full");
-  if (const auto k = kicked_.find(seat.player->id); k != kicked_.end()) {
+  if (const auto k = kicked_.find(seat.player_id); k != kicked_.end()) {
     if (now < k->second) {
       return refuse(ErrorCode::not_allowed, "the host sent you out of this room: try later");
     }
@@ -232,20 +239,20 @@ RaceEffects RaceState::join(const Seat& seat, bool claimed, const protocol::Rid&
     return refuse(ErrorCode::already_in_room, "leave your room first");
   }
   Racer racer = racer_of(seat);
-  racer.ready = seat.player->bot.has_value();  // the computer is always ready
+  racer.ready = seat.bot.has_value();  // the computer is always ready
   racers_.push_back(std::move(racer));
-  if (host_.empty() && !seat.player->bot) host_ = seat.player->id;
-  broadcast_room(true, rid, seat.player.get());
+  if (host_.empty() && !seat.bot) host_ = seat.player_id;
+  broadcast_room(true, rid, seat.player_id);
   return done();
 }
 
-RaceEffects RaceState::kick(const Player& host, const std::string& target, const protocol::Rid& rid,
-                            Time now) {
+RaceEffects RaceState::kick(std::string_view host_id, const std::string& target,
+                            const protocol::Rid& rid, Time now) {
   const auto it = std::find_if(racers_.begin(), racers_.end(),
-                               [&](const Racer& r) { return !r.left && r.player->id == target; });
+                               [&](const Racer& r) { return !r.left && r.id == target; });
   if (tournament_match()) {
     send_error(ErrorCode::not_allowed, "a tournament's match keeps its racers", rid);
-  } else if (host.id != host_) {
+  } else if (host_id != host_) {
     send_error(ErrorCode::not_allowed, "only the host sends racers out", rid);
   } else if (state_ != State::waiting) {
     send_error(ErrorCode::race_running, "the countdown or the race has begun", rid);
@@ -259,7 +266,7 @@ RaceEffects RaceState::kick(const Player& host, const std::string& target, const
       fx_.deliveries.push_back({std::move(connection), share(protocol::encode_kicked(code_))});
     }
     remove_racer(static_cast<std::size_t>(it - racers_.begin()));
-    broadcast_room(true, rid, &host);
+    broadcast_room(true, rid, host_id);
   }
   return done();
 }
@@ -286,7 +293,7 @@ RaceEffects RaceState::hand_over(std::string_view url) {
 void RaceState::close_with(const SharedMessage& last) {
   broadcast(last);
   for (const Racer& r : racers_) {
-    if (!r.left) fx_.released.push_back(r.player);
+    if (!r.left) fx_.released.push_back(r.id);
   }
   racers_.clear();
   spectators_.clear();
@@ -333,8 +340,8 @@ void RaceState::run_ghost(Time until, Time now) {
       return;
     }
     ++fx_.counts.moves;
-    broadcast(share(
-        protocol::encode_race_update(code_, g->player->id, game, outcome, message_pool::buffer())));
+    broadcast(share(protocol::encode_race_update(code_, g->id, game, outcome,
+                                                 protocol::message_pool::buffer())));
     if (game.won()) return end_race("target", index, now);
   }
 }
@@ -349,19 +356,17 @@ void RaceState::seat(const std::vector<std::pair<Seat, std::optional<Time>>>& se
     }
     racers_.push_back(std::move(racer));
   }
-  host_ = seats.front().first.player->id;
+  host_ = seats.front().first.player_id;
 }
 
-void RaceState::leave_match(const std::vector<std::shared_ptr<Player>>& gone, Time now) {
+void RaceState::leave_match(const std::vector<std::string>& gone, Time now) {
   MatchEnd end;  // if fewer than two stay: the one left, if anyone, wins it unraced
   for (const Racer& r : racers_) {
-    if (std::find(gone.begin(), gone.end(), r.player) == gone.end()) {
-      end.places.emplace_back(r.player->id, 0);
-    }
+    if (std::find(gone.begin(), gone.end(), r.id) == gone.end()) end.places.emplace_back(r.id, 0);
   }
   if (end.places.size() < 2) return end_match(std::move(end));  // everyone is let go
-  for (const auto& player : gone) {
-    if (Racer* r = find(*player)) remove_racer(static_cast<std::size_t>(r - racers_.data()));
+  for (const auto& id : gone) {
+    if (Racer* r = find(id)) remove_racer(static_cast<std::size_t>(r - racers_.data()));
   }
   if (state_ == State::countdown) state_ = State::waiting;  // the countdown starts again
   broadcast_room(false, {});
@@ -376,15 +381,15 @@ void RaceState::end_match(MatchEnd end) {
 RaceEffects RaceState::announce(bool direct, const protocol::Rid& rid, Time now) {
   if (closed_) return done();
   // The caller is the arriving racer (seated last).
-  broadcast_room(direct, rid, direct ? racers_.back().player.get() : nullptr);
+  broadcast_room(direct, rid, direct ? std::string_view(racers_.back().id) : std::string_view());
   maybe_start(now);
   return done();
 }
 
 void RaceState::remove_racer(std::size_t index) {
   Racer& racer = racers_[index];
-  fx_.released.push_back(racer.player);
-  const std::string id = racer.player->id;
+  fx_.released.push_back(racer.id);
+  const std::string id = racer.id;
   racers_.erase(racers_.begin() + static_cast<std::ptrdiff_t>(index));
   hand_over_host(id);
   if (host_.empty() && state_ != State::racing && state_ != State::finishing) close();
@@ -394,15 +399,15 @@ void RaceState::hand_over_host(const std::string& leaving) {
   if (host_ != leaving) return;
   const auto next = std::find_if(racers_.begin(), racers_.end(),
                                  [](const Racer& r) { return !r.left && !machine(r); });
-  host_ = next == racers_.end() ? "" : next->player->id;
+  host_ = next == racers_.end() ? "" : next->id;
 }
 
 void RaceState::drop_out(Racer& racer, Time now) {
   forfeit(racer);
   racer.left = true;
   racer.away_until.reset();
-  fx_.released.push_back(racer.player);
-  hand_over_host(racer.player->id);
+  fx_.released.push_back(racer.id);
+  hand_over_host(racer.id);
   broadcast_room(false, {});
   check_end(std::nullopt, now);
 }
@@ -417,8 +422,8 @@ void RaceState::close() {
   spectators_.clear();
 }
 
-RaceEffects RaceState::leave(const Player& player, const protocol::Rid& rid, Time now) {
-  Racer* racer = find(player);
+RaceEffects RaceState::leave(std::string_view player_id, const protocol::Rid& rid, Time now) {
+  Racer* racer = find(player_id);
   if (racer == nullptr) {
     send_error(ErrorCode::not_in_room, "you are not in this room", rid);
     return done();
@@ -429,9 +434,9 @@ RaceEffects RaceState::leave(const Player& player, const protocol::Rid& rid, Tim
   } else if (state_ == State::finishing) {
     racer->left = true;
     racer->away_until.reset();
-    fx_.released.push_back(racer->player);
+    fx_.released.push_back(racer->id);
   } else if (tournament_match()) {  // leaving before the start forfeits the match
-    leave_match({racer->player}, now);
+    leave_match({racer->id}, now);
   } else {
     if (state_ == State::countdown) state_ = State::waiting;
     remove_racer(static_cast<std::size_t>(racer - racers_.data()));
@@ -440,9 +445,9 @@ RaceEffects RaceState::leave(const Player& player, const protocol::Rid& rid, Tim
   return done();
 }
 
-RaceEffects RaceState::set_ready(const Player& player, bool ready, const protocol::Rid& rid,
+RaceEffects RaceState::set_ready(std::string_view player_id, bool ready, const protocol::Rid& rid,
                                  Time now) {
-  Racer* racer = find(player);
+  Racer* racer = find(player_id);
   if (racer == nullptr) {
     send_error(ErrorCode::not_in_room, "you are not in this room", rid);
   } else if (state_ == State::racing || state_ == State::finishing) {
@@ -452,7 +457,7 @@ RaceEffects RaceState::set_ready(const Player& player, bool ready, const protoco
   } else {
     racer->ready = ready;
     if (state_ == State::countdown && !ready) state_ = State::waiting;
-    broadcast_room(true, rid, &player);
+    broadcast_room(true, rid, player_id);
     maybe_start(now);
   }
   return done();
@@ -507,13 +512,13 @@ bool RaceState::allow_move(Racer& racer, Time now) {
   return true;
 }
 
-RaceEffects RaceState::play(const Player& player, const protocol::ClientMessage& message,
+RaceEffects RaceState::play(std::string_view player_id, const protocol::ClientMessage& message,
                             const protocol::Rid& rid, Time now) {
   const auto refuse = [&](ErrorCode code, std::string_view text) {
     send_error(code, text, rid);
     return done();
   };
-  Racer* racer = find(player);
+  Racer* racer = find(player_id);
   if (racer == nullptr) return refuse(ErrorCode::not_in_room, "you are not in this room");
   if (state_ == State::waiting || state_ == State::countdown) {
     return refuse(ErrorCode::not_started, "the race has not started");
@@ -530,7 +535,7 @@ RaceEffects RaceState::play(const Player& player, const protocol::ClientMessage&
   if (std::holds_alternative<protocol::Resign>(message)) {
     game.end(engine::GameState::resigned);
     reply(protocol::encode_game(view, rid));
-    broadcast(share(protocol::encode_race_update(code_, player.id, game, {})), &player);
+    broadcast(share(protocol::encode_race_update(code_, racer->id, game, {})), player_id);
     if (settings_.journal_moves)
       fx_.move_entry = MoveJournalEntry{race_id_, index, "", true, game_check(game)};
     check_end(std::nullopt, now);
@@ -547,15 +552,15 @@ RaceEffects RaceState::play(const Player& player, const protocol::ClientMessage&
   const std::size_t before = game.history().size();
   engine::MoveOutcome& outcome = scratch_outcome();
   const std::optional<engine::Direction> dir = apply_move(game, message, outcome);
-  reply(protocol::encode_moved(view, dir, outcome, rid, message_pool::buffer()));
+  reply(protocol::encode_moved(view, dir, outcome, rid, protocol::message_pool::buffer()));
   if (!outcome.changed) return done();
   const auto since_start = now - (race_deadline_ - std::chrono::seconds(options_.time_limit));
   stamp(racer->times, game.history().size(),
         std::chrono::duration_cast<std::chrono::milliseconds>(since_start).count());
   ++fx_.counts.moves;
-  broadcast(
-      share(protocol::encode_race_update(code_, player.id, game, outcome, message_pool::buffer())),
-      &player);
+  broadcast(share(protocol::encode_race_update(code_, racer->id, game, outcome,
+                                               protocol::message_pool::buffer())),
+            player_id);
   if (settings_.journal_moves) {
     fx_.move_entry =
         MoveJournalEntry{race_id_, index, game.history().substr(before), false, game_check(game)};
@@ -564,24 +569,24 @@ RaceEffects RaceState::play(const Player& player, const protocol::ClientMessage&
   return done();
 }
 
-RaceEffects RaceState::emote(const Player& player, protocol::Emote emote, const protocol::Rid& rid,
-                             Time now) {
-  Racer* racer = find(player);
+RaceEffects RaceState::emote(std::string_view player_id, protocol::Emote emote,
+                             const protocol::Rid& rid, Time now) {
+  Racer* racer = find(player_id);
   if (racer == nullptr) {
     send_error(ErrorCode::not_in_room, "you are not in this room", rid);
   } else if (racer->last_emote && now - *racer->last_emote < kEmoteEvery) {
     send_error(ErrorCode::rate_limited, "one emote every 2 seconds", rid);
   } else {
     racer->last_emote = now;
-    reply(protocol::encode_emote(code_, player.id, emote, rid));
-    broadcast(share(protocol::encode_emote(code_, player.id, emote, {})), &player);
+    reply(protocol::encode_emote(code_, racer->id, emote, rid));
+    broadcast(share(protocol::encode_emote(code_, racer->id, emote, {})), player_id);
   }
   return done();
 }
 
 void RaceState::forfeit(Racer& racer) {
   if (!racer.game || !racer.game->end(engine::GameState::forfeited)) return;
-  broadcast(share(protocol::encode_race_update(code_, racer.player->id, *racer.game, {})));
+  broadcast(share(protocol::encode_race_update(code_, racer.id, *racer.game, {})));
 }
 
 void RaceState::check_end(std::optional<std::size_t> target_winner, Time now) {
@@ -631,29 +636,29 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
   RaceRecord record{.id = race_id_,
                     .room = code_,
                     .reason = std::string(reason),
-                    .winner = ranking.winner ? racers_[*ranking.winner].player->id : "",
+                    .winner = ranking.winner ? racers_[*ranking.winner].id : "",
                     .ended_at = settings_.wall_clock()};
   protocol::RaceOverView over{code_, reason, std::nullopt, {}, {}, {}};
-  if (ranking.winner) over.winner = racers_[*ranking.winner].player->id;
+  if (ranking.winner) over.winner = racers_[*ranking.winner].id;
   match_places_.places.clear();
   for (std::size_t i : ranking.order) {
     const Racer& r = racers_[i];
     const engine::Game& g = *r.game;
-    over.standings.push_back({r.player->id, r.player->name(), g.score(), g.max_tile(), g.moves(),
-                              g.state(), ranking.place[i]});
-    match_places_.places.emplace_back(r.player->id, ranking.place[i]);
+    over.standings.push_back(
+        {r.id, r.name, g.score(), g.max_tile(), g.moves(), g.state(), ranking.place[i]});
+    match_places_.places.emplace_back(r.id, ranking.place[i]);
   }
   for (std::size_t i = 0; i < racers_.size(); ++i) {
     const Racer& r = racers_[i];
     const engine::Game& g = *r.game;
-    over.ratings.push_back({r.player->id, before[i], after[i]});
-    over.replays.push_back({r.player->id, r.game_id});
+    over.ratings.push_back({r.id, before[i], after[i]});
+    over.replays.push_back({r.id, r.game_id});
     if (r.ghost) continue;  // the run, recorded already
-    record.games.push_back(game_record(g, r.game_id, r.player->id, /*ranked=*/true,
-                                       race_started_at_, record.ended_at, code_, r.times));
+    record.games.push_back(game_record(g, r.game_id, r.id, /*ranked=*/true, race_started_at_,
+                                       record.ended_at, code_, r.times));
     const bool won = ranking.winner == i;
     if (!unrated) {
-      record.ratings.push_back({.player_id = r.player->id,
+      record.ratings.push_back({.player_id = r.id,
                                 .before = before[i],
                                 .after = after[i],
                                 .won = won,
@@ -662,12 +667,12 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
   }
   // Against the computer: each person's result goes to their record for its strength.
   const auto bot = std::find_if(racers_.begin(), racers_.end(),
-                                [](const Racer& r) { return r.player->bot.has_value(); });
+                                [](const Racer& r) { return r.bot.has_value(); });
   for (std::size_t i = 0; bot != racers_.end() && i < racers_.size(); ++i) {
-    if (racers_[i].player->bot) continue;
+    if (racers_[i].bot) continue;
     const bool won = ranking.winner == i;
-    record.against_bots.push_back({.player_id = racers_[i].player->id,
-                                   .strength = *bot->player->bot,
+    record.against_bots.push_back({.player_id = racers_[i].id,
+                                   .strength = *bot->bot,
                                    .won = won,
                                    .lost = ranking.winner && !won,
                                    .drawn = !ranking.winner});
@@ -676,7 +681,7 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
     const std::int64_t score = g->game->score();
     over.ghost = protocol::GhostResult{ghost_->game_id, ghost_->player_id, ghost_->name, score, {}};
     for (const Racer& r : racers_) {
-      if (!r.ghost) over.ghost->margins.emplace_back(r.player->id, r.game->score() - score);
+      if (!r.ghost) over.ghost->margins.emplace_back(r.id, r.game->score() - score);
     }
   }
   std::string message = protocol::encode_race_over(over);
@@ -696,23 +701,22 @@ RaceEffects RaceState::record_failed() {
   return done();
 }
 
-RaceEffects RaceState::recorded(const RaceResult& result, const std::vector<Grant>& granted) {
+RaceEffects RaceState::recorded(const RaceResult& result, const std::vector<Granted>& granted) {
   for (const auto& u : result.record.ratings) {
     for (auto& r : racers_) {
-      if (r.player->id != u.player_id) continue;
+      if (r.id != u.player_id) continue;
       r.rating = u.after;
-      fx_.ratings.emplace_back(r.player, u.after);
+      fx_.ratings.emplace_back(r.id, u.after);
     }
   }
   --fx_.counts.races_active;
   broadcast(share(result.race_over));
-  for (const Grant& g : granted) {
-    const auto view = view_of(g);
+  for (const Granted& g : granted) {
     for (const auto& r : racers_) {
-      if (!view || r.player->id != g.player_id) continue;
+      if (r.id != g.player_id) continue;
       if (auto connection = r.connection.lock()) {
         fx_.deliveries.push_back(
-            {std::move(connection), share(protocol::encode_achievement(*view))});
+            {std::move(connection), share(protocol::encode_achievement(g.view))});
       }
     }
   }
@@ -751,7 +755,7 @@ RaceEffects RaceState::add_spectator(const std::shared_ptr<Participant>& spectat
   } else {
     added = true;
     spectators_.push_back(spectator);
-    broadcast_room(true, rid, nullptr, spectator.get());
+    broadcast_room(true, rid, {}, spectator.get());
     if (state_ == State::racing || state_ == State::finishing) {
       reply(protocol::encode_race_state(code_, remaining_ms(now), games(), {}));
     }
@@ -767,14 +771,14 @@ RaceEffects RaceState::remove_spectator(const Participant* spectator) {
   return done();
 }
 
-RaceEffects RaceState::reconnected(const Player& player, std::weak_ptr<Participant> connection,
-                                   Time now) {
-  Racer* racer = find(player);
+RaceEffects RaceState::reconnected(std::string_view player_id,
+                                   std::weak_ptr<Participant> connection, Time now) {
+  Racer* racer = find(player_id);
   if (racer == nullptr) return done();
   racer->connection = std::move(connection);
   racer->connected = true;
   racer->away_until.reset();
-  broadcast_room(true, {}, &player);
+  broadcast_room(true, {}, player_id);
   if (state_ == State::racing || state_ == State::finishing) {
     reply(protocol::encode_race_state(code_, remaining_ms(now), games(), {}));
   }
@@ -782,8 +786,8 @@ RaceEffects RaceState::reconnected(const Player& player, std::weak_ptr<Participa
   return done();
 }
 
-RaceEffects RaceState::disconnected(const Player& player, Time now) {
-  Racer* racer = find(player);
+RaceEffects RaceState::disconnected(std::string_view player_id, Time now) {
+  Racer* racer = find(player_id);
   if (racer == nullptr) return done();
   racer->connected = false;
   racer->away_until = now + std::chrono::seconds(settings_.grace);
@@ -792,8 +796,16 @@ RaceEffects RaceState::disconnected(const Player& player, Time now) {
   return done();
 }
 
-RaceEffects RaceState::round_trip(const Player& player, int ms) {
-  Racer* racer = find(player);
+RaceEffects RaceState::rename(std::string_view player_id, std::string name) {
+  Racer* racer = find(player_id);
+  if (racer == nullptr || closed_) return done();
+  racer->name = std::move(name);
+  broadcast_room(false, {});
+  return done();
+}
+
+RaceEffects RaceState::round_trip(std::string_view player_id, int ms) {
+  Racer* racer = find(player_id);
   if (racer == nullptr) return done();
   const bool slow = ms >= (racer->slow ? kFastAgainMs : kSlowMs);
   if (slow != racer->slow) {
@@ -813,19 +825,17 @@ void RaceState::advance(Time now) {
   run_ghost(now, now);
   if (state_ == State::racing && now >= race_deadline_) end_race("time", std::nullopt, now);
   if (state_ == State::finishing) return;  // the away are dropped once it is recorded
-  std::vector<std::shared_ptr<Player>> expired;
+  std::vector<std::string> expired;
   for (const auto& r : racers_) {
-    if (!r.left && !r.connected && r.away_until && now >= *r.away_until) {
-      expired.push_back(r.player);
-    }
+    if (!r.left && !r.connected && r.away_until && now >= *r.away_until) expired.push_back(r.id);
   }
   if (tournament_match() && !expired.empty() && state_ != State::racing) {
     // Away past the grace before the start: out of the match, which the others race (the one
     // left wins it unraced; nobody does when all are away).
     return leave_match(expired, now);
   }
-  for (const auto& player : expired) {
-    Racer* r = find(*player);
+  for (const auto& id : expired) {
+    Racer* r = find(id);
     if (r == nullptr || closed_) continue;
     r->away_until.reset();
     if (state_ == State::racing) {
@@ -867,7 +877,7 @@ std::optional<ActiveRaceRecord> RaceState::active_record(Time now) {
                           .started_at = race_started_at_,
                           .remaining_ms = remaining_ms(now)};
   for (const auto& r : racers_) {
-    record.racers.push_back({r.player->id, r.game_id, r.game->history(), r.game->state(), r.left});
+    record.racers.push_back({r.id, r.game_id, r.game->history(), r.game->state(), r.left});
   }
   return record;
 }

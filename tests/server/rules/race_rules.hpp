@@ -3,13 +3,16 @@
 // fake connections, and each call's effects carried out at once.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "server/base/metrics.hpp"
-#include "server/game/race_state.hpp"
+#include "server/game/player.hpp"
+#include "server/game/room.hpp"
+#include "server/rules/race_state.hpp"
 #include "tests/server/fake_participant.hpp"
 
 namespace tilerace::server::testing {
@@ -19,6 +22,11 @@ using Time = RaceState::Time;
 using json = nlohmann::json;
 
 inline const Time t0 = Time{} + 1h;
+
+// The seat of a player: their id, name, rating and (unless away) connection.
+inline Seat seat_of(const Player& p, bool away = false) {
+  return {p.id, p.name(), p.bot, away ? std::weak_ptr<Participant>() : p.connection, p.rating};
+}
 
 // A member of the race: a player whose connection is a fake participant.
 struct Member {
@@ -38,8 +46,9 @@ struct Owner {
 };
 
 // The rules with their effects carried out as the Room shell carries them out: deliveries in
-// order (the caller's to `to`), players linked to the room and released from it, ratings set,
-// what the rules counted added to metrics, and a finished race kept for take_result().
+// order (the caller's to `to`), players (known to the rules by id) linked to the room and
+// released from it, ratings set, what the rules counted added to metrics, and a finished race
+// kept for take_result().
 class Rules {
  public:
   Rules(RaceState state, Owner& owner, Metrics& metrics)
@@ -51,15 +60,18 @@ class Rules {
                                       RaceSettings settings, Metrics& metrics, Owner& owner,
                                       Time now, std::shared_ptr<const GhostRun> ghost = nullptr) {
     std::vector<Seat> seats;
-    for (const auto& p : players) seats.push_back(p ? Seat{p, {}, p->rating} : Seat{});
+    for (const auto& p : players) seats.push_back(p ? seat_of(*p, true) : Seat{});
     RaceEffects fx;
-    std::optional<RaceState> state =
-        RaceState::restore(record, std::move(seats), settings, now, fx, std::move(ghost));
+    std::optional<RaceState> state = RaceState::restore(
+        record, std::move(seats), with_server_clocks(settings), now, fx, std::move(ghost));
     if (!state) return std::nullopt;
     for (std::size_t i = 0; i < players.size(); ++i) {
       if (!record.racers[i].left && players[i]) players[i]->room = owner.room;
     }
     Rules rules(std::move(*state), owner, metrics);
+    for (const auto& p : players) {
+      if (p) rules.players_.emplace(p->id, p);
+    }
     rules.apply(std::move(fx), nullptr);
     return rules;
   }
@@ -68,10 +80,11 @@ class Rules {
             Time now = t0) {
     const bool claimed = p->room.expired();
     if (claimed) p->room = owner_->room;
-    apply(state_.join({p, p->connection, p->rating}, claimed, rid, now), &to);
+    if (claimed) players_.emplace(p->id, p);
+    apply(state_.join(seat_of(*p), claimed, rid, now), &to);
   }
   void kick(Player& host, const std::string& target, Participant& to, Time now) {
-    apply(state_.kick(host, target, {}, now), &to);
+    apply(state_.kick(host.id, target, {}, now), &to);
   }
   std::optional<std::string> close_by_operator(std::string_view reason) {
     RaceEffects fx = state_.close_by_operator(reason);
@@ -87,26 +100,27 @@ class Rules {
     return abandoned;
   }
   void leave(Player& p, Participant& to, const protocol::Rid& rid, Time now) {
-    apply(state_.leave(p, rid, now), &to);
+    apply(state_.leave(p.id, rid, now), &to);
   }
   void set_ready(Player& p, bool ready, Participant& to, const protocol::Rid& rid, Time now) {
-    apply(state_.set_ready(p, ready, rid, now), &to);
+    apply(state_.set_ready(p.id, ready, rid, now), &to);
   }
   void play(Player& p, Participant& to, const protocol::ClientMessage& m, const protocol::Rid& rid,
             Time now) {
-    apply(state_.play(p, m, rid, now), &to);
+    apply(state_.play(p.id, m, rid, now), &to);
   }
   void emote(Player& p, Participant& to, protocol::Emote e, const protocol::Rid& rid, Time now) {
-    apply(state_.emote(p, e, rid, now), &to);
+    apply(state_.emote(p.id, e, rid, now), &to);
   }
   // Quick match: both linked, then seated (a away until a_expected_by, if given).
   void seat(const std::shared_ptr<Player>& a, const std::shared_ptr<Player>& b,
             std::optional<Time> a_expected_by = std::nullopt) {
     a->room = owner_->room;
     b->room = owner_->room;
-    state_.seat({{{a, a_expected_by ? std::weak_ptr<Participant>() : a->connection, a->rating},
-                  a_expected_by},
-                 {{b, b->connection, b->rating}, std::nullopt}});
+    players_.emplace(a->id, a);
+    players_.emplace(b->id, b);
+    state_.seat(
+        {{seat_of(*a, a_expected_by.has_value()), a_expected_by}, {seat_of(*b), std::nullopt}});
   }
   // A tournament's match: each linked, then seated (away until the time given, if any).
   void seat_match(
@@ -114,9 +128,8 @@ class Rules {
     std::vector<std::pair<Seat, std::optional<Time>>> seats;
     for (const auto& [player, away] : racers) {
       player->room = owner_->room;
-      seats.push_back(
-          {{player, away ? std::weak_ptr<Participant>() : player->connection, player->rating},
-           away});
+      players_.emplace(player->id, player);
+      seats.push_back({seat_of(*player, away.has_value()), away});
     }
     state_.seat(seats);
   }
@@ -130,12 +143,12 @@ class Rules {
     return added;
   }
   void reconnected(Player& p, const std::shared_ptr<Participant>& to, Time now) {
-    apply(state_.reconnected(p, to, now), to.get());
+    apply(state_.reconnected(p.id, to, now), to.get());
   }
-  void disconnected(Player& p, Time now) { apply(state_.disconnected(p, now), nullptr); }
+  void disconnected(Player& p, Time now) { apply(state_.disconnected(p.id, now), nullptr); }
   void seat_ghost() { apply(state_.seat_ghost(), nullptr); }
   void tick(Time now) { apply(state_.tick(now), nullptr); }
-  void recorded(const RaceResult& result, const std::vector<Grant>& granted) {
+  void recorded(const RaceResult& result, const std::vector<Granted>& granted) {
     apply(state_.recorded(result, granted), nullptr);
   }
   void record_failed() { apply(state_.record_failed(), nullptr); }
@@ -149,10 +162,15 @@ class Rules {
 
  private:
   void apply(RaceEffects fx, Participant* to) {
-    for (const auto& p : fx.released) {
-      if (p->room.lock() == owner_->room) p->room.reset();
+    for (const auto& [id, rating] : fx.ratings) {
+      if (const auto it = players_.find(id); it != players_.end()) it->second->rating = rating;
     }
-    for (const auto& [p, rating] : fx.ratings) p->rating = rating;
+    for (const std::string& id : fx.released) {
+      const auto it = players_.find(id);
+      if (it == players_.end()) continue;
+      if (it->second->room.lock() == owner_->room) it->second->room.reset();
+      if (!state_.seated(id)) players_.erase(it);
+    }
     metrics_->moves_total += static_cast<std::uint64_t>(fx.counts.moves);
     metrics_->races_total += static_cast<std::uint64_t>(fx.counts.races_started);
     metrics_->races_active += fx.counts.races_active;
@@ -167,6 +185,7 @@ class Rules {
   }
 
   RaceState state_;
+  std::map<std::string, std::shared_ptr<Player>> players_;  // whom the rules seat, by id
   Owner* owner_;
   Metrics* metrics_;
   std::optional<RaceResult> result_;

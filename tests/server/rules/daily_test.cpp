@@ -1,10 +1,12 @@
-// The daily challenge's rules (server/game/daily.hpp): seeds, days, and abandoned attempts.
-#include "server/game/daily.hpp"
+// The daily challenge's rules (server/rules/daily.hpp) and seeds (server/game/daily_seed.hpp):
+// seeds, days, and abandoned attempts.
+#include "server/rules/daily.hpp"
 
 #include <gtest/gtest.h>
 
 #include "engine/game.hpp"
 #include "protocol/names.hpp"
+#include "server/game/daily_seed.hpp"
 #include "server/store/sqlite_dialect.hpp"
 #include "tests/temp_dir.hpp"
 

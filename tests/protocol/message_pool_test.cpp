@@ -1,12 +1,12 @@
 // The recycled outgoing messages: a message's buffer comes back to its thread's pool when the
 // last owner lets go, and the next message is written into it.
-#include "server/base/message_pool.hpp"
+#include "protocol/message_pool.hpp"
 
 #include <gtest/gtest.h>
 
 #include <thread>
 
-namespace tilerace::server {
+namespace tilerace::protocol {
 namespace {
 
 TEST(MessagePool, ABufferComesBackWhenTheLastOwnerLetsGo) {
@@ -43,4 +43,4 @@ TEST(MessagePool, ShortAndHugeTextsAreNotKeptAndEachThreadHasItsOwn) {
 }
 
 }  // namespace
-}  // namespace tilerace::server
+}  // namespace tilerace::protocol

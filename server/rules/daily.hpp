@@ -1,16 +1,15 @@
 #pragma once
 // The daily challenge's rules (docs/protocol.md, "The daily challenge"): each UTC day and daily
-// mode has one seed, HMAC(the server's secret, the day and mode), so every node sharing the
-// store derives it and nobody can compute tomorrow's; the first attempt a player starts each
-// day is ranked; an attempt abandoned before the day ended counts as it was last journaled.
+// mode has one seed (server/game/daily_seed.hpp); the first attempt a player starts each day is
+// ranked; an attempt abandoned before the day ended counts as it was last journaled.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
-#include "protocol/daily.hpp"
-#include "server/store/daily_store.hpp"
-#include "server/store/game_store.hpp"
+#include "server/rules/play_records.hpp"
 
 namespace tilerace::server {
 
@@ -18,10 +17,6 @@ namespace tilerace::server {
 std::string day_of(std::int64_t unix_ms);
 // The last millisecond of day (a day's period name); 0 for a name that is not a day.
 std::int64_t day_end(std::string_view day);
-// The seed of day's game of mode under secret.
-std::uint64_t daily_seed(std::string_view secret, std::string_view day,
-                         const protocol::DailyMode& mode);
-
 // A player's daily streaks from the days they made an attempt (in order): current — the days
 // in a row up to today, or up to yesterday while today's is still to come — and longest.
 struct DailyStreaks {

@@ -1,4 +1,4 @@
-#include "server/game/ghost_run.hpp"
+#include "server/rules/ghost_run.hpp"
 
 namespace tilerace::server {
 
@@ -36,11 +36,11 @@ std::optional<GhostRefusal> ghost_refusal(const GameRecord& game, std::string_vi
   return std::nullopt;
 }
 
-GhostRun ghost_run_of(const GameRecord& game, const PlayerRecord& owner) {
+GhostRun ghost_run_of(const GameRecord& game, std::string owner_name, int owner_rating) {
   return {.game_id = game.id,
           .player_id = game.player_id,
-          .name = owner.name,
-          .rating = owner.rating,
+          .name = std::move(owner_name),
+          .rating = owner_rating,
           .config = game.config,
           .moves = game.moves,
           .times = game.times};

@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "server/game/ghost_run.hpp"
-#include "tests/server/game/race_rules.hpp"
+#include "server/rules/ghost_run.hpp"
+#include "tests/server/rules/race_rules.hpp"
 
 namespace tilerace::server {
 namespace {
@@ -48,8 +48,9 @@ struct GhostFixture : ::testing::Test {
   Rules make() {
     protocol::RoomOptions o = options();
     o.target = run.config.target;
-    return Rules(RaceState("GHOST1", o, {3, 10}, std::make_shared<const GhostRun>(run)), owner,
-                 metrics);
+    return Rules(
+        RaceState("GHOST1", o, with_server_clocks({3, 10}), std::make_shared<const GhostRun>(run)),
+        owner, metrics);
   }
   // a joins, the ghost takes its seat, a is ready: the race starts at t0 + 3 s.
   Rules racing() {

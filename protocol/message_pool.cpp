@@ -1,10 +1,10 @@
-#include "server/base/message_pool.hpp"
+#include "protocol/message_pool.hpp"
 
 #include <new>
 #include <type_traits>
 #include <vector>
 
-namespace tilerace::server::message_pool {
+namespace tilerace::protocol::message_pool {
 
 namespace {
 
@@ -101,4 +101,4 @@ std::shared_ptr<const std::string> share(std::string text) {
   return std::allocate_shared<std::string>(Recycling<std::string>{}, std::move(text));
 }
 
-}  // namespace tilerace::server::message_pool
+}  // namespace tilerace::protocol::message_pool

@@ -1,10 +1,10 @@
-#include "server/game/race_state.hpp"
+#include "server/rules/race_state.hpp"
 
 #include <gtest/gtest.h>
 
 #include <memory>
 
-#include "tests/server/game/race_rules.hpp"
+#include "tests/server/rules/race_rules.hpp"
 
 namespace tilerace::server {
 namespace {
@@ -19,7 +19,7 @@ struct RaceFixture : ::testing::Test {
   Member a{"a"}, b{"b"};
 
   Rules make(const protocol::RoomOptions& o = options(), RaceSettings s = {3, 10}) {
-    return Rules(RaceState("ROOM23", o, s), owner, metrics);
+    return Rules(RaceState("ROOM23", o, with_server_clocks(s)), owner, metrics);
   }
   // a and b join race and are ready at t0: the countdown runs.
   void join_ready(Rules& race) {
@@ -455,7 +455,7 @@ TEST_F(RaceFixture, SecretsAndTheWallClockComeFromTheSettings) {
     draws = 0;
     Member x{"x"}, y{"y"};
     Owner here;
-    Rules race(RaceState("ROOM23", options(), settings), here, metrics);
+    Rules race(RaceState("ROOM23", options(), with_server_clocks(settings)), here, metrics);
     race.join(x.player, *x.out, {});
     race.join(y.player, *y.out, {});
     race.set_ready(*x.player, true, *x.out, {}, t0);

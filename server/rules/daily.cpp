@@ -1,11 +1,10 @@
-#include "server/game/daily.hpp"
+#include "server/rules/daily.hpp"
 
 #include <algorithm>
 
 #include "engine/game.hpp"
 #include "protocol/period.hpp"
-#include "server/base/secrets.hpp"
-#include "server/game/game_record.hpp"
+#include "server/rules/game_record.hpp"
 
 namespace tilerace::server {
 
@@ -23,11 +22,6 @@ std::int64_t day_end(std::string_view day) {
   const auto period = protocol::period_from_string(day);
   if (!period || period->kind != protocol::PeriodKind::day) return 0;
   return (static_cast<std::int64_t>(period->first_day) + 1) * kDayMs - 1;
-}
-
-std::uint64_t daily_seed(std::string_view secret, std::string_view day,
-                         const protocol::DailyMode& mode) {
-  return hmac_u64(secret, std::string("tilerace daily|").append(day).append("|").append(mode.key));
 }
 
 DailyStreaks daily_streaks(const std::vector<std::string>& days, std::string_view today) {

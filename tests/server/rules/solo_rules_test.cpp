@@ -1,6 +1,6 @@
 // The solo rules as a core: each test gives a game, a message and a time, and reads the
 // effects and the game that result. Nothing is sent, recorded or counted here.
-#include "server/game/solo_rules.hpp"
+#include "server/rules/solo_rules.hpp"
 
 #include <gtest/gtest.h>
 

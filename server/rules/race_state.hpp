@@ -7,8 +7,11 @@
 // at next_deadline() and calls tick(). race_over goes out only when the shell reports the
 // result recorded (recorded()).
 //
+// Racers are known by their player id, and what is theirs (name, rating, connection) lives in
+// their entry: the rules see no Player, no store and no clock of their own.
+//
 // Not thread-safe: the shell's mutex guards every call (docs/architecture.md, "Threads and
-// locks"). It locks nothing itself: each racer's connection and rating live in its entry.
+// locks"). It locks nothing itself.
 #include <boost/container/small_vector.hpp>
 
 #include <chrono>
@@ -22,13 +25,10 @@
 #include "engine/game.hpp"
 #include "protocol/encode.hpp"
 #include "protocol/messages.hpp"
-#include "server/base/secrets.hpp"
-#include "server/base/unix_time.hpp"
-#include "server/game/ghost_run.hpp"
-#include "server/game/participant.hpp"
-#include "server/game/player.hpp"
+#include "server/rules/ghost_run.hpp"
 #include "server/rules/match_end.hpp"
-#include "server/store/game_store.hpp"
+#include "server/rules/participant.hpp"
+#include "server/rules/play_records.hpp"
 
 namespace tilerace::server {
 
@@ -36,11 +36,11 @@ struct RaceSettings {
   int countdown = 3;           // seconds before a race starts; 0 starts it at once
   int grace = 60;              // seconds a disconnected racer keeps their place
   bool journal_moves = false;  // cluster mode: play() says what each move adds to the move journal
-  // What the rules cannot compute, given to them: a fresh secret (a race's seed, its id and
-  // its games' ids) and the wall clock (Unix ms, for the record). The server's draw on the
-  // CSPRNG and the system clock; tests give their own.
-  std::uint64_t (*secret)() = random_u64;
-  std::int64_t (*wall_clock)() = unix_ms;
+  // What the rules cannot compute, given to them (both required): a fresh secret (a race's
+  // seed, its id and its games' ids) and the wall clock (Unix ms, for the record). The shell
+  // gives the server's draw on the CSPRNG and the system clock (Room); tests give their own.
+  std::uint64_t (*secret)() = nullptr;
+  std::int64_t (*wall_clock)() = nullptr;
 };
 
 // What one racer's move or resignation adds to the race's move journal (cluster mode journals it
@@ -61,12 +61,22 @@ struct RaceResult {
   std::string race_over;
 };
 
-// A player taking a place in the room: who, where their messages go (empty while they are
-// away), and their rating when they sat down.
+// A player taking a place in the room: who (their player id and name; bot for the computer:
+// always ready, never host, and no rating changes with it), where their messages go (empty
+// while they are away), and their rating when they sat down.
 struct Seat {
-  std::shared_ptr<Player> player;
+  std::string player_id;
+  std::string name;
+  std::optional<engine::BotStrength> bot;
   std::weak_ptr<Participant> connection;
   int rating = 0;
+};
+
+// An achievement a recorded race granted, for its player (the shell reads it from the store's
+// grants).
+struct Granted {
+  std::string player_id;
+  protocol::AchievementView view;
 };
 
 // One message for one recipient; `to` is null for the connection that made the call.
@@ -90,11 +100,11 @@ struct RaceEffects {
   // and a spectator's update): that many live inline, so a move asks the heap for none.
   boost::container::small_vector<Delivery, 4> deliveries;
   std::optional<MoveJournalEntry>
-      move_entry;                    // a racer's move or resignation, for the move journal
-  std::optional<RaceResult> result;  // the race just ended; race_over waits for it
-  std::vector<std::shared_ptr<Player>> released;  // no longer members: unlinked from the room
-  // Ratings that took effect (a race recorded): each player's new Elo, for Player::rating.
-  std::vector<std::pair<std::shared_ptr<Player>, int>> ratings;
+      move_entry;                     // a racer's move or resignation, for the move journal
+  std::optional<RaceResult> result;   // the race just ended; race_over waits for it
+  std::vector<std::string> released;  // player ids no longer members: unlinked from the room
+  // Ratings that took effect (a race recorded): each player's (by id) new Elo.
+  std::vector<std::pair<std::string, int>> ratings;
   // A running race the operator closed, by id: it is recorded nowhere and leaves the journals.
   std::optional<std::string> abandoned_race;
   // A tournament's match room is over (and closed): for its tournament.
@@ -129,21 +139,21 @@ class RaceState {
   // The id of the room's race: the running one, or the last (empty before the first).
   const std::string& race_id() const noexcept { return race_id_; }
 
-  // seat.player asks to join. claimed: the shell linked the player to this room (they were in
-  // none); if the join is refused, the player is in released again.
+  // seat's player asks to join. claimed: the shell linked the player to this room (they were
+  // in none); if the join is refused, the player is in released again.
   RaceEffects join(const Seat& seat, bool claimed, const protocol::Rid& rid, Time now);
-  RaceEffects leave(const Player& player, const protocol::Rid& rid, Time now);
-  RaceEffects set_ready(const Player& player, bool ready, const protocol::Rid& rid, Time now);
+  RaceEffects leave(std::string_view player_id, const protocol::Rid& rid, Time now);
+  RaceEffects set_ready(std::string_view player_id, bool ready, const protocol::Rid& rid, Time now);
   // move, slide, undo or resign from a racer: the answer to the caller, the race_update to
   // everyone else (the racer's own connection aside). With settings.journal_moves, what it
   // adds to the move journal if it changed the racer's game (else nothing is computed).
-  RaceEffects play(const Player& player, const protocol::ClientMessage& message,
+  RaceEffects play(std::string_view player_id, const protocol::ClientMessage& message,
                    const protocol::Rid& rid, Time now);
   // The host sends racer `target` out of the waiting room: they get `kicked`, everyone the
   // room, and they may not join it again for kKickedFor. Refused (not_allowed) from anyone but
   // the host, once the countdown or the race has begun, and for the host themselves or a
   // machine; not_a_player for nobody of that id.
-  RaceEffects kick(const Player& host, const std::string& target, const protocol::Rid& rid,
+  RaceEffects kick(std::string_view host_id, const std::string& target, const protocol::Rid& rid,
                    Time now);
   // The operator closes the room: racers and spectators get `room_closed` with the reason,
   // everyone is let go, and a running race is abandoned (effects' abandoned_race): no result,
@@ -156,7 +166,7 @@ class RaceState {
   RaceEffects hand_over(std::string_view url);
   // A racer's emote: to every member and spectator (the caller's copy carries rid); at most
   // one per kEmoteEvery per racer, else rate_limited.
-  RaceEffects emote(const Player& player, protocol::Emote emote, const protocol::Rid& rid,
+  RaceEffects emote(std::string_view player_id, protocol::Emote emote, const protocol::Rid& rid,
                     Time now);
   // A ghost room: seats the ghost racer (always ready, never host) once its creator has joined,
   // and tells everyone. Each race, it plays the run's letters at their times (tick), on the
@@ -181,12 +191,15 @@ class RaceState {
   RaceEffects remove_spectator(const Participant* spectator);
   // A racer's new connection: it gets `room`, then `race_state` when racing; in a waiting
   // room where everyone is ready and back, the countdown starts.
-  RaceEffects reconnected(const Player& player, std::weak_ptr<Participant> connection, Time now);
+  RaceEffects reconnected(std::string_view player_id, std::weak_ptr<Participant> connection,
+                          Time now);
   // A racer's connection is gone: they keep their place for the grace period.
-  RaceEffects disconnected(const Player& player, Time now);
+  RaceEffects disconnected(std::string_view player_id, Time now);
+  // A racer's new name (a rename, theirs or the operator's): everyone gets the room with it.
+  RaceEffects rename(std::string_view player_id, std::string name);
   // A racer's client measured its round trip (ms): at kSlowMs or more the room says they are
   // slow, below kFastAgainMs no longer (the gap keeps a wavering link from flapping).
-  RaceEffects round_trip(const Player& player, int ms);
+  RaceEffects round_trip(std::string_view player_id, int ms);
   static constexpr int kSlowMs = 500;
   static constexpr int kFastAgainMs = 300;
 
@@ -199,7 +212,7 @@ class RaceState {
   // ratings, for the players), race_over goes out, each achievement granted goes to its
   // player after it, and the room waits again — a tournament's match room closes instead
   // (`room_closed`, reason match_over), its MatchEnd in the effects.
-  RaceEffects recorded(const RaceResult& result, const std::vector<Grant>& granted);
+  RaceEffects recorded(const RaceResult& result, const std::vector<Granted>& granted);
   // Recording failed (it will be retried): the racers are told, nothing is announced.
   RaceEffects record_failed();
 
@@ -212,14 +225,19 @@ class RaceState {
   protocol::RoomView listing() const;
   // Where each racer's race game is (game_check), in joining order; empty when no race runs.
   std::vector<std::string> checks() const;
-  // A copy of player's race game while the race runs and that game is being played.
-  std::optional<engine::Game> racing_game(const Player& player) const;
+  // A copy of the player's race game while the race runs and that game is being played.
+  std::optional<engine::Game> racing_game(std::string_view player_id) const;
+  // Whether the rules still hold the player among the racers (a member, or one who left a
+  // race kept for its standings): the shell keeps what it knows of them until they are not.
+  bool seated(std::string_view player_id) const;
 
  private:
   enum class State { waiting, countdown, racing, finishing };
   struct Racer {
-    std::shared_ptr<Player> player;
-    std::weak_ptr<Participant> connection;  // where their messages go while connected
+    std::string id;  // the player's
+    std::string name;
+    std::optional<engine::BotStrength> bot;  // the computer
+    std::weak_ptr<Participant> connection;   // where their messages go while connected
     int rating = 0;
     bool ready = false;
     bool connected = true;
@@ -236,10 +254,10 @@ class RaceState {
     std::optional<Time> last_emote;
   };
 
-  Racer* find(const Player& player);
+  Racer* find(std::string_view player_id);  // a member (not left)
   static Racer racer_of(const Seat& seat);
   // The computer or a ghost: always ready, never host, and no rating changes with one.
-  static bool machine(const Racer& r) { return r.ghost || r.player->bot.has_value(); }
+  static bool machine(const Racer& r) { return r.ghost || r.bot.has_value(); }
   static Racer ghost_racer(const GhostRun& run);
   const Racer* ghost() const;
   Racer* ghost() { return const_cast<Racer*>(std::as_const(*this).ghost()); }
@@ -258,15 +276,15 @@ class RaceState {
   // message to the connection that made the call.
   void reply(std::string message);
   void send_error(protocol::ErrorCode code, std::string_view text, const protocol::Rid& rid);
-  // message to every connected racer but except_racer, and every spectator but
-  // except_spectator.
   // last goes to everyone, who is let go; the room is closed for good.
   void close_with(const SharedMessage& last);
-  void broadcast(const SharedMessage& message, const Player* except_racer = nullptr,
+  // message to every connected racer but the one of id except_racer (empty: none), and every
+  // spectator but except_spectator.
+  void broadcast(const SharedMessage& message, std::string_view except_racer = {},
                  const Participant* except_spectator = nullptr);
   // `room` to everyone; the caller (the racer direct_racer, the spectator direct_spectator,
   // or neither and nobody when direct is false) gets its own copy carrying rid.
-  void broadcast_room(bool direct, const protocol::Rid& rid, const Player* direct_racer = nullptr,
+  void broadcast_room(bool direct, const protocol::Rid& rid, std::string_view direct_racer = {},
                       const Participant* direct_spectator = nullptr);
   // tick's work, its effects left in fx_.
   void advance(Time now);
@@ -288,7 +306,7 @@ class RaceState {
   void end_match(MatchEnd end);
   // A tournament's match before its start: gone are out of it (they lose it). Fewer than two
   // left: it is decided (the one left wins it); else the others race it.
-  void leave_match(const std::vector<std::shared_ptr<Player>>& gone, Time now);
+  void leave_match(const std::vector<std::string>& gone, Time now);
 
   std::string code_;
   protocol::RoomOptions options_;

@@ -14,7 +14,7 @@
 #include <memory>
 #include <string>
 
-namespace tilerace::server::message_pool {
+namespace tilerace::protocol::message_pool {
 
 inline constexpr std::size_t kKept = 256;
 inline constexpr std::size_t kMaxKeptCapacity = 4096;
@@ -24,4 +24,4 @@ std::string buffer();
 // text, shared: the owner of a message for every receiver.
 std::shared_ptr<const std::string> share(std::string text);
 
-}  // namespace tilerace::server::message_pool
+}  // namespace tilerace::protocol::message_pool

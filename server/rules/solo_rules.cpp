@@ -1,10 +1,10 @@
-#include "server/game/solo_rules.hpp"
+#include "server/rules/solo_rules.hpp"
 
 #include "protocol/encode.hpp"
-#include "server/base/message_pool.hpp"
-#include "server/game/daily.hpp"
-#include "server/game/game_record.hpp"
+#include "protocol/message_pool.hpp"
 #include "server/rules/apply_move.hpp"
+#include "server/rules/daily.hpp"
+#include "server/rules/game_record.hpp"
 
 namespace tilerace::server {
 
@@ -64,8 +64,8 @@ SoloEffects solo_turn(SoloGame* solo, const std::string& player_id,
     const std::optional<engine::Direction> dir = apply_move(game, message, outcome);
     fx.moved = fx.changed = outcome.changed;
     stamp(solo->times, game.history().size(), now_ms - solo->started_at);
-    fx.replies.push_back(
-        protocol::encode_moved(view_of(*solo), dir, outcome, rid, message_pool::buffer()));
+    fx.replies.push_back(protocol::encode_moved(view_of(*solo), dir, outcome, rid,
+                                                protocol::message_pool::buffer()));
   } else if (std::holds_alternative<protocol::Undo>(message)) {
     if (!solo->daily.empty()) {
       fail(protocol::ErrorCode::not_allowed, "undo is off in daily games");

@@ -3,7 +3,7 @@
 // under its player's lock), a message and the time, they change the game and say what must
 // follow; they send, record and count nothing themselves. The shell that carries the effects
 // out — record first, then reply, and take the game back if the record failed — is
-// play/SoloPlay.
+// play/SoloPlay, holding the game in SoloGames.
 #include <boost/container/small_vector.hpp>
 
 #include <cstdint>
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "protocol/messages.hpp"
-#include "server/game/player.hpp"
-#include "server/store/game_store.hpp"
+#include "server/rules/play_records.hpp"
+#include "server/rules/solo_game.hpp"
 
 namespace tilerace::server {
 

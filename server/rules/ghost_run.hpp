@@ -11,9 +11,10 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/types.hpp"
 #include "protocol/messages.hpp"
-#include "server/store/account_store.hpp"
-#include "server/store/game_store.hpp"
+#include "server/rules/play_records.hpp"
+#include "server/rules/standings.hpp"
 
 namespace tilerace::server {
 
@@ -48,7 +49,7 @@ struct GhostRefusal {
 };
 std::optional<GhostRefusal> ghost_refusal(const GameRecord& game, std::string_view today);
 
-// The run of game, played by owner (its player).
-GhostRun ghost_run_of(const GameRecord& game, const PlayerRecord& owner);
+// The run of game, played by its player, called owner_name and rated owner_rating now.
+GhostRun ghost_run_of(const GameRecord& game, std::string owner_name, int owner_rating);
 
 }  // namespace tilerace::server

@@ -1,4 +1,4 @@
-#include "server/game/assist_signals.hpp"
+#include "server/rules/assist_signals.hpp"
 
 #include <algorithm>
 #include <vector>
