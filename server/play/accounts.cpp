@@ -178,7 +178,10 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::resume(Connection& 
     send_error(c, ErrorCode::bad_token, "unknown or wrong token", rid, "token");
     co_return std::nullopt;
   }
-  player->set_name(owner->name);  // renamed on another node meanwhile, perhaps
+  if (player->name() != owner->name) {  // renamed on another node meanwhile
+    player->set_name(owner->name);
+    if (const auto room = room_of(*player)) room->renamed(player->id, owner->name);
+  }
   co_return SignedIn{std::move(player),
                      token,
                      hash,

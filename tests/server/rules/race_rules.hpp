@@ -146,6 +146,8 @@ class Rules {
     apply(state_.reconnected(p.id, to, now), to.get());
   }
   void disconnected(Player& p, Time now) { apply(state_.disconnected(p.id, now), nullptr); }
+  void rename(Player& p, std::string name) { apply(state_.rename(p.id, std::move(name)), nullptr); }
+  bool seated(const Player& p) const { return state_.seated(p.id); }
   void seat_ghost() { apply(state_.seat_ghost(), nullptr); }
   void tick(Time now) { apply(state_.tick(now), nullptr); }
   void recorded(const RaceResult& result, const std::vector<Granted>& granted) {

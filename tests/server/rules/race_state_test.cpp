@@ -105,6 +105,37 @@ TEST_F(RaceFixture, TheTimeLimitEndsTheRaceAndRaceOverWaitsForTheRecord) {
   EXPECT_EQ(metrics.races_active, 0);
 }
 
+// The rules know racers by id, with the name they sat down with: a rename reaches the room, and
+// the standings, only through rename.
+TEST_F(RaceFixture, ARenameShowsInTheRoomAndInTheStandings) {
+  Rules race = racing();
+  race.rename(*a.player, "ann again");
+  const std::vector<json> seen = b.out->take();
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0]["type"], "room");
+  EXPECT_EQ(seen[0]["room"]["players"][0]["name"], "ann again");
+  race.play(*a.player, *a.out, protocol::Resign{}, {}, t0 + 4s);
+  const std::optional<RaceResult> result = race.take_result();
+  ASSERT_TRUE(result.has_value());
+  EXPECT_NE(result->race_over.find("\"name\":\"ann again\""), std::string::npos)
+      << result->race_over;
+}
+
+// A racer who leaves a running race is let go but stays seated (for the standings) until the
+// race is recorded.
+TEST_F(RaceFixture, ALeaverStaysSeatedForTheStandingsUntilTheRecord) {
+  Rules race = racing();
+  race.leave(*b.player, *b.out, {}, t0 + 4s);
+  EXPECT_TRUE(b.player->room.expired()) << "let go at once";
+  EXPECT_TRUE(race.seated(*b.player));
+  std::optional<RaceResult> result = race.take_result();
+  ASSERT_TRUE(result.has_value());  // a forfeit
+  race.recorded(*result, {});
+  EXPECT_FALSE(race.seated(*b.player));
+  EXPECT_TRUE(race.seated(*a.player));
+  EXPECT_EQ(b.player->rating, 1484) << "rated though gone";
+}
+
 TEST_F(RaceFixture, AtTheTimeLimitEqualScoresRankByFewerMoves) {
   Rules race = racing();
   // The same moves for both (one seed: the same boards) until Bob has a quiet move — one
