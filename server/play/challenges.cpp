@@ -155,7 +155,7 @@ asio::awaitable<void> Challenges::answer(Connection& c, const protocol::Challeng
     if (!node.empty()) {
       // Held on the challenger's node: it answers (a room there and a redirect, or
       // challenge_cancelled); a decline is confirmed at once.
-      services_.reach->forward_answer(node, m.id, me->id, m.accept);
+      services_.reach->forward_answer(node, m.id, me->id, m.accept, rid);
       if (!m.accept) c.send(protocol::encode_challenge_closed("challenge_declined", m.id, rid));
       co_return;
     }
@@ -175,11 +175,11 @@ asio::awaitable<void> Challenges::answer(Connection& c, const protocol::Challeng
   co_await open_room(std::move(*o), std::move(to), rid);
 }
 
-asio::awaitable<void> Challenges::answer_from_afar(std::string id, std::string player,
-                                                   bool accept) {
+asio::awaitable<void> Challenges::answer_from_afar(std::string id, std::string player, bool accept,
+                                                   protocol::Rid rid) {
   std::optional<Open> o = take(id, player);
   if (!o) {
-    std::string cancelled = protocol::encode_challenge_closed("challenge_cancelled", id, {});
+    std::string cancelled = protocol::encode_challenge_closed("challenge_cancelled", id, rid);
     co_await send(player, std::move(cancelled));
     co_return;
   }
@@ -189,7 +189,7 @@ asio::awaitable<void> Challenges::answer_from_afar(std::string id, std::string p
     co_return;
   }
   std::shared_ptr<Participant> elsewhere;  // the friend is on another node
-  co_await open_room(std::move(*o), std::move(elsewhere), protocol::Rid{});
+  co_await open_room(std::move(*o), std::move(elsewhere), std::move(rid));
 }
 
 asio::awaitable<void> Challenges::cancelled(const Open& o, std::shared_ptr<Participant> to,
@@ -228,7 +228,7 @@ asio::awaitable<void> Challenges::open_room(Open o, std::shared_ptr<Participant>
     if (const auto friend_player = services_.players.find(o.to)) room->join(friend_player, to, rid);
   } else {
     std::string redirect =
-        protocol::encode_redirect(services_.reach->url(), room->code(), "join_room", {});
+        protocol::encode_redirect(services_.reach->url(), room->code(), "join_room", rid);
     co_await send(o.to, std::move(redirect));
   }
 }

@@ -52,8 +52,10 @@ class Challenges {
   // challenge_accept or challenge_decline from c's player.
   boost::asio::awaitable<void> answer(Connection& c, const protocol::ChallengeAnswer& m,
                                       const protocol::Rid& rid);
-  // The answer of player, connected to another node, to a challenge held here (cluster mode).
-  boost::asio::awaitable<void> answer_from_afar(std::string id, std::string player, bool accept);
+  // The answer of player, connected to another node, to a challenge held here (cluster mode);
+  // rid is their answer's, for the reply.
+  boost::asio::awaitable<void> answer_from_afar(std::string id, std::string player, bool accept,
+                                                protocol::Rid rid);
   // Shutdown: no expiry waits from now on.
   void stop();
 

@@ -40,6 +40,26 @@ std::vector<std::string> fields(std::string_view text, std::size_t n) {
   return out;
 }
 
+// A rid as the last field of a control message, and back: empty for none, "s" and the text,
+// "i" and the number. A field that is none of these reads as none.
+std::string rid_field(const protocol::Rid& rid) {
+  if (const auto* text = std::get_if<std::string>(&rid)) return std::string("s").append(*text);
+  if (const auto* number = std::get_if<std::int64_t>(&rid)) {
+    return std::string("i").append(std::to_string(*number));
+  }
+  return {};
+}
+
+protocol::Rid rid_of_field(std::string_view field) {
+  if (field.starts_with('s')) return std::string(field.substr(1));
+  std::int64_t number = 0;
+  if (field.starts_with('i') &&
+      std::from_chars(field.data() + 1, field.data() + field.size(), number).ec == std::errc{}) {
+    return number;
+  }
+  return {};
+}
+
 // Runs work in the background on executor; a failure (Redis away) is only logged.
 void spawn(const asio::any_io_executor& executor, asio::awaitable<void> work) {
   asio::co_spawn(executor, std::move(work), [](const std::exception_ptr& e) {
@@ -181,11 +201,13 @@ asio::awaitable<std::string> ClusterReach::holder(std::string id) {
   co_return node;
 }
 
-void ClusterReach::forward_answer(std::string node, std::string id, std::string player,
-                                  bool accept) {
+void ClusterReach::forward_answer(std::string node, std::string id, std::string player, bool accept,
+                                  const protocol::Rid& rid) {
+  std::string text = "answer\n" + id + "\n" + player + "\n" + (accept ? "1" : "0") + "\n";
+  text += rid_field(rid);
   spawn(main_, [](Cluster& cluster, std::string to, std::string text) -> asio::awaitable<void> {
     co_await cluster.tell(to, std::move(text));
-  }(cluster_, std::move(node), "answer\n" + id + "\n" + player + "\n" + (accept ? "1" : "0")));
+  }(cluster_, std::move(node), std::move(text)));
 }
 
 void ClusterReach::moderate(std::string kind, std::string target, std::string text) {
@@ -295,9 +317,9 @@ void ClusterReach::on_control(const std::string& message) {
     if (f.size() != 2) return;
     spawn(main_, play_.guard.check({f[1]}));
   } else if (kind == "answer") {
-    const auto f = fields(message, 3);  // answer, id, player, accept
-    if (f.size() != 4) return;
-    spawn(main_, play_.challenges.answer_from_afar(f[1], f[2], f[3] == "1"));
+    const auto f = fields(message, 4);  // answer, id, player, accept, rid
+    if (f.size() != 5) return;
+    spawn(main_, play_.challenges.answer_from_afar(f[1], f[2], f[3] == "1", rid_of_field(f[4])));
   }
 }
 

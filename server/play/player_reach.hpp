@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "protocol/messages.hpp"
+
 namespace tilerace::server {
 
 class PlayerReach {
@@ -35,11 +37,12 @@ class PlayerReach {
   virtual std::string url() const = 0;
   // Challenges live on the challenger's node: hold marks challenge id as this node's until it
   // expires, holder says whose it is (empty: nobody's, or expired), and forward_answer has the
-  // holder run player's answer (Challenges::answer_from_afar), in the background.
+  // holder run player's answer (Challenges::answer_from_afar), in the background; its reply
+  // (the redirect, or challenge_cancelled) carries the answer's rid.
   virtual boost::asio::awaitable<void> hold(std::string id, std::chrono::milliseconds ttl) = 0;
   virtual boost::asio::awaitable<std::string> holder(std::string id) = 0;
-  virtual void forward_answer(std::string node, std::string id, std::string player,
-                              bool accept) = 0;
+  virtual void forward_answer(std::string node, std::string id, std::string player, bool accept,
+                              const protocol::Rid& rid) = 0;
   // One live connection per player (server/play/session_guard.hpp). take_connection: player's
   // connection here, under epoch, is their one (the connection record); the node that held
   // the one before is told (SessionGuard::taken_over there). release_connection: that

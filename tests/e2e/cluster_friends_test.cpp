@@ -30,8 +30,9 @@ TEST_F(Cluster, AChallengeReachesAFriendOnAnotherNodeAndTheRaceRunsOnTheChalleng
   ASSERT_EQ(sent["type"], "challenge_sent") << sent.dump();
   const json challenged = bob.ws.until("challenged");
   EXPECT_EQ(challenged["from"]["id"], ann.id);
-  bob.ws.send({{"type", "challenge_accept"}, {"id", challenged["id"]}});
+  bob.ws.send({{"type", "challenge_accept"}, {"id", challenged["id"]}, {"rid", "accept-1"}});
   const json redirect = bob.ws.until("redirect");
+  EXPECT_EQ(redirect["rid"], "accept-1") << "the answer to the accept, from the challenger's node";
   EXPECT_EQ(port_of(redirect["url"]), a->port());
   EXPECT_EQ(redirect["reason"], "join_room");
   const std::string code = redirect["code"];
