@@ -18,7 +18,6 @@ bool free_locked(const Player& p) { return !p.connection.expired() && p.room.exp
 
 RoomRegistry::RoomRegistry(RoomServices services, RoomEvents events)
     : services_(std::move(services)), events_(std::move(events)) {
-  services_.settings = with_server_clocks(services_.settings);
   services_.settings.journal_moves = services_.journal != nullptr;
   services_.on_closed = [this](const std::string& code) { remove(code); };
   services_.on_handed_over = [this](const std::string& code, const std::string& url) {

@@ -129,21 +129,20 @@ std::optional<WsEvent> WsFrameReader::data_frame(const FrameHeader& h, std::stri
   if (!unchecked.empty() && !utf8_.feed(unchecked)) return fail(kBadData, kNotUtf8);
   if (h.op != 0) {
     binary_ = h.op == 0x2;
-    if (h.fin) {
-      if (binary_) return WsEvent{WsEvent::Kind::binary, body};
-      if (!utf8_.complete()) return fail(kBadData, kNotUtf8);
-      return WsEvent{WsEvent::Kind::text, body};
+    if (!h.fin) {
+      in_message_ = true;
+      fragments_.assign(body);
+      return std::nullopt;
     }
-    in_message_ = true;
-    fragments_.assign(body);
-    return std::nullopt;
+  } else {
+    fragments_.append(body);
+    if (!h.fin) return std::nullopt;
+    in_message_ = false;
+    body = fragments_;
   }
-  fragments_.append(body);
-  if (!h.fin) return std::nullopt;
-  in_message_ = false;
-  if (binary_) return WsEvent{WsEvent::Kind::binary, fragments_};
+  if (binary_) return WsEvent{WsEvent::Kind::binary, body};
   if (!utf8_.complete()) return fail(kBadData, kNotUtf8);
-  return WsEvent{WsEvent::Kind::text, fragments_};
+  return WsEvent{WsEvent::Kind::text, body};
 }
 
 bool WsFrameReader::check_masked(const char* payload, const char* mask, std::size_t from,

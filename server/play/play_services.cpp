@@ -17,8 +17,8 @@ PlayServices::PlayServices(PlayerRegistry& players, SoloGames& solo_games, RoomR
           rooms.executor(), settings.challenge_expiry),
       moderation(players, rooms, directory, store, metrics, settings.reach),
       tournaments(players, rooms, members, metrics,
-                  std::chrono::seconds(rooms.services().settings.grace),
-                  rooms.services().settings.wall_clock, std::move(settings.tournament_released)),
+                  std::chrono::seconds(rooms.services().settings.grace), unix_ms,
+                  std::move(settings.tournament_released)),
       guard(players, store, metrics, settings.reach, settings.lease) {}
 
 void PlayServices::start(const boost::asio::any_io_executor& executor) {

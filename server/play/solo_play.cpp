@@ -54,13 +54,12 @@ asio::awaitable<bool> SoloPlay::record(Connection& c, const GameRecord& game,
 
 asio::awaitable<void> SoloPlay::new_game(Connection& c, const protocol::NewGame& m,
                                          protocol::Rid rid) {
-  const std::string player_id = c.player->id;
   SoloSlot& slot = slot_of(c);
   // The game being replaced ends as resigned: recorded first, or it stays as it is.
   std::optional<GameRecord> ended;
   {
     std::lock_guard lock(slot.mutex);
-    if (slot.game) ended = solo_replaced(*slot.game, player_id, unix_ms());
+    if (slot.game) ended = solo_replaced(*slot.game, slot.player_id, unix_ms());
   }
   std::vector<std::string> earned;
   if (ended && !co_await record(c, *ended, rid, earned)) co_return;
@@ -75,7 +74,7 @@ asio::awaitable<void> SoloPlay::new_game(Connection& c, const protocol::NewGame&
     seed = daily_seed(daily_secret_, day, mode);
     const DailyAttempt attempt{.day = day,
                                .mode = std::string(mode.key),
-                               .player_id = player_id,
+                               .player_id = slot.player_id,
                                .game_id = id,
                                .at = now};
     const StoreWorker::JobOn<DailyStore> claim = [&](DailyStore& s) {
