@@ -183,6 +183,7 @@ std::string encode_pong(const Rid& rid) {
 std::string encode_game(const GameView& game, const Rid& rid) {
   json j{{"type", "game"}, {"game", game_json(game)}};
   if (!game.daily.empty()) j["game"]["daily"] = game.daily;
+  if (game.day_over) j["game"]["day_over"] = true;
   put_rid(j, rid);
   return dump(j);
 }

@@ -24,6 +24,7 @@ struct GameView {
   const engine::Game& game;
   bool ranked;
   std::string_view daily = {};  // a daily challenge game: its day (our addition)
+  bool day_over = false;        // a daily game that ended with its day (our addition)
 };
 
 // registered: the player has an account (a password); device_mark: this device's mark, when

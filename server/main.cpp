@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "server/base/unix_time.hpp"
 #include "server/options.hpp"
 #include "server/server.hpp"
 #include "server/store/pg_dialect.hpp"
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   const auto options = tilerace::server::parse_options(argc, argv, exit_code);
   if (!options) return exit_code;
   spdlog::set_level(spdlog::level::from_str(options->log_level));
+  tilerace::server::clock_offset_ms().store(options->clock_offset_ms);
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
   std::unique_ptr<tilerace::server::Store> store;
   if (!options->database.empty()) {

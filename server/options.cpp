@@ -51,7 +51,8 @@ po::options_description describe(Options& o) {
     ("redirect-http-port", po::value(&o.redirect_http_port), "with --tls-cert: also listen for plain HTTP on this port and answer every request with a 308 to https")
     ("trusted-proxy", po::value<std::vector<std::string>>()->multitoken()->composing(), "address or CIDR of a proxy of ours (several: repeat, or separate by commas): only from these peers does the client's address come from Forwarded or X-Forwarded-For, for limits, logs and metrics")
     ("allowed-origin", po::value<std::vector<std::string>>()->multitoken()->composing(), "another origin of this site (https://host[:port]; several: repeat, or separate by commas): its pages may open WebSockets here and be connected to from here. The site's own origin always may")
-    ("log-level", po::value(&o.log_level)->default_value(o.log_level), "trace, debug, info, warn, error or off");
+    ("log-level", po::value(&o.log_level)->default_value(o.log_level), "trace, debug, info, warn, error or off")
+    ("clock-offset-ms", po::value(&o.clock_offset_ms)->default_value(o.clock_offset_ms), "moves the server's wall clock by this many ms (testing day boundaries: the daily challenge, the boards' periods); steady timers are not moved");
   // clang-format on
   desc.add(serving);
   po::options_description storage("Storage and cluster");
@@ -83,7 +84,8 @@ po::options_description describe(Options& o) {
     ("rate", po::value(&o.rate)->default_value(o.rate), "messages per second per connection (burst: twice this)")
     ("keepalive", po::value(&o.keepalive)->default_value(o.keepalive), "seconds of silence before a connection is pinged; closed after twice this")
     ("max-connections-per-ip", po::value(&o.max_connections_per_ip)->default_value(o.max_connections_per_ip), "connections open at once from one address (IPv6: one /64); 0: no limit")
-    ("rooms-per-ip", po::value(&o.rooms_per_ip)->default_value(o.rooms_per_ip), "rooms one address may create per minute; 0: no limit");
+    ("rooms-per-ip", po::value(&o.rooms_per_ip)->default_value(o.rooms_per_ip), "rooms one address may create per minute; 0: no limit")
+    ("tournaments-per-player-hour", po::value(&o.tournaments_per_player_hour)->default_value(o.tournaments_per_player_hour), "tournaments one player may create an hour, on every node sharing the store; 0: no limit");
   // clang-format on
   desc.add(limits);
   po::options_description names("Names and operators");

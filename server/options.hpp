@@ -33,8 +33,10 @@ struct Options {
   int keepalive = 15;  // seconds of silence before a ping; twice this before closing
   std::size_t max_connections_per_ip = 32;  // 0: no limit
   std::size_t rooms_per_ip = 10;            // rooms created per address per minute; 0: no limit
+  int tournaments_per_player_hour = 5;      // tournaments one player may create an hour; 0: none
   std::string log_level = "info";
-  std::string name_blocklist;    // a file of terms names may not hold, one a line; empty: none
+  std::int64_t clock_offset_ms = 0;  // added to the wall clock (tests of day boundaries)
+  std::string name_blocklist;        // a file of terms names may not hold, one a line; empty: none
   std::string reserved_names;    // a file of names players may not take besides the built-in ones
   int guest_name_days = 30;      // a guest's name goes to another player after this long unused
   std::string admin_token_file;  // the operator API's bearer token (≥ 32 bytes); empty: API off

@@ -449,6 +449,10 @@ void Room::remove_spectator(const Participant* spectator) {
   act(nullptr, [&](RaceState& s, Time) { return s.remove_spectator(spectator); });
 }
 
+void Room::set_watchers(std::vector<std::weak_ptr<Participant>> watchers) {
+  act(nullptr, [&](RaceState& s, Time now) { return s.set_watchers(std::move(watchers), now); });
+}
+
 void Room::reconnected(Player& player, const std::shared_ptr<Participant>& to) {
   act(to.get(), [&](RaceState& s, Time now) { return s.reconnected(player.id, to, now); });
 }

@@ -121,6 +121,8 @@ class Room : public std::enable_shared_from_this<Room> {
   void announce(Participant* direct, const protocol::Rid& rid);
   bool add_spectator(const std::shared_ptr<Participant>& spectator, const protocol::Rid& rid);
   void remove_spectator(const Participant* spectator);
+  // A tournament's followers of this match room (RaceState::set_watchers).
+  void set_watchers(std::vector<std::weak_ptr<Participant>> watchers);
   void reconnected(Player& player, const std::shared_ptr<Participant>& to);
   void disconnected(Player& player);
   // A racer's new name (a rename, theirs or the operator's): the room shows it.

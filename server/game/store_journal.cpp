@@ -23,6 +23,9 @@ boost::asio::awaitable<void> flush_journal(SoloGames& solo, const RoomRegistry& 
     games.push_back({slot.player_id, s.id, s.game.config(), s.explicit_seed,
                      history.substr(s.journaled), s.started_at, s.journaled});
     ActiveGameRecord& a = games.back();
+    if (s.times && s.times->size() == history.size()) {
+      a.times.assign(s.times->begin() + static_cast<std::ptrdiff_t>(s.journaled), s.times->end());
+    }
     a.epoch = s.epoch;
     a.daily = s.daily;     // kept for practice too: its replay stays unseen while its day runs
     if (s.daily_ranked) {  // where the attempt stands, for its board (abandoned: it counts so)
@@ -119,7 +122,11 @@ void restore_solo(SoloGames& solo, const ActiveGameRecord& active, Metrics& metr
   }
   current.emplace(
       SoloGame{active.game_id, std::move(*game), active.explicit_seed, active.started_at});
-  current->times.reset();  // not journaled: the record will have none
+  if (active.times.size() == active.moves.size()) {
+    current->times = active.times;
+  } else {
+    current->times.reset();  // not known: the record will have none
+  }
   current->daily = active.daily;
   current->daily_ranked = active.daily_ranked;
   current->epoch = active.epoch;

@@ -127,6 +127,7 @@ void Tournament::start(const Player& player, Participant& to, const protocol::Ri
 void Tournament::presence(Participant* to) {
   std::lock_guard lock(mutex_);
   show_locked(to, {}, false);  // nothing the journal keeps changed
+  follow_locked();
 }
 
 bool Tournament::add_spectator(const std::shared_ptr<Participant>& spectator,
@@ -141,6 +142,7 @@ bool Tournament::add_spectator(const std::shared_ptr<Participant>& spectator,
   }
   spectators_.push_back(spectator);
   show_locked(spectator.get(), rid, false);  // everyone sees the spectator count change
+  follow_locked();
   return true;
 }
 
@@ -150,6 +152,7 @@ void Tournament::remove_spectator(const Participant* spectator) {
     const auto s = w.lock();
     return !s || s.get() == spectator;
   });
+  follow_locked();
 }
 
 void Tournament::stop() {
@@ -228,6 +231,10 @@ void Tournament::on_match_end(std::size_t match, const MatchEnd& end) {
   std::lock_guard lock(mutex_);
   apply_locked(state_->match_ended(match, end, TournamentState::Clock::now(), availability()),
                nullptr, {});
+  if (end.walkover) {  // recorded: the absent are told when they come back
+    const auto race_over = std::make_shared<const std::string>(end.walkover->race_over);
+    for (const std::string& id : end.walkover->absent) services_.members->tell_later(id, race_over);
+  }
 }
 
 void Tournament::apply_locked(Effects fx, Participant* asker, const protocol::Rid& rid) {
@@ -255,6 +262,7 @@ void Tournament::apply_locked(Effects fx, Participant* asker, const protocol::Ri
     gone_at_ = TournamentState::Clock::now() + kKeptWhenOver;
     spdlog::info("tournament {} is over", code_);
   }
+  follow_locked();
   arm_locked();
 }
 
@@ -323,6 +331,37 @@ void Tournament::on_timer() {
     }
   }
   if (services_.on_gone) services_.on_gone(code_);
+}
+
+std::vector<std::weak_ptr<Participant>> Tournament::followers_locked() const {
+  std::vector<std::weak_ptr<Participant>> followers;
+  for (const auto& w : spectators_) {
+    if (!w.expired()) followers.push_back(w);
+  }
+  for (const TournamentState::Member& m : state_->members()) {
+    if (m.left) continue;
+    const auto player = services_.players->find(m.id);
+    if (!player) continue;
+    std::lock_guard lock(player->mutex);
+    if (!player->room.expired()) continue;  // racing: their own match is theirs to watch
+    if (auto connection = player->connection.lock()) followers.push_back(std::move(connection));
+  }
+  return followers;
+}
+
+void Tournament::follow_locked() {
+  if (stopped_) return;
+  const std::vector<std::string> featured = state_->featured(kFollowedMatches, followed_);
+  for (const std::string& code : followed_) {
+    if (std::find(featured.begin(), featured.end(), code) != featured.end()) continue;
+    if (const auto room = services_.rooms->find(code)) room->set_watchers({});
+  }
+  followed_ = featured;
+  if (followed_.empty()) return;
+  const std::vector<std::weak_ptr<Participant>> followers = followers_locked();
+  for (const std::string& code : followed_) {
+    if (const auto room = services_.rooms->find(code)) room->set_watchers(followers);
+  }
 }
 
 protocol::TournamentView Tournament::view_locked() const {

@@ -54,6 +54,8 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   static constexpr int kMaxSpectators = 100;
   static constexpr std::chrono::minutes kKeptWhenOver{10};
   static constexpr std::chrono::milliseconds kSnapshotEvery{250};
+  // How many of a round's matches its followers see at once (TournamentState::featured).
+  static constexpr std::size_t kFollowedMatches = 8;
 
   // A new tournament hosted (and joined) by host, who is linked to it. Nobody is told yet:
   // announce, once it can be found by its code.
@@ -120,6 +122,12 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   void broadcast_locked(Time now);
   void on_timer();
   protocol::TournamentView view_locked() const;
+  // Who follows the matches (docs/protocol.md, "Tournament TV"): the spectators, and the
+  // members connected here and in no room (between their own matches).
+  std::vector<std::weak_ptr<Participant>> followers_locked() const;
+  // Gives the featured matches' rooms their followers, and takes them from a room no longer
+  // featured.
+  void follow_locked();
 
   TournamentServices services_;
   std::string code_;
@@ -127,6 +135,7 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   mutable std::mutex mutex_;  // guards what follows
   std::optional<TournamentState> state_;
   std::vector<std::weak_ptr<Participant>> spectators_;
+  std::vector<std::string> followed_;  // the rooms of the featured matches, as last given
   boost::asio::steady_timer timer_;
   std::optional<Time> armed_;
   boost::asio::steady_timer flush_;  // the end of the snapshot interval, while a change waits

@@ -172,6 +172,7 @@ asio::awaitable<void> Dispatcher::signed_in(Connection& c, std::optional<Account
                                             const protocol::Rid& rid) {
   if (!in) co_return;
   const std::int64_t epoch = co_await play_.guard.take(in->player->id);
+  co_await play_.solo.end_past_daily(in->player->id);  // never handed back as playing
   if (!welcome(c, std::move(*in), epoch, rid)) co_return;
   co_await play_.friends.signed_in(c.player);
 }
@@ -610,6 +611,7 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::CreateTourname
 
 asio::awaitable<void> Dispatcher::create_tournament(Connection& c, protocol::CreateTournament m,
                                                     const protocol::Rid& rid) {
+  if (!co_await play_.tournaments.may_create(c, store_, rid)) co_return;
   std::string code;
   try {
     code = co_await directory_.claim_code();

@@ -18,7 +18,7 @@ PlayServices::PlayServices(PlayerRegistry& players, SoloGames& solo_games, RoomR
       moderation(players, rooms, directory, store, metrics, settings.reach),
       tournaments(players, rooms, members, metrics,
                   std::chrono::seconds(rooms.services().settings.grace), unix_ms,
-                  std::move(settings.tournament_released)),
+                  std::move(settings.tournament_released), settings.tournaments_per_player_hour),
       guard(players, store, metrics, settings.reach, settings.lease) {}
 
 void PlayServices::start(const boost::asio::any_io_executor& executor) {

@@ -38,6 +38,7 @@ struct PlaySettings {
   std::string daily_secret;
   std::chrono::milliseconds lease{5000};  // the cluster's: how often connections are checked
   std::function<void(const std::string& code)> tournament_released;
+  int tournaments_per_player_hour = 5;  // 0: no limit
 };
 
 // What signing in needs: passwords, attempt limits, device marks, the operator's name rules.

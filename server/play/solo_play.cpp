@@ -22,6 +22,32 @@ std::string SoloPlay::snapshot(std::string_view player_id) const {
   return slot->game ? solo_snapshot(*slot->game, {}) : std::string();
 }
 
+asio::awaitable<void> SoloPlay::end_past_daily(std::string player_id) {
+  const std::shared_ptr<SoloSlot> slot = games_.find(player_id);
+  if (!slot) co_return;
+  std::optional<GameRecord> ended;
+  std::size_t before = 0;
+  {
+    std::lock_guard lock(slot->mutex);
+    if (!slot->game) co_return;
+    before = slot->game->game.history().size();
+    ended = solo_day_over(*slot->game, player_id, unix_ms());
+  }
+  if (!ended) co_return;
+  metrics_.games_active.fetch_sub(1, std::memory_order_relaxed);
+  try {
+    co_await store_.record_game(*ended);
+    metrics_.games_finished_total.fetch_add(1, std::memory_order_relaxed);
+    co_return;
+  } catch (const std::exception& e) {
+    spdlog::warn("recording the daily game {} after its day failed: {}", ended->id, e.what());
+  }
+  std::lock_guard lock(slot->mutex);
+  if (slot->game && slot->game->id == ended->id && take_back(*slot->game, before)) {
+    metrics_.games_active.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
 SoloSlot& SoloPlay::slot_of(Connection& c) {
   if (!c.solo || c.solo->player_id != c.player->id) c.solo = games_.slot(c.player->id);
   return *c.solo;

@@ -39,6 +39,10 @@ class SoloPlay {
                                                    const protocol::Rid& rid);
   // player_id's current solo game as `game`, or empty when they have none.
   std::string snapshot(std::string_view player_id) const;
+  // Signing in: a daily game of player_id still playing after its day ends as it stood
+  // (solo_day_over), recorded before anything shows it; if the store fails, it stays as it
+  // was (the sweep of the day's abandoned attempts records it from the journal).
+  boost::asio::awaitable<void> end_past_daily(std::string player_id);
 
  private:
   // c's player's slot (cached in c).

@@ -10,14 +10,15 @@ using protocol::ErrorCode;
 
 Tournaments::Tournaments(PlayerRegistry& players, RoomRegistry& rooms, TournamentMembers& members,
                          Metrics& metrics, std::chrono::seconds grace, std::int64_t (*wall_clock)(),
-                         std::function<void(const std::string& code)> released)
+                         std::function<void(const std::string& code)> released, int per_player_hour)
     : players_(players),
       rooms_(rooms),
       members_(members),
       metrics_(metrics),
       grace_(grace),
       wall_clock_(wall_clock),
-      released_(std::move(released)) {}
+      released_(std::move(released)),
+      per_player_hour_(per_player_hour) {}
 
 std::shared_ptr<Tournament> Tournaments::find(const std::string& code) const {
   std::lock_guard lock(mutex_);
@@ -45,6 +46,31 @@ TournamentServices Tournaments::services() {
 void Tournaments::error(Connection& c, ErrorCode code, std::string_view text,
                         const protocol::Rid& rid) {
   send_error(c, metrics_, code, std::string(text), rid);
+}
+
+boost::asio::awaitable<bool> Tournaments::may_create(Connection& c, StoreWorker& worker,
+                                                     const protocol::Rid& rid) {
+  if (per_player_hour_ <= 0) co_return true;
+  bool allowed = false;
+  const std::int64_t window =
+      std::chrono::duration_cast<std::chrono::milliseconds>(kCreationWindow).count();
+  try {
+    const StoreWorker::JobOn<TournamentStore> note = [&](TournamentStore& s) {
+      allowed = s.note_tournament_creation(c.player->id, wall_clock_(), per_player_hour_, window);
+    };
+    co_await worker.run(note);
+  } catch (const std::exception& e) {
+    spdlog::warn("counting {}'s tournaments: {}", c.player->id, e.what());
+    error(c, ErrorCode::unavailable, "tournaments cannot be created now: try again shortly", rid);
+    co_return false;
+  }
+  if (!allowed) {
+    error(c, ErrorCode::rate_limited,
+          "you have created " + std::to_string(per_player_hour_) +
+              " tournaments in the last hour: try again later",
+          rid);
+  }
+  co_return allowed;
 }
 
 void Tournaments::create(Connection& c, const protocol::CreateTournament& m,
@@ -126,6 +152,8 @@ void Tournaments::stop_following(Connection& c) {
 
 void Tournaments::presence(Connection& c, bool connected) {
   if (const auto mine = members_.of(c.player->id)) mine->presence(connected ? &c.out : nullptr);
+  if (!connected) return;
+  for (const auto& notice : members_.take_notices(c.player->id)) c.out.deliver(notice);
 }
 
 void Tournaments::stop() {

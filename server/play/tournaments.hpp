@@ -34,9 +34,17 @@ class Tournaments {
   // mode), is called (no lock held) with the code of each tournament forgotten here, so the
   // directory frees it.
   // members: who plays in which tournament here (shared with the cluster's directory).
+  // per_player_hour: how many tournaments one player may create an hour (0: no limit).
   Tournaments(PlayerRegistry& players, RoomRegistry& rooms, TournamentMembers& members,
               Metrics& metrics, std::chrono::seconds grace, std::int64_t (*wall_clock)(),
-              std::function<void(const std::string& code)> released = {});
+              std::function<void(const std::string& code)> released = {}, int per_player_hour = 0);
+
+  // Whether c's player may create one more tournament now (--tournaments-per-player-hour,
+  // counted in the store, so on every node sharing it): the creation is noted when so; else
+  // c is told (rate_limited, or unavailable when the store cannot say).
+  boost::asio::awaitable<bool> may_create(Connection& c, StoreWorker& worker,
+                                          const protocol::Rid& rid);
+  static constexpr std::chrono::hours kCreationWindow{1};
 
   // c's player creates one (the caller took the address's room quota) and joins it, under
   // code (cluster mode: claimed beforehand) or a code drawn here when empty.
@@ -52,7 +60,8 @@ class Tournaments {
   // c stops following its tournament (it is closing).
   void stop_following(Connection& c);
   // c's player, a member of a tournament, signed in (it gets the snapshot at once) or closed:
-  // everyone sees them connected or not.
+  // everyone sees them connected or not. Signed in, they get what they were to be told
+  // (TournamentMembers::tell_later) after it.
   void presence(Connection& c, bool connected);
   // Shutdown: every tournament stops arming its timer.
   void stop();
@@ -89,6 +98,7 @@ class Tournaments {
   std::chrono::seconds grace_;
   std::int64_t (*wall_clock_)();
   const std::function<void(const std::string& code)> released_;
+  const int per_player_hour_;
   mutable std::mutex mutex_;  // guards what follows
   std::map<std::string, std::shared_ptr<Tournament>, std::less<>> tournaments_;
   bool stopped_ = false;

@@ -54,8 +54,9 @@ Abandoned abandoned_dailies(
       out.empty.push_back(attempt.game_id);
       continue;
     }
+    // Its times as journaled: kept when there is one per move letter (game_record checks).
     GameRecord record = game_record(*game, attempt.game_id, attempt.player_id, true,
-                                    active->started_at, day_end(attempt.day));
+                                    active->started_at, day_end(attempt.day), {}, active->times);
     if (record.state == engine::GameState::playing) record.state = engine::GameState::resigned;
     record.daily = attempt.day;
     out.games.push_back(std::move(record));

@@ -11,7 +11,8 @@
 namespace tilerace::server {
 
 // When each move letter of a game was played (ms from its start), or nullopt once that is
-// not known (a game resumed after a restart or a failover keeps no times).
+// not known (a race resumed after a restart or a failover keeps no times; a solo game's
+// journal keeps them).
 using MoveTimes = std::optional<std::vector<std::int32_t>>;
 
 // Stamps the move letters played since times was last stamped (the history has letters of

@@ -1,5 +1,6 @@
 #pragma once
 // How a tournament's match room ended (RoomOptions::tournament), for its tournament.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,15 @@ namespace tilerace::server {
 // operator closed the room, or everyone was absent).
 struct MatchEnd {
   std::vector<std::pair<std::string, int>> places;
+  // A walkover: one racer came and the others did not. The room told the one present
+  // (race_over, reason walkover, once recorded); the tournament tells the absent when they
+  // come back.
+  struct Walkover {
+    std::string present;              // player id
+    std::vector<std::string> absent;  // player ids
+    std::string race_over;
+  };
+  std::optional<Walkover> walkover;
 };
 
 }  // namespace tilerace::server

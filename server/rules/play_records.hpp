@@ -31,7 +31,7 @@ struct GameRecord {
   // daily board, and on no other board. Empty for every other game.
   std::string daily;
   // When each move letter was played, in ms from the game's start (its race's start): one per
-  // letter of moves, or none (a game resumed after a restart keeps no times).
+  // letter of moves, or none (a race game resumed after a restart keeps no times).
   std::vector<std::int32_t> times;
 };
 
@@ -80,6 +80,9 @@ struct ActiveGameRecord {
   std::string moves;
   std::int64_t started_at = 0;
   std::size_t from = 0;
+  // When each letter of moves was played (ms from started_at), one per letter; empty when
+  // not known (a game whose times were lost, journaled before they were kept).
+  std::vector<std::int32_t> times;
   // A daily game: its day (a practice game's too: its seed is the day's), whether it is the
   // player's ranked attempt (find_active reads that from the attempt), and for journal, where
   // a ranked one stands, for its board.

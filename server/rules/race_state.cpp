@@ -208,6 +208,22 @@ void RaceState::broadcast(const SharedMessage& message, std::string_view except_
   }
 }
 
+void RaceState::stream(const SharedMessage& message, std::string_view except_racer) {
+  broadcast(message, except_racer);
+  std::erase_if(watchers_, [](const auto& w) { return w.expired(); });
+  for (const auto& w : watchers_) {
+    if (auto s = w.lock()) fx_.deliveries.push_back({std::move(s), message});
+  }
+}
+
+bool RaceState::in_room(const Participant* p) const {
+  for (const auto& r : racers_) {
+    if (!r.left && r.connection.lock().get() == p) return true;
+  }
+  return std::any_of(spectators_.begin(), spectators_.end(),
+                     [p](const auto& w) { return w.lock().get() == p; });
+}
+
 void RaceState::broadcast_room(bool direct, const protocol::Rid& rid, std::string_view direct_racer,
                                const Participant* direct_spectator) {
   const protocol::RoomView view = summary();
@@ -340,8 +356,8 @@ void RaceState::run_ghost(Time until, Time now) {
       return;
     }
     ++fx_.counts.moves;
-    broadcast(share(protocol::encode_race_update(code_, g->id, game, outcome,
-                                                 protocol::message_pool::buffer())));
+    stream(share(protocol::encode_race_update(code_, g->id, game, outcome,
+                                              protocol::message_pool::buffer())));
     if (game.won()) return end_race("target", index, now);
   }
 }
@@ -364,6 +380,7 @@ void RaceState::leave_match(const std::vector<std::string>& gone, Time now) {
   for (const Racer& r : racers_) {
     if (std::find(gone.begin(), gone.end(), r.id) == gone.end()) end.places.emplace_back(r.id, 0);
   }
+  if (end.places.size() == 1) return walk_over(std::move(end));
   if (end.places.size() < 2) return end_match(std::move(end));  // everyone is let go
   for (const auto& id : gone) {
     if (Racer* r = find(id)) remove_racer(static_cast<std::size_t>(r - racers_.data()));
@@ -376,6 +393,39 @@ void RaceState::leave_match(const std::vector<std::string>& gone, Time now) {
 void RaceState::end_match(MatchEnd end) {
   fx_.match_end = std::move(end);
   close_with(share(protocol::encode_room_closed(code_, "match_over")));
+}
+
+void RaceState::walk_over(MatchEnd end) {
+  const std::string present = end.places.front().first;
+  MatchEnd::Walkover w{present, {}, {}};
+  protocol::RaceOverView over{code_, "walkover", present, {}, {}, {}};
+  for (const Racer& r : racers_) {
+    const bool absent = r.id != present;
+    if (absent) w.absent.push_back(r.id);
+    over.standings.push_back({r.id, r.name, 0, 0, 0,
+                              absent ? engine::GameState::forfeited : engine::GameState::playing,
+                              absent ? 1 : 0});
+    over.ratings.push_back({r.id, r.rating, r.rating});
+  }
+  std::stable_sort(over.standings.begin(), over.standings.end(),
+                   [](const auto& a, const auto& b) { return a.place < b.place; });
+  w.race_over = protocol::encode_race_over(over);
+  // Recorded like a race (no game, no rating), so that the result is committed before anyone
+  // is told, and a restart finds it (a tournament settles its match from it).
+  race_id_ = hex_id(settings_.secret());
+  RaceRecord record{.id = race_id_,
+                    .room = code_,
+                    .reason = "walkover",
+                    .winner = present,
+                    .result = w.race_over,
+                    .ended_at = settings_.wall_clock()};
+  fx_.result = RaceResult{std::move(record), w.race_over};
+  // The absent are out of the room now; the one who came waits for the record.
+  for (std::size_t i = racers_.size(); i-- > 0;) {
+    if (racers_[i].id != present) remove_racer(i);
+  }
+  match_places_ = std::move(end);
+  walkover_ = std::move(w);
 }
 
 RaceEffects RaceState::announce(bool direct, const protocol::Rid& rid, Time now) {
@@ -420,6 +470,7 @@ void RaceState::close() {
     if (auto s = w.lock()) fx_.deliveries.push_back({std::move(s), stopped});
   }
   spectators_.clear();
+  watchers_.clear();
 }
 
 RaceEffects RaceState::leave(std::string_view player_id, const protocol::Rid& rid, Time now) {
@@ -498,7 +549,7 @@ void RaceState::start_race(Time now) {
   race_deadline_ = now + std::chrono::seconds(options_.time_limit);
   ++fx_.counts.races_started;
   ++fx_.counts.races_active;
-  broadcast(share(protocol::encode_race_start(code_, options_.time_limit, games())));
+  stream(share(protocol::encode_race_start(code_, options_.time_limit, games())));
 }
 
 bool RaceState::allow_move(Racer& racer, Time now) {
@@ -535,7 +586,7 @@ RaceEffects RaceState::play(std::string_view player_id, const protocol::ClientMe
   if (std::holds_alternative<protocol::Resign>(message)) {
     game.end(engine::GameState::resigned);
     reply(protocol::encode_game(view, rid));
-    broadcast(share(protocol::encode_race_update(code_, racer->id, game, {})), player_id);
+    stream(share(protocol::encode_race_update(code_, racer->id, game, {})), player_id);
     if (settings_.journal_moves)
       fx_.move_entry = MoveJournalEntry{race_id_, index, "", true, game_check(game)};
     check_end(std::nullopt, now);
@@ -558,9 +609,9 @@ RaceEffects RaceState::play(std::string_view player_id, const protocol::ClientMe
   stamp(racer->times, game.history().size(),
         std::chrono::duration_cast<std::chrono::milliseconds>(since_start).count());
   ++fx_.counts.moves;
-  broadcast(share(protocol::encode_race_update(code_, racer->id, game, outcome,
-                                               protocol::message_pool::buffer())),
-            player_id);
+  stream(share(protocol::encode_race_update(code_, racer->id, game, outcome,
+                                            protocol::message_pool::buffer())),
+         player_id);
   if (settings_.journal_moves) {
     fx_.move_entry =
         MoveJournalEntry{race_id_, index, game.history().substr(before), false, game_check(game)};
@@ -586,7 +637,7 @@ RaceEffects RaceState::emote(std::string_view player_id, protocol::Emote emote,
 
 void RaceState::forfeit(Racer& racer) {
   if (!racer.game || !racer.game->end(engine::GameState::forfeited)) return;
-  broadcast(share(protocol::encode_race_update(code_, racer.id, *racer.game, {})));
+  stream(share(protocol::encode_race_update(code_, racer.id, *racer.game, {})));
 }
 
 void RaceState::check_end(std::optional<std::size_t> target_winner, Time now) {
@@ -702,6 +753,15 @@ RaceEffects RaceState::record_failed() {
 }
 
 RaceEffects RaceState::recorded(const RaceResult& result, const std::vector<Granted>& granted) {
+  if (walkover_) {               // the match's walkover (walk_over): told, and the match is over
+    if (closed_) return done();  // the one who came left meanwhile: decided already
+    stream(share(result.race_over));
+    MatchEnd end = std::move(match_places_);
+    end.walkover = std::move(walkover_);
+    walkover_.reset();
+    end_match(std::move(end));
+    return done();
+  }
   for (const auto& u : result.record.ratings) {
     for (auto& r : racers_) {
       if (r.id != u.player_id) continue;
@@ -710,7 +770,7 @@ RaceEffects RaceState::recorded(const RaceResult& result, const std::vector<Gran
     }
   }
   --fx_.counts.races_active;
-  broadcast(share(result.race_over));
+  stream(share(result.race_over));
   for (const Granted& g : granted) {
     for (const auto& r : racers_) {
       if (r.id != g.player_id) continue;
@@ -755,6 +815,7 @@ RaceEffects RaceState::add_spectator(const std::shared_ptr<Participant>& spectat
   } else {
     added = true;
     spectators_.push_back(spectator);
+    std::erase_if(watchers_, [&](const auto& w) { return w.lock() == spectator; });
     broadcast_room(true, rid, {}, spectator.get());
     if (state_ == State::racing || state_ == State::finishing) {
       reply(protocol::encode_race_state(code_, remaining_ms(now), games(), {}));
@@ -768,6 +829,26 @@ RaceEffects RaceState::remove_spectator(const Participant* spectator) {
   std::erase_if(spectators_,
                 [&](const auto& w) { return w.expired() || w.lock().get() == spectator; });
   if (spectators_.size() != before && !closed_) broadcast_room(false, {});
+  return done();
+}
+
+RaceEffects RaceState::set_watchers(std::vector<std::weak_ptr<Participant>> watchers, Time now) {
+  std::erase_if(watchers, [this](const auto& w) {
+    const auto p = w.lock();
+    return !p || in_room(p.get());
+  });
+  const bool racing = state_ == State::racing || state_ == State::finishing;
+  SharedMessage snapshot;
+  for (const auto& w : watchers) {
+    const auto p = w.lock();
+    const bool known = std::any_of(watchers_.begin(), watchers_.end(),
+                                   [&p](const auto& o) { return o.lock() == p; });
+    if (known || !racing || closed_) continue;
+    if (!snapshot)
+      snapshot = share(protocol::encode_race_state(code_, remaining_ms(now), games(), {}));
+    fx_.deliveries.push_back({p, snapshot});
+  }
+  watchers_ = closed_ ? std::vector<std::weak_ptr<Participant>>{} : std::move(watchers);
   return done();
 }
 

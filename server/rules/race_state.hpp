@@ -189,6 +189,12 @@ class RaceState {
   RaceEffects add_spectator(const std::shared_ptr<Participant>& spectator, const protocol::Rid& rid,
                             Time now, bool& added);
   RaceEffects remove_spectator(const Participant* spectator);
+  // A tournament's followers of this match (docs/protocol.md, "Tournament TV"): from now on
+  // they get its race stream only — race_start, race_update, race_over — and each newly added
+  // gets race_state when a race runs. Replaces the list; a racer or spectator of this room is
+  // left out (they get the stream already). They are not spectators: not counted, never told
+  // of the room itself.
+  RaceEffects set_watchers(std::vector<std::weak_ptr<Participant>> watchers, Time now);
   // A racer's new connection: it gets `room`, then `race_state` when racing; in a waiting
   // room where everyone is ready and back, the countdown starts.
   RaceEffects reconnected(std::string_view player_id, std::weak_ptr<Participant> connection,
@@ -282,6 +288,10 @@ class RaceState {
   // spectator but except_spectator.
   void broadcast(const SharedMessage& message, std::string_view except_racer = {},
                  const Participant* except_spectator = nullptr);
+  // A message of the race stream: broadcast, and to every watcher.
+  void stream(const SharedMessage& message, std::string_view except_racer = {});
+  // Whether p is a racer's connection or a spectator here.
+  bool in_room(const Participant* p) const;
   // `room` to everyone; the caller (the racer direct_racer, the spectator direct_spectator,
   // or neither and nobody when direct is false) gets its own copy carrying rid.
   void broadcast_room(bool direct, const protocol::Rid& rid, std::string_view direct_racer = {},
@@ -304,6 +314,10 @@ class RaceState {
   bool tournament_match() const noexcept { return !options_.tournament.empty(); }
   // A tournament's match is decided: everyone gets `room_closed` (match_over) and is let go.
   void end_match(MatchEnd end);
+  // end has one racer left, who wins the match by walkover: the others are let go, and the
+  // result is recorded like a race's (effects' result); recorded() then tells everyone
+  // (race_over, reason walkover) and ends the match (MatchEnd::walkover).
+  void walk_over(MatchEnd end);
   // A tournament's match before its start: gone are out of it (they lose it). Fewer than two
   // left: it is decided (the one left wins it); else the others race it.
   void leave_match(const std::vector<std::string>& gone, Time now);
@@ -317,6 +331,7 @@ class RaceState {
   std::string host_;
   std::vector<Racer> racers_;  // in joining order
   std::vector<std::weak_ptr<Participant>> spectators_;
+  std::vector<std::weak_ptr<Participant>> watchers_;  // set_watchers
   Time countdown_until_{};
   Time race_deadline_{};
   std::uint64_t seed_ = 0;
@@ -326,6 +341,7 @@ class RaceState {
   std::map<std::string, Time> kicked_;     // player id → until when they may not join
   bool ghost_stuck_ = false;  // a letter of the run changed nothing: it plays no further
   MatchEnd match_places_;     // the last race's places, for a tournament's match
+  std::optional<MatchEnd::Walkover> walkover_;  // a walkover waiting for its record
 };
 
 }  // namespace tilerace::server

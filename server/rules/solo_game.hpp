@@ -24,8 +24,9 @@ struct SoloGame {
   // attempt that day, the only one that ranks (on the day's daily board only).
   std::string daily;
   bool daily_ranked = false;
+  bool day_over = false;  // a daily game its day's end ended (solo_day_over)
   // When each letter of the history was played (ms from started_at); nullopt once unknown
-  // (restored from the journal).
+  // (restored from a journal entry without them).
   std::optional<std::vector<std::int32_t>> times = std::vector<std::int32_t>{};
   // A shared store: the epoch this node holds the game's journal entry under
   // (ActiveGameRecord::epoch): 1 for a game started here, the store's for one resumed here.

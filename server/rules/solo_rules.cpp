@@ -11,7 +11,7 @@ namespace tilerace::server {
 namespace {
 
 protocol::GameView view_of(const SoloGame& solo) {
-  return {solo.id, solo.game, solo.ranked(), solo.daily};
+  return {solo.id, solo.game, solo.ranked(), solo.daily, solo.day_over};
 }
 
 // The record of solo ended at now_ms (a daily game names its day).
@@ -46,13 +46,15 @@ SoloEffects solo_turn(SoloGame* solo, const std::string& player_id,
     return fx;
   }
   fx.before = game.history().size();
-  if (!solo->daily.empty() && day_of(now_ms) != solo->daily) {
-    // The day is over: the attempt ends as it stood, and the message is not played.
-    game.end(engine::GameState::resigned);
+  if (std::optional<GameRecord> ended = solo_day_over(*solo, player_id, now_ms)) {
+    // The day is over: the attempt ended as it stood, and the message is not played.
     fail(protocol::ErrorCode::game_over, "this daily challenge's day is over");
     fx.replies.push_back(solo_snapshot(*solo, rid));
-  } else if (std::holds_alternative<protocol::Move>(message) ||
-             std::holds_alternative<protocol::Slide>(message)) {
+    fx.finished = std::move(ended);
+    return fx;
+  }
+  if (std::holds_alternative<protocol::Move>(message) ||
+      std::holds_alternative<protocol::Slide>(message)) {
     if (const auto refused = check_move(game, message)) {
       fail(refused->code, refused->message);
       if (refused->code == protocol::ErrorCode::stale) {
@@ -88,6 +90,17 @@ SoloEffects solo_turn(SoloGame* solo, const std::string& player_id,
   return fx;
 }
 
+std::optional<GameRecord> solo_day_over(SoloGame& solo, const std::string& player_id,
+                                        std::int64_t now_ms) {
+  if (solo.daily.empty() || solo.game.state() != engine::GameState::playing ||
+      day_of(now_ms) <= solo.daily) {
+    return std::nullopt;
+  }
+  solo.game.end(engine::GameState::resigned);
+  solo.day_over = true;
+  return record_of(solo, player_id, day_end(solo.daily));
+}
+
 SoloGame solo_start(const protocol::NewGame& m, std::string id, std::uint64_t seed,
                     std::int64_t now_ms) {
   engine::GameConfig config = m.config;
@@ -107,6 +120,7 @@ bool take_back(SoloGame& solo, std::size_t before) {
   auto earlier = engine::replay(solo.game.config(), solo.game.history().substr(0, before));
   if (!earlier) return false;
   solo.game = std::move(*earlier);
+  solo.day_over = false;
   if (solo.times && solo.times->size() > before) solo.times->resize(before);
   solo.journaled = 0;  // the history was cut back: the journal is rewritten whole
   return true;

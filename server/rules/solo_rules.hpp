@@ -34,6 +34,12 @@ SoloEffects solo_turn(SoloGame* solo, const std::string& player_id,
                       const protocol::ClientMessage& message, const protocol::Rid& rid,
                       std::int64_t now_ms);
 
+// A daily game still playing after its day (now_ms is a later day) ends as it stood: resigned,
+// marked day_over, and its record (ended at its day's last millisecond) comes back to be
+// committed; nullopt for any other game.
+std::optional<GameRecord> solo_day_over(SoloGame& solo, const std::string& player_id,
+                                        std::int64_t now_ms);
+
 // The game new_game m starts as game id at now_ms; seed is used unless m gives one.
 SoloGame solo_start(const protocol::NewGame& m, std::string id, std::uint64_t seed,
                     std::int64_t now_ms);

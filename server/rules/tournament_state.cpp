@@ -577,6 +577,42 @@ std::vector<TournamentState::Racing> TournamentState::racing() const {
   return racing;
 }
 
+std::vector<std::string> TournamentState::featured(std::size_t most,
+                                                   const std::vector<std::string>& followed) const {
+  struct Candidate {
+    int best = 0;
+    long sum = 0;
+    std::size_t match = 0;
+  };
+  std::vector<std::string> kept;
+  std::vector<Candidate> others;
+  for (std::size_t i = 0; i < matches_.size(); ++i) {
+    const Match& m = matches_[i];
+    if (m.state != MatchState::racing || m.room.empty()) continue;
+    if (std::find(followed.begin(), followed.end(), m.room) != followed.end()) {
+      kept.push_back(m.room);
+      continue;
+    }
+    Candidate c{0, 0, i};
+    for (const std::size_t p : m.players) {
+      c.best = std::max(c.best, members_[p].rating);
+      c.sum += members_[p].rating;
+    }
+    others.push_back(c);
+  }
+  std::sort(others.begin(), others.end(), [](const Candidate& a, const Candidate& b) {
+    if (a.best != b.best) return a.best > b.best;
+    if (a.sum != b.sum) return a.sum > b.sum;
+    return a.match < b.match;
+  });
+  if (kept.size() > most) kept.resize(most);
+  for (const Candidate& c : others) {
+    if (kept.size() >= most) break;
+    kept.push_back(matches_[c.match].room);
+  }
+  return kept;
+}
+
 TournamentState::Effects TournamentState::reopen(std::size_t match) {
   Effects fx;
   Match& m = matches_.at(match);

@@ -109,6 +109,12 @@ class TournamentState {
     std::int64_t opened_at = 0;  // Unix ms
   };
   std::vector<Racing> racing() const;
+  // The rooms of the racing matches a spectator follows (docs/protocol.md, "Tournament TV"):
+  // all of them up to `most`; beyond that, those of `followed` (the rooms followed so far)
+  // still racing stay, and each free place goes to the racing match with the highest-rated
+  // racer (then the highest sum of ratings, then the earlier match).
+  std::vector<std::string> featured(std::size_t most,
+                                    const std::vector<std::string>& followed) const;
   // A racing match whose room came to nothing (its race was never journaled): to open again.
   Effects reopen(std::size_t match);
 

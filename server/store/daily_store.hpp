@@ -21,7 +21,8 @@ class DailyStore {
   virtual bool claim_daily(const DailyAttempt& attempt) = 0;
   // The attempt of game_id is over as it stands (abandoned with nothing journaled).
   virtual void finish_daily(std::string_view game_id) = 0;
-  // Every ranked attempt of a day, by mode, best first.
+  // Every ranked attempt of a day whose game is recorded (its replay exists: an abandoned one
+  // once the day's sweep recorded it), by mode, best first.
   virtual std::vector<DailyAttempt> daily_attempts(std::string_view day) = 0;
   // The ranked attempts of days before day that never finished (abandoned), with the
   // player's journaled game where there is one (nullopt when nothing was played).

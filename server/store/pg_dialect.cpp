@@ -424,6 +424,18 @@ ALTER TABLE audit_log ADD COLUMN address text NOT NULL DEFAULT '';
     R"sql(
 ALTER TABLE players ADD COLUMN released_name text NOT NULL DEFAULT '';
 )sql",
+    // A solo game's journal keeps when each move was played (a daily attempt abandoned keeps
+    // its times); who created which tournament when, for the per-player hourly limit.
+    R"sql(
+ALTER TABLE active_games ADD COLUMN times text NOT NULL DEFAULT '';
+ALTER TABLE active_moves ADD COLUMN times text NOT NULL DEFAULT '';
+CREATE TABLE tournament_creations (
+  player_id text COLLATE "C" NOT NULL,
+  at bigint NOT NULL
+);
+CREATE INDEX tournament_creations_by_player ON tournament_creations (player_id, at);
+CREATE INDEX tournament_creations_by_time ON tournament_creations (at);
+)sql",
 };
 
 // The name a statement is prepared under on every connection.

@@ -580,7 +580,8 @@ std::vector<std::string> Recorder::journal(const std::vector<ActiveGameRecord>& 
         sql(Sql::daily_progress, a.game_id, a.score, a.max_tile, a.move_count, unix_ms(), 0);
       }
       if (a.from > 0) {
-        if (sql(Sql::insert_piece, a.player_id, a.from, a.moves, a.game_id, node, a.epoch)
+        if (sql(Sql::insert_piece, a.player_id, a.from, a.moves, a.game_id, node, a.epoch,
+                times_text(a.times))
                     .changed() == 0 &&
             refused_by_owner(a)) {
           refused.push_back(a.game_id);
@@ -591,7 +592,7 @@ std::vector<std::string> Recorder::journal(const std::vector<ActiveGameRecord>& 
       const engine::GameConfig& c = a.config;
       if (sql(Sql::upsert_active, a.player_id, a.game_id, engine::to_string(c.mode), c.size,
               c.target, std::to_string(c.seed), a.explicit_seed, a.moves, a.started_at, a.daily,
-              node, a.epoch)
+              node, a.epoch, times_text(a.times))
                   .changed() == 0 &&
           refused_by_owner(a)) {
         refused.push_back(a.game_id);
@@ -611,15 +612,22 @@ std::optional<ActiveGameRecord> Recorder::take_active(SqlSession& sql, std::stri
                      .explicit_seed = r.boolean(0, 6),
                      .moves = r.string(0, 7),
                      .started_at = r.int64(0, 8),
+                     .times = times_from(r.string(0, 11)),
                      .daily = r.string(0, 9),
                      .epoch = claimed.rows() > 0 ? claimed.int64(0, 0) : r.int64(0, 10)};
   a.daily_ranked = !a.daily.empty() && sql(Sql::daily_of_game, a.game_id).rows() > 0;
+  bool timed = a.times.size() == a.moves.size();
   const SqlResult pieces = sql(Sql::select_pieces, player_id);
   for (std::size_t i = 0; i < pieces.rows(); ++i) {
     // Pieces are written in order; one that does not continue the moves ends them.
     if (pieces.int64(i, 0) != static_cast<std::int64_t>(a.moves.size())) break;
-    a.moves += pieces.string(i, 1);
+    const std::string piece = pieces.string(i, 1);
+    const std::vector<std::int32_t> times = times_from(pieces.string(i, 2));
+    a.moves += piece;
+    timed = timed && times.size() == piece.size();
+    if (timed) a.times.insert(a.times.end(), times.begin(), times.end());
   }
+  if (!timed) a.times.clear();  // a piece without its times: they are not known
   return a;
 }
 
@@ -791,6 +799,17 @@ std::optional<std::string> Recorder::tournament_of(std::string_view player_id) {
     const SqlResult r = sql(Sql::tournament_of, player_id);
     if (r.rows() == 0) return std::nullopt;
     return r.string(0, 0);
+  });
+}
+
+bool Recorder::note_tournament_creation(std::string_view player_id, std::int64_t now, int most,
+                                        std::int64_t window_ms) {
+  return unit(SqlTx::write, [&](SqlSession& sql) {
+    sql(Sql::lock_creations, player_id);
+    sql(Sql::prune_creations, now - window_ms);
+    if (sql(Sql::count_creations, player_id, now - window_ms).int64(0, 0) >= most) return false;
+    sql(Sql::note_creation, player_id, now);
+    return true;
   });
 }
 

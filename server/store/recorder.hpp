@@ -78,6 +78,8 @@ class Recorder : public Store {
   std::vector<TournamentRecord> adopt_tournaments(std::string_view node,
                                                   std::string_view url) override;
   std::optional<std::string> tournament_of(std::string_view player_id) override;
+  bool note_tournament_creation(std::string_view player_id, std::int64_t now, int most,
+                                std::int64_t window_ms) override;
   std::optional<RaceOutcome> race_in_room(std::string_view room, std::int64_t since) override;
   Leaderboard leaderboard(const LeaderboardQuery& query) override;
   std::optional<Profile> profile(std::string_view player_id) override;

@@ -194,6 +194,12 @@ enum class Sql : std::uint8_t {
   // (player_id) → code of the newest open tournament they are a member of (not left); none
   // without nodes
   tournament_of,
+  // (player_id): serialises a player's tournament creations (PostgreSQL: two nodes at once)
+  lock_creations,
+  // (player_id, since) → how many tournaments the player created since then
+  count_creations,
+  note_creation,    // (player_id, at)
+  prune_creations,  // (before): creations older than that are forgotten
   // moderation (docs/operations.md, "Moderation"); the boards leave out banned players
   // (players.banned) and hidden games
   upsert_ban,    // (player_id, reason, until, at): the ban in force (until 0: until lifted)

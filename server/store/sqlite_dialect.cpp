@@ -397,6 +397,18 @@ ALTER TABLE audit_log ADD COLUMN address TEXT NOT NULL DEFAULT '';
     R"sql(
 ALTER TABLE players ADD COLUMN released_name TEXT NOT NULL DEFAULT '';
 )sql",
+    // A solo game's journal keeps when each move was played (a daily attempt abandoned keeps
+    // its times); who created which tournament when, for the per-player hourly limit.
+    R"sql(
+ALTER TABLE active_games ADD COLUMN times TEXT NOT NULL DEFAULT '';
+ALTER TABLE active_moves ADD COLUMN times TEXT NOT NULL DEFAULT '';
+CREATE TABLE tournament_creations (
+  player_id TEXT NOT NULL,
+  at INTEGER NOT NULL
+);
+CREATE INDEX tournament_creations_by_player ON tournament_creations (player_id, at);
+CREATE INDEX tournament_creations_by_time ON tournament_creations (at);
+)sql",
 };
 
 // utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix

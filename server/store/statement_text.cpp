@@ -152,6 +152,8 @@ Texts texts(Sql statement) {
       return "SELECT a.day, a.mode, a.player_id, p.name, a.game_id, a.score, a.max_tile, a.moves, "
              "a.at, a.finished FROM daily_attempts a JOIN players p ON p.id = a.player_id WHERE "
              "a.day = ?1 " TILERACE_ON_BOARD
+             // listed once its replay exists (an abandoned attempt: once the sweep recorded it)
+             "AND EXISTS (SELECT 1 FROM games g WHERE g.id = a.game_id) "
              "ORDER BY a.mode, a.score DESC, a.moves, a.at, a.player_id";
     case Sql::open_dailies:
       return "SELECT a.day, a.mode, a.player_id, p.name, a.game_id, a.score, a.max_tile, a.moves, "
@@ -248,18 +250,20 @@ Texts texts(Sql statement) {
     case Sql::best_of: return TILERACE_TOP "AND b.player_id = ?4";
     case Sql::upsert_active:
       return {
-          "INSERT INTO active_games SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 WHERE NOT "
-          "EXISTS (SELECT 1 FROM games WHERE id = ?2) ON CONFLICT (player_id) DO UPDATE SET "
-          "game_id = excluded.game_id, mode = excluded.mode, size = excluded.size, target = "
-          "excluded.target, seed = excluded.seed, explicit_seed = excluded.explicit_seed, moves = "
-          "excluded.moves, started_at = excluded.started_at, daily = excluded.daily",
+          "INSERT INTO active_games SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?13 WHERE NOT "
+          "EXISTS (SELECT 1 FROM games WHERE id = ?2) ON CONFLICT "
+          " (player_id) DO UPDATE SET game_id = excluded.game_id, mode = excluded.mode, "
+          "size = excluded.size, target = excluded.target, seed = excluded.seed, explicit_seed = "
+          "excluded.explicit_seed, moves = excluded.moves, started_at = excluded.started_at, "
+          "daily = excluded.daily, times = excluded.times",
           "INSERT INTO active_games SELECT ?1, ?2, ?3, ?4::integer, ?5::bigint, ?6, ?7::boolean, "
-          "?8, ?9::bigint, ?10, ?11, ?12::bigint WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = "
-          "?2) ON CONFLICT (player_id) DO UPDATE SET game_id = excluded.game_id, mode = "
+          "?8, ?9::bigint, ?10, ?11, ?12::bigint, ?13 WHERE NOT EXISTS (SELECT 1 FROM games WHERE "
+          "id = ?2) ON CONFLICT (player_id) DO UPDATE SET game_id = excluded.game_id, mode = "
           "excluded.mode, size = excluded.size, target = excluded.target, seed = excluded.seed, "
           "explicit_seed = excluded.explicit_seed, moves = excluded.moves, started_at = "
           "excluded.started_at, daily = excluded.daily, node = excluded.node, epoch = "
-          "excluded.epoch WHERE active_games.game_id <> excluded.game_id OR (active_games.node = "
+          "excluded.epoch, times = excluded.times WHERE active_games.game_id <> excluded.game_id "
+          "OR (active_games.node = "
           "excluded.node AND active_games.epoch = excluded.epoch)"};
     case Sql::delete_active:
       return "DELETE FROM active_games WHERE player_id = ?1 AND game_id = ?2";
@@ -272,11 +276,12 @@ Texts texts(Sql statement) {
           "?2 AND (node <> ?3 OR epoch <> ?4::bigint))"};
     case Sql::insert_piece:
       return {
-          "INSERT OR REPLACE INTO active_moves SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM "
+          "INSERT OR REPLACE INTO active_moves SELECT ?1, ?2, ?3, ?7 WHERE EXISTS (SELECT 1 FROM "
           "active_games WHERE player_id = ?1 AND game_id = ?4)",
-          "INSERT INTO active_moves SELECT ?1, ?2::integer, ?3 WHERE EXISTS (SELECT 1 FROM "
+          "INSERT INTO active_moves SELECT ?1, ?2::integer, ?3, ?7 WHERE EXISTS (SELECT 1 FROM "
           "active_games WHERE player_id = ?1 AND game_id = ?4 AND node = ?5 AND epoch = "
-          "?6::bigint) ON CONFLICT (player_id, first) DO UPDATE SET moves = excluded.moves"};
+          "?6::bigint) ON CONFLICT (player_id, first) DO UPDATE SET moves = excluded.moves, times "
+          "= excluded.times"};
     case Sql::claim_active:
       // one server: its entries are its own
       return {"SELECT 0 WHERE ?1 IS NULL AND ?2 IS NULL",
@@ -290,12 +295,13 @@ Texts texts(Sql statement) {
       // entry whose game is recorded is never read back.
       return {
           "SELECT player_id, game_id, mode, size, target, seed, explicit_seed, moves, started_at, "
-          "daily, 0 FROM active_games WHERE player_id = ?1",
+          "daily, 0, times FROM active_games WHERE player_id = ?1",
           "SELECT player_id, game_id, mode, size, target, seed, explicit_seed, moves, started_at, "
-          "daily, epoch FROM active_games a WHERE player_id = ?1 AND NOT EXISTS (SELECT 1 FROM "
+          "daily, epoch, times FROM active_games a WHERE player_id = ?1 AND NOT EXISTS (SELECT 1 "
+          "FROM "
           "games g WHERE g.id = a.game_id)"};
     case Sql::select_pieces:
-      return "SELECT first, moves FROM active_moves WHERE player_id = ?1 ORDER BY first";
+      return "SELECT first, moves, times FROM active_moves WHERE player_id = ?1 ORDER BY first";
     case Sql::upsert_race:
       // ?2, the node, is not kept: the file is this server's own. Nor is ?17, the progress:
       // one server writes its races from its journal pass only, one snapshot after the other.
@@ -379,6 +385,12 @@ Texts texts(Sql statement) {
               "SELECT code FROM tournaments WHERE state IN ('waiting', 'running') AND "
               "document::jsonb -> 'members' @> jsonb_build_array(jsonb_build_object('id', "
               "?1::text, 'left', false)) ORDER BY updated_at DESC LIMIT 1"};
+    case Sql::lock_creations:
+      return {"SELECT ?1 IS NULL", "SELECT pg_advisory_xact_lock(hashtextextended(?1, 1))"};
+    case Sql::count_creations:
+      return "SELECT COUNT(*) FROM tournament_creations WHERE player_id = ?1 AND at > ?2";
+    case Sql::note_creation: return "INSERT INTO tournament_creations VALUES (?1, ?2)";
+    case Sql::prune_creations: return "DELETE FROM tournament_creations WHERE at <= ?1";
     case Sql::race_in_room:
       return "SELECT winner, reason, result FROM races WHERE room = ?1 AND ended_at >= ?2 ORDER BY "
              "ended_at LIMIT 1";

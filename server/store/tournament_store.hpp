@@ -30,6 +30,12 @@ class TournamentStore {
     return std::nullopt;
   }
 
+  // The per-player creation limit (docs/protocol.md, "Tournaments"): true, and the creation
+  // noted at now (Unix ms), when player_id created fewer than `most` in the window before now;
+  // false otherwise. One at a time per player, across every node sharing the store.
+  virtual bool note_tournament_creation(std::string_view player_id, std::int64_t now, int most,
+                                        std::int64_t window_ms) = 0;
+
  protected:
   ~TournamentStore() = default;
 };

@@ -12,6 +12,7 @@
 #include "server/rules/daily.hpp"
 #include "server/store/sqlite_dialect.hpp"
 #include "tests/e2e/friend_steps.hpp"
+#include "tests/eventually.hpp"
 #include "tests/pg_cluster.hpp"
 
 namespace tilerace::e2e {
@@ -206,6 +207,68 @@ TEST(Daily, AfterTheDayEveryAttemptReRunsFromThePublishedSeedToItsScore) {
   }
   EXPECT_EQ(json::parse(http_request(server.port(), "/api/replays/gp3").body)["state"], "resigned");
   EXPECT_EQ(http_request(server.port(), "/api/daily/2026-13-01").status, 404);
+}
+
+// The day ends while an attempt is open (the server's clock set just before midnight): the
+// attempt abandoned by closing its tab keeps a time for every move; the day's results list it
+// only once its replay exists, which answers at once; and signing in after the day hands it
+// back ended (resigned, day_over), never as playing.
+TEST(Daily, AnAttemptOpenAtMidnightEndsWithItsTimesAndComesBackEnded) {
+  constexpr std::int64_t kDayMs = 86'400'000;
+  const std::int64_t real = server::unix_ms();
+  const std::int64_t offset = (real / kDayMs + 1) * kDayMs - 4000 - real;  // 4 s before midnight
+  ServerProcess server({"--clock-offset-ms", std::to_string(offset)});
+  const std::string day = server::day_of(server::unix_ms() + offset);
+  std::string id, token, game;
+  json last;
+  {
+    Racer ann(server.port(), "ann-m");
+    id = ann.id;
+    token = ann.token;
+    const json started = ask(ann.ws, kDaily4)["game"];
+    ASSERT_EQ(started["daily"], day) << "the server's clock is the test's";
+    game = started["id"];
+    for (const char* dir : {"left", "up", "right", "down", "left"}) last = play(ann.ws, dir);
+    // A whole journal pass after the last move: the journal holds them, with their times.
+    const double flushes = server.metric("tilerace_journal_flushes_total");
+    ASSERT_TRUE(server.wait_for_metric("tilerace_journal_flushes_total", flushes + 2));
+    ASSERT_EQ(server::day_of(server::unix_ms() + offset), day) << "too slow: midnight passed";
+  }  // the tab closes: the attempt is abandoned
+
+  // After midnight: every attempt listed has its replay at once; ann's comes with its times.
+  json listed;
+  std::string answer;  // the last answer to the results
+  ASSERT_TRUE(testing::eventually(
+      [&] {
+        const auto results = http_request(server.port(), "/api/daily/" + day);
+        answer = results.body;
+        if (results.status != 200) return false;  // 403 while the day runs
+        const json days = json::parse(results.body);
+        for (const json& attempt : days["modes"][0]["attempts"]) {
+          const auto replay =
+              http_request(server.port(), "/api/replays/" + attempt["game"].get<std::string>());
+          EXPECT_EQ(replay.status, 200) << "listed before its replay exists";
+          if (attempt["game"] == game) listed = json::parse(replay.body);
+        }
+        return !listed.is_null();
+      },
+      15s))
+      << "the abandoned attempt " << game << " is never listed: " << answer;
+  EXPECT_EQ(listed["state"], "resigned");
+  EXPECT_EQ(listed["score"], last["score"]);
+  ASSERT_TRUE(listed.contains("times")) << listed.dump();
+  EXPECT_EQ(listed["times"].size(), listed["moves"].get<std::string>().size());
+
+  // Back after the day: the attempt is ended, never handed back as playing.
+  json welcome;
+  Racer back(server.port(), id, token, welcome);
+  ASSERT_EQ(welcome["type"], "welcome") << welcome.dump();
+  const json snapshot = back.ws.until("game")["game"];
+  EXPECT_EQ(snapshot["id"], game);
+  EXPECT_EQ(snapshot["state"], "resigned");
+  EXPECT_EQ(snapshot["day_over"], true);
+  EXPECT_EQ(snapshot["score"], last["score"]);
+  EXPECT_EQ(ask(back.ws, {{"type", "move"}, {"dir", "up"}})["code"], "game_over");
 }
 
 }  // namespace

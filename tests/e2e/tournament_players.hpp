@@ -79,9 +79,12 @@ struct Scripted {
       : racer(port, s.id, s.token, welcome), number(s.number), race_overs(s.race_overs) {}
   Racer racer;
   int number;
-  std::vector<json> race_overs;  // every race_over they got
-  json last;                     // the last tournament snapshot they got
-  std::string failure;           // what went wrong, if anything
+  std::vector<json> race_overs;   // every race_over of their own races
+  std::vector<json> walkovers;    // every race_over of a walkover of theirs
+  std::string room;               // the code of the match room they were last seated in
+  std::set<std::string> watched;  // the other matches' rooms whose race stream they got
+  json last;                      // the last tournament snapshot they got
+  std::string failure;            // what went wrong, if anything
 };
 
 // Plays every match p is put in until the tournament is over (or the deadline passes).
@@ -101,6 +104,19 @@ inline void play_out(Scripted& p, const std::map<std::string, int>& number_of, S
       return;
     }
     const std::string type = (*m)["type"];
+    if (type == "room") {
+      for (const json& r : (*m)["room"]["players"]) {
+        if (r["id"] == p.racer.id) p.room = (*m)["room"]["code"];
+      }
+      continue;
+    }
+    // Between their own matches, a member follows the others (their race stream).
+    const bool own = !m->contains("code") || (*m)["code"] == p.room;
+    if (!own && (type == "race_start" || type == "race_update" || type == "race_state" ||
+                 type == "race_over")) {
+      p.watched.insert((*m)["code"].get<std::string>());
+      continue;
+    }
     if (type == "tournament") {
       p.last = (*m)["tournament"];
       if (p.last["state"] == "finished" || p.last["state"] == "cancelled") return;
@@ -120,7 +136,7 @@ inline void play_out(Scripted& p, const std::map<std::string, int>& number_of, S
           p.racer.ws.send({{"type", "move"}, {"dir", dirs[i]}});
       }
     } else if (type == "race_over") {
-      p.race_overs.push_back(*m);
+      ((*m)["reason"] == "walkover" ? p.walkovers : p.race_overs).push_back(*m);
     }
   }
 }

@@ -113,6 +113,7 @@ TEST_P(TournamentRestart, SigtermMidRoundAndTheTournamentComesBackAndFinishes) {
   for (int r : {1, 6}) {
     const json state = players[r]->racer.ws.until("race_state");
     EXPECT_EQ(state["code"], racing_room);
+    players[r]->room = racing_room;  // its `room` came before
     EXPECT_EQ(state["games"][players[r]->racer.id]["board"],
               moved.at(players[r]->racer.id)["board"]);
   }

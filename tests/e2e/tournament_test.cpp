@@ -134,6 +134,7 @@ TEST(Tournament, APlayerAbsentWhenTheirMatchStartsForfeitsAfterTheGrace) {
   ServerProcess server({"--countdown", "0", "--rate", "100000", "--grace", "2"});
   std::string code;
   auto players = field(server, 4, {{"format", "single_elimination"}}, code);
+  const Scripted::Saved absent = players[3]->saved();
   players[3].reset();  // racer03 (the fourth seed, racer00's first opponent) goes away
   ASSERT_TRUE(server.wait_for_metric("tilerace_players", 3)) << "the server saw it go";
   EXPECT_EQ(ask(players[0]->racer.ws, {{"type", "start_tournament"}})["type"], "tournament");
@@ -149,6 +150,21 @@ TEST(Tournament, APlayerAbsentWhenTheirMatchStartsForfeitsAfterTheGrace) {
   expect_one_rating_change_per_race(*players[0], 1);
   expect_one_rating_change_per_race(*players[1], 2);
   expect_one_rating_change_per_race(*players[2], 1);
+  // The walkover is a result: racer00 was told, in the room they waited in (no race, no
+  // rating change), and racer03 is told when they come back.
+  ASSERT_EQ(players[0]->walkovers.size(), 1u);
+  const json& walkover = players[0]->walkovers[0];
+  EXPECT_EQ(walkover["winner"], players[0]->racer.id);
+  ASSERT_EQ(walkover["standings"].size(), 2u);
+  EXPECT_EQ(walkover["standings"][1]["player"], absent.id);
+  EXPECT_EQ(walkover["standings"][1]["state"], "forfeited");
+  EXPECT_EQ(walkover["ratings"][absent.id]["before"], walkover["ratings"][absent.id]["after"]);
+  EXPECT_EQ(walkover["replays"], json::object());
+  json welcome;
+  Scripted back(server.port(), absent, welcome);
+  const json told = back.racer.ws.until("race_over");
+  EXPECT_EQ(told["reason"], "walkover");
+  EXPECT_EQ(told["winner"], players[0]->racer.id);
 }
 
 // n players in an arena of 60 s whose races last up to 30 s (and options), started by its host:
@@ -391,6 +407,22 @@ TEST(Tournament, BadRequestsGetClearErrorsAndChangeNothing) {
   EXPECT_EQ(room["room"]["tournament"], code);
   host.ws.send({{"type", "kick"}, {"player", other.id}});
   EXPECT_EQ(host.ws.until("error")["code"], "not_allowed");
+}
+
+// --tournaments-per-player-hour: a player's creations beyond it are refused (rate_limited), as
+// the per-address room limit refuses rooms; another player may still create.
+TEST(Tournament, APlayerCreatesNoMoreTournamentsAnHourThanTheLimit) {
+  ServerProcess server({"--tournaments-per-player-hour", "2"});
+  Racer ann(server.port(), "ann-t"), bob(server.port(), "bob-t");
+  const json create{{"type", "create_tournament"}, {"format", "swiss"}};
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(ask(ann.ws, create)["type"], "tournament") << i;
+    ASSERT_EQ(ask(ann.ws, {{"type", "leave_tournament"}})["type"], "tournament") << i;
+  }
+  const json refused = ask(ann.ws, create);
+  EXPECT_EQ(refused["type"], "error");
+  EXPECT_EQ(refused["code"], "rate_limited");
+  EXPECT_EQ(ask(bob.ws, create)["type"], "tournament");
 }
 
 }  // namespace

@@ -3,12 +3,12 @@
 // (a message type folded by two domains would lose one of them in state.js's merge).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialState } from '../../web-client/js/state.js';
+import { applyMessage, initialState } from '../../web-client/js/state.js';
 import { account } from '../../web-client/js/reducers/account.js';
 import { lobby } from '../../web-client/js/reducers/lobby.js';
 import { play } from '../../web-client/js/reducers/play.js';
 import { race } from '../../web-client/js/reducers/race.js';
-import { room } from '../../web-client/js/reducers/room.js';
+import { leaveRoom, room } from '../../web-client/js/reducers/room.js';
 import { social } from '../../web-client/js/reducers/social.js';
 import { tournament } from '../../web-client/js/reducers/tournament.js';
 
@@ -133,6 +133,34 @@ test('tournament: my request opens it, an unasked one opens it only from the lob
   state.view = 'play';
   tournament.tournament(state, { tournament: { code: 'TTTTTT' } });
   assert.equal(state.view, 'play', 'a race is not interrupted');
+});
+
+test('tournament TV: another match keeps a live board of its own, my own room never goes there, its race_over ends it', () => {
+  const state = signedIn({ view: 'tournament', tournament: { code: 'TTTTTT', matches: [{ state: 'racing', room: 'AAAAAA' }] } });
+  const games = { x: { board: [[2, 0], [0, 0]], score: 0 }, y: { board: [[0, 2], [0, 0]], score: 0 } };
+  applyMessage(state, { type: 'race_state', code: 'AAAAAA', remaining_ms: 5000, games }, 1000);
+  assert.deepEqual([state.live.AAAAAA.endsAt, state.race, state.view], [6000, null, 'tournament']);
+  applyMessage(state, { type: 'race_update', code: 'AAAAAA', player: 'x', board: [[0, 0], [0, 4]], score: 4, moves: 1, max_tile: 4, state: 'playing', motions: [], spawned: [] });
+  assert.deepEqual([state.live.AAAAAA.games.x.score, state.live.AAAAAA.games.x.board[1][1]], [4, 4]);
+  state.room = { code: 'MINEXX', players: [] };
+  applyMessage(state, { type: 'race_start', code: 'MINEXX', time_limit: 60, games }, 0);
+  assert.equal(state.race.code, 'MINEXX', 'my own race is mine');
+  assert.equal(state.live.MINEXX, undefined);
+  applyMessage(state, { type: 'race_over', code: 'AAAAAA', reason: 'target', winner: 'x', standings: [{ player: 'x' }, { player: 'y' }] });
+  assert.deepEqual([state.live, state.results], [{}, null]);
+});
+
+test('walkover: the result stays on screen after its room closes, and one told on their return sees it too', () => {
+  const state = signedIn({ view: 'play', role: 'racer', room: { code: 'MINEXX', tournament: 'TTTTTT', players: [] }, tournament: { code: 'TTTTTT', matches: [] } });
+  const over = { type: 'race_over', code: 'MINEXX', reason: 'walkover', winner: ME.id, standings: [{ player: ME.id }, { player: 'z' }] };
+  applyMessage(state, over);
+  applyMessage(state, { type: 'room_closed', code: 'MINEXX', reason: 'match_over' });
+  assert.deepEqual([state.room, state.results?.reason, state.view], [null, 'walkover', 'play']);
+  leaveRoom(state);
+  assert.equal(state.view, 'tournament', 'back to its tournament');
+  const back = signedIn({ view: 'tournament', tournament: { code: 'TTTTTT', matches: [] } });
+  applyMessage(back, { ...over, winner: 'z', standings: [{ player: 'z' }, { player: ME.id }] });
+  assert.deepEqual([back.results?.winner, back.view, back.role], ['z', 'play', 'racer']);
 });
 
 test('account: welcome, registered, renamed, a link code and the sessions', () => {

@@ -42,7 +42,7 @@ const controller = new Controller(state, {
     if (drawOwn(predictor.press(action))) render();
   },
   moveTo: (to) => connection.moveTo(to),
-}, { room: params.get('room'), watch: params.get('watch'), tournament: params.get('tournament') });
+}, { room: params.get('room'), watch: params.get('watch'), tournament: params.get('tournament'), follow: params.get('follow') });
 
 const { board, race, replay, lobby, overlay, daily, friends, tournament, confirm } = makeViews($, controller, {
   openProfile: (id) => screens.openProfile(id), render: () => render() });

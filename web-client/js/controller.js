@@ -8,15 +8,17 @@ import { answeredChallenge, dismissResults, leaveRoom, myGame, startWatching } f
 
 export class Controller {
   // state: the model; io: {send(msg), press(action), moveTo(url)} — press plays a move, slide
-  // or undo on my game (prediction.js) and returns what to draw; pending: {room, watch} from the page's
-  // address (?room=CODE joins that room, ?watch=CODE watches it, once the server knows us).
+  // or undo on my game (prediction.js) and returns what to draw; pending: {room, watch,
+  // tournament, follow} from the page's address (?room=CODE joins that room, ?watch=CODE watches
+  // it, ?tournament=CODE joins that tournament, ?follow=CODE follows it, once the server knows us).
   constructor(state, io, pending = {}) {
     this.state = state;
     this.io = io;
     this.pendingRoom = pending.room ?? null;
     this.pendingWatch = pending.watch ?? null;
     this.pendingTournament = pending.tournament ?? null;
-    this.pendingFollow = null;  // a tournament to follow once a redirect's node has welcomed us
+    // A tournament to follow once the server knows us (?follow=CODE, or a redirect's node).
+    this.pendingFollow = pending.follow ?? null;
   }
 
   send(msg) { this.io.send(msg); }
@@ -128,10 +130,13 @@ export class Controller {
     dismissResults(this.state);
     this.send({ type: 'rematch' });
   }
+  // Out of my room (none left after a walkover: nothing to send); returns the view it goes
+  // back to.
   leave() {
-    this.send({ type: this.state.role === 'spectator' ? 'stop_spectating' : 'leave_room' });
+    if (this.state.room) this.send({ type: this.state.role === 'spectator' ? 'stop_spectating' : 'leave_room' });
     this.state.leaving = this.state.room?.code ?? null;
     leaveRoom(this.state);
+    return this.state.view;
   }
   undo() { return this.io.press({ undo: true }); }
   // Moderation: the host sends a racer out of the waiting room; anyone reports a player.

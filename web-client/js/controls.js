@@ -79,6 +79,7 @@ export function bindTournament($, page) {
     controller.createTournament({ format, ...rooms, ...lobby.settings() });
   });
   onSubmit($, 'tournament-join-form', () => controller.joinTournament($('tournament-code').value.trim()));
+  onClick($, 'tournament-follow', () => controller.followTournament($('tournament-code').value.trim()));
   onClick($, 'open-tournament', () => page.show('tournament'));
   onClick($, 'tournament-back', () => page.show('lobby'));
   onClick($, 'tournament-start', () => controller.startTournament());
@@ -91,7 +92,7 @@ export function bindPlay($, page) {
   onClick($, 'ready', () => controller.toggleReady());
   onClick($, 'rematch', () => { controller.rematch(); page.render(); });
   onClick($, 'keep-watching', () => { dismissResults(state); page.render(); });
-  onClick($, 'results-lobby', () => { controller.leave(); page.show('lobby'); controller.refreshRooms(); });
+  onClick($, 'results-lobby', () => { page.show(controller.leave()); controller.refreshRooms(); });
   onClick($, 'leave', () => { controller.leave(); page.clearGain(); page.render(); });
   onClick($, 'copy-link', () => copy(page, 'invite', 'notice.invite', `${location.origin}/?room=${state.room.code}`));
   onClick($, 'undo', () => page.confirmUndo());

@@ -12,8 +12,8 @@ export function overlayFor(state, game, keptGoing) {
   if (!game || state.role) return null;
   let outcome = null;
   if (game.won && !keptGoing(game) && game.state === 'playing') outcome = 'won';
-  else if (game.state !== 'playing') outcome = game.state === 'solved' ? 'solved' : 'over';
-  return outcome && { text: t(`overlay.${outcome}`), won: outcome !== 'over', keepGoing: game.state === 'playing',
+  else if (game.state !== 'playing') outcome = game.state === 'solved' ? 'solved' : game.day_over ? 'dayOver' : 'over';
+  return outcome && { text: t(`overlay.${outcome}`), won: outcome === 'won' || outcome === 'solved', keepGoing: game.state === 'playing',
     tryAgain: !game.daily, share: !!game.daily && game.state !== 'playing' };
 }
 

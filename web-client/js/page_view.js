@@ -53,7 +53,7 @@ export class PageView {
     const { $, views, page } = this;
     const { state, connection } = page;
     this.screens(state, connection.ready);
-    if (state.view === 'tournament') views.tournament.render(state.tournament, state.me);
+    if (state.view === 'tournament') views.tournament.render(state.tournament, state.me, state.live);
     const profileId = page.profileId();
     $('report-form').hidden = state.view !== 'profile' || !state.me || profileId === state.me.id;
     const mine = state.view === 'profile' && state.me && profileId === state.me.id;

@@ -258,7 +258,7 @@ export class RaceView {
     }));
     el.ghostMargins.hidden = !over.ghost;
     el.ghostMargins.textContent = over.ghost ? ghostMargins(over) : '';
-    el.rematch.hidden = !racing;
+    el.rematch.hidden = !racing || over.reason === 'walkover';  // nobody raced: nothing to race again
     el.keepWatching.hidden = racing;
     if (!wasOpen) el.results.querySelector('.buttons button:not([hidden])')?.focus();
     return !wasOpen;

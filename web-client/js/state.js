@@ -10,7 +10,7 @@ import { play } from './reducers/play.js';
 import { race } from './reducers/race.js';
 import { leaveRoom, room } from './reducers/room.js';
 import { dropChallenge, social } from './reducers/social.js';
-import { tournament } from './reducers/tournament.js';
+import { foldLive, isLive, tournament } from './reducers/tournament.js';
 
 export function initialState() {
   return {
@@ -40,6 +40,7 @@ export function initialState() {
     challenges: [],
     sentChallenge: null,
     tournament: null,  // the tournament I play in or follow: its last snapshot
+    live: {},          // its matches I watch live: room code → {games: {id: G}, endsAt}
     practice: null,    // the practice game shown (practice.js: played in the page, never ranked), or null
   };
 }
@@ -73,8 +74,12 @@ export function applyMessage(state, msg, now = Date.now()) {
   if (state.leaving && ROOM_MESSAGES.has(msg.type) && (msg.room?.code ?? msg.code) === state.leaving) {
     return effects;
   }
-  expireNotice(state, msg);
-  REDUCERS[msg.type]?.(state, msg, effects, now);
+  if (isLive(state, msg)) {
+    foldLive(state, msg, now);
+  } else {
+    expireNotice(state, msg);
+    REDUCERS[msg.type]?.(state, msg, effects, now);
+  }
   effects.push({ kind: 'render' });
   return effects;
 }

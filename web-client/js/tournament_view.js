@@ -1,6 +1,7 @@
 // A tournament: its code and link, who plays (the standings once it runs), the bracket
 // (single elimination, drawn as SVG) or the matches paired so far (Swiss and arena), the
 // host's Start, and the podium at the end. Draws what it is given; names are text, never HTML.
+import { BoardView } from './board_view.js';
 import * as i18n from './i18n.js';
 import { settingsText } from './friends_view.js';
 
@@ -77,14 +78,15 @@ function el(name, attrs = {}, text = null) {
 }
 
 export class TournamentView {
-  // el: {title, summary, start, players, pointsHead, bracket, matches, podium};
-  // on: {watch(room)} — a running match's room, to spectate.
+  // el: {title, summary, start, players, pointsHead, bracket, matches, podium, live,
+  // liveSection}; on: {watch(room)} — a running match's room, to spectate full size.
   constructor(el, on) {
     this.el = el;
     this.on = on;
+    this.cards = new Map();  // a live match's room → {li, boards: {id: {view, label}}}
   }
 
-  render(t, me) {
+  render(t, me, live = {}) {
     const { el } = this;
     if (!t) return;
     el.title.textContent = i18n.t('tournament.title', { code: t.code });
@@ -96,6 +98,7 @@ export class TournamentView {
     el.matches.hidden = t.format === 'single_elimination' || t.state === 'waiting';
     if (!el.bracket.hidden) this.renderBracket(t, names);
     if (!el.matches.hidden) this.renderMatches(t, names);
+    this.renderLive(t, live, names);
     el.podium.hidden = t.podium.length === 0;
     el.podium.replaceChildren(...t.podium.map((id, i) => Object.assign(document.createElement('li'), {
       className: `place place-${Math.min(i, 2) + 1}`, textContent: i18n.t(`tournament.place${Math.min(i, 2) + 1}`, { name: names[id] ?? id }),
@@ -160,6 +163,50 @@ export class TournamentView {
     });
     if (third) box(third, rounds.length * BOX.column, boxTop(rounds.length - 1, 0) + BOX.height + BOX.gap * 2);
     this.el.bracket.replaceChildren(svg);
+  }
+
+  // Tournament TV: each match followed live as a card of moving mini boards (the lobby's race
+  // cards are the model), in the snapshot's order; a click opens it full size. Cards are kept
+  // while their match runs, so a move redraws one board, not the list.
+  renderLive(t, live, names) {
+    const order = t.matches.filter((m) => m.state === 'racing' && live[m.room]).map((m) => m.room);
+    for (const [room, card] of this.cards) if (!live[room]) { card.li.remove(); this.cards.delete(room); }
+    this.el.liveSection.hidden = order.length === 0;
+    this.el.live.replaceChildren(...order.map((room) => {
+      const card = this.cards.get(room) ?? this.liveCard(room, live[room], names, t.mode);
+      this.cards.set(room, card);
+      for (const [id, g] of Object.entries(live[room].games)) {
+        const b = card.boards[id];
+        if (!b) continue;
+        b.label.textContent = `${names[id] ?? id} · ${g.score}`;
+        if (b.shown !== g.board) { b.view.show(g.board, t.mode); b.shown = g.board; }
+      }
+      return card.li;
+    }));
+  }
+
+  liveCard(room, match, names, mode) {
+    const li = Object.assign(document.createElement('li'), { className: 'room-card live-match' });
+    li.dataset.room = room;
+    const who = Object.keys(match.games).map((id) => names[id] ?? id).join(' – ');
+    const open = Object.assign(document.createElement('button'), { type: 'button', className: 'link', textContent: who });
+    open.setAttribute('aria-label', i18n.t('tournament.liveMatch', { names: who }));
+    open.addEventListener('click', () => this.on.watch(room));
+    const racers = Object.assign(document.createElement('div'), { className: 'racers' });
+    const boards = {};
+    for (const id of Object.keys(match.games)) {
+      const box = Object.assign(document.createElement('div'), { className: 'racer-mini' });
+      const label = document.createElement('span');
+      const board = document.createElement('div');
+      box.append(label, board);
+      const view = new BoardView(board, { label: i18n.t('board.of', { name: names[id] ?? id }) });
+      board.classList.add('mini');
+      boards[id] = { view, label, shown: null };
+      racers.append(box);
+    }
+    li.append(open, racers);
+    li.addEventListener('click', (e) => { if (e.target === li || racers.contains(e.target)) this.on.watch(room); });
+    return { li, boards };
   }
 
   // Swiss and arena: the matches by round, newest first, each with its result or a Watch.

@@ -35,7 +35,8 @@ export function makeViews($, controller, page) {
   });
   const tournament = new TournamentView({ title: $('tournament-title'), summary: $('tournament-summary'),
     start: $('tournament-start'), players: $('tournament-players'), pointsHead: $('tournament-points-head'),
-    bracket: $('tournament-bracket'), matches: $('tournament-matches'), podium: $('tournament-podium') },
+    bracket: $('tournament-bracket'), matches: $('tournament-matches'), podium: $('tournament-podium'),
+    live: $('tournament-live'), liveSection: $('tournament-live-section') },
   { watch: (room) => controller.spectate(room) });
   const confirm = new ConfirmView({ confirm: $('confirm'), text: $('confirm-text'), yes: $('confirm-yes'), no: $('confirm-no') });
   return { board, race, replay, lobby, overlay, daily, friends, tournament, confirm };

@@ -66,11 +66,26 @@ TEST(Daily, AnAbandonedAttemptEndsAsLastJournaledAtItsDaysEnd) {
                        engine::Direction::down, engine::Direction::left, engine::Direction::up}) {
     game.move(d);
   }
+  // Journaled in two passes, each with the times of its moves.
+  const std::string& history = game.history();
+  const std::size_t half = history.size() / 2;
+  std::vector<std::int32_t> times;
+  for (std::size_t i = 0; i < history.size(); ++i) times.push_back(100 * static_cast<int>(i + 1));
   store.journal({{.player_id = "p1",
                   .game_id = "g1",
                   .config = config,
-                  .moves = game.history(),
+                  .moves = history.substr(0, half),
                   .started_at = 5,
+                  .times = std::vector<std::int32_t>(times.begin(), times.begin() + half),
+                  .daily = day,
+                  .daily_ranked = true}});
+  store.journal({{.player_id = "p1",
+                  .game_id = "g1",
+                  .config = config,
+                  .moves = history.substr(half),
+                  .started_at = 5,
+                  .from = half,
+                  .times = std::vector<std::int32_t>(times.begin() + half, times.end()),
                   .daily = day,
                   .daily_ranked = true,
                   .score = game.score(),
@@ -101,6 +116,7 @@ TEST(Daily, AnAbandonedAttemptEndsAsLastJournaledAtItsDaysEnd) {
   EXPECT_EQ(g.score, game.score());
   EXPECT_EQ(g.state, engine::GameState::resigned);
   EXPECT_EQ(g.ended_at, day_end(day));
+  EXPECT_EQ(g.times, times) << "a time for every move, abandoned or not";
   EXPECT_EQ(g.daily, day);
   EXPECT_TRUE(g.ranked);
   EXPECT_EQ(closed.empty, std::vector<std::string>{"g2"});
@@ -108,8 +124,9 @@ TEST(Daily, AnAbandonedAttemptEndsAsLastJournaledAtItsDaysEnd) {
   store.record_game(g);
   store.finish_daily("g2");
   EXPECT_TRUE(abandoned_dailies(store.open_dailies("2026-11-21")).games.empty());
+  // Listed: the attempts whose replay exists (p2's, with nothing played, has none).
   const auto attempts = store.daily_attempts(day);
-  ASSERT_EQ(attempts.size(), 3u);
+  ASSERT_EQ(attempts.size(), 2u);
   for (const DailyAttempt& a : attempts) EXPECT_TRUE(a.finished) << a.game_id;
   EXPECT_EQ(attempts[0].game_id, game.score() > 4 ? "g1" : "g3");
   EXPECT_FALSE(eligible_for_board(g)) << "on the daily board only";

@@ -256,13 +256,38 @@ TEST_F(RaceFixture, ATournamentMatchWithAnAbsentRacerIsWonUnraced) {
   EXPECT_EQ(a.out->take().back()["room"]["tournament"], "TOURNY");
   race.set_ready(*a.player, false, *a.out, {}, t0);
   EXPECT_EQ(a.out->take().back()["code"], "not_allowed") << "a match starts by itself";
+  a.out->take();
   race.tick(t0 + 10s);
+  // A walkover: recorded like a race (no game, no rating change) before a is told.
+  EXPECT_FALSE(race.match_end().has_value());
+  EXPECT_TRUE(b.player->room.expired()) << "b is out of the room";
+  std::optional<RaceResult> result = race.take_result();
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(result->record.reason, "walkover");
+  EXPECT_EQ(result->record.winner, a.player->id);
+  EXPECT_TRUE(result->record.games.empty() && result->record.ratings.empty());
+  EXPECT_TRUE(a.out->take().empty()) << "nothing before the record";
+  race.recorded(*result, {});
   ASSERT_TRUE(race.match_end().has_value());
   EXPECT_EQ(race.match_end()->places, (Places{{a.player->id, 0}})) << "b did not play it";
   EXPECT_TRUE(race.closed());
-  const json closed = a.out->take().back();
-  EXPECT_EQ(closed["type"], "room_closed");
-  EXPECT_EQ(closed["reason"], "match_over");
+  // Then race_over with reason walkover, then room_closed.
+  const std::vector<json> told = a.out->take();
+  ASSERT_EQ(told.size(), 2u);
+  const json& over = told[0];
+  EXPECT_EQ(over["type"], "race_over");
+  EXPECT_EQ(over["reason"], "walkover");
+  EXPECT_EQ(over["winner"], a.player->id);
+  EXPECT_EQ(over["standings"][0]["player"], a.player->id);
+  EXPECT_EQ(over["standings"][1]["state"], "forfeited");
+  EXPECT_EQ(over["ratings"][b.player->id]["before"], over["ratings"][b.player->id]["after"]);
+  EXPECT_EQ(told[1]["type"], "room_closed");
+  EXPECT_EQ(told[1]["reason"], "match_over");
+  const std::optional<MatchEnd> end = race.match_end();
+  const auto& walkover = end->walkover;
+  ASSERT_TRUE(walkover.has_value());
+  EXPECT_EQ(walkover->absent, std::vector<std::string>{b.player->id});
+  EXPECT_EQ(json::parse(walkover->race_over), over);
   EXPECT_TRUE(a.player->room.expired() && b.player->room.expired()) << "both are free";
 }
 
@@ -273,6 +298,9 @@ TEST_F(RaceFixture, LeavingATournamentMatchBeforeItsStartForfeitsIt) {
   race.seat_match({{a.player, std::nullopt}, {b.player, std::nullopt}});
   race.announce(nullptr, {}, t0);
   race.leave(*b.player, *b.out, {}, t0 + 1s);
+  std::optional<RaceResult> result = race.take_result();
+  ASSERT_TRUE(result.has_value()) << "a walkover, recorded";
+  race.recorded(*result, {});
   ASSERT_TRUE(race.match_end().has_value());
   EXPECT_EQ(race.match_end()->places, (Places{{a.player->id, 0}}));
   EXPECT_TRUE(race.closed());

@@ -15,12 +15,14 @@
 namespace tilerace::server {
 namespace {
 
-// The schema before operators had accounts (version 18), and before guest names were
-// released (19).
-#define TILERACE_BEFORE_OPERATORS                                                          \
-  "ALTER TABLE players DROP COLUMN released_name; "                                        \
-  "DROP TABLE operator_sessions; DROP TABLE operators; ALTER TABLE audit_log DROP COLUMN " \
-  "actor_role; ALTER TABLE audit_log DROP COLUMN target_name; ALTER TABLE audit_log DROP " \
+// The schema before operators had accounts (version 18), before guest names were released
+// (19), and before solo journals kept move times and tournament creations were counted (20).
+#define TILERACE_BEFORE_OPERATORS                                                            \
+  "ALTER TABLE active_games DROP COLUMN times; ALTER TABLE active_moves DROP COLUMN times; " \
+  "DROP TABLE tournament_creations; "                                                        \
+  "ALTER TABLE players DROP COLUMN released_name; "                                          \
+  "DROP TABLE operator_sessions; DROP TABLE operators; ALTER TABLE audit_log DROP COLUMN "   \
+  "actor_role; ALTER TABLE audit_log DROP COLUMN target_name; ALTER TABLE audit_log DROP "   \
   "COLUMN address; "
 constexpr const char* kBeforeOperators = TILERACE_BEFORE_OPERATORS;
 // The schema before names were compared by what they look like (version 17; the link codes'
@@ -738,6 +740,33 @@ TEST_P(StoreTest, TheJournalKeepsTheLatestMovesUntilTheGameIsRecorded) {
   EXPECT_FALSE(store_->find_active("p").has_value());
   store_->journal({a});  // a late journal write of a finished game is ignored
   EXPECT_FALSE(store_->find_active("p").has_value());
+}
+
+// Each piece carries its moves' times; a piece without them makes the times unknown.
+TEST_P(StoreTest, TheJournalKeepsASoloGamesMoveTimesPieceByPiece) {
+  add("p", "ann");
+  const engine::GameConfig config{engine::Mode::classic, 4, 2048, 7};
+  store_->journal({{"p", "g1", config, false, "LU", 100, 0, {30, 80}}});
+  store_->journal({{"p", "g1", config, false, "RD", 100, 2, {120, 400}}});
+  EXPECT_EQ(store_->find_active("p")->times, (std::vector<std::int32_t>{30, 80, 120, 400}));
+  store_->journal({{"p", "g1", config, false, "L", 100, 4, {}}});  // from before times were kept
+  const auto found = store_->find_active("p");
+  EXPECT_EQ(found->moves, "LURDL");
+  EXPECT_TRUE(found->times.empty()) << "not one per move: not known";
+}
+
+// --tournaments-per-player-hour: counted per player over the hour before, in the store (so on
+// every node sharing it).
+TEST_P(StoreTest, TournamentCreationsAreCountedPerPlayerOverAnHour) {
+  constexpr std::int64_t kHour = 3'600'000;
+  EXPECT_TRUE(store_->note_tournament_creation("a", 1'000, 2, kHour));
+  EXPECT_TRUE(store_->note_tournament_creation("a", 2'000, 2, kHour));
+  EXPECT_FALSE(store_->note_tournament_creation("a", 3'000, 2, kHour)) << "a third in the hour";
+  EXPECT_TRUE(store_->note_tournament_creation("b", 3'000, 2, kHour)) << "per player";
+  EXPECT_FALSE(store_->note_tournament_creation("a", 999 + kHour, 2, kHour));
+  EXPECT_TRUE(store_->note_tournament_creation("a", 1'000 + kHour, 2, kHour))
+      << "the first aged out";
+  EXPECT_FALSE(store_->note_tournament_creation("a", 1'500 + kHour, 2, kHour));
 }
 
 TEST_P(StoreTest, TheJournalTakesASoloGameInPieces) {

@@ -29,6 +29,8 @@ export const race = {
   race_over(state, msg, effects, now) {
     state.results = msg;
     if (state.race) state.race.endsAt = now;
+    // A walkover told me on my return: its room is gone; the result shows all the same.
+    if (msg.reason === 'walkover' && state.room?.code !== msg.code) Object.assign(state, { role: 'racer', view: 'play' });
   },
   emote(state, msg, effects) {
     if (!state.muteEmotes) effects.push({ kind: 'emote', player: msg.player, emote: msg.emote });

@@ -34,8 +34,13 @@ export const room = {
       state.notice = { kind: 'info', key: 'notice.roomClosed', params: { code: msg.code, reason: msg.reason } };
       return;
     }
-    // A tournament's match is decided: back to the tournament, with who won.
+    // A tournament's match is decided: back to the tournament, with who won — but a walkover's
+    // result stays on screen (nobody raced: the dialog says the opponent did not come).
     const over = state.results;
+    if (over?.reason === 'walkover' && over.code === msg.code) {
+      Object.assign(state, { room: null, race: null, away: {} });
+      return;
+    }
     const winner = over?.standings.find((p) => p.player === over.winner)?.name;
     leaveRoom(state);
     if (state.tournament) state.view = 'tournament';
@@ -51,6 +56,7 @@ export const room = {
 
 // Out of the room: back to the lobby — or, from a tournament's match room, to the tournament.
 export function leaveRoom(state) {
-  const back = state.room?.tournament && state.tournament ? 'tournament' : 'lobby';
+  const fromMatch = state.room?.tournament || state.results?.reason === 'walkover';
+  const back = fromMatch && state.tournament ? 'tournament' : 'lobby';
   Object.assign(state, { room: null, role: null, race: null, results: null, away: {}, view: back });
 }
