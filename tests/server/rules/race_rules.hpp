@@ -142,6 +142,9 @@ class Rules {
     apply(state_.add_spectator(spectator, rid, now, added), spectator.get());
     return added;
   }
+  void set_watchers(std::vector<std::weak_ptr<Participant>> watchers, Time now) {
+    apply(state_.set_watchers(std::move(watchers), now), nullptr);
+  }
   void reconnected(Player& p, const std::shared_ptr<Participant>& to, Time now) {
     apply(state_.reconnected(p.id, to, now), to.get());
   }

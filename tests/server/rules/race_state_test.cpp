@@ -612,5 +612,46 @@ TEST_F(RaceFixture, ARaceHandedOverToAnUnknownOwnerClosesTheRoom) {
   EXPECT_TRUE(race.closed());
 }
 
+// A tournament's followers of a match room get its race stream only — race_start, race_update,
+// race_over — and one added while it races gets race_state first; a racer or spectator of the
+// room is never a follower too (no message twice), and followers are not counted.
+TEST_F(RaceFixture, FollowersGetTheRaceStreamOnly) {
+  Rules race = make();
+  const auto early = std::make_shared<FakeParticipant>();
+  const auto spectator = std::make_shared<FakeParticipant>();
+  race.join(a.player, *a.out, {});
+  race.join(b.player, *b.out, {});
+  ASSERT_TRUE(race.add_spectator(spectator, {}, t0));
+  race.set_watchers({early, spectator, a.out}, t0);
+  EXPECT_TRUE(early->take().empty()) << "nothing races yet";
+  race.set_ready(*a.player, true, *a.out, {}, t0);
+  race.set_ready(*b.player, true, *b.out, {}, t0);
+  race.tick(t0 + 3s);
+  EXPECT_EQ(early->take_types(), std::vector<std::string>{"race_start"}) << "no room, no countdown";
+  EXPECT_EQ(race.summary().spectators, 1);
+  spectator->take();
+  a.out->take();
+  b.out->take();
+  const json moved = changing_move(race, a, t0 + 4s);
+  ASSERT_FALSE(moved.is_null());
+  EXPECT_EQ(early->take_types(), std::vector<std::string>{"race_update"});
+  EXPECT_EQ(spectator->take_types(), std::vector<std::string>{"race_update"}) << "once";
+  race.emote(*a.player, *a.out, protocol::Emote::gl, {}, t0 + 4s);
+  EXPECT_TRUE(early->take().empty()) << "no emotes";
+  // A follower added now gets where the race stands; one kept gets nothing again.
+  const auto late = std::make_shared<FakeParticipant>();
+  race.set_watchers({early, late}, t0 + 5s);
+  EXPECT_TRUE(early->take().empty());
+  const std::vector<json> state = late->take();
+  ASSERT_EQ(state.size(), 1u);
+  EXPECT_EQ(state[0]["type"], "race_state");
+  EXPECT_EQ(state[0]["code"], "ROOM23");
+  // Taken off: nothing more.
+  race.set_watchers({late}, t0 + 5s);
+  race.play(*b.player, *b.out, protocol::Resign{}, {}, t0 + 6s);
+  EXPECT_TRUE(early->take().empty());
+  EXPECT_EQ(late->take_types(), std::vector<std::string>{"race_update"});
+}
+
 }  // namespace
 }  // namespace tilerace::server

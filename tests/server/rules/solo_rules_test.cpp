@@ -165,6 +165,35 @@ TEST(SoloRules, ADailyGameHasNoUndoAndEndsWithItsDay) {
   EXPECT_EQ(late.finished->move_count, moves);
   EXPECT_EQ(late.finished->daily, "1970-01-01");
   EXPECT_TRUE(late.finished->ranked);
+  EXPECT_EQ(late.finished->ended_at, 86'399'999) << "at its day's last millisecond";
+  EXPECT_EQ(nlohmann::json::parse(late.replies.back())["game"]["day_over"], true);
+}
+
+// Signing in after the day (solo_day_over, on the clock given): the attempt ends as it stood,
+// marked day_over, with its times, and is never handed back as playing; a game of today, or
+// one not daily, is left as it is.
+TEST(SoloRules, ADailyOpenAfterItsDayEndsAsItStoodWithItsTimes) {
+  SoloGame solo = classic();
+  solo.daily = "1970-01-01";
+  solo.daily_ranked = true;
+  solo_turn(&solo, "p1", move(changing(solo.game)), {}, 2'000);
+  solo_turn(&solo, "p1", move(changing(solo.game)), {}, 5'000);
+  EXPECT_FALSE(solo_day_over(solo, "p1", 86'399'999).has_value()) << "still its day";
+  const std::optional<GameRecord> ended = solo_day_over(solo, "p1", 86'400'000);
+  ASSERT_TRUE(ended.has_value());
+  EXPECT_EQ(ended->state, engine::GameState::resigned);
+  EXPECT_EQ(ended->ended_at, 86'399'999);
+  EXPECT_EQ(ended->times, (std::vector<std::int32_t>{1'000, 4'000}));
+  EXPECT_TRUE(solo.day_over);
+  const nlohmann::json shown = nlohmann::json::parse(solo_snapshot(solo, {}))["game"];
+  EXPECT_EQ(shown["state"], "resigned");
+  EXPECT_EQ(shown["day_over"], true);
+  EXPECT_FALSE(solo_day_over(solo, "p1", 90'000'000).has_value()) << "ended once";
+  SoloGame plain = classic();
+  EXPECT_FALSE(solo_day_over(plain, "p1", 90'000'000).has_value());
+  // Taken back (its record failed): playing again, no longer marked.
+  ASSERT_TRUE(take_back(solo, solo.game.history().size()));
+  EXPECT_FALSE(solo.day_over);
 }
 
 }  // namespace

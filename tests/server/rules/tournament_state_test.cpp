@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace tilerace::server {
@@ -283,6 +284,39 @@ TEST(TournamentState, RoomsOfMoreThanTwoScoreByPlace) {
       four.match_ended(one[0].match, race_of(one[0]), kNow, kEveryone);
   ASSERT_EQ(next.open.size(), 1u);
   EXPECT_EQ(next.open[0].players, (std::vector<std::string>{"p0", "p1", "p2"}));
+}
+
+// Tournament TV's choice: every racing match up to the number asked; beyond it the best-rated
+// first, and a match followed stays followed while it runs, its place going to the best of the
+// others once it ends.
+TEST(TournamentState, TheFeaturedMatchesAreTheBestRatedAndStayWhileTheyRun) {
+  TournamentState t = with_players(protocol::TournamentFormat::swiss, 8);  // p0 best … p7
+  TournamentState::Effects fx = t.start("p0", kNow, kEveryone);
+  ASSERT_EQ(fx.open.size(), 4u);
+  std::map<std::string, std::size_t> match_of;  // a player's match
+  for (const auto& o : fx.open) {
+    const std::string room = fmt::format("R{}", o.match);
+    t.opened(o.match, room);
+    for (const std::string& p : o.players) match_of[p] = o.match;
+  }
+  const auto room_of = [&](const std::string& p) { return fmt::format("R{}", match_of.at(p)); };
+  EXPECT_EQ(t.featured(8, {}).size(), 4u) << "a round of 8 or fewer: every match";
+  // Two places: the matches of p0 and p2 (each with the best-rated racer left; Swiss pairs
+  // p0 with p1, p2 with p3).
+  const std::vector<std::string> two = t.featured(2, {});
+  EXPECT_EQ(two, (std::vector<std::string>{room_of("p0"), room_of("p2")}));
+  // A followed match stays while it runs, even with better ones about.
+  const std::vector<std::string> kept = t.featured(2, {room_of("p7")});
+  EXPECT_EQ(kept.front(), room_of("p7"));
+  EXPECT_EQ(kept.size(), 2u);
+  // Ended: its place goes to the best of the others.
+  for (const auto& o : fx.open) {
+    if (o.match == match_of.at("p7")) t.match_ended(o.match, race_of(o), kNow, kEveryone);
+  }
+  const std::vector<std::string> next = t.featured(2, kept);
+  EXPECT_EQ(std::count(next.begin(), next.end(), room_of("p7")), 0);
+  EXPECT_EQ(next.size(), 2u);
+  EXPECT_EQ(next.front(), kept.back()) << "the one still running stays";
 }
 
 }  // namespace
