@@ -77,6 +77,26 @@ void follow(WsClient& spectator, Follower& f, Watched& watched, std::size_t gate
   }
 }
 
+// A spectator connection follows the tournament of code, its host starts it, and the players
+// play it out (losers resigning once the spectator watches their room: follow's gate_at): what
+// the spectator saw.
+Follower watch_it_played(ServerProcess& server, std::vector<std::unique_ptr<Scripted>>& players,
+                         const std::string& code, std::size_t gate_at,
+                         std::chrono::seconds deadline) {
+  WsClient spectator(server.port());
+  spectator.hello("watcher");
+  const json followed =
+      spectator.request({{"type", "spectate_tournament"}, {"code", code}, {"rid", 1}});
+  EXPECT_EQ(followed["type"], "tournament") << followed.dump();
+  Watched watched;
+  Follower f;
+  std::thread watching([&] { follow(spectator, f, watched, gate_at); });
+  EXPECT_EQ(ask(players[0]->racer.ws, {{"type", "start_tournament"}})["type"], "tournament");
+  run(players, Script::better_seed_wins, deadline, &watched);
+  watching.join();
+  return f;
+}
+
 // Eight players, one spectator connection: every round-1 match's race stream (its start or
 // state, the loser's resigning update, the race_over), then round 2's and the final's, with
 // no `spectate` of any room.
@@ -84,17 +104,7 @@ TEST(TournamentTv, ASpectatorOfAnEightPlayerKnockoutSeesEveryMatchOfEachRound) {
   ServerProcess server({"--countdown", "0", "--rate", "100000"});
   std::string code;
   auto players = field(server, 8, {{"format", "single_elimination"}, {"time_limit", 60}}, code);
-  WsClient spectator(server.port());
-  spectator.hello("watcher");
-  ASSERT_EQ(
-      spectator.request({{"type", "spectate_tournament"}, {"code", code}, {"rid", 1}})["type"],
-      "tournament");
-  Watched watched;
-  Follower f;
-  std::thread watching([&] { follow(spectator, f, watched); });
-  EXPECT_EQ(ask(players[0]->racer.ws, {{"type", "start_tournament"}})["type"], "tournament");
-  run(players, Script::better_seed_wins, 60s, &watched);
-  watching.join();
+  const Follower f = watch_it_played(server, players, code, 0, 60s);
   ASSERT_EQ(f.failure, "");
   std::map<int, int> updates_in_round, overs_in_round;
   for (const auto& [room, types] : f.seen) {
@@ -117,17 +127,7 @@ TEST(TournamentTv, ASpectatorOfAFortyPlayerSwissFollowsEightMatchesAtATime) {
   ServerProcess server({"--countdown", "0", "--rate", "100000", "--max-connections-per-ip", "0"});
   std::string code;
   auto players = field(server, 40, {{"format", "swiss"}, {"rounds", 1}, {"max_players", 40}}, code);
-  WsClient spectator(server.port());
-  spectator.hello("watcher");
-  ASSERT_EQ(
-      spectator.request({{"type", "spectate_tournament"}, {"code", code}, {"rid", 1}})["type"],
-      "tournament");
-  Watched watched;
-  Follower f;
-  std::thread watching([&] { follow(spectator, f, watched, 8); });
-  EXPECT_EQ(ask(players[0]->racer.ws, {{"type", "start_tournament"}})["type"], "tournament");
-  run(players, Script::better_seed_wins, 90s, &watched);
-  watching.join();
+  const Follower f = watch_it_played(server, players, code, 8, 90s);
   ASSERT_EQ(f.failure, "");
   // Nothing ended before the spectator had its first eight: had a ninth been followed, its
   // stream would have come before the first race_over.
