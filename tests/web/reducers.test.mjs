@@ -138,8 +138,13 @@ test('tournament: my request opens it, an unasked one opens it only from the lob
 test('tournament TV: another match keeps a live board of its own, my own room never goes there, its race_over ends it', () => {
   const state = signedIn({ view: 'tournament', tournament: { code: 'TTTTTT', matches: [{ state: 'racing', room: 'AAAAAA' }] } });
   const games = { x: { board: [[2, 0], [0, 0]], score: 0 }, y: { board: [[0, 2], [0, 0]], score: 0 } };
-  applyMessage(state, { type: 'race_state', code: 'AAAAAA', remaining_ms: 5000, games }, 1000);
+  const effects = applyMessage(state, { type: 'race_state', code: 'AAAAAA', remaining_ms: 5000, games }, 1000);
   assert.deepEqual([state.live.AAAAAA.endsAt, state.race, state.view], [6000, null, 'tournament']);
+  assert.deepEqual(effects, [{ kind: 'render' }]);
+  state.view = 'play';
+  assert.deepEqual(applyMessage(state, { type: 'race_state', code: 'AAAAAA', remaining_ms: 5000, games }, 1000), [],
+    'my own race is not redrawn for another match');
+  state.view = 'tournament';
   applyMessage(state, { type: 'race_update', code: 'AAAAAA', player: 'x', board: [[0, 0], [0, 4]], score: 4, moves: 1, max_tile: 4, state: 'playing', motions: [], spawned: [] });
   assert.deepEqual([state.live.AAAAAA.games.x.score, state.live.AAAAAA.games.x.board[1][1]], [4, 4]);
   state.room = { code: 'MINEXX', players: [] };

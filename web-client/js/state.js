@@ -66,7 +66,7 @@ const ROOM_MESSAGES = new Set(['room', 'countdown', 'race_start', 'race_state', 
 
 // Folds msg into state; returns a list of effects: {kind: 'animate', target: 'solo' |
 // playerId, before, message}, {kind: 'emote', player, emote} (not when muted), then
-// {kind: 'render'}.
+// {kind: 'render'} (for another match's stream, only while the tournament's screen shows).
 export function applyMessage(state, msg, now = Date.now()) {
   const effects = [];
   // What the server sent of a room before it saw me leave it is stale: it must not bring the
@@ -76,10 +76,12 @@ export function applyMessage(state, msg, now = Date.now()) {
   }
   if (isLive(state, msg)) {
     foldLive(state, msg, now);
-  } else {
-    expireNotice(state, msg);
-    REDUCERS[msg.type]?.(state, msg, effects, now);
+    // Only the tournament's screen shows them: my own race is not redrawn for another's move.
+    if (state.view === 'tournament') effects.push({ kind: 'render' });
+    return effects;
   }
+  expireNotice(state, msg);
+  REDUCERS[msg.type]?.(state, msg, effects, now);
   effects.push({ kind: 'render' });
   return effects;
 }
