@@ -48,6 +48,7 @@ bench: build
 	taskset -c 1 ./$(BUILD)/bot_bench
 	./$(BUILD)/store_bench
 	taskset -c 1 ./$(BUILD)/password_bench
+	taskset -c 1 ./$(BUILD)/rating_bench
 	BUILD=$(BUILD) bench/run-scenarios.sh
 	./$(BUILD)/alloc_bench
 	taskset -c 0 ./$(BUILD)/encode_bench
