@@ -169,11 +169,13 @@ export class TournamentView {
   // cards are the model), in the snapshot's order; a click opens it full size. Cards are kept
   // while their match runs, so a move redraws one board, not the list.
   renderLive(t, live, names) {
-    const order = t.matches.filter((m) => m.state === 'racing' && live[m.room]).map((m) => m.room);
+    const shown = t.matches.filter((m) => m.state === 'racing' && live[m.room]);
     for (const [room, card] of this.cards) if (!live[room]) { card.li.remove(); this.cards.delete(room); }
-    this.el.liveSection.hidden = order.length === 0;
-    this.el.live.replaceChildren(...order.map((room) => {
-      const card = this.cards.get(room) ?? this.liveCard(room, live[room], names, t.mode);
+    this.el.liveSection.hidden = shown.length === 0;
+    this.el.live.replaceChildren(...shown.map((m) => {
+      const room = m.room;
+      const ids = (m.players ?? [m.a, m.b]).filter((id) => live[room].games[id]);
+      const card = this.cards.get(room) ?? this.liveCard(room, ids, names);
       this.cards.set(room, card);
       for (const [id, g] of Object.entries(live[room].games)) {
         const b = card.boards[id];
@@ -185,16 +187,17 @@ export class TournamentView {
     }));
   }
 
-  liveCard(room, match, names, mode) {
+  // A live match's card: its racers (ids, in the match's order) by name, each with a mini board.
+  liveCard(room, ids, names) {
     const li = Object.assign(document.createElement('li'), { className: 'room-card live-match' });
     li.dataset.room = room;
-    const who = Object.keys(match.games).map((id) => names[id] ?? id).join(' – ');
+    const who = ids.map((id) => names[id] ?? id).join(' – ');
     const open = Object.assign(document.createElement('button'), { type: 'button', className: 'link', textContent: who });
     open.setAttribute('aria-label', i18n.t('tournament.liveMatch', { names: who }));
     open.addEventListener('click', () => this.on.watch(room));
     const racers = Object.assign(document.createElement('div'), { className: 'racers' });
     const boards = {};
-    for (const id of Object.keys(match.games)) {
+    for (const id of ids) {
       const box = Object.assign(document.createElement('div'), { className: 'racer-mini' });
       const label = document.createElement('span');
       const board = document.createElement('div');
