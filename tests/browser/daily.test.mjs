@@ -2,7 +2,7 @@
 // the result's share text, and the player's rank on today's board back in the lobby.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveAndBrowse, enter, movingKey } from './harness.mjs';
+import { serveAndBrowse, enter, pressMovingKey } from './harness.mjs';
 
 const env = serveAndBrowse();
 
@@ -13,13 +13,7 @@ test('play today\'s daily to the end, share it, and see the rank in the lobby', 
   await page.click('#daily-4');
   await page.locator('#board .tile').first().waitFor();
   await page.locator('#undo').waitFor();
-  for (let i = 0; i < 3000; i++) {
-    const key = await movingKey(page);
-    if (!key) break;
-    const moves = await page.textContent('#moves');
-    await page.keyboard.press(key);
-    await page.waitForFunction((before) => document.getElementById('moves').textContent !== before, moves);
-  }
+  for (let i = 0; i < 3000 && await pressMovingKey(page); i++);
   await page.locator('#overlay-text', { hasText: 'Game over' }).waitFor();
   assert.equal(await page.locator('#try-again').isHidden(), true, 'one attempt counts');
   const moves = (await page.textContent('#moves')).trim();

@@ -198,6 +198,26 @@ export async function movingKey(page, selector = '#board') {
   }, selector);
 }
 
+// Presses the key movingKey chooses and waits until the move counts (#moves changes) — or,
+// with none of my moves awaiting an answer, until that key no longer moves the board: the
+// server's new tile landed in its way (a slow answer makes that window wide). False when no
+// key moves the board.
+export async function pressMovingKey(page) {
+  const moves = await page.textContent('#moves');
+  const key = await movingKey(page);
+  if (!key) return false;
+  await page.keyboard.press(key);
+  await page.waitForFunction(async ([before, dir]) => {
+    if (document.getElementById('moves').textContent !== before) return true;
+    const board = document.getElementById('board');
+    if ((board.dataset.pending ?? '0') !== '0') return false;
+    const { slide } = await import('/js/engine.js');
+    const rows = JSON.parse(board.dataset.board);
+    return !slide(rows.flat(), rows.length, dir, false).changed;
+  }, [moves, { ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up' }[key]]);
+  return true;
+}
+
 // Two players in pages host and guest race: host creates a room (size 4), guest joins by
 // the invite link, both ready; resolves with the room code once both boards are up.
 export async function race(host, guest) {
