@@ -3,7 +3,7 @@
 // says by how much the run was beaten or trailed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveAndBrowse, enter, movingKey, recordBoards, boardsSeen } from './harness.mjs';
+import { serveAndBrowse, enter, movingKey, recordBoards, boardsSeen, pressMovingKey } from './harness.mjs';
 
 const env = serveAndBrowse();
 
@@ -17,11 +17,7 @@ test('race a finished run as a ghost: both boards move, the ghost marked, the ma
   await page.locator('#board .tile').first().waitFor();
   const runFirst = await page.locator('#board').getAttribute('data-board');
   while (!(await page.locator('#overlay-text', { hasText: 'You win' }).isVisible())) {
-    const moves = await page.textContent('#moves');
-    const key = await movingKey(page);
-    assert.ok(key, 'the board filled up before 64');
-    await page.keyboard.press(key);
-    await page.waitForFunction((before) => document.getElementById('moves').textContent !== before, moves);
+    assert.ok(await pressMovingKey(page), 'the board filled up before 64');
   }
   const runScore = await page.textContent('#score');
   await page.click('#play-new-game');
