@@ -35,15 +35,24 @@ asio::awaitable<void> SoloPlay::end_past_daily(std::string player_id) {
   }
   if (!ended) co_return;
   metrics_.games_active.fetch_sub(1, std::memory_order_relaxed);
+  if (!co_await commit(*ended)) take_back_unrecorded(*slot, ended->id, before);
+}
+
+asio::awaitable<std::optional<std::vector<Grant>>> SoloPlay::commit(const GameRecord& game) {
   try {
-    co_await store_.record_game(*ended);
+    std::vector<Grant> granted = co_await store_.record_game(game);
     metrics_.games_finished_total.fetch_add(1, std::memory_order_relaxed);
-    co_return;
+    co_return granted;
   } catch (const std::exception& e) {
-    spdlog::warn("recording the daily game {} after its day failed: {}", ended->id, e.what());
+    spdlog::error("recording game {} failed: {}", game.id, e.what());
   }
-  std::lock_guard lock(slot->mutex);
-  if (slot->game && slot->game->id == ended->id && take_back(*slot->game, before)) {
+  co_return std::nullopt;
+}
+
+void SoloPlay::take_back_unrecorded(SoloSlot& slot, const std::string& id, std::size_t before) {
+  std::lock_guard lock(slot.mutex);
+  if (slot.game && slot.game->id == id && take_back(*slot.game, before)) {
+    slot.dirty = true;
     metrics_.games_active.fetch_add(1, std::memory_order_relaxed);
   }
 }
@@ -61,20 +70,12 @@ void SoloPlay::send_error(Connection& c, ErrorCode code, std::string_view text,
 
 asio::awaitable<bool> SoloPlay::record(Connection& c, const GameRecord& game,
                                        const protocol::Rid& rid, std::vector<std::string>& earned) {
-  bool committed = true;
-  std::vector<Grant> granted;
-  try {
-    granted = co_await store_.record_game(game);
-  } catch (const std::exception& e) {
-    committed = false;
-    spdlog::error("recording game {} failed: {}", game.id, e.what());
-  }
-  if (!committed) {
+  const std::optional<std::vector<Grant>> granted = co_await commit(game);
+  if (!granted) {
     send_error(c, ErrorCode::internal, "the game could not be recorded: try again", rid);
     co_return false;
   }
-  metrics_.games_finished_total.fetch_add(1, std::memory_order_relaxed);
-  for (auto& message : announcements_of(granted)) earned.push_back(std::move(message));
+  for (auto& message : announcements_of(*granted)) earned.push_back(std::move(message));
   co_return true;
 }
 
@@ -156,12 +157,7 @@ asio::awaitable<void> SoloPlay::finish(Connection& c, SoloEffects fx, protocol::
   // recorded.
   std::vector<std::string> earned;
   if (!co_await record(c, *fx.finished, rid, earned)) {
-    SoloSlot& slot = slot_of(c);
-    std::lock_guard lock(slot.mutex);
-    if (slot.game && slot.game->id == fx.finished->id && take_back(*slot.game, fx.before)) {
-      slot.dirty = true;
-      metrics_.games_active.fetch_add(1, std::memory_order_relaxed);
-    }
+    take_back_unrecorded(slot_of(c), fx.finished->id, fx.before);
     co_return;
   }
   for (auto& reply : fx.replies) c.send(std::move(reply));

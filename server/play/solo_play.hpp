@@ -48,7 +48,13 @@ class SoloPlay {
   // c's player's slot (cached in c).
   SoloSlot& slot_of(Connection& c);
   boost::asio::awaitable<void> finish(Connection& c, SoloEffects effects, protocol::Rid rid);
-  // Records a finished game; false (and `internal` sent) when the store failed. The
+  // Commits a finished game (counted): what it granted, or nullopt when the store failed
+  // (logged).
+  boost::asio::awaitable<std::optional<std::vector<Grant>>> commit(const GameRecord& game);
+  // The game of id in slot, whose record failed, goes back to its first `before` moves,
+  // playing again (and journaled again).
+  void take_back_unrecorded(SoloSlot& slot, const std::string& id, std::size_t before);
+  // Records a finished game (commit); false (and `internal` sent) when the store failed. The
   // `achievement` messages for what it granted are added to earned, for the caller to send
   // after its own reply.
   boost::asio::awaitable<bool> record(Connection& c, const GameRecord& game,

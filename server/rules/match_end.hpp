@@ -17,8 +17,7 @@ struct MatchEnd {
   // (race_over, reason walkover, once recorded); the tournament tells the absent when they
   // come back.
   struct Walkover {
-    std::string present;              // player id
-    std::vector<std::string> absent;  // player ids
+    std::vector<std::string> absent;  // player ids (the one present: places)
     std::string race_over;
   };
   std::optional<Walkover> walkover;

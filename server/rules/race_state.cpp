@@ -397,7 +397,7 @@ void RaceState::end_match(MatchEnd end) {
 
 void RaceState::walk_over(MatchEnd end) {
   const std::string present = end.places.front().first;
-  MatchEnd::Walkover w{present, {}, {}};
+  MatchEnd::Walkover w;
   protocol::RaceOverView over{code_, "walkover", present, {}, {}, {}};
   for (const Racer& r : racers_) {
     const bool absent = r.id != present;
@@ -424,8 +424,8 @@ void RaceState::walk_over(MatchEnd end) {
   for (std::size_t i = racers_.size(); i-- > 0;) {
     if (racers_[i].id != present) remove_racer(i);
   }
+  end.walkover = std::move(w);
   match_places_ = std::move(end);
-  walkover_ = std::move(w);
 }
 
 RaceEffects RaceState::announce(bool direct, const protocol::Rid& rid, Time now) {
@@ -753,13 +753,10 @@ RaceEffects RaceState::record_failed() {
 }
 
 RaceEffects RaceState::recorded(const RaceResult& result, const std::vector<Granted>& granted) {
-  if (walkover_) {               // the match's walkover (walk_over): told, and the match is over
+  if (match_places_.walkover) {  // the match's walkover (walk_over): told, and the match is over
     if (closed_) return done();  // the one who came left meanwhile: decided already
     stream(share(result.race_over));
-    MatchEnd end = std::move(match_places_);
-    end.walkover = std::move(walkover_);
-    walkover_.reset();
-    end_match(std::move(end));
+    end_match(std::move(match_places_));
     return done();
   }
   for (const auto& u : result.record.ratings) {

@@ -340,8 +340,9 @@ class RaceState {
   std::shared_ptr<const GhostRun> ghost_;  // a ghost room's run
   std::map<std::string, Time> kicked_;     // player id → until when they may not join
   bool ghost_stuck_ = false;  // a letter of the run changed nothing: it plays no further
-  MatchEnd match_places_;     // the last race's places, for a tournament's match
-  std::optional<MatchEnd::Walkover> walkover_;  // a walkover waiting for its record
+  // The last race's places, for a tournament's match (a walkover's, with its walkover, while
+  // its record is made).
+  MatchEnd match_places_;
 };
 
 }  // namespace tilerace::server
