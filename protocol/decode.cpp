@@ -289,6 +289,21 @@ LeaderboardRequest parse_leaderboard(const json& object) {
     }
   }
   r.limit = optional_int<int>(object, "limit", 1, kMaxLeaderboardLimit).value_or(10);
+  r.variant = variant_of(r.mode, r.size);
+  if (const std::string* variant = optional_string(object, "variant")) {
+    const std::optional<Variant> named = variant_from_string(*variant);
+    if (!named) {
+      reject_field("variant",
+                   "variant must be classic-4, classic-3, classic-5, classic-large, obstacles or "
+                   "fifteen");
+    }
+    if (r.kind != LeaderboardKind::rating) reject_field("variant", "only rating boards have one");
+    r.variant = *named;
+  }
+  r.provisional = optional_bool(object, "provisional", false);
+  if (r.provisional && r.kind != LeaderboardKind::rating) {
+    reject_field("provisional", "only rating boards leave provisional ratings out");
+  }
   if (const std::string* period = optional_string(object, "period")) {
     if (*period == "day" || *period == "week") {
       r.period.kind = *period == "day" ? PeriodKind::day : PeriodKind::week;
@@ -753,7 +768,12 @@ std::variant<LeaderboardRequest, ProtocolError> decode_leaderboard_query(std::st
     for_each_pair(query, [&object](std::string_view k, std::string_view v) {
       const std::string key(k), value(v);
       if (key != "mode" && key != "size" && key != "kind" && key != "limit" && key != "period" &&
-          key != "board") {
+          key != "board" && key != "variant" && key != "provisional") {
+        return false;
+      }
+      if (key == "provisional" &&
+          (value == "1" || value == "true" || value == "0" || value == "false")) {
+        object[key] = value == "1" || value == "true";
         return false;
       }
       std::int64_t number = 0;

@@ -337,7 +337,11 @@ std::string encode_race_over(const RaceOverView& r) {
   }
   json ratings = json::object();
   for (const auto& c : r.ratings)
-    ratings[std::string(c.player)] = {{"before", c.before}, {"after", c.after}};
+    ratings[std::string(c.player)] = {{"before", c.before},
+                                      {"after", c.after},
+                                      {"rd_before", c.rd_before},
+                                      {"rd", c.rd_after},
+                                      {"provisional", c.provisional}};
   json replays = json::object();
   for (const auto& l : r.replays) replays[std::string(l.player)] = l.game;
   json over{{"type", "race_over"},
@@ -346,6 +350,7 @@ std::string encode_race_over(const RaceOverView& r) {
             {"winner", r.winner ? json(*r.winner) : json(nullptr)},
             {"standings", std::move(standings)},
             {"ratings", std::move(ratings)},
+            {"variant", r.variant},
             {"replays", std::move(replays)}};
   if (r.ghost) {
     json margins = json::object();
@@ -366,8 +371,9 @@ std::string encode_leaderboard(const LeaderboardRequest& request,
   const bool daily = request.kind == LeaderboardKind::daily;
   auto entry_json = [rating](const LeaderboardEntry& e) -> json {
     if (rating) {
-      return {{"rank", e.rank},     {"player", e.player_id}, {"name", e.name},
-              {"rating", e.rating}, {"wins", e.wins},        {"losses", e.losses}};
+      return {
+          {"rank", e.rank}, {"player", e.player_id},        {"name", e.name}, {"rating", e.rating},
+          {"rd", e.rd},     {"provisional", e.provisional}, {"wins", e.wins}, {"losses", e.losses}};
     }
     return {
         {"rank", e.rank},         {"player", e.player_id}, {"name", e.name},    {"score", e.score},
@@ -385,6 +391,11 @@ std::string encode_leaderboard(const LeaderboardRequest& request,
          {"entries", std::move(list)},
          {"me", me ? entry_json(*me) : json(nullptr)}};
   if (daily) j["board"] = "daily";
+  if (rating) {
+    j["variant"] = to_string(request.variant);
+    j["provisional"] = request.provisional;
+    if (me) j["me"]["listed"] = me->listed;
+  }
   put_rid(j, rid);
   return dump(j);
 }
@@ -441,22 +452,56 @@ std::string encode_profile(const ProfileView& p) {
   for (const auto& b : p.bests) bests.push_back(result(b, false));
   json races = json::array();
   for (const auto& r : p.races) races.push_back(result(r, true));
-  json history = json::array();
-  for (const auto& [at, rating] : p.ratings) history.push_back({{"at", at}, {"rating", rating}});
+  const auto history_json = [](const std::vector<ProfileView::RatingPoint>& points) {
+    json history = json::array();
+    for (const auto& h : points)
+      history.push_back({{"at", h.at}, {"rating", h.rating}, {"rd", h.rd}});
+    return history;
+  };
+  json ratings = json::array();
+  ProfileView::VariantRating shown;  // the default variant's
+  for (const auto& v : p.ratings) {
+    if (v.variant == kDefaultVariant) shown = v;
+    ratings.push_back({{"variant", to_string(v.variant)},
+                       {"rating", v.rating},
+                       {"rd", v.rd},
+                       {"provisional", v.provisional},
+                       {"races", v.races},
+                       {"wins", v.wins},
+                       {"losses", v.losses},
+                       {"history", history_json(v.history)}});
+  }
   json achievements = json::array();
   for (const auto& a : p.achievements) achievements.push_back(achievement_json(a));
   return dump({{"id", p.player.id},
                {"name", p.player.name},
-               {"rating", p.rating},
+               {"rating", shown.rating},
+               {"rd", shown.rd},
+               {"provisional", shown.provisional},
+               {"variant", to_string(kDefaultVariant)},
+               {"ratings", std::move(ratings)},
                {"wins", p.wins},
                {"losses", p.losses},
                {"created_at", p.created_at},
                {"games", p.games},
                {"bests", std::move(bests)},
-               {"rating_history", std::move(history)},
+               {"rating_history", history_json(shown.history)},
                {"races", std::move(races)},
                {"achievements", std::move(achievements)},
                {"daily", {{"streak", p.daily_streak}, {"longest", p.longest_daily_streak}}}});
+}
+
+std::string encode_queued(const QueuedView& q, const Rid& rid) {
+  json j{{"type", "queued"},
+         {"variant", to_string(q.variant)},
+         {"rating", q.rating},
+         {"rd", q.rd},
+         {"window", q.window},
+         {"window_step", q.window_step},
+         {"window_every_ms", q.window_every_ms},
+         {"window_max", q.window_max}};
+  put_rid(j, rid);
+  return dump(j);
 }
 
 std::string encode_bare(std::string_view type, const Rid& rid) {

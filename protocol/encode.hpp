@@ -90,10 +90,15 @@ struct Standing {
   engine::GameState state = engine::GameState::playing;
   int place = 0;  // 0 is first; equal results share a place
 };
+// A racer's rating in the race's variant, before and after (whole points); rd_* are the
+// deviations; provisional: the after's deviation is at or above 110.
 struct RatingChange {
   std::string_view player;
   int before = 0;
   int after = 0;
+  int rd_before = 0;
+  int rd_after = 0;
+  bool provisional = false;
 };
 struct ReplayLink {
   std::string_view player;
@@ -112,6 +117,7 @@ struct RaceOverView {
   std::string_view code;
   std::string_view reason;  // target, time, all_over or forfeit
   std::optional<std::string_view> winner;
+  std::string_view variant;  // the rating variant (protocol/rating_variant.hpp)
   std::vector<Standing> standings;
   std::vector<RatingChange> ratings;
   std::vector<ReplayLink> replays;
@@ -188,22 +194,52 @@ struct ProfileView {
     std::int64_t at = 0;
     std::string_view outcome;  // a race game: won, lost or draw (empty: not known)
   };
+  struct RatingPoint {  // a rating after a race; rd 0: from before Glicko-2
+    std::int64_t at = 0;
+    int rating = 0;
+    int rd = 0;
+  };
+  struct VariantRating {  // a variant's rating now, its record, and its history (oldest first)
+    Variant variant = kDefaultVariant;
+    int rating = 0;
+    int rd = 0;
+    bool provisional = true;
+    int races = 0;
+    int wins = 0;
+    int losses = 0;
+    std::vector<RatingPoint> history;
+  };
   PlayerInfo player;
-  int rating = 0;
   int wins = 0;
   int losses = 0;
   std::int64_t created_at = 0;
   int games = 0;
   std::vector<Result> bests;
-  std::vector<std::pair<std::int64_t, int>> ratings;  // (Unix ms, rating after a race)
-  std::vector<Result> races;                          // newest first
-  std::vector<AchievementView> achievements;          // in the order they were granted
-  int daily_streak = 0;  // days in a row with a daily attempt, up to today
+  // Every variant, in kVariants' order: the default's is also the profile's "rating", "rd",
+  // "provisional" and "rating_history".
+  std::vector<VariantRating> ratings;
+  std::vector<Result> races;                  // newest first
+  std::vector<AchievementView> achievements;  // in the order they were granted
+  int daily_streak = 0;                       // days in a row with a daily attempt, up to today
   int longest_daily_streak = 0;
 };
 std::string encode_profile(const ProfileView& profile);
 
-// A message with only a type (queued, match_cancelled, stopped) and the rid.
+// {"type":"queued","variant","rating","rd","window","window_step","window_every_ms",
+// "window_max"}: quick match queued the player, looking for an opponent rated within ±window
+// of rating, the window growing by window_step every window_every_ms up to window_max.
+struct QueuedView {
+  Variant variant = kDefaultVariant;
+  int rating = 0;
+  int rd = 0;
+  int window = 0;
+  int window_step = 0;
+  std::int64_t window_every_ms = 0;
+  int window_max = 0;
+};
+std::string encode_queued(const QueuedView& queued, const Rid& rid);
+
+// A message with only a type (match_cancelled, stopped) and the rid.
 std::string encode_bare(std::string_view type, const Rid& rid);
 // Our addition: the direct reply to leave_room.
 std::string encode_left(std::string_view code, const Rid& rid);

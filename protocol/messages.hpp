@@ -9,6 +9,7 @@
 
 #include "engine/types.hpp"
 #include "protocol/period.hpp"
+#include "protocol/rating_variant.hpp"
 
 namespace tilerace::protocol {
 
@@ -224,6 +225,10 @@ struct LeaderboardRequest {
   int limit = 10;        // 1–100
   Period period;         // all time unless asked
   bool current = false;  // "day" or "week": period.kind's period at the time of answering
+  // kind rating: the variant ("variant", else the one mode and size are rated in), and
+  // whether provisional ratings are listed too ("provisional")
+  Variant variant = kDefaultVariant;
+  bool provisional = false;
 };
 
 // The period a request asks for, answered at now_ms (Unix milliseconds).
@@ -242,8 +247,11 @@ struct LeaderboardEntry {
   int moves = 0;
   std::string game_id;
   std::int64_t at = 0;  // Unix ms the game ended
-  // kind rating
+  // kind rating: in the board's variant
   int rating = 0;
+  int rd = 0;
+  bool provisional = false;  // rd at or above 110
+  bool listed = true;        // me only: false when the board leaves them out (provisional)
   int wins = 0;
   int losses = 0;
 };

@@ -39,6 +39,7 @@ Node::Node(const Options& options, NetworkThreads& threads, Store& store, NodeEd
               ? std::make_unique<BotFallback>(threads.main().get_executor(), *directory_, rooms_,
                                               std::chrono::seconds(options.quick_match_bot_after))
               : nullptr),
+      widening_(threads.main().get_executor(), *directory_),
       hasher_(std::max(1, options.password_threads)),
       desk_(worker_, hasher_),
       marks_(secrets.device_marks),
@@ -49,8 +50,8 @@ Node::Node(const Options& options, NetworkThreads& threads, Store& store, NodeEd
             {hasher_, sign_in_limits_, marks_, edge.names,
              std::int64_t{options.guest_name_days} * 86'400'000},
             play_settings(secrets)),
-      dispatcher_(play_, players_, rooms_, *directory_, worker_, metrics_, limits_,
-                  fallback_.get()),
+      dispatcher_(play_, players_, rooms_, *directory_, worker_, metrics_, limits_, fallback_.get(),
+                  &widening_),
       context_(make_context(secrets)),
       journal_(threads.main(), solo_games_, rooms_, play_.tournaments, worker_, metrics_) {}
 
@@ -169,6 +170,7 @@ asio::awaitable<void> Node::shutdown() {
   rooms_.stop();
   bots_.stop();  // computer racers take no more turns
   if (fallback_) fallback_->stop();
+  widening_.stop();
   play_.stop();  // presence's sweep, the challenges' expiry, the guard's checks
   sessions_.shutdown_all();
   co_await drain();

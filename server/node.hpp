@@ -45,6 +45,7 @@
 #include "server/play/operator_desk.hpp"
 #include "server/play/play_services.hpp"
 #include "server/play/sign_in_limits.hpp"
+#include "server/play/widening_search.hpp"
 #include "server/store/store.hpp"
 #include "server/store/store_worker.hpp"
 
@@ -124,6 +125,7 @@ class Node final : private ClusterEvents {
   TournamentMembers tournament_members_;
   std::unique_ptr<RoomDirectory> directory_;  // this node's, or the cluster's
   std::unique_ptr<BotFallback> fallback_;     // null: quick match never offers the computer
+  WideningSearch widening_;                   // quick match's windows, asked again as they grow
   PasswordHasher hasher_;
   OperatorDesk desk_;
   SignInLimits sign_in_limits_;

@@ -5,7 +5,7 @@
 // is the hash of the shell, tests/web/service_worker.test.mjs keeps it true) installs in the
 // background and waits; the page offers "reload" (updates.js) and tells it to take over only
 // when the player says so.
-const VERSION = 'c782d265a975';
+const VERSION = '0521ceb606e1';
 const CACHE = `tilerace-${VERSION}`;
 export const SHELL = [
   'index.html', 'style.css', 'manifest.webmanifest',
@@ -15,7 +15,7 @@ export const SHELL = [
   'js/controller.js', 'js/controls.js', 'js/daily_view.js', 'js/engine.js', 'js/feedback.js', 'js/friends_view.js',
   'js/handshake.js', 'js/i18n.js', 'js/input.js', 'js/leaderboard_view.js', 'js/lobby_view.js', 'js/notice_view.js',
   'js/overlay_view.js', 'js/page_view.js', 'js/page_words.js', 'js/practice.js', 'js/practice_play.js', 'js/prediction.js',
-  'js/profile_view.js', 'js/race_view.js', 'js/replay_view.js', 'js/sound.js', 'js/state.js', 'js/storage.js',
+  'js/profile_view.js', 'js/race_view.js', 'js/rating_words.js', 'js/replay_view.js', 'js/sound.js', 'js/state.js', 'js/storage.js',
   'js/tournament_view.js', 'js/updates.js', 'js/views.js',
   'js/reducers/account.js', 'js/reducers/lobby.js', 'js/reducers/play.js', 'js/reducers/race.js',
   'js/reducers/room.js', 'js/reducers/social.js', 'js/reducers/tournament.js',

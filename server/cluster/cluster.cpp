@@ -324,7 +324,7 @@ asio::awaitable<void> Cluster::check_matches() {
   std::vector<std::string> waiting;
   {
     std::lock_guard lock(mutex_);
-    for (const auto& [player, key] : queued_) waiting.push_back(player);
+    for (const auto& [player, q] : queued_) waiting.push_back(player);
   }
   if (waiting.empty()) co_return;
   const RedisReply reply = co_await eval(kTakeMatches, waiting);
@@ -360,13 +360,15 @@ asio::awaitable<void> Cluster::reclaim() {
       const std::vector<std::string> args{code, settings_.node};
       co_await eval(kClaim, args);
     }
-    std::map<std::string, std::string> queued;
+    std::map<std::string, Queued> queued;
     {
       std::lock_guard lock(mutex_);
       queued = queued_;
     }
-    for (const auto& [player, key] : queued) {
-      const std::vector<std::string> args{key, settings_.node, player, "1"};
+    for (const auto& [player, q] : queued) {
+      const std::vector<std::string> args{q.key, settings_.node, player,
+                                          std::to_string(q.seeking.rating),
+                                          std::to_string(q.seeking.rd)};
       co_await eval(kUnqueue, args);
     }
     co_await events_.reclaim_players();
@@ -423,17 +425,42 @@ std::vector<std::string> Cluster::remote_rooms() const {
 }
 
 asio::awaitable<std::optional<Cluster::Waiting>> Cluster::pair(const std::string& key,
-                                                               const std::string& player) {
+                                                               const std::string& player,
+                                                               Seeking seeking, bool again,
+                                                               bool& gone) {
   // Not before this node's first beat: others would take its entry for a dead node's.
   if (!available()) throw RedisUnavailable("this node is not in the cluster yet");
-  const std::vector<std::string> args{key, settings_.node, player};
+  const MatchWindow& w = kMatchWindow;
+  const std::vector<std::string> args{key,
+                                      settings_.node,
+                                      player,
+                                      std::to_string(seeking.rating),
+                                      std::to_string(seeking.rd),
+                                      std::to_string(w.base),
+                                      std::to_string(w.step),
+                                      std::to_string(w.every.count()),
+                                      std::to_string(w.max),
+                                      again ? "1" : "0"};
   const RedisReply reply = co_await eval(kPair, args);
+  gone = again && reply.elements.empty() && reply.type == RedisReply::Type::integer;
+  std::lock_guard lock(mutex_);
   if (reply.elements.size() == 2) {
+    queued_.erase(player);
     co_return Waiting{reply.elements[0].str, reply.elements[1].str};
   }
-  std::lock_guard lock(mutex_);
-  queued_[player] = key;
+  if (gone) {
+    queued_.erase(player);
+  } else if (!again) {
+    queued_[player] = {key, seeking};
+  }
   co_return std::nullopt;
+}
+
+std::optional<Seeking> Cluster::seeking_of(const std::string& player) const {
+  std::lock_guard lock(mutex_);
+  const auto it = queued_.find(player);
+  if (it == queued_.end()) return std::nullopt;
+  return it->second.seeking;
 }
 
 asio::awaitable<bool> Cluster::unqueue(const std::string& player) {
@@ -442,7 +469,7 @@ asio::awaitable<bool> Cluster::unqueue(const std::string& player) {
     std::lock_guard lock(mutex_);
     const auto it = queued_.find(player);
     if (it == queued_.end()) co_return false;
-    key = it->second;
+    key = it->second.key;
     queued_.erase(it);
   }
   const std::vector<std::string> args{key, settings_.node, player};
@@ -495,13 +522,13 @@ asio::awaitable<void> Cluster::leave() {
   }
   try {
     co_await eval(kLeave, args);
-    std::map<std::string, std::string> queued;
+    std::map<std::string, Queued> queued;
     {
       std::lock_guard lock(mutex_);
       queued.swap(queued_);
     }
-    for (const auto& [player, key] : queued) {
-      const std::vector<std::string> unqueue_args{key, settings_.node, player};
+    for (const auto& [player, q] : queued) {
+      const std::vector<std::string> unqueue_args{q.key, settings_.node, player};
       co_await eval(kUnqueue, unqueue_args);
     }
     spdlog::info("cluster: left the directory");

@@ -6,8 +6,9 @@
 //   the set of known nodes;
 // - room codes: `code → node`, claimed atomically (absent or already ours) before a room
 //   exists, released when it closes; the node's public rooms as one leased list;
-// - the quick-match queues: entries `node|player`; pairing pops the longest-waiting entry of a
-//   live node in one script, or queues the asker. The node that pairs hosts the race and
+// - the quick-match pools: entries `node|player` by rating; pairing takes the closest entry of
+//   a live node within both windows in one script, or queues the asker (and asks again as
+//   their window widens: the pool's order is the rating's). The node that pairs hosts the race and
 //   leaves `match:<player>` (code and URL) for the partner's node, with a wake-up on that
 //   node's control channel; the partner's node also looks on every heartbeat, so a lost
 //   wake-up strands nobody.
@@ -55,6 +56,7 @@
 #include "server/base/metrics.hpp"
 #include "server/cluster/cluster_events.hpp"
 #include "server/cluster/redis_types.hpp"
+#include "server/game/matchmaker.hpp"
 #include "server/game/move_journal.hpp"
 #include "server/game/solo_games.hpp"
 #include "server/store/game_store.hpp"
@@ -128,10 +130,14 @@ class Cluster final : public MoveJournal {
   boost::asio::awaitable<void> tell(const std::string& node, std::string message);
 
   // Arguments passed by reference must outlive the await.
-  // Quick match for key (mode/size): the partner popped from the queue, or nullopt when
-  // player was queued instead.
+  // Quick match for key (mode/size): the partner taken from the pool, or nullopt when player
+  // was queued instead (kPair). again: player is waiting already (their window grew); then
+  // gone is set when they are not in the pool any more.
   boost::asio::awaitable<std::optional<Waiting>> pair(const std::string& key,
-                                                      const std::string& player);
+                                                      const std::string& player, Seeking seeking,
+                                                      bool again, bool& gone);
+  // What player (of this node) waits in a pool with, if they do.
+  std::optional<Seeking> seeking_of(const std::string& player) const;
   // Takes player out of its queue; false when it was not queued (a pairing took it already).
   boost::asio::awaitable<bool> unqueue(const std::string& player);
   // Takes player out of its queue in the background (it left or disconnected).
@@ -198,8 +204,12 @@ class Cluster final : public MoveJournal {
   mutable std::mutex mutex_;  // guards what follows
   std::vector<std::string> remote_rooms_;
   std::vector<std::string> node_urls_;
-  std::map<std::string, std::string> queued_;  // player → queue key, for this node's players
-  std::set<std::string> unjournaled_;          // races an append failed for
+  struct Queued {
+    std::string key;
+    Seeking seeking;
+  };
+  std::map<std::string, Queued> queued_;  // this node's players in a pool
+  std::set<std::string> unjournaled_;     // races an append failed for
 };
 
 }  // namespace tilerace::server

@@ -20,7 +20,8 @@ namespace redis_scripts {
 // rooms:<n> its public rooms (an encoded list), leased; code:<c> → node; codes:<n> the
 // codes it claimed; leaving:<n> it left on SIGTERM and may come back; orphans the nodes whose
 // journaled races wait to be adopted; adopting:<n> → the node adopting them, leased;
-// queue:<key> the quick-match queue (entries node|player); match:<player> "code url" of its
+// pool:<key> the quick-match pool (a sorted set of node|player by rating) and pooled:<key>
+// (each one's "rd since"); match:<player> "code url" of its
 // paired room; channel control:<n>. Friends (server/play/cluster_reach.hpp): presence:<player>
 // "node\n<presence message>" as its node last published it (a day's expiry; only a live
 // node's counts); challenge:<id> → the node holding it, until it expires. Connections
@@ -163,43 +164,92 @@ if redis.call('PTTL', 'tilerace:node:' .. owner) < tonumber(ARGV[2]) then return
 return {owner, url}
 )lua";
 
-// ARGV: queue key, node, player. Pops the longest-waiting entry of another player on a live
-// node ({node, player}); otherwise queues the asker (once) and returns nil. Entries of a node
-// whose lease lapsed but which is not reaped yet (or is restarting) keep their places; those
-// of a reaped node are dropped.
+// The quick-match pool of a key (mode:size): a sorted set of `node|player` by rating, and a
+// hash of each one's `rd since` (Redis's clock, ms).
+//
+// ARGV: key, node, player, rating, rd, window base, step, every (ms), max, again (0|1).
+// Pairs the player with the entry of another player on a live node closest to their rating
+// within both windows (server/rules/match_window.hpp; then the longest waiting), taking both
+// out of the pool: returns {node, player}. Otherwise queues the asker (keeping the wait of
+// one already queued) and returns nil — or, with again = 1, returns 0 when the asker is not
+// in the pool any more. One already queued keeps the rating it was queued with. Entries of a
+// node whose lease lapsed but which is not reaped yet (or is restarting) keep their places but
+// pair nobody; those of a reaped node are dropped.
 inline constexpr std::string_view kPair = R"lua(
-local q = 'tilerace:queue:' .. ARGV[1]
+local pool = 'tilerace:pool:' .. ARGV[1]
+local info = 'tilerace:pooled:' .. ARGV[1]
 local mine = ARGV[2] .. '|' .. ARGV[3]
-redis.call('LREM', q, 0, mine)
-local kept = {}
-local found = nil
-while true do
-  local head = redis.call('LPOP', q)
-  if not head then break end
-  local bar = string.find(head, '|', 1, true)
-  if bar then
-    local node, player = string.sub(head, 1, bar - 1), string.sub(head, bar + 1)
-    if player ~= ARGV[3] and redis.call('EXISTS', 'tilerace:node:' .. node) == 1 then
-      found = {node, player}
-      break
-    end
-    if redis.call('SISMEMBER', 'tilerace:nodes', node) == 1 or
-       redis.call('EXISTS', 'tilerace:leaving:' .. node) == 1 then
-      table.insert(kept, head)
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local base, step, every, max = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8]),
+  tonumber(ARGV[9])
+local function parse(held)
+  local space = string.find(held, ' ', 1, true)
+  return tonumber(string.sub(held, 1, space - 1)), tonumber(string.sub(held, space + 1))
+end
+local function window(rd, since)
+  return math.min(max, base + rd + step * math.floor((now - since) / every))
+end
+local rating, rd, since = tonumber(ARGV[4]), tonumber(ARGV[5]), now
+local held = redis.call('HGET', info, mine)
+if held then
+  rd, since = parse(held)
+  rating = tonumber(redis.call('ZSCORE', pool, mine))
+elseif ARGV[10] == '1' then
+  return 0
+end
+local reach = window(rd, since)
+local best, best_gap, best_since = nil, nil, nil
+local near = redis.call('ZRANGEBYSCORE', pool, rating - max, rating + max, 'WITHSCORES')
+for i = 1, #near, 2 do
+  local entry, score = near[i], tonumber(near[i + 1])
+  local bar = string.find(entry, '|', 1, true)
+  local node, player = string.sub(entry, 1, bar - 1), string.sub(entry, bar + 1)
+  if player ~= ARGV[3] then
+    if redis.call('EXISTS', 'tilerace:node:' .. node) == 1 then
+      local theirs = redis.call('HGET', info, entry)
+      if theirs then
+        local their_rd, their_since = parse(theirs)
+        local gap = math.abs(score - rating)
+        if gap <= math.min(reach, window(their_rd, their_since)) and
+           (not best or gap < best_gap or (gap == best_gap and their_since < best_since)) then
+          best, best_gap, best_since = {node, player}, gap, their_since
+        end
+      end
+    elseif redis.call('SISMEMBER', 'tilerace:nodes', node) == 0 and
+           redis.call('EXISTS', 'tilerace:leaving:' .. node) == 0 then
+      redis.call('ZREM', pool, entry)
+      redis.call('HDEL', info, entry)
     end
   end
 end
-for i = #kept, 1, -1 do redis.call('LPUSH', q, kept[i]) end
-if found then return found end
-redis.call('RPUSH', q, mine)
+if best then
+  local theirs = best[1] .. '|' .. best[2]
+  redis.call('ZREM', pool, theirs, mine)
+  redis.call('HDEL', info, theirs, mine)
+  return best
+end
+if not held then
+  redis.call('ZADD', pool, rating, mine)
+  redis.call('HSET', info, mine, rd .. ' ' .. now)
+end
 return nil
 )lua";
 
-// ARGV: queue key, node, player [, 1 to queue it again at the end]. The number removed.
+// ARGV: key, node, player [, rating, rd: to queue it again, its wait starting now]. The
+// number removed.
 inline constexpr std::string_view kUnqueue = R"lua(
-local q = 'tilerace:queue:' .. ARGV[1]
-local removed = redis.call('LREM', q, 0, ARGV[2] .. '|' .. ARGV[3])
-if ARGV[4] then redis.call('RPUSH', q, ARGV[2] .. '|' .. ARGV[3]) end
+local pool = 'tilerace:pool:' .. ARGV[1]
+local info = 'tilerace:pooled:' .. ARGV[1]
+local entry = ARGV[2] .. '|' .. ARGV[3]
+local removed = redis.call('ZREM', pool, entry)
+redis.call('HDEL', info, entry)
+if ARGV[4] then
+  local t = redis.call('TIME')
+  redis.call('ZADD', pool, ARGV[4], entry)
+  redis.call('HSET', info, entry, ARGV[5] .. ' ' .. (tonumber(t[1]) * 1000 +
+    math.floor(tonumber(t[2]) / 1000)))
+end
 return removed
 )lua";
 

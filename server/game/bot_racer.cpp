@@ -23,7 +23,7 @@ std::optional<engine::BotStrength> bot_of_player_id(std::string_view id) {
 
 BotRacer::BotRacer(engine::BotStrength strength, const RoomServices& services)
     : player_(std::make_shared<Player>(bot_player_id(strength), bot_player_name(strength),
-                                       kStartRating, strength)),
+                                       PlayerRatings{}, strength)),
       pool_(*services.bots),
       timer_(services.executor),
       interval_(std::chrono::duration_cast<std::chrono::steady_clock::duration>(

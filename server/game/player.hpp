@@ -11,15 +11,16 @@
 
 #include "engine/types.hpp"
 #include "server/rules/participant.hpp"
+#include "server/rules/variant_rating.hpp"
 
 namespace tilerace::server {
 
 class Room;
 
 struct Player {
-  Player(std::string id_, std::string name_, int rating_,
+  Player(std::string id_, std::string name_, const PlayerRatings& ratings_ = {},
          std::optional<engine::BotStrength> bot_ = std::nullopt)
-      : id(std::move(id_)), bot(bot_), rating(rating_), name_(std::move(name_)) {}
+      : id(std::move(id_)), bot(bot_), ratings(ratings_), name_(std::move(name_)) {}
 
   const std::string id;
   // The name shown; a rename (or a rename on another node, seen at sign-in) changes it.
@@ -53,7 +54,8 @@ struct Player {
   // The room this player is a member of; cleared on leaving. Weak: the registry owns rooms,
   // and a room holds its players, so a strong link back would be a cycle.
   std::weak_ptr<Room> room;
-  int rating;  // Elo; updated when a race result is committed
+  // Per variant (protocol::index_of); one changes when a race result is committed.
+  PlayerRatings ratings;
 
  private:
   mutable std::mutex name_mutex_;

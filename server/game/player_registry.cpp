@@ -8,7 +8,7 @@ std::shared_ptr<Player> PlayerRegistry::adopt(const PlayerRecord& record) {
   std::lock_guard lock(mutex_);
   auto& slot = players_[record.id];
   if (!slot) {
-    slot = std::make_shared<Player>(record.id, record.name, record.rating);
+    slot = std::make_shared<Player>(record.id, record.name, record.ratings);
     slot->registered = record.registered_at > 0;
   }
   return slot;

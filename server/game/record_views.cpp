@@ -1,5 +1,6 @@
 #include "server/game/record_views.hpp"
 
+#include "server/base/unix_time.hpp"
 #include "server/store/achievements.hpp"
 
 namespace tilerace::server {
@@ -12,7 +13,10 @@ LeaderboardQuery query_of(const protocol::LeaderboardRequest& request, std::stri
                                                                      : BoardKind::score,
           .limit = request.limit,
           .player_id = std::move(player_id),
-          .period = request.period};
+          .period = request.period,
+          .variant = request.variant,
+          .provisional = request.provisional,
+          .now = unix_ms()};
 }
 
 protocol::LeaderboardEntry view_of(const BoardEntry& e) {
@@ -25,6 +29,9 @@ protocol::LeaderboardEntry view_of(const BoardEntry& e) {
           .game_id = e.game_id,
           .at = e.at,
           .rating = e.rating,
+          .rd = e.rd,
+          .provisional = e.provisional,
+          .listed = e.listed,
           .wins = e.wins,
           .losses = e.losses};
 }

@@ -33,7 +33,8 @@ Seat Room::seat_of(const std::shared_ptr<Player>& player, bool connected) {
   players_.emplace(player->id, player);
   std::lock_guard lock(player->mutex);
   return {player->id, player->name(), player->bot,
-          connected ? player->connection : std::weak_ptr<Participant>(), player->rating};
+          connected ? player->connection : std::weak_ptr<Participant>(),
+          player->ratings[protocol::index_of(variant_)]};
 }
 
 std::shared_ptr<Room> Room::make(std::string code, const protocol::RoomOptions& options,
@@ -42,6 +43,7 @@ std::shared_ptr<Room> Room::make(std::string code, const protocol::RoomOptions& 
   room->code_ = code;
   room->public_ = options.is_public;
   room->tournament_ = options.tournament;
+  room->variant_ = protocol::variant_of(options.mode, options.size);
   room->state_.emplace(std::move(code), options, room->services_.settings, std::move(ghost));
   return room;
 }
@@ -53,6 +55,7 @@ std::shared_ptr<Room> Room::restore(const ActiveRaceRecord& record,
   room->code_ = record.room;
   room->public_ = record.options.is_public;
   room->tournament_ = record.options.tournament;
+  room->variant_ = protocol::variant_of(record.options.mode, record.options.size);
   std::vector<Seat> seats;
   for (const auto& player : players) {
     seats.push_back(player ? room->seat_of(player, false) : Seat{});
@@ -110,7 +113,7 @@ void Room::apply_locked(RaceEffects fx, Participant* asker) {
   for (const auto& [id, rating] : fx.ratings) {
     if (const auto it = players_.find(id); it != players_.end()) {
       std::lock_guard lock(it->second->mutex);
-      it->second->rating = rating;
+      it->second->ratings[protocol::index_of(variant_)] = rating;
     }
   }
   for (const std::string& id : fx.released) {
@@ -228,13 +231,13 @@ asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result
 void Room::join(const std::shared_ptr<Player>& player, const std::shared_ptr<Participant>& to,
                 const protocol::Rid& rid) {
   std::unique_lock lock(mutex_);
-  Seat seat{player->id, player->name(), player->bot, to, 0};
+  Seat seat{player->id, player->name(), player->bot, to, {}};
   bool claimed = false;
   {
     std::lock_guard player_lock(player->mutex);
     claimed = player->room.expired();
     if (claimed) player->room = weak_from_this();
-    seat.rating = player->rating;
+    seat.rating = player->ratings[protocol::index_of(variant_)];
   }
   if (claimed) players_.emplace(player->id, player);
   apply_locked(state_->join(seat, claimed, rid, RaceState::Clock::now()), to.get());

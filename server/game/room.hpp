@@ -199,7 +199,8 @@ class Room : public std::enable_shared_from_this<Room> {
   RoomServices services_;
   std::string code_;
   bool public_ = false;
-  std::string tournament_;  // a tournament's match room: its code
+  std::string tournament_;                                 // a tournament's match room: its code
+  protocol::Variant variant_ = protocol::kDefaultVariant;  // its races are rated in
   mutable std::mutex mutex_;
   std::optional<RaceState> state_;
   // Everyone the rules hold as a racer (RaceState::seated), by player id: their Player, to

@@ -152,7 +152,7 @@ std::vector<LoadedRace> load_races(const std::vector<ActiveRaceRecord>& races,
             game ? accounts.find_player(game->player_id) : std::nullopt;
         if (!owner) break;
         entry.ghost =
-            std::make_shared<const GhostRun>(ghost_run_of(*game, owner->name, owner->rating));
+            std::make_shared<const GhostRun>(ghost_run_of(*game, owner->name, owner->ratings));
         entry.racers.push_back(nullptr);  // the ghost: the restored room seats its own
         continue;
       }

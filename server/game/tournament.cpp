@@ -10,9 +10,12 @@ namespace tilerace::server {
 
 namespace {
 
-TournamentState::Member member_of(Player& player) {
+// player as a member of a tournament of options: seeded by their rating in its variant.
+TournamentState::Member member_of(Player& player, const protocol::TournamentOptions& options) {
+  const auto variant = protocol::variant_of(options.mode, options.size);
   std::lock_guard lock(player.mutex);
-  return {player.id, player.name(), player.rating, false};
+  return {player.id, player.name(),
+          shown(player.ratings[protocol::index_of(variant)].rating.rating), false};
 }
 
 std::shared_ptr<Participant> connection_of(Player& player) {
@@ -38,7 +41,8 @@ std::shared_ptr<Tournament> Tournament::make(std::string code,
                 std::chrono::milliseconds(*options.starts - t->services_.wall_clock());
   }
   std::lock_guard lock(t->mutex_);
-  t->state_.emplace(std::move(code), options, member_of(*host), starts_at, t->services_.wall_clock);
+  t->state_.emplace(std::move(code), options, member_of(*host, options), starts_at,
+                    t->services_.wall_clock);
   t->services_.members->link(host->id, t);
   return t;
 }
@@ -106,7 +110,7 @@ void Tournament::saved(std::uint64_t version) {
 void Tournament::join(const std::shared_ptr<Player>& player, Participant& to,
                       const protocol::Rid& rid) {
   std::lock_guard lock(mutex_);
-  Effects fx = state_->join(member_of(*player));
+  Effects fx = state_->join(member_of(*player, state_->options()));
   if (!fx.error) services_.members->link(player->id, shared_from_this());
   apply_locked(std::move(fx), &to, rid);
 }

@@ -61,12 +61,25 @@ asio::awaitable<http::message_generator> profile_response(const Request& req, st
                                          .at = g.ended_at};
   };
   protocol::ProfileView view{.player = {p->player.id, p->player.name},
-                             .rating = p->player.rating,
                              .wins = p->player.wins,
                              .losses = p->player.losses,
                              .created_at = p->player.created_at,
-                             .games = p->games,
-                             .ratings = p->ratings};
+                             .games = p->games};
+  const std::int64_t now = unix_ms();
+  for (const protocol::Variant v : protocol::kVariants) {
+    const glicko2::Rating r = p->player.ratings[protocol::index_of(v)].at_time(now);
+    auto& shown_v = view.ratings.emplace_back(protocol::ProfileView::VariantRating{
+        .variant = v, .rating = shown(r.rating), .rd = shown(r.rd), .provisional = provisional(r)});
+    for (const VariantStanding& s : p->standings) {
+      if (s.variant != v) continue;
+      shown_v.races = s.races;
+      shown_v.wins = s.wins;
+      shown_v.losses = s.losses;
+    }
+    for (const RatingPoint& h : p->history) {
+      if (h.variant == v) shown_v.history.push_back({h.at, h.rating, h.rd});
+    }
+  }
   for (const GameRecord& g : p->bests) view.bests.push_back(result(g));
   for (const RaceGameRecord& g : p->races) {
     view.races.push_back(result(g.game));

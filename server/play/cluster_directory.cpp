@@ -41,12 +41,29 @@ asio::awaitable<bool> ClusterDirectory::unqueue(std::shared_ptr<Player> player) 
 }
 
 asio::awaitable<QuickMatchResult> ClusterDirectory::quick_match(std::shared_ptr<Player> player,
-                                                                protocol::RoomOptions options) {
+                                                                protocol::RoomOptions options,
+                                                                Seeking seeking) {
+  co_return co_await pair(std::move(player), options, seeking, false);
+}
+
+asio::awaitable<QuickMatchResult> ClusterDirectory::rematch(std::shared_ptr<Player> player,
+                                                            protocol::RoomOptions options) {
+  const std::optional<Seeking> seeking = cluster_.seeking_of(player->id);
+  if (!seeking) co_return QuickMatchResult{QuickMatchResult::Outcome::gone, nullptr};
+  co_return co_await pair(std::move(player), options, *seeking, true);
+}
+
+asio::awaitable<QuickMatchResult> ClusterDirectory::pair(std::shared_ptr<Player> player,
+                                                         protocol::RoomOptions options,
+                                                         Seeking seeking, bool again) {
   using Outcome = QuickMatchResult::Outcome;
   const std::string key =
       std::string(engine::to_string(options.mode)) + ":" + std::to_string(options.size);
   for (int attempt = 0; attempt < kPairAttempts; ++attempt) {
-    const std::optional<Cluster::Waiting> partner = co_await cluster_.pair(key, player->id);
+    bool gone = false;
+    const std::optional<Cluster::Waiting> partner =
+        co_await cluster_.pair(key, player->id, seeking, again && attempt == 0, gone);
+    if (gone) co_return QuickMatchResult{Outcome::gone, nullptr};
     if (!partner) co_return QuickMatchResult{Outcome::queued, nullptr};
     const bool here = partner->node == cluster_.settings().node;
     std::shared_ptr<Player> waiting = players_.find(partner->player);

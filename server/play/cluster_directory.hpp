@@ -39,7 +39,10 @@ class ClusterDirectory final : public RoomDirectory {
   std::vector<std::string> remote_rooms() const override { return cluster_.remote_rooms(); }
   std::vector<std::string> node_urls() const override { return cluster_.node_urls(); }
   boost::asio::awaitable<QuickMatchResult> quick_match(std::shared_ptr<Player> player,
-                                                       protocol::RoomOptions options) override;
+                                                       protocol::RoomOptions options,
+                                                       Seeking seeking) override;
+  boost::asio::awaitable<QuickMatchResult> rematch(std::shared_ptr<Player> player,
+                                                   protocol::RoomOptions options) override;
   boost::asio::awaitable<bool> unqueue(std::shared_ptr<Player> player) override;
   void leave_queue(Player& player) override { cluster_.leave_queue(player.id); }
   // A member of a tournament on another node, between matches, is sent there the same way.
@@ -52,6 +55,11 @@ class ClusterDirectory final : public RoomDirectory {
   static constexpr std::chrono::milliseconds kResumeEvery{500};
 
  private:
+  // quick_match and rematch (again): a partner from the shared pool, seated here; a partner
+  // found busy is skipped and the pool asked again (the player queued anew if nobody is left).
+  boost::asio::awaitable<QuickMatchResult> pair(std::shared_ptr<Player> player,
+                                                protocol::RoomOptions options, Seeking seeking,
+                                                bool again);
   boost::asio::awaitable<void> resume(std::weak_ptr<Participant> to,
                                       std::shared_ptr<Player> player);
 

@@ -18,7 +18,9 @@
 #include "server/game/record_views.hpp"
 #include "server/game/store_journal.hpp"
 #include "server/play/bot_fallback.hpp"
+#include "server/play/widening_search.hpp"
 #include "server/rules/daily.hpp"
+#include "server/rules/match_window.hpp"
 #include "server/store/account_store.hpp"
 #include "server/store/board_store.hpp"
 #include "server/store/game_store.hpp"
@@ -30,7 +32,7 @@ using protocol::ErrorCode;
 
 Dispatcher::Dispatcher(PlayServices& play, PlayerRegistry& players, RoomRegistry& rooms,
                        RoomDirectory& directory, StoreWorker& store, Metrics& metrics,
-                       AddressLimits& limits, BotFallback* fallback)
+                       AddressLimits& limits, BotFallback* fallback, WideningSearch* widening)
     : players_(players),
       rooms_(rooms),
       directory_(directory),
@@ -38,6 +40,7 @@ Dispatcher::Dispatcher(PlayServices& play, PlayerRegistry& players, RoomRegistry
       metrics_(metrics),
       limits_(limits),
       fallback_(fallback),
+      widening_(widening),
       play_(play) {}
 
 // Hello first; then each message to its route. Checks that concern one message type live in
@@ -438,7 +441,7 @@ asio::awaitable<std::shared_ptr<const GhostRun>> Dispatcher::load_ghost(Connecti
     error(c, refusal->code, refusal->message, rid);
     co_return nullptr;
   }
-  co_return std::make_shared<const GhostRun>(ghost_run_of(*game, owner->name, owner->rating));
+  co_return std::make_shared<const GhostRun>(ghost_run_of(*game, owner->name, owner->ratings));
 }
 
 asio::awaitable<void> Dispatcher::create_room(Connection& c, protocol::RoomOptions options,
@@ -492,19 +495,36 @@ asio::awaitable<void> Dispatcher::quick_match(Connection& c, const protocol::Qui
                                               const protocol::Rid& rid) {
   stop_spectating(c);
   const protocol::RoomOptions options = quick_match_room(m);
+  const protocol::Variant variant = protocol::variant_of(options.mode, options.size);
+  glicko2::Rating rating;
+  {
+    std::lock_guard lock(c.player->mutex);
+    rating = c.player->ratings[protocol::index_of(variant)].at_time(unix_ms());
+  }
   QuickMatchResult result;
   try {
-    result = co_await directory_.quick_match(c.player, options);
+    result = co_await directory_.quick_match(c.player, options, {rating.rating, rating.rd});
   } catch (const std::exception& e) {
     spdlog::debug("quick_match: {}", e.what());
     send_unavailable(c, rid);
     co_return;
   }
   switch (result.outcome) {
-    case QuickMatchResult::Outcome::queued:
-      c.send(protocol::encode_bare("queued", rid));
+    case QuickMatchResult::Outcome::queued: {
+      const MatchWindow& w = kMatchWindow;
+      c.send(protocol::encode_queued({.variant = variant,
+                                      .rating = shown(rating.rating),
+                                      .rd = shown(rating.rd),
+                                      .window = shown(w.at(rating.rd, {})),
+                                      .window_step = shown(w.step),
+                                      .window_every_ms = w.every.count(),
+                                      .window_max = shown(w.max)},
+                                     rid));
       if (fallback_ != nullptr) fallback_->queued(c.player, options);
+      if (widening_ != nullptr) widening_->queued(c.player, options);
       break;
+    }
+    case QuickMatchResult::Outcome::gone:  // not asked again: only a rematch finds one gone
     case QuickMatchResult::Outcome::refused:
       error(c, ErrorCode::already_in_room, "leave your room first", rid);
       break;

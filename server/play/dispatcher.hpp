@@ -24,6 +24,7 @@ namespace tilerace::server {
 
 class AddressLimits;
 class BotFallback;
+class WideningSearch;
 
 class Dispatcher {
  public:
@@ -31,10 +32,11 @@ class Dispatcher {
   using Work = std::optional<boost::asio::awaitable<void>>;
 
   // play: the features routed to. directory: this node's (LocalDirectory) or the cluster's.
-  // fallback: null when quick match never offers the computer.
+  // fallback: null when quick match never offers the computer. widening: null when a waiting
+  // player is paired only by whoever comes next (windows never widen).
   Dispatcher(PlayServices& play, PlayerRegistry& players, RoomRegistry& rooms,
              RoomDirectory& directory, StoreWorker& store, Metrics& metrics, AddressLimits& limits,
-             BotFallback* fallback = nullptr);
+             BotFallback* fallback = nullptr, WideningSearch* widening = nullptr);
 
   // Handles one decoded message (or decode error) from connection. What needs no storage or
   // Redis is done before this returns (most messages: moves, rooms, pings), and nullopt comes
@@ -152,6 +154,7 @@ class Dispatcher {
   Metrics& metrics_;
   AddressLimits& limits_;
   BotFallback* fallback_;
+  WideningSearch* widening_;
   PlayServices& play_;
 };
 

@@ -10,18 +10,42 @@ asio::awaitable<std::optional<std::string>> LocalDirectory::locate(std::string) 
   co_return std::nullopt;  // every room of this world is here
 }
 
-asio::awaitable<QuickMatchResult> LocalDirectory::quick_match(std::shared_ptr<Player> player,
-                                                              protocol::RoomOptions options) {
-  QuickMatchResult result;
-  const auto outcome = matchmaker_.match(
-      {options.mode, options.size}, player, [&](const std::shared_ptr<Player>& waiting) {
-        return rooms_.create_matched(options, waiting, player, result.room);
-      });
+namespace {
+
+QuickMatchResult::Outcome outcome_of(Matchmaker::Outcome outcome) {
   switch (outcome) {
-    case Matchmaker::Outcome::queued: result.outcome = QuickMatchResult::Outcome::queued; break;
-    case Matchmaker::Outcome::refused: result.outcome = QuickMatchResult::Outcome::refused; break;
-    case Matchmaker::Outcome::paired: result.outcome = QuickMatchResult::Outcome::paired; break;
+    case Matchmaker::Outcome::queued: break;
+    case Matchmaker::Outcome::refused: return QuickMatchResult::Outcome::refused;
+    case Matchmaker::Outcome::paired: return QuickMatchResult::Outcome::paired;
+    case Matchmaker::Outcome::gone: return QuickMatchResult::Outcome::gone;
   }
+  return QuickMatchResult::Outcome::queued;
+}
+
+}  // namespace
+
+asio::awaitable<QuickMatchResult> LocalDirectory::quick_match(std::shared_ptr<Player> player,
+                                                              protocol::RoomOptions options,
+                                                              Seeking seeking) {
+  QuickMatchResult result;
+  const auto outcome =
+      matchmaker_.match({options.mode, options.size}, player, seeking, Matchmaker::Clock::now(),
+                        [&](const std::shared_ptr<Player>& waiting) {
+                          return rooms_.create_matched(options, waiting, player, result.room);
+                        });
+  result.outcome = outcome_of(outcome);
+  co_return result;
+}
+
+asio::awaitable<QuickMatchResult> LocalDirectory::rematch(std::shared_ptr<Player> player,
+                                                          protocol::RoomOptions options) {
+  QuickMatchResult result;
+  const auto outcome =
+      matchmaker_.rematch({options.mode, options.size}, player, Matchmaker::Clock::now(),
+                          [&](const std::shared_ptr<Player>& waiting) {
+                            return rooms_.create_matched(options, waiting, player, result.room);
+                          });
+  result.outcome = outcome_of(outcome);
   co_return result;
 }
 

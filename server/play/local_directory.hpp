@@ -17,7 +17,10 @@ class LocalDirectory final : public RoomDirectory {
   std::vector<std::string> remote_rooms() const override { return {}; }
   std::vector<std::string> node_urls() const override { return {}; }
   boost::asio::awaitable<QuickMatchResult> quick_match(std::shared_ptr<Player> player,
-                                                       protocol::RoomOptions options) override;
+                                                       protocol::RoomOptions options,
+                                                       Seeking seeking) override;
+  boost::asio::awaitable<QuickMatchResult> rematch(std::shared_ptr<Player> player,
+                                                   protocol::RoomOptions options) override;
   boost::asio::awaitable<bool> unqueue(std::shared_ptr<Player> player) override;
   void leave_queue(Player& player) override { matchmaker_.cancel(player); }
   void follow_race(std::weak_ptr<Participant>, std::shared_ptr<Player>) override {}

@@ -42,7 +42,7 @@ protocol::ReportView view_of(ReportRecord r) {
 protocol::PlayerSummary summary_of(const PlayerRecord& p, const std::optional<BanRecord>& ban) {
   return {p.id,
           p.name,
-          p.rating,
+          shown(p.ratings[protocol::index_of(protocol::kDefaultVariant)].rating.rating),
           p.created_at,
           p.registered_at > 0,
           ban ? std::optional<std::int64_t>(ban->until) : std::nullopt};

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "protocol/messages.hpp"
+#include "server/game/matchmaker.hpp"
 #include "server/game/player.hpp"
 #include "server/game/room.hpp"
 #include "server/rules/participant.hpp"
@@ -19,7 +20,8 @@ namespace tilerace::server {
 
 // What quick match did for a player.
 struct QuickMatchResult {
-  enum class Outcome { queued, paired, refused } outcome = Outcome::queued;
+  // gone: a rematch found the player no longer waiting (paired elsewhere, or out of the queue)
+  enum class Outcome { queued, paired, refused, gone } outcome = Outcome::queued;
   std::shared_ptr<Room> room;  // paired: the room seating both, here, to be announced
 };
 
@@ -42,10 +44,16 @@ class RoomDirectory {
   // The public URLs of the other nodes, as last heard (none for a single node).
   virtual std::vector<std::string> node_urls() const = 0;
 
-  // Quick match for player in a room with options: paired with the longest waiting partner
-  // (refused when the player turned out busy), or queued.
+  // Quick match for player, seeking a race in a room with options: paired with the waiting
+  // partner closest in rating within reach (server/rules/match_window.hpp; refused when the
+  // player turned out busy), or queued.
   virtual boost::asio::awaitable<QuickMatchResult> quick_match(std::shared_ptr<Player> player,
-                                                               protocol::RoomOptions options) = 0;
+                                                               protocol::RoomOptions options,
+                                                               Seeking seeking) = 0;
+  // The same for a player waiting already, whose window has grown: paired, queued (still
+  // waiting), refused, or gone (not waiting any more).
+  virtual boost::asio::awaitable<QuickMatchResult> rematch(std::shared_ptr<Player> player,
+                                                           protocol::RoomOptions options) = 0;
   // Takes player out of the quick-match queue; false when they were not in it (a pairing took
   // them, or they never were).
   virtual boost::asio::awaitable<bool> unqueue(std::shared_ptr<Player> player) = 0;

@@ -36,11 +36,13 @@ std::optional<GhostRefusal> ghost_refusal(const GameRecord& game, std::string_vi
   return std::nullopt;
 }
 
-GhostRun ghost_run_of(const GameRecord& game, std::string owner_name, int owner_rating) {
+GhostRun ghost_run_of(const GameRecord& game, std::string owner_name,
+                      const PlayerRatings& owner_ratings) {
   return {.game_id = game.id,
           .player_id = game.player_id,
           .name = std::move(owner_name),
-          .rating = owner_rating,
+          .rating = owner_ratings[protocol::index_of(
+              protocol::variant_of(game.config.mode, game.config.size))],
           .config = game.config,
           .moves = game.moves,
           .times = game.times};

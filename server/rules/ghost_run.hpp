@@ -15,6 +15,7 @@
 #include "protocol/messages.hpp"
 #include "server/rules/play_records.hpp"
 #include "server/rules/standings.hpp"
+#include "server/rules/variant_rating.hpp"
 
 namespace tilerace::server {
 
@@ -23,9 +24,9 @@ inline constexpr std::chrono::milliseconds kGhostPace{333};
 
 struct GhostRun {
   std::string game_id;
-  std::string player_id;  // whose run it is
-  std::string name;       // their name when the room was made
-  int rating = kStartRating;
+  std::string player_id;      // whose run it is
+  std::string name;           // their name when the room was made
+  VariantRating rating;       // theirs in the run's variant, when the room was made
   engine::GameConfig config;  // its seed is every race's in the room
   std::string moves;
   std::vector<std::int32_t> times;  // one per letter of moves, or none
@@ -49,7 +50,9 @@ struct GhostRefusal {
 };
 std::optional<GhostRefusal> ghost_refusal(const GameRecord& game, std::string_view today);
 
-// The run of game, played by its player, called owner_name and rated owner_rating now.
-GhostRun ghost_run_of(const GameRecord& game, std::string owner_name, int owner_rating);
+// The run of game, played by its player, called owner_name and rated owner_ratings now (the
+// run keeps the one of the game's variant).
+GhostRun ghost_run_of(const GameRecord& game, std::string owner_name,
+                      const PlayerRatings& owner_ratings);
 
 }  // namespace tilerace::server

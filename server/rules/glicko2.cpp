@@ -81,6 +81,12 @@ Rating idle(const Rating& r, double days) {
   return {r.rating, std::min(kMaxRd, grown), r.volatility};
 }
 
+double settled_rd(int races) {
+  const double q = std::numbers::ln10 / 400;
+  const double precision = 1 / (kMaxRd * kMaxRd) + std::max(0, races) * q * q / 4;
+  return std::max(kSettledRd, 1 / std::sqrt(precision));
+}
+
 std::vector<Rating> race(std::span<const Rating> racers, std::span<const int> place, double tau) {
   std::vector<Rating> after;
   after.reserve(racers.size());

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "engine/types.hpp"
+#include "protocol/rating_variant.hpp"
+#include "server/rules/glicko2.hpp"
 
 namespace tilerace::server {
 
@@ -35,10 +37,13 @@ struct GameRecord {
   std::vector<std::int32_t> times;
 };
 
+// A racer's rating in the race's variant: before (as it stood at the race's end, idle
+// growth included) and after; the race's ended_at is the new rating's time.
 struct RatingUpdate {
   std::string player_id;
-  int before = 0;
-  int after = 0;
+  protocol::Variant variant = protocol::kDefaultVariant;
+  glicko2::Rating before;
+  glicko2::Rating after;
   bool won = false;
   bool lost = false;
 };

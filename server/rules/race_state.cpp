@@ -398,14 +398,15 @@ void RaceState::end_match(MatchEnd end) {
 void RaceState::walk_over(MatchEnd end) {
   const std::string present = end.places.front().first;
   MatchEnd::Walkover w;
-  protocol::RaceOverView over{code_, "walkover", present, {}, {}, {}};
+  protocol::RaceOverView over{code_, "walkover", present, variant_name(), {}, {}, {}};
+  const std::int64_t now = settings_.wall_clock();
   for (const Racer& r : racers_) {
     const bool absent = r.id != present;
     if (absent) w.absent.push_back(r.id);
     over.standings.push_back({r.id, r.name, 0, 0, 0,
                               absent ? engine::GameState::forfeited : engine::GameState::playing,
                               absent ? 1 : 0});
-    over.ratings.push_back({r.id, r.rating, r.rating});
+    over.ratings.push_back(unchanged(r.id, r.rating.at_time(now)));
   }
   std::stable_sort(over.standings.begin(), over.standings.end(),
                    [](const auto& a, const auto& b) { return a.place < b.place; });
@@ -678,18 +679,19 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
   const Ranking ranking =
       rank_racers(results, fifteen, reason == "target" || forfeit ? winner_index : std::nullopt);
 
-  std::vector<int> before;
-  for (const auto& r : racers_) before.push_back(r.rating);
-  // A race against the computer or a ghost changes no rating and counts in no leaderboard.
-  const bool unrated = std::any_of(racers_.begin(), racers_.end(), machine);
-  const std::vector<int> after = unrated ? before : elo_update(before, ranking.place);
-
   RaceRecord record{.id = race_id_,
                     .room = code_,
                     .reason = std::string(reason),
                     .winner = ranking.winner ? racers_[*ranking.winner].id : "",
                     .ended_at = settings_.wall_clock()};
-  protocol::RaceOverView over{code_, reason, std::nullopt, {}, {}, {}};
+  std::vector<glicko2::Rating> before;
+  for (const auto& r : racers_) before.push_back(r.rating.at_time(record.ended_at));
+  // A race against the computer or a ghost changes no rating and counts in no leaderboard.
+  const bool unrated = std::any_of(racers_.begin(), racers_.end(), machine);
+  const std::vector<glicko2::Rating> after =
+      unrated ? before : glicko2::race(before, ranking.place);
+
+  protocol::RaceOverView over{code_, reason, std::nullopt, variant_name(), {}, {}, {}};
   if (ranking.winner) over.winner = racers_[*ranking.winner].id;
   match_places_.places.clear();
   for (std::size_t i : ranking.order) {
@@ -702,7 +704,8 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
   for (std::size_t i = 0; i < racers_.size(); ++i) {
     const Racer& r = racers_[i];
     const engine::Game& g = *r.game;
-    over.ratings.push_back({r.id, before[i], after[i]});
+    over.ratings.push_back({r.id, shown(before[i].rating), shown(after[i].rating),
+                            shown(before[i].rd), shown(after[i].rd), provisional(after[i])});
     over.replays.push_back({r.id, r.game_id});
     if (r.ghost) continue;  // the run, recorded already
     record.games.push_back(game_record(g, r.game_id, r.id, /*ranked=*/true, race_started_at_,
@@ -710,6 +713,7 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
     const bool won = ranking.winner == i;
     if (!unrated) {
       record.ratings.push_back({.player_id = r.id,
+                                .variant = variant(),
                                 .before = before[i],
                                 .after = after[i],
                                 .won = won,
@@ -762,8 +766,8 @@ RaceEffects RaceState::recorded(const RaceResult& result, const std::vector<Gran
   for (const auto& u : result.record.ratings) {
     for (auto& r : racers_) {
       if (r.id != u.player_id) continue;
-      r.rating = u.after;
-      fx_.ratings.emplace_back(r.id, u.after);
+      r.rating = {u.after, result.record.ended_at};
+      fx_.ratings.emplace_back(r.id, r.rating);
     }
   }
   --fx_.counts.races_active;

@@ -29,6 +29,7 @@
 #include "server/rules/match_end.hpp"
 #include "server/rules/participant.hpp"
 #include "server/rules/play_records.hpp"
+#include "server/rules/variant_rating.hpp"
 
 namespace tilerace::server {
 
@@ -63,13 +64,13 @@ struct RaceResult {
 
 // A player taking a place in the room: who (their player id and name; bot for the computer:
 // always ready, never host, and no rating changes with it), where their messages go (empty
-// while they are away), and their rating when they sat down.
+// while they are away), and their rating in the room's variant when they sat down.
 struct Seat {
   std::string player_id;
   std::string name;
   std::optional<engine::BotStrength> bot;
   std::weak_ptr<Participant> connection;
-  int rating = 0;
+  VariantRating rating;
 };
 
 // An achievement a recorded race granted, for its player (the shell reads it from the store's
@@ -103,8 +104,9 @@ struct RaceEffects {
       move_entry;                     // a racer's move or resignation, for the move journal
   std::optional<RaceResult> result;   // the race just ended; race_over waits for it
   std::vector<std::string> released;  // player ids no longer members: unlinked from the room
-  // Ratings that took effect (a race recorded): each player's (by id) new Elo.
-  std::vector<std::pair<std::string, int>> ratings;
+  // Ratings that took effect (a race recorded): each player's (by id) new rating in the
+  // room's variant.
+  std::vector<std::pair<std::string, VariantRating>> ratings;
   // A running race the operator closed, by id: it is recorded nowhere and leaves the journals.
   std::optional<std::string> abandoned_race;
   // A tournament's match room is over (and closed): for its tournament.
@@ -244,7 +246,7 @@ class RaceState {
     std::string name;
     std::optional<engine::BotStrength> bot;  // the computer
     std::weak_ptr<Participant> connection;   // where their messages go while connected
-    int rating = 0;
+    VariantRating rating;
     bool ready = false;
     bool connected = true;
     bool left = false;   // left or timed out during a race: kept for the standings only
@@ -312,6 +314,13 @@ class RaceState {
   // If leaving was the host, the longest-present racer still in becomes host.
   void hand_over_host(const std::string& leaving);
   bool tournament_match() const noexcept { return !options_.tournament.empty(); }
+  // The variant the room's races are rated in.
+  protocol::Variant variant() const { return protocol::variant_of(options_.mode, options_.size); }
+  std::string_view variant_name() const { return protocol::to_string(variant()); }
+  // A racer's rating unchanged by a race (a machine raced, or a walkover).
+  static protocol::RatingChange unchanged(std::string_view id, const glicko2::Rating& r) {
+    return {id, shown(r.rating), shown(r.rating), shown(r.rd), shown(r.rd), provisional(r)};
+  }
   // A tournament's match is decided: everyone gets `room_closed` (match_over) and is let go.
   void end_match(MatchEnd end);
   // end has one racer left, who wins the match by walkover: the others are let go, and the

@@ -42,22 +42,4 @@ Ranking rank_racers(const std::vector<RacerResult>& racers, bool fifteen,
   return ranking;
 }
 
-std::vector<int> elo_update(const std::vector<int>& ratings, const std::vector<int>& place) {
-  const std::size_t n = ratings.size();
-  std::vector<int> after(ratings);
-  if (n < 2) return after;
-  const double k = kEloK / static_cast<double>(n - 1);
-  for (std::size_t i = 0; i < n; ++i) {
-    double delta = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      if (i == j) continue;
-      const double expected = 1.0 / (1.0 + std::pow(10.0, (ratings[j] - ratings[i]) / 400.0));
-      const double actual = place[i] < place[j] ? 1.0 : place[i] == place[j] ? 0.5 : 0.0;
-      delta += k * (actual - expected);
-    }
-    after[i] = static_cast<int>(std::lround(ratings[i] + delta));
-  }
-  return after;
-}
-
 }  // namespace tilerace::server

@@ -29,12 +29,4 @@ struct Ranking {
 Ranking rank_racers(const std::vector<RacerResult>& racers, bool fifteen,
                     std::optional<std::size_t> target_winner);
 
-// A new player's Elo rating.
-inline constexpr int kStartRating = 1500;
-inline constexpr double kEloK = 32;
-
-// New ratings after a race: every pair of racers is one game (the better place wins, equal
-// places draw) with K divided by the number of opponents. Results are rounded.
-std::vector<int> elo_update(const std::vector<int>& ratings, const std::vector<int>& place);
-
 }  // namespace tilerace::server

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "server/rules/standings.hpp"
+#include "server/rules/variant_rating.hpp"
 
 namespace tilerace::server {
 
@@ -20,7 +20,7 @@ struct PlayerRecord {
   std::string name;
   std::string name_key;         // protocol::name_key(name): unique among players
   std::int64_t created_at = 0;  // Unix milliseconds
-  int rating = kStartRating;
+  PlayerRatings ratings;        // per variant (protocol::index_of)
   int wins = 0;
   int losses = 0;
   std::int64_t registered_at = 0;  // when they set a password; 0: a guest

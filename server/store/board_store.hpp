@@ -21,6 +21,11 @@ struct LeaderboardQuery {
   int limit = 10;
   std::string player_id;    // whose own entry to return as `me`; may be empty
   protocol::Period period;  // score boards only: the rating board is all-time
+  // rating boards: the variant; whether provisional ratings are listed; the time of asking
+  // (Unix ms: deviations grow idle, so who is listed depends on it)
+  protocol::Variant variant = protocol::kDefaultVariant;
+  bool provisional = false;
+  std::int64_t now = 0;
 };
 
 // The board a leaderboard query asks for.

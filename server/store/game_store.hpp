@@ -28,21 +28,38 @@ struct Grant {
   std::int64_t at = 0;  // Unix ms the game ended
 };
 
-// What a player's profile shows (GET /api/players/<id>).
 // A race game on a profile, with how its race ended for the player.
 struct RaceGameRecord {
   GameRecord game;
   std::string outcome;  // won, lost or draw; empty when its race is not recorded
 };
 
+// A player's record in one rating variant (their rating there: PlayerRecord::ratings).
+struct VariantStanding {
+  protocol::Variant variant = protocol::kDefaultVariant;
+  int races = 0;
+  int wins = 0;
+  int losses = 0;
+};
+
+// A rating after a race, whole points (rd 0: recorded before Glicko-2, unknown).
+struct RatingPoint {
+  protocol::Variant variant = protocol::kDefaultVariant;
+  std::int64_t at = 0;  // Unix ms
+  int rating = 0;
+  int rd = 0;
+};
+
+// What a player's profile shows (GET /api/players/<id>).
 struct Profile {
-  PlayerRecord player;
-  int games = 0;                  // finished games recorded, solo and race
-  std::vector<GameRecord> bests;  // best ranked solo result per mode and size (no moves)
-  std::vector<std::pair<std::int64_t, int>> ratings;  // (Unix ms, rating after) per rated race
-  std::vector<RaceGameRecord> races;    // their last 10 race games, newest first (no moves)
-  std::vector<Grant> achievements;      // in the order they were granted
-  std::vector<std::string> daily_days;  // the days they made a ranked daily attempt, in order
+  PlayerRecord player;                     // their ratings included
+  int games = 0;                           // finished games recorded, solo and race
+  std::vector<GameRecord> bests;           // best ranked solo result per mode and size (no moves)
+  std::vector<VariantStanding> standings;  // each variant raced in: its races, wins, losses
+  std::vector<RatingPoint> history;        // the rating after each rated race, oldest first
+  std::vector<RaceGameRecord> races;       // their last 10 race games, newest first (no moves)
+  std::vector<Grant> achievements;         // in the order they were granted
+  std::vector<std::string> daily_days;     // the days they made a ranked daily attempt, in order
 };
 
 // A person's record against the computer of one strength.

@@ -220,7 +220,10 @@ std::vector<SignalRecord> Recorder::suspicious_games(int limit) {
 std::vector<PlayerRecord> Recorder::search_players(std::string_view query, int limit) {
   return unit(SqlTx::none, [&](SqlSession& sql) {
     const SqlResult r = sql(Sql::search_players, query, protocol::name_key(query), limit);
-    return rows_of(r, [](const SqlResult& r, std::size_t i) { return player_of(r, i); });
+    std::vector<PlayerRecord> found =
+        rows_of(r, [](const SqlResult& r, std::size_t i) { return player_of(r, i); });
+    for (PlayerRecord& p : found) ratings_in(sql, p);
+    return found;
   });
 }
 

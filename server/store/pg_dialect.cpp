@@ -436,6 +436,41 @@ CREATE TABLE tournament_creations (
 CREATE INDEX tournament_creations_by_player ON tournament_creations (player_id, at);
 CREATE INDEX tournament_creations_by_time ON tournament_creations (at);
 )sql",
+    // Glicko-2 per variant (server/rules/glicko2.hpp): each player's rating in each variant
+    // they raced in. The Elo rating becomes the classic 4×4 rating, its deviation from the
+    // rated races (glicko2::settled_rd, written out), as of their last rated race, listed
+    // until its deviation grows past 75 (listed_until); the history keeps each point's
+    // variant and deviation (0: from before).
+    R"sql(
+CREATE TABLE ratings (
+  player_id text COLLATE "C" NOT NULL,
+  variant text COLLATE "C" NOT NULL,
+  rating double precision NOT NULL,
+  rd double precision NOT NULL,
+  volatility double precision NOT NULL,
+  at bigint NOT NULL,
+  listed_until bigint NOT NULL,
+  races integer NOT NULL,
+  wins integer NOT NULL,
+  losses integer NOT NULL,
+  PRIMARY KEY (player_id, variant)
+);
+CREATE INDEX ratings_by_variant ON ratings (variant, rating DESC);
+INSERT INTO ratings
+  SELECT id, 'classic-4', rating, rd, 0.06, at,
+         CASE WHEN rd > 75 THEN -1
+              ELSE at + floor((75 * 75 - rd * rd) / (18.1 * 18.1) * 86400000)::bigint END,
+         races, wins, losses FROM (
+    SELECT p.id, p.rating, GREATEST(50, 1 / sqrt(1 / (350.0 * 350.0) +
+                                             p.races * power(ln(10) / 400, 2) / 4)) AS rd,
+           p.races, p.wins, p.losses,
+           COALESCE((SELECT MAX(h.at) FROM rating_history h WHERE h.player_id = p.id),
+                    p.created_at) AS at
+    FROM players p WHERE p.races > 0) m;
+ALTER TABLE rating_history ADD COLUMN variant text COLLATE "C" NOT NULL DEFAULT 'classic-4';
+ALTER TABLE rating_history ADD COLUMN rd integer NOT NULL DEFAULT 0;
+ALTER TABLE players DROP COLUMN rating;
+)sql",
 };
 
 // The name a statement is prepared under on every connection.
@@ -465,6 +500,10 @@ class PgDialect::Session final : public SqlSession {
     for (const SqlValue& p : params) {
       if (const auto* n = std::get_if<std::int64_t>(&p)) {
         texts.emplace_back(std::to_string(*n));
+      } else if (const auto* x = std::get_if<double>(&p)) {
+        char digits[32];  // the shortest text that reads back as the same double
+        const auto end = std::to_chars(digits, digits + sizeof digits, *x).ptr;
+        texts.emplace_back(std::string(digits, end));
       } else {
         texts.emplace_back(std::string(std::get<std::string_view>(p)));
       }
@@ -595,8 +634,6 @@ void PgDialect::apply_notification(PgConnection& conn, std::string_view payload)
     const engine::Mode mode = mode_of(f[2]);
     ranks_->put_best({mode, static_cast<int>(to_int(f[3])), false, *period}, f[7],
                      best_key(mode, to_int(f[4]), to_int(f[5]), to_int(f[6])));
-  } else if (f.size() == 4 && f[0] == "r") {
-    ranks_->put(kRatingBoard, f[3], rating_key(to_int(f[1])), to_int(f[2]));
   }
 }
 

@@ -26,14 +26,9 @@ struct Place {
 using OrderedPlaces = pb::tree<Place, pb::null_type, std::less<Place>, pb::rb_tree_tag,
                                pb::tree_order_statistics_node_update>;
 
-struct Held {
-  RankKey key;
-  std::int64_t version = 0;
-};
-
 struct Board {
   OrderedPlaces places;
-  std::unordered_map<std::string, Held> by_player;
+  std::unordered_map<std::string, RankKey> by_player;  // each player's key
 };
 
 // The first place with key: every place before it is strictly better.
@@ -59,27 +54,14 @@ struct RankCache::Boards {
 RankCache::RankCache() : boards_(std::make_unique<Boards>()) {}
 RankCache::~RankCache() = default;
 
-bool RankCache::put(const BoardId& id, std::string_view player, RankKey key, std::int64_t version) {
-  std::lock_guard lock(mutex_);
-  Board& board = boards_->boards[id];
-  auto [it, inserted] = board.by_player.try_emplace(std::string(player), Held{key, version});
-  if (!inserted) {
-    if (version <= it->second.version) return false;
-    board.places.erase(Place{it->second.key, &it->first});
-    it->second = {key, version};
-  }
-  board.places.insert(Place{key, &it->first});
-  return true;
-}
-
 bool RankCache::put_best(const BoardId& id, std::string_view player, RankKey key) {
   std::lock_guard lock(mutex_);
   Board& board = boards_->boards[id];
-  auto [it, inserted] = board.by_player.try_emplace(std::string(player), Held{key, 0});
+  auto [it, inserted] = board.by_player.try_emplace(std::string(player), key);
   if (!inserted) {
-    if (!(key < it->second.key)) return false;
-    board.places.erase(Place{it->second.key, &it->first});
-    it->second.key = key;
+    if (!(key < it->second)) return false;
+    board.places.erase(Place{it->second, &it->first});
+    it->second = key;
   }
   board.places.insert(Place{key, &it->first});
   return true;
@@ -92,7 +74,7 @@ int RankCache::rank(const BoardId& id, std::string_view player, RankKey key) con
   const Board& board = b->second;
   auto better = board.places.order_of_key(first_with(key));
   if (const auto own = board.by_player.find(std::string(player));
-      own != board.by_player.end() && own->second.key < key) {
+      own != board.by_player.end() && own->second < key) {
     --better;
   }
   return static_cast<int>(better) + 1;

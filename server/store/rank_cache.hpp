@@ -1,13 +1,13 @@
 #pragma once
-// Leaderboard ranks in O(log n). Every board's entries sit in an order-statistics tree (GNU
+// Score boards' ranks in O(log n). Every board's entries sit in an order-statistics tree (GNU
 // pb_ds), so a rank is one descent instead of a count over an index (at 1,000,000 results
 // SQLite's COUNT took ~148 ms for the last player). The store fills the cache when it opens
 // and puts every change it writes; the PostgreSQL store also puts the changes other nodes
 // write (LISTEN/NOTIFY). Thread-safe.
 //
-// put() is a join: of two values for one player it keeps the newer one (the higher version),
-// so changes may arrive twice and in any order — from the writer itself and from a
-// notification — and the cache still ends where the database is.
+// put_best() is a join: of two results for one player it keeps the better one, so changes may
+// arrive twice and in any order — from the writer itself and from a notification — and the
+// cache still ends where the database is.
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -20,8 +20,8 @@
 
 namespace tilerace::server {
 
-// Which board: a score board is (mode, size, period); the rating board is the one with
-// rating = true.
+// Which board: a score board is (mode, size, period); a rating board (ranked by its query,
+// not held here: who is listed changes with time) is the one with rating = true.
 struct BoardId {
   engine::Mode mode = engine::Mode::classic;
   int size = 4;
@@ -41,22 +41,24 @@ struct BoardEntry {
   int moves = 0;
   std::string game_id;
   std::int64_t at = 0;  // Unix ms the game ended
-  // the rating board
+  // a rating board: the rating at the time of asking, whole points
   int rating = 0;
+  int rd = 0;
+  bool provisional = false;
+  bool listed = true;  // the board's `me` only: false when the board leaves them out
   int wins = 0;
   int losses = 0;
 };
 
-// An entry's place: smaller is better, compared as a tuple. version orders two values of one
-// player's entry; it is not part of the place.
+// An entry's place: smaller is better, compared as a tuple.
 struct RankKey {
   std::int64_t a = 0, b = 0, c = 0;
   auto operator<=>(const RankKey&) const = default;
 };
 
 // The keys the store uses. 2048 boards: highest score, then highest tile, then fewest moves.
-// Fifteen: fewest moves. Rating: highest rating. A best result only ever improves, so its
-// key is its own version (better = newer); a rating's version is the player's race count.
+// Fifteen: fewest moves. Rating: highest rating (whole points). A best result only ever
+// improves, so a better key is a newer one.
 inline RankKey score_key(std::int64_t score, std::int64_t max_tile, std::int64_t moves) {
   return {-score, -max_tile, moves};
 }
@@ -82,10 +84,8 @@ class RankCache {
   RankCache(const RankCache&) = delete;
   RankCache& operator=(const RankCache&) = delete;
 
-  // Sets player's entry on board to key if version is newer than the one held (or the player
-  // has none). Returns whether it changed anything.
-  bool put(const BoardId& board, std::string_view player, RankKey key, std::int64_t version);
-  // A best result: newer means better.
+  // Sets player's entry on board to key if it is better than the one held (or the player has
+  // none). Returns whether it changed anything.
   bool put_best(const BoardId& board, std::string_view player, RankKey key);
 
   // The competition rank of key on board: 1 + the entries strictly better, not counting

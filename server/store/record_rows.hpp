@@ -17,22 +17,26 @@ inline engine::Mode mode_of(const std::string& name) {
   return engine::mode_from_string(name).value_or(engine::Mode::classic);
 }
 
+// A rating variant as stored (only kVariants' names are ever written).
+inline protocol::Variant variant_from_column(const std::string& name) {
+  return protocol::variant_from_string(name).value_or(protocol::kDefaultVariant);
+}
+
 // A game's config from four columns (mode, size, target, seed) starting at col.
 inline engine::GameConfig config_from(const SqlResult& r, std::size_t row, std::size_t col) {
   return {mode_of(r.string(row, col)), r.integer(row, col + 1), r.int64(row, col + 2),
           std::stoull(r.string(row, col + 3))};
 }
 
-// The player in row i of a result with select_player's columns.
+// The player in row i of a result with select_player's columns (their ratings: ratings_in).
 inline PlayerRecord player_of(const SqlResult& r, std::size_t i = 0) {
   return PlayerRecord{.id = r.string(i, 0),
                       .name = r.string(i, 1),
                       .created_at = r.int64(i, 2),
-                      .rating = r.integer(i, 3),
-                      .wins = r.integer(i, 4),
-                      .losses = r.integer(i, 5),
-                      .registered_at = r.int64(i, 6),
-                      .renamed_at = r.int64(i, 7)};
+                      .wins = r.integer(i, 3),
+                      .losses = r.integer(i, 4),
+                      .registered_at = r.int64(i, 5),
+                      .renamed_at = r.int64(i, 6)};
 }
 
 // Every row of a result, each read with read.

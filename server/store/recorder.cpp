@@ -147,17 +147,12 @@ void Recorder::fill_ranks(SqlSession& sql, RankCache& ranks) {
     ranks.put_best({mode, best.integer(i, 1), false, *period}, best.string(i, 2),
                    best_key(mode, best.int64(i, 3), best.int64(i, 4), best.int64(i, 5)));
   }
-  const SqlResult rated = sql(Sql::rated_players);
-  for (std::size_t i = 0; i < rated.rows(); ++i) {
-    ranks.put(kRatingBoard, rated.string(i, 0), rating_key(rated.int64(i, 1)), rated.int64(i, 2));
-  }
 }
 
 bool Recorder::add_player(const PlayerRecord& p, const std::optional<SessionRecord>& session) {
   return unit(SqlTx::write, [&](SqlSession& sql) {
     const std::string look = protocol::name_keys(p.name).look;
-    if (sql(Sql::insert_player, p.id, p.name, p.name_key, p.rating, p.wins, p.losses, p.created_at,
-            look)
+    if (sql(Sql::insert_player, p.id, p.name, p.name_key, p.wins, p.losses, p.created_at, look)
             .changed() == 0) {
       // Either this very call again (done already, session and all) or the name is taken.
       const SqlResult holder = sql(Sql::player_by_keys, p.name_key, look);
@@ -171,11 +166,21 @@ bool Recorder::add_player(const PlayerRecord& p, const std::optional<SessionReco
   });
 }
 
+void Recorder::ratings_in(SqlSession& sql, PlayerRecord& player) {
+  const SqlResult r = sql(Sql::ratings_of, player.id);
+  for (std::size_t i = 0; i < r.rows(); ++i) {
+    player.ratings[protocol::index_of(variant_from_column(r.string(i, 0)))] = {
+        {r.real(i, 1), r.real(i, 2), r.real(i, 3)}, r.int64(i, 4)};
+  }
+}
+
 std::optional<PlayerRecord> Recorder::find_player(std::string_view id) {
   return unit(SqlTx::none, [&](SqlSession& sql) -> std::optional<PlayerRecord> {
     const SqlResult r = sql(Sql::select_player, id);
     if (r.rows() == 0) return std::nullopt;
-    return player_of(r);
+    PlayerRecord player = player_of(r);
+    ratings_in(sql, player);
+    return player;
   });
 }
 
@@ -387,13 +392,7 @@ std::vector<std::vector<Grant>> Recorder::record_finished(std::span<const Finish
       std::visit([&](const auto* item) { record_in(sql, *item, granted[i], ranks); }, items[i]);
     }
   });
-  for (const RankChange& c : ranks) {
-    if (c.version > 0) {
-      ranks_.put(c.board, c.player, c.key, c.version);
-    } else {
-      ranks_.put_best(c.board, c.player, c.key);
-    }
-  }
+  for (const RankChange& c : ranks) ranks_.put_best(c.board, c.player, c.key);
   return granted;
 }
 
@@ -525,7 +524,7 @@ std::optional<GameRecord> Recorder::find_game(std::string_view id) {
 }
 
 void Recorder::record_in(SqlSession& sql, const RaceRecord& race, std::vector<Grant>& granted,
-                         std::vector<RankChange>& ranks) {
+                         std::vector<RankChange>& /*ranks*/) {
   // Players' rows are updated in id order, so two races finishing at once cannot deadlock.
   std::vector<const RatingUpdate*> ratings;
   for (const RatingUpdate& u : race.ratings) ratings.push_back(&u);
@@ -548,18 +547,17 @@ void Recorder::record_in(SqlSession& sql, const RaceRecord& race, std::vector<Gr
   for (const GameRecord& g : race.games) insert_game(sql, g);
   std::vector<int> streaks(race.ratings.size());  // in race.ratings' order
   for (const RatingUpdate* u : ratings) {
-    const SqlResult r = sql(Sql::update_rating, u->after, u->won, u->lost, u->player_id);
+    const SqlResult r = sql(Sql::count_rated_race, u->won, u->lost, u->player_id);
     if (r.rows() != 1) continue;
     streaks[u - race.ratings.data()] = r.integer(0, 1);
-    // the racer's race count after this one: the entry's version
-    if (const std::int64_t version = r.int64(0, 0); version > 0) {
-      ranks.push_back({kRatingBoard, u->player_id, rating_key(u->after), version});
-    }
+    const std::string_view variant = protocol::to_string(u->variant);
+    const glicko2::Rating& a = u->after;
+    sql(Sql::upsert_rating, u->player_id, variant, a.rating, a.rd, a.volatility, race.ended_at,
+        listed_until({a, race.ended_at}), u->won, u->lost);
+    sql(Sql::insert_rating_point, u->player_id, race.id, race.ended_at, shown(a.rating), variant,
+        shown(a.rd));
   }
   for (const Earned& e : earned_in(race, streaks)) grant(sql, *e.game, e.achievement, granted);
-  for (const RatingUpdate* u : ratings) {
-    sql(Sql::insert_rating_point, u->player_id, race.id, race.ended_at, u->after);
-  }
   for (const BotOutcome& o : race.against_bots) {
     sql(Sql::upsert_bot_record, o.player_id, engine::to_string(o.strength), o.won, o.lost, o.drawn);
   }
@@ -865,21 +863,29 @@ Leaderboard Recorder::score_board(SqlSession& sql, const LeaderboardQuery& q) {
 }
 
 Leaderboard Recorder::rating_board(SqlSession& sql, const LeaderboardQuery& q) {
-  auto read = [](const SqlResult& r, std::size_t i) {
+  auto read = [&q](const SqlResult& r, std::size_t i) {
+    const VariantRating kept{{r.real(i, 2), r.real(i, 3), r.real(i, 4)}, r.int64(i, 5)};
+    const glicko2::Rating now = kept.at_time(q.now);
     return BoardEntry{.player_id = r.string(i, 0),
                       .name = r.string(i, 1),
-                      .rating = r.integer(i, 2),
-                      .wins = r.integer(i, 3),
-                      .losses = r.integer(i, 4)};
+                      .rating = shown(now.rating),
+                      .rd = shown(now.rd),
+                      .provisional = provisional(now),
+                      .listed = q.provisional || listed_until(kept) >= q.now,
+                      .wins = r.integer(i, 6),
+                      .losses = r.integer(i, 7)};
   };
+  const std::string_view variant = protocol::to_string(q.variant);
   Leaderboard board;
-  board.entries = rows_of(sql(Sql::top_rating, q.limit), read);
+  board.entries = rows_of(sql(Sql::top_rating, variant, q.limit, q.provisional, q.now), read);
   rank_in_order(kRatingBoard, board.entries);
   if (q.player_id.empty()) return board;
-  const SqlResult mine = sql(Sql::rating_of, q.player_id);
+  const SqlResult mine = sql(Sql::rating_of, variant, q.player_id);
   if (mine.rows() == 0) return board;
   BoardEntry me = read(mine, 0);
-  me.rank = ranks_.rank(kRatingBoard, me.player_id, entry_key(kRatingBoard, me));
+  // 1 + those listed whose rating shows higher: rated at or above the next whole point's half
+  const double above = me.rating + 0.5;
+  me.rank = 1 + sql(Sql::rating_rank, variant, q.provisional, q.now, above).integer(0, 0);
   board.me = std::move(me);
   return board;
 }
@@ -916,8 +922,18 @@ std::optional<Profile> Recorder::profile(std::string_view player_id) {
                         .move_count = r.integer(i, 4),
                         .ended_at = r.int64(i, 6)};
     });
-    p.ratings = rows_of(sql(Sql::rating_history, id), [](const SqlResult& r, std::size_t i) {
-      return std::pair<std::int64_t, int>(r.int64(i, 0), r.integer(i, 1));
+    ratings_in(sql, p.player);
+    p.standings = rows_of(sql(Sql::ratings_of, id), [](const SqlResult& r, std::size_t i) {
+      return VariantStanding{.variant = variant_from_column(r.string(i, 0)),
+                             .races = r.integer(i, 5),
+                             .wins = r.integer(i, 6),
+                             .losses = r.integer(i, 7)};
+    });
+    p.history = rows_of(sql(Sql::rating_history, id), [](const SqlResult& r, std::size_t i) {
+      return RatingPoint{.variant = variant_from_column(r.string(i, 0)),
+                         .at = r.int64(i, 1),
+                         .rating = r.integer(i, 2),
+                         .rd = r.integer(i, 3)};
     });
     p.races = rows_of(sql(Sql::recent_races, id), [&](const SqlResult& r, std::size_t i) {
       return RaceGameRecord{GameRecord{.id = r.string(i, 0),

@@ -149,20 +149,21 @@ class Recorder : public Store {
   // the periods where it did.
   std::vector<protocol::Period> put_on_boards(SqlSession& sql, const GameRecord& g);
 
-  // An entry the rank cache takes once the unit that wrote it commits: a rating (version > 0)
-  // or a best (version 0).
+  // A best result the rank cache takes once the unit that wrote it commits.
   struct RankChange {
     BoardId board;
     std::string player;
     RankKey key;
-    std::int64_t version = 0;
   };
   // record_finished's work for one game or race, within its unit: what it grants goes to
   // granted, the entries it changes on the boards to ranks.
   void record_in(SqlSession& sql, const GameRecord& g, std::vector<Grant>& granted,
                  std::vector<RankChange>& ranks);
+  // (A race's games are on no score board, and ratings are ranked by query: no rank changes.)
   void record_in(SqlSession& sql, const RaceRecord& race, std::vector<Grant>& granted,
                  std::vector<RankChange>& ranks);
+  // Fills player's ratings (PlayerRecord::ratings) from the store.
+  static void ratings_in(SqlSession& sql, PlayerRecord& player);
 
   RankCache ranks_;  // declared first: the dialect may feed it until it is destroyed
   std::unique_ptr<SqlDialect> dialect_;

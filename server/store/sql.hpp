@@ -9,8 +9,8 @@
 // Statements are named by Sql; their texts are written once, in statement_text.cpp (a switch
 // without default: a statement without a text fails to compile), with a dialect's own text only
 // where the two truly differ. Parameters are positional and the same for every dialect; a
-// dialect's text may leave one unused. Results come back as rows of cells, each an integer or a
-// text.
+// dialect's text may leave one unused. Results come back as rows of cells, each an integer, a
+// real or a text.
 #include <array>
 #include <charconv>
 #include <cstddef>
@@ -33,10 +33,10 @@ class RankCache;
 
 enum class Sql : std::uint8_t {
   // players
-  // (id, name, name_key, rating, wins, losses, created_at, look_key); ignores a known id,
+  // (id, name, name_key, wins, losses, created_at, look_key); ignores a known id,
   // name_key or look_key (protocol/names.hpp: a name is taken when either key is)
   insert_player,
-  // (id) → id, name, created_at, rating, wins, losses, registered_at (0: a guest), renamed_at
+  // (id) → id, name, created_at, wins, losses, registered_at (0: a guest), renamed_at
   select_player,
   player_by_key,    // (name_key) → id, password_hash ('' for a guest)
   player_by_keys,   // (name_key, look_key) → id of each player holding either
@@ -92,11 +92,23 @@ enum class Sql : std::uint8_t {
   daily_of_day,
   // (day) → the columns of daily_of_day, of the unfinished attempts of earlier days
   open_dailies,
-  // (rating, won 0|1, lost 0|1, id): after a rated race → races, streak (none: no such player)
-  update_rating,
-  rated_players,  // () → id, rating, races of every player with a rated race
-  top_rating,     // (limit) → id, name, rating, wins, losses: the rating board's top
-  rating_of,      // (id) → id, name, rating, wins, losses, if they have a rated race
+  // (won 0|1, lost 0|1, id): after a rated race (any variant) → races, streak (none: no such
+  // player)
+  count_rated_race,
+  // (player_id, variant, rating, rd, volatility, at, listed_until, won 0|1, lost 0|1): their
+  // rating in the variant after a race, counted in its races, wins and losses
+  upsert_rating,
+  // (player_id) → variant, rating, rd, volatility, at, races, wins, losses: every variant
+  // they have raced in
+  ratings_of,
+  // (variant, limit, all 0|1, now) → id, name, rating, rd, volatility, at, wins, losses: the
+  // variant's rating board's top; all 0: only those listed at now (listed_until ≥ now)
+  top_rating,
+  // (variant, id) → the columns of top_rating for that player, if rated in the variant
+  rating_of,
+  // (variant, all 0|1, now, threshold) → how many on the board (as top_rating) are rated at or
+  // above threshold
+  rating_rank,
   // finished games and races
   // (id, player_id, config…4, moves, score, max_tile, move_count, state, ranked 0|1,
   // started_at, ended_at, room, daily, times); ignores a known id. times: comma-separated ms
@@ -113,8 +125,8 @@ enum class Sql : std::uint8_t {
   // (id, node, epoch, url): who recorded the race (a dialect without nodes keeps nothing)
   set_race_recorder,
   race_recorder,        // (id) → node, epoch, url of who recorded it (none without nodes)
-  insert_rating_point,  // (player_id, race_id, at, rating)
-  rating_history,       // (player_id) → at, rating, oldest first
+  insert_rating_point,  // (player_id, race_id, at, rating, variant, rd)
+  rating_history,       // (player_id) → variant, at, rating, rd, oldest first
   upsert_bot_record,    // (player_id, strength, won, lost, drawn): adds to their record
   select_bot_records,   // (player_id) → strength, wins, losses, draws
   insert_achievement,   // (player_id, achievement, game_id, at); ignores one already held
@@ -269,13 +281,13 @@ enum class Sql : std::uint8_t {
 };
 inline constexpr std::size_t kSqlCount = static_cast<std::size_t>(Sql::clear_released_name) + 1;
 
-// A parameter: an integer or a text (viewed, not copied: valid for the call).
-using SqlValue = std::variant<std::int64_t, std::string_view>;
+// A parameter: an integer, a real or a text (viewed, not copied: valid for the call).
+using SqlValue = std::variant<std::int64_t, double, std::string_view>;
 
 // What a statement returned: its rows, and how many rows it changed (writes).
 class SqlResult {
  public:
-  using Cell = std::variant<std::int64_t, std::string>;
+  using Cell = std::variant<std::int64_t, double, std::string>;
 
   SqlResult() = default;
   SqlResult(std::size_t columns, std::vector<Cell> cells, std::int64_t changed)
@@ -287,6 +299,7 @@ class SqlResult {
   std::int64_t int64(std::size_t row, std::size_t col) const {
     const Cell& c = cell(row, col);
     if (const auto* n = std::get_if<std::int64_t>(&c)) return *n;
+    if (const auto* x = std::get_if<double>(&c)) return static_cast<std::int64_t>(*x);
     const std::string& t = std::get<std::string>(c);
     std::int64_t value = 0;
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
@@ -296,16 +309,30 @@ class SqlResult {
     return value;
   }
   int integer(std::size_t row, std::size_t col) const { return static_cast<int>(int64(row, col)); }
+  double real(std::size_t row, std::size_t col) const {
+    const Cell& c = cell(row, col);
+    if (const auto* x = std::get_if<double>(&c)) return *x;
+    if (const auto* n = std::get_if<std::int64_t>(&c)) return static_cast<double>(*n);
+    const std::string& t = std::get<std::string>(c);
+    double value = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+    if (ec != std::errc() || end != t.data() + t.size()) {
+      throw std::runtime_error("database: not a number: " + t);
+    }
+    return value;
+  }
   // A text cell; an integer cell in decimal.
   std::string string(std::size_t row, std::size_t col) const {
     const Cell& c = cell(row, col);
     if (const auto* n = std::get_if<std::int64_t>(&c)) return std::to_string(*n);
+    if (const auto* x = std::get_if<double>(&c)) return std::to_string(*x);
     return std::get<std::string>(c);
   }
   // 0/1 (SQLite) or f/t (PostgreSQL).
   bool boolean(std::size_t row, std::size_t col) const {
     const Cell& c = cell(row, col);
     if (const auto* n = std::get_if<std::int64_t>(&c)) return *n != 0;
+    if (const auto* x = std::get_if<double>(&c)) return *x != 0;
     const std::string& t = std::get<std::string>(c);
     return t == "t" || t == "1" || t == "true";
   }
@@ -325,7 +352,7 @@ class SqlSession {
  public:
   virtual SqlResult run(Sql statement, std::span<const SqlValue> params) = 0;
 
-  // run with the arguments as parameters: integers (and bools, as 0/1) or texts.
+  // run with the arguments as parameters: integers (and bools, as 0/1), reals or texts.
   template <class... Args>
   SqlResult operator()(Sql statement, const Args&... args) {
     const std::array<SqlValue, sizeof...(Args)> params{value(args)...};
@@ -340,6 +367,8 @@ class SqlSession {
   static SqlValue value(const T& v) {
     if constexpr (std::is_integral_v<T>) {
       return static_cast<std::int64_t>(v);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return static_cast<double>(v);
     } else {
       return std::string_view(v);
     }

@@ -8,6 +8,7 @@
 
 #include "protocol/period.hpp"
 #include "server/base/secrets.hpp"
+#include "server/rules/variant_rating.hpp"
 #include "server/store/statement_text.hpp"
 
 namespace tilerace::server {
@@ -409,6 +410,36 @@ CREATE TABLE tournament_creations (
 CREATE INDEX tournament_creations_by_player ON tournament_creations (player_id, at);
 CREATE INDEX tournament_creations_by_time ON tournament_creations (at);
 )sql",
+    // Glicko-2 per variant (server/rules/glicko2.hpp): each player's rating in each variant
+    // they raced in. The Elo rating becomes the classic 4×4 rating, its deviation from the
+    // rated races (settled_rd), as of their last rated race; the history keeps each point's
+    // variant and deviation (0: from before).
+    R"sql(
+CREATE TABLE ratings (
+  player_id TEXT NOT NULL,
+  variant TEXT NOT NULL,
+  rating REAL NOT NULL,
+  rd REAL NOT NULL,
+  volatility REAL NOT NULL,
+  at INTEGER NOT NULL,
+  listed_until INTEGER NOT NULL,
+  races INTEGER NOT NULL,
+  wins INTEGER NOT NULL,
+  losses INTEGER NOT NULL,
+  PRIMARY KEY (player_id, variant)
+) WITHOUT ROWID;
+CREATE INDEX ratings_by_variant ON ratings (variant, rating DESC);
+INSERT INTO ratings
+  SELECT id, 'classic-4', rating, rd, 0.06, at, listed_until(at, rd), races, wins, losses FROM (
+    SELECT p.id, p.rating, settled_rd(p.races) AS rd, p.races, p.wins, p.losses,
+           COALESCE((SELECT MAX(h.at) FROM rating_history h WHERE h.player_id = p.id),
+                    p.created_at) AS at
+    FROM players p WHERE p.races > 0);
+ALTER TABLE rating_history ADD COLUMN variant TEXT NOT NULL DEFAULT 'classic-4';
+ALTER TABLE rating_history ADD COLUMN rd INTEGER NOT NULL DEFAULT 0;
+DROP INDEX players_by_rating;
+ALTER TABLE players DROP COLUMN rating;
+)sql",
 };
 
 // utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix
@@ -449,6 +480,8 @@ class SqliteDialect::Session final : public SqlSession {
     for (int i = 0; i < static_cast<int>(params.size()) && i < count; ++i) {
       if (const auto* n = std::get_if<std::int64_t>(&params[i])) {
         s->bind(i + 1, *n);
+      } else if (const auto* x = std::get_if<double>(&params[i])) {
+        s->bind(i + 1, *x);
       } else {
         s->bind(i + 1, std::string(std::get<std::string_view>(params[i])));
       }
@@ -460,6 +493,8 @@ class SqliteDialect::Session final : public SqlSession {
         const SQLite::Column column = s->getColumn(c);
         if (column.isInteger()) {
           cells.emplace_back(column.getInt64());
+        } else if (column.isFloat()) {
+          cells.emplace_back(column.getDouble());
         } else {
           cells.emplace_back(column.getString());
         }
@@ -471,6 +506,16 @@ class SqliteDialect::Session final : public SqlSession {
  private:
   SqliteDialect& dialect_;
 };
+// settled_rd(races) and listed_until(at, rd): glicko2::settled_rd and listed_until, for SQL
+// (the migration to Glicko-2).
+void settled_rd_function(sqlite3_context* context, int, sqlite3_value** args) {
+  sqlite3_result_double(context, glicko2::settled_rd(sqlite3_value_int(args[0])));
+}
+void listed_until_function(sqlite3_context* context, int, sqlite3_value** args) {
+  const VariantRating r{{glicko2::kStart.rating, sqlite3_value_double(args[1])},
+                        sqlite3_value_int64(args[0])};
+  sqlite3_result_int64(context, listed_until(r));
+}
 
 SqliteDialect::SqliteDialect(const std::filesystem::path& path)
     : db_(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE) {
@@ -481,6 +526,8 @@ SqliteDialect::SqliteDialect(const std::filesystem::path& path)
   db_.createFunction("utc_day", 1, true, nullptr, period_function<protocol::PeriodKind::day>);
   db_.createFunction("iso_week", 1, true, nullptr, period_function<protocol::PeriodKind::week>);
   db_.createFunction("sha256_hex", 1, true, nullptr, sha256_function);
+  db_.createFunction("settled_rd", 1, true, nullptr, settled_rd_function);
+  db_.createFunction("listed_until", 2, true, nullptr, listed_until_function);
   migrate();
   for (std::size_t i = 0; i < kSqlCount; ++i) {
     const std::string sql = statement_text(static_cast<Sql>(i), SqlLanguage::sqlite);

@@ -32,8 +32,15 @@ namespace {
 // A daily attempt (a) of a player (p) that is on the boards: not banned, its game not hidden.
 #define TILERACE_ON_BOARD \
   "AND p.banned = 0 AND a.game_id NOT IN (SELECT game_id FROM hidden_games) "
-#define TILERACE_PLAYER_COLUMNS \
-  "id, name, created_at, rating, wins, losses, registered_at, renamed_at"
+#define TILERACE_PLAYER_COLUMNS "id, name, created_at, wins, losses, registered_at, renamed_at"
+// A rating board's row (r: ratings, p: players), banned players left out.
+#define TILERACE_RATING_COLUMNS                                                             \
+  "p.id, p.name, r.rating, r.rd, r.volatility, r.at, r.wins, r.losses FROM ratings r JOIN " \
+  "players p ON p.id = r.player_id AND p.banned = 0"
+// A player's (p) rating in the default variant (classic-4), whole points.
+#define TILERACE_DEFAULT_RATING                                                                \
+  "COALESCE((SELECT CAST(ROUND(r.rating) AS INTEGER) FROM ratings r WHERE r.player_id = p.id " \
+  "AND r.variant = 'classic-4'), 1500)"
 #define TILERACE_RACE_COLUMNS                                                \
   "id, room, mode, size, target, seed, time_limit, max_players, is_public, " \
   "max_moves_per_second, host, started_at, remaining_ms, epoch, url, tournament"
@@ -55,8 +62,8 @@ struct Texts {
 Texts texts(Sql statement) {
   switch (statement) {
     case Sql::insert_player:
-      return "INSERT INTO players (id, name, name_key, rating, wins, losses, created_at, look_key) "
-             "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING";
+      return "INSERT INTO players (id, name, name_key, wins, losses, created_at, look_key) VALUES "
+             "(?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING";
     case Sql::select_player: return "SELECT " TILERACE_PLAYER_COLUMNS " FROM players WHERE id = ?1";
     case Sql::player_by_key: return "SELECT id, password_hash FROM players WHERE name_key = ?1";
     case Sql::unkeyed_players:
@@ -118,8 +125,11 @@ Texts texts(Sql statement) {
       return "SELECT COUNT(*) FILTER (WHERE link = 'friend'), COUNT(*) FILTER (WHERE link = "
              "'requested') FROM friend_links WHERE player = ?1";
     case Sql::friend_list:
-      return "SELECT p.id, p.name, p.rating, f.link, 0 FROM friend_links f JOIN players p ON p.id "
-             "= f.other WHERE f.player = ?1 UNION ALL SELECT p.id, p.name, p.rating, f.link, 1 "
+      return "SELECT p.id, p.name, " TILERACE_DEFAULT_RATING
+             ", f.link, 0 FROM friend_links f JOIN "
+             "players p ON p.id = f.other WHERE f.player = ?1 UNION ALL SELECT p.id, "
+             "p.name, " TILERACE_DEFAULT_RATING
+             ", f.link, 1 "
              "FROM friend_links f JOIN players p ON p.id = f.player WHERE f.other = ?1 AND f.link "
              "= 'requested' ORDER BY 2, 1";
     case Sql::insert_secret:
@@ -159,23 +169,27 @@ Texts texts(Sql statement) {
       return "SELECT a.day, a.mode, a.player_id, p.name, a.game_id, a.score, a.max_tile, a.moves, "
              "a.at, a.finished FROM daily_attempts a JOIN players p ON p.id = a.player_id WHERE "
              "a.day < ?1 AND a.finished = 0 ORDER BY a.day, a.mode, a.player_id";
-    case Sql::update_rating:
-      return {
-          "UPDATE players SET rating = ?1, wins = wins + ?2, losses = losses + ?3, races = races + "
-          "1, streak = CASE WHEN ?2 > 0 THEN streak + 1 ELSE 0 END WHERE id = ?4 RETURNING races, "
-          "streak",
-          "WITH up AS (UPDATE players SET rating = ?1, wins = wins + ?2, losses = losses + ?3, "
-          "races = races + 1, streak = CASE WHEN ?2 > 0 THEN streak + 1 ELSE 0 END WHERE id = ?4 "
-          "RETURNING id, rating, races, streak) SELECT up.races, up.streak, "
-          "pg_notify('tilerace_ranks', concat_ws('|', 'r', up.rating, up.races, up.id)) FROM up"};
-    case Sql::rated_players:
-      return "SELECT id, rating, races FROM players WHERE races > 0 AND banned = 0";
+    case Sql::count_rated_race:
+      return "UPDATE players SET wins = wins + ?1, losses = losses + ?2, races = races + 1, streak "
+             "= CASE WHEN ?1 > 0 THEN streak + 1 ELSE 0 END WHERE id = ?3 RETURNING races, streak";
+    case Sql::upsert_rating:
+      return "INSERT INTO ratings VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8, ?9) ON CONFLICT "
+             "(player_id, variant) DO UPDATE SET rating = excluded.rating, rd = excluded.rd, "
+             "volatility = excluded.volatility, at = excluded.at, listed_until = "
+             "excluded.listed_until, races = ratings.races + 1, wins = ratings.wins + "
+             "excluded.wins, losses = ratings.losses + excluded.losses";
+    case Sql::ratings_of:
+      return "SELECT variant, rating, rd, volatility, at, races, wins, losses FROM ratings WHERE "
+             "player_id = ?1";
     case Sql::top_rating:
-      return "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 AND banned = 0 "
-             "ORDER BY rating DESC, id LIMIT ?1";
+      return "SELECT " TILERACE_RATING_COLUMNS
+             " WHERE r.variant = ?1 AND (?3 = 1 OR "
+             "r.listed_until >= ?4) ORDER BY r.rating DESC, p.id LIMIT ?2";
     case Sql::rating_of:
-      return "SELECT id, name, rating, wins, losses FROM players WHERE races > 0 AND banned = 0 "
-             "AND id = ?1";
+      return "SELECT " TILERACE_RATING_COLUMNS " WHERE r.variant = ?1 AND p.id = ?2";
+    case Sql::rating_rank:
+      return "SELECT COUNT(*) FROM ratings r JOIN players p ON p.id = r.player_id WHERE p.banned = "
+             "0 AND r.variant = ?1 AND (?2 = 1 OR r.listed_until >= ?3) AND r.rating >= ?4";
     case Sql::insert_game:
       return "INSERT INTO games (" TILERACE_GAME_COLUMNS
              ", to_analyse) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
@@ -198,9 +212,11 @@ Texts texts(Sql statement) {
       return {"SELECT '', 0, '' WHERE ?1 IS NULL",
               "SELECT node, epoch, url FROM races WHERE id = ?1"};
     case Sql::insert_rating_point:
-      return "INSERT INTO rating_history VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING";
+      return "INSERT INTO rating_history (player_id, race_id, at, rating, variant, rd) VALUES (?1, "
+             "?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING";
     case Sql::rating_history:
-      return "SELECT at, rating FROM rating_history WHERE player_id = ?1 ORDER BY at, race_id";
+      return "SELECT variant, at, rating, rd FROM rating_history WHERE player_id = ?1 ORDER BY at, "
+             "race_id";
     case Sql::upsert_bot_record:
       return "INSERT INTO bot_records VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (player_id, "
              "strength) DO UPDATE SET wins = bot_records.wins + excluded.wins, losses = "
@@ -508,6 +524,8 @@ Texts texts(Sql statement) {
 #undef TILERACE_TOP
 #undef TILERACE_ON_BOARD
 #undef TILERACE_PLAYER_COLUMNS
+#undef TILERACE_RATING_COLUMNS
+#undef TILERACE_DEFAULT_RATING
 #undef TILERACE_RACE_COLUMNS
 #undef TILERACE_GAME_COLUMNS
 

@@ -1,6 +1,8 @@
 // A player's profile: after three won races the chart draws four points (the 1500 start and
 // one per race), rising, with its axes; the races are listed as won; the achievement the first win earned is listed; the recent races open
-// their replays. And the leaderboard's period: this week's board, named by the server.
+// their replays. Ratings are Glicko-2 per variant: a provisional one shows "?" (on the board, listed
+// only when asked for, and on the profile), and the chart's chooser draws the 3×3 rating apart.
+// And the leaderboard's period: this week's board, named by the server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveAndBrowse, enter, installSockets, screenshot } from './harness.mjs';
@@ -16,10 +18,10 @@ test('the profile chart draws the rating history of a player who played three ra
     const deadline = new Promise((_, reject) => setTimeout(() => reject(new Error('races took over 20 s')), 20000));
     const races = async () => {
       const champ = await window.openSocket('champ');
-      for (let n = 0; n < 3; ++n) {
+      for (let n = 0; n < 4; ++n) {  // three classic 4×4 races, then one 3×3
         const rival = await window.openSocket(`rival${n}`);
         champ.drain();
-        champ.send({ type: 'create_room' });
+        champ.send(n < 3 ? { type: 'create_room' } : { type: 'create_room', size: 3, target: 64 });
         const { room } = await champ.until('room');
         rival.send({ type: 'join_room', code: room.code });
         await rival.until('room');
@@ -36,10 +38,18 @@ test('the profile chart draws the rating history of a player who played three ra
     await Promise.race([races(), deadline]);
   });
   await page.click('#board-rating');
-  await page.locator('#leaderboard tbody button', { hasText: 'champ' }).click();
+  await page.locator('#leaderboard caption', { hasText: 'Ratings · classic 4×4' }).waitFor();
+  assert.equal(await page.locator('#leaderboard tbody button', { hasText: 'champ' }).count(), 0,
+    'provisional: not listed unless asked for');
+  await page.check('#board-provisional');
+  const row = page.locator('#leaderboard tbody tr', { hasText: 'champ' });
+  await row.waitFor();
+  assert.match(await row.locator('td').nth(2).textContent(), /^1\d{3}\?$/, 'a provisional rating shows "?"');
+  await row.locator('button', { hasText: 'champ' }).click();
   await page.locator('#profile-name', { hasText: 'champ' }).waitFor();
   const tiles = await page.locator('#profile-stats li').allTextContents();
-  assert.ok(tiles.includes('Wins3') && tiles.includes('Losses0'), tiles.join(' | '));
+  assert.ok(tiles.includes('Wins4') && tiles.includes('Losses0'), tiles.join(' | '));
+  assert.ok(tiles.some((t) => /^Rating · classic 4×41\d{3}\?$/.test(t)), tiles.join(' | '));
   const points = (await page.locator('#rating-chart polyline').getAttribute('points'))
     .split(' ').map((p) => p.split(',').map(Number));
   assert.equal(points.length, 4);
@@ -54,10 +64,20 @@ test('the profile chart draws the rating history of a player who played three ra
   const now = await page.locator('#rating-chart text.current').textContent();
   assert.ok(Number(now) > 1500 && labels.filter((l) => l === now).length === 2, labels.join(' | '));  // the top tick too
   assert.ok(labels.some((l) => /^\d{1,2} \w+$|^\w+ \d{1,2}$/.test(l)), `a date on the axis: ${labels.join(' | ')}`);
+  // The chooser: classic 4×4 and the 3×3 raced once; 3×3 draws its own rating (start and one race).
+  assert.deepEqual(await page.locator('#rating-variant option').allTextContents(), ['classic 4×4', 'classic 3×3']);
+  await page.selectOption('#rating-variant', 'classic-3');
+  await page.locator('#rating-chart circle').nth(1).waitFor();
+  assert.equal(await page.locator('#rating-chart circle').count(), 2);
+  const small = await page.locator('#profile-stats li').first().textContent();
+  assert.match(small, /^Rating · classic 3×3\d{4}\?$/);
+  await page.selectOption('#rating-variant', 'classic-4');
+  await page.locator('#rating-chart circle').nth(3).waitFor();
   // The races, each with its outcome and final score.
   const races = await page.locator('#profile-races li').allTextContents();
-  assert.equal(races.length, 3);
-  for (const r of races) assert.match(r, /^Won\d+ points · classic 4×4/);
+  assert.equal(races.length, 4);
+  assert.match(races[0], /^Won\d+ points · classic 3×3/);
+  for (const r of races.slice(1)) assert.match(r, /^Won\d+ points · classic 4×4/);
   // The first of the three wins earned an achievement; the profile lists it once.
   const held = await page.locator('#profile-achievements li').allTextContents();
   assert.equal(held.length, 1, held.join(' | '));

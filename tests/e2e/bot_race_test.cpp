@@ -52,7 +52,8 @@ TEST(BotRace, TheComputerRacesToTheTargetAndNoRatingChanges) {
   // Nobody entered the rating leaderboard, and the bot's game replays under its name.
   WsClient reader(server.port());
   reader.hello("reader");
-  const json board = reader.request({{"type", "leaderboard"}, {"kind", "rating"}});
+  const json board =
+      reader.request({{"type", "leaderboard"}, {"kind", "rating"}, {"provisional", true}});
   EXPECT_EQ(board["type"], "leaderboard");
   EXPECT_EQ(board["entries"].size(), 0u) << board.dump();
   const json replay = json::parse(

@@ -8,6 +8,8 @@
 #include <boost/beast/websocket/stream.hpp>
 #include <nlohmann/json.hpp>
 
+#include "server/rules/variant_rating.hpp"
+
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
@@ -130,6 +132,19 @@ std::pair<std::string, int> shell(const std::string& command);
 bool health_says(std::uint16_t port, std::string_view status);
 
 // The port of a ws://127.0.0.1:<port>/ws URL (what a node's public URL looks like here).
+// What race_over says of a fresh player's rating (1500, RD 350) after a race of two fresh
+// players, won or lost: the reference computation (glicko2::race).
+inline nlohmann::json fresh_rating_after(bool won) {
+  const std::vector<server::glicko2::Rating> both(2, server::glicko2::kStart);
+  const server::glicko2::Rating after =
+      server::glicko2::race(both, std::vector<int>{0, 1})[won ? 0 : 1];
+  return {{"before", 1500},
+          {"after", server::shown(after.rating)},
+          {"rd_before", 350},
+          {"rd", server::shown(after.rd)},
+          {"provisional", true}};
+}
+
 inline std::uint16_t port_of(const std::string& url) {
   const auto colon = url.rfind(':');
   return static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1)));

@@ -238,23 +238,32 @@ TEST_P(Persistence, RaceResultsAndRatingsSurviveARestart) {
     EXPECT_EQ(server.stop(SIGTERM), 0);
   }
   ServerProcess server(args({}), TILERACE_WEB_ROOT, data.path());
-  const HttpResult http = http_request(server.port(), "/api/leaderboard?kind=rating");
+  // Two fresh players after one race: provisional, listed only on request.
+  EXPECT_TRUE(
+      json::parse(http_request(server.port(), "/api/leaderboard?kind=rating").body)["entries"]
+          .empty());
+  const HttpResult http = http_request(server.port(), "/api/leaderboard?kind=rating&provisional=1");
   ASSERT_EQ(http.status, 200);
   const json board = json::parse(http.body);
+  EXPECT_EQ(board["variant"], "classic-4");
   ASSERT_EQ(board["entries"].size(), 2u);
+  const json won = fresh_rating_after(true);
   EXPECT_EQ(board["entries"][0], (json{{"rank", 1},
                                        {"player", a_id},
                                        {"name", "ann"},
-                                       {"rating", 1516},
+                                       {"rating", won["after"]},
+                                       {"rd", won["rd"]},
+                                       {"provisional", true},
                                        {"wins", 1},
                                        {"losses", 0}}));
-  EXPECT_EQ(board["entries"][1]["rating"], 1484);
+  EXPECT_EQ(board["entries"][1]["rating"], fresh_rating_after(false)["after"]);
   EXPECT_EQ(board["entries"][1]["losses"], 1);
   EXPECT_EQ(http_request(server.port(), "/api/replays/" + b_game).status, 200);
   WsClient a(server.port());
   a.request({{"type", "hello"}, {"name", "ann"}, {"token", a_token}});
   const json mine = a.request({{"type", "leaderboard"}, {"kind", "rating"}, {"limit", 1}});
-  EXPECT_EQ(mine["me"]["rating"], 1516);
+  EXPECT_EQ(mine["me"]["rating"], won["after"]);
+  EXPECT_EQ(mine["me"]["listed"], false) << "provisional: not on the board asked";
 }
 
 }  // namespace

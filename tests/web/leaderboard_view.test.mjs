@@ -9,4 +9,5 @@ test('the caption names the board and the period the server answered', () => {
   assert.equal(caption({ kind: 'score', mode: 'fifteen', size: 4, period: '2026-11-24' }), 'fifteen 4×4, day 2026-11-24');
   assert.equal(caption({ kind: 'score', mode: 'classic', size: 4 }), 'classic 4×4, all time');
   assert.equal(caption({ kind: 'rating', mode: 'classic', size: 4, period: 'all-time' }), 'Ratings');
+  assert.equal(caption({ kind: 'rating', mode: 'classic', size: 3, variant: 'classic-3' }), 'Ratings · classic 3×3');
 });

@@ -101,8 +101,11 @@ test('lobby: the lists, the best box\'s own answer, the daily board, the queue a
   lobby.leaderboard(state, { rid: 'lb', entries: [2] });
   assert.deepEqual(state.best, { mode: 'classic', size: 4, score: 900, moves: 80 });
   assert.deepEqual([state.daily.entries, state.leaderboard.entries, state.rooms.length], [[1], [2], 1]);
-  lobby.queued(state);
+  lobby.queued(state, { type: 'queued' }, [], 5);
   assert.equal(state.queued, true);
+  assert.equal(state.seeking, null, 'a server that sends no rating');
+  lobby.queued(state, { type: 'queued', rating: 1640, window: 450 }, [], 5);
+  assert.deepEqual([state.seeking.rating, state.seeking.window, state.seeking.since], [1640, 450, 5]);
   lobby.match_cancelled(state);
   assert.equal(state.queued, false);
   lobby.shutdown(state);

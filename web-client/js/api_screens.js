@@ -19,7 +19,7 @@ export class ApiScreens {
     return this.fetched(async () => {
       this.profileId = id;
       if (page.state.me && id === page.state.me.id) page.controller.listSessions();
-      renderProfile({ name: $('profile-name'), stats: $('profile-stats'), chart: $('rating-chart'),
+      renderProfile({ name: $('profile-name'), stats: $('profile-stats'), variant: $('rating-variant'), chart: $('rating-chart'),
         bests: $('profile-bests'), races: $('profile-races'), achievements: $('profile-achievements') },
       await fetchProfile(id), (game) => this.openReplay(game), (game) => this.raceRun(game));
       page.show('profile');

@@ -120,7 +120,11 @@ export class Controller {
   showScores(settings, period) {
     this.send({ type: 'leaderboard', mode: settings.mode, size: settings.size, kind: 'score', period });
   }
-  showRatings() { this.send({ type: 'leaderboard', kind: 'rating' }); }
+  // The ratings of the variant settings' mode and size are rated in; provisional ones too when
+  // asked (otherwise only those with a deviation of at most 75).
+  showRatings(settings, provisional) {
+    this.send({ type: 'leaderboard', mode: settings.mode, size: settings.size, kind: 'rating', provisional });
+  }
   toggleReady() {
     const me = this.state.room?.players.find((p) => p.id === this.state.me?.id);
     this.send({ type: 'ready', ready: !(me && me.ready) });

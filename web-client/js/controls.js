@@ -60,11 +60,17 @@ export function bindLobby($, page) {
   const selectTab = (tab) => {
     for (const id of ['board-score', 'board-rating']) $(id).setAttribute('aria-selected', String(id === tab));
     $('board-period').hidden = tab !== 'board-score';
+    $('board-provisional-label').hidden = tab !== 'board-rating';
   };
   const showScores = () => { selectTab('board-score'); controller.showScores(lobby.settings(), $('board-period').value); };
   onClick($, 'board-score', showScores);
   $('board-period').addEventListener('change', showScores);
-  onClick($, 'board-rating', () => { selectTab('board-rating'); controller.showRatings(); });
+  const showRatings = () => {
+    selectTab('board-rating');
+    controller.showRatings(lobby.settings(), $('board-provisional').checked);
+  };
+  onClick($, 'board-rating', showRatings);
+  $('board-provisional').addEventListener('change', showRatings);
 }
 
 export function bindTournament($, page) {

@@ -1,6 +1,7 @@
 // The leaderboard table: best scores for a mode, size and period, or race ratings. Text only.
 // onReplay(gameId) opens a replay, onPlayer(playerId) a profile.
 import { t } from './i18n.js';
+import { ratingText } from './rating_words.js';
 
 export function renderLeaderboard(table, board, onReplay, onPlayer) {
   const head = table.querySelector('thead'), body = table.querySelector('tbody');
@@ -13,7 +14,8 @@ export function renderLeaderboard(table, board, onReplay, onPlayer) {
   head.replaceChildren(th);
   const rows = board.entries.map((e) => {
     const tr = document.createElement('tr');
-    const cells = rating ? [e.rank, e.name, e.rating, e.wins, e.losses] : [e.rank, e.name, e.score, e.max_tile, e.moves];
+    const cells = rating ? [e.rank, e.name, ratingText(e.rating, e.provisional), e.wins, e.losses]
+      : [e.rank, e.name, e.score, e.max_tile, e.moves];
     tr.replaceChildren(...cells.map((v) => Object.assign(document.createElement('td'), { textContent: String(v) })));
     const name = Object.assign(document.createElement('button'), { textContent: e.name, className: 'link' });
     name.addEventListener('click', () => onPlayer(e.player));
@@ -35,10 +37,12 @@ export function renderLeaderboard(table, board, onReplay, onPlayer) {
   body.replaceChildren(...rows);
 }
 
-// What the table shows: "Ratings", or "classic 4×4, week 2026-W48" (the server names the
-// period it answered).
+// What the table shows: "Ratings · classic 4×4", or "classic 4×4, week 2026-W48" (the server
+// names the variant and the period it answered).
 export function caption(board) {
-  if (board.kind === 'rating') return t('board.ratings');
+  if (board.kind === 'rating') {
+    return board.variant ? t('board.ratingsOf', { variant: t(`variant.${board.variant}`) }) : t('board.ratings');
+  }
   const period = board.period ?? 'all-time';
   const when = period === 'all-time' ? t('board.allTime') : period.includes('W') ? t('board.week', { week: period }) : t('board.day', { day: period });
   return t('board.caption', { mode: t(`mode.${board.mode}`), size: board.size, when });

@@ -7,6 +7,14 @@ import { overlayFor } from './overlay_view.js';
 import { renderAccount } from './account_view.js';
 import { noticeText } from './notice_view.js';
 import { number, t } from './i18n.js';
+import { matchWindow } from './rating_words.js';
+
+// The quick-match notice: who it looks for, the window as it stands now (ms: the page's
+// clock).
+export function matchingText(seeking, now) {
+  if (!seeking) return t('matching.text');
+  return t('matching.near', { rating: String(seeking.rating), window: String(matchWindow(seeking, now - seeking.since)) });
+}
 
 // The best box: the server's `me` for this mode and size, overtaken live by a higher score
 // (Fifteen: the fewest moves of a solve, from the server only).
@@ -39,6 +47,23 @@ export class PageView {
     this.$ = $;
     this.views = views;
     this.page = page;
+    this.widening = null;  // while a search waits: the timer redrawing its window each second
+  }
+
+  // The quick-match notice's text, redrawn every second while the search waits (its window
+  // widens as it does).
+  matching(state) {
+    const text = () => { this.$('matching-text').textContent = matchingText(state.seeking, Date.now()); };
+    text();
+    if (state.queued && state.seeking && !this.widening) {
+      this.widening = setInterval(() => (state.queued ? text() : this.stopWidening()), 1000);
+    } else if (!state.queued) {
+      this.stopWidening();
+    }
+  }
+  stopWidening() {
+    clearInterval(this.widening);
+    this.widening = null;
   }
 
   // The space a race's boards may fill: the arena's width, and the window's height below the
@@ -68,6 +93,7 @@ export class PageView {
     views.daily.render(state.daily, state.dailyStreak);
     $('notice').hidden = !state.notice;
     $('matching').hidden = !state.queued;
+    this.matching(state);
     $('notice').textContent = state.notice ? noticeText(state.notice) : '';
     const game = page.shownGame();
     this.own(state, game);

@@ -4,6 +4,7 @@
 // numbers are text, never HTML.
 import { dateOf, dateTime, t } from './i18n.js';
 import { achievementWords } from './notice_view.js';
+import { VARIANTS, ratingText } from './rating_words.js';
 
 
 // The room the drawn chart leaves around its plot for the axes' labels.
@@ -88,14 +89,41 @@ function statTile(label, value) {
   return li;
 }
 
-// Draws profile p into el: {name, stats, chart, achievements, bests, races}; onReplay(gameId)
-// opens a replay, onRace(gameId) races the game as a ghost.
+// p's rating in variant (its rating, provisional and history), or the profile's own
+// (classic 4×4) when the server lists none.
+export function variantRating(p, variant) {
+  return p.ratings?.find((v) => v.variant === variant)
+    ?? { variant: p.variant ?? 'classic-4', rating: p.rating, provisional: p.provisional, history: p.rating_history };
+}
+
+// The variants the profile's chooser offers: the profile's own and every one raced in.
+export function chosenVariants(p) {
+  return VARIANTS.filter((v) => v === (p.variant ?? 'classic-4') || p.ratings?.some((r) => r.variant === v && r.races > 0));
+}
+
+// The rating tile and the chart for variant: the rating starts at 1500 when the player is
+// created; each rated race in the variant adds a point.
+function drawRating(el, tile, p, variant) {
+  const v = variantRating(p, variant);
+  tile.querySelector('.value').textContent = ratingText(v.rating, v.provisional);
+  tile.querySelector('.label').textContent = t('profile.ratingIn', { variant: t(`variant.${v.variant}`) });
+  drawChart(el.chart, [{ at: p.created_at, rating: 1500 }, ...v.history]);
+}
+
+// Draws profile p into el: {name, stats, variant (the chart's chooser), chart, achievements,
+// bests, races}; onReplay(gameId) opens a replay, onRace(gameId) races the game as a ghost.
 export function renderProfile(el, p, onReplay, onRace) {
   el.name.textContent = p.name;
-  el.stats.replaceChildren(statTile(t('profile.rating'), p.rating), statTile(t('profile.wins'), p.wins),
+  const ratingTile = statTile(t('profile.rating'), p.rating);
+  el.stats.replaceChildren(ratingTile, statTile(t('profile.wins'), p.wins),
     statTile(t('profile.losses'), p.losses), statTile(t('profile.games'), p.games), statTile(t('profile.streak'), p.daily?.streak ?? 0));
-  // The rating starts at 1500 when the player is created; each rated race adds a point.
-  drawChart(el.chart, [{ at: p.created_at, rating: 1500 }, ...p.rating_history]);
+  const variants = chosenVariants(p);
+  el.variant.replaceChildren(...variants.map((v) => Object.assign(document.createElement('option'),
+    { value: v, textContent: t(`variant.${v}`) })));
+  el.variant.value = variants[0];
+  el.variant.hidden = variants.length < 2;
+  el.variant.onchange = () => drawRating(el, ratingTile, p, el.variant.value);
+  drawRating(el, ratingTile, p, el.variant.value);
   const held = p.achievements ?? [];
   el.achievements.replaceChildren(...(held.length === 0 ? [text('li', t('profile.noneYet'))] : held.map((a) => {
     const li = text('li', '');

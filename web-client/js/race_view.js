@@ -4,6 +4,7 @@
 // dialog. Names are text, never HTML.
 import { BoardView } from './board_view.js';
 import { language, t } from './i18n.js';
+import { ratingText } from './rating_words.js';
 
 function text(tag, value, className) {
   const node = document.createElement(tag);
@@ -240,7 +241,7 @@ export class RaceView {
       const rating = document.createElement('td');
       if (r) {
         const change = r.after - r.before;
-        rating.append(`${r.before} → ${r.after} `,
+        rating.append(`${r.before} → ${ratingText(r.after, r.provisional)} `,
           text('span', change > 0 ? `+${change}` : change < 0 ? `−${-change}` : '±0', `change ${change > 0 ? 'up' : change < 0 ? 'down' : ''}`));
       } else {
         rating.textContent = '–';

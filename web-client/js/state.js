@@ -24,6 +24,7 @@ export function initialState() {
     countdown: null,   // seconds, while counting down
     results: null,     // the last race_over
     queued: false,
+    seeking: null,     // while queued: what quick match looks for (reducers/lobby.js)
     away: {},          // racers of my room whose connection is lost: id → when I learned it (ms)
     rooms: [],
     leaderboard: null,

@@ -27,7 +27,7 @@ struct BotRacerFixture : ::testing::Test {
   Metrics metrics;
   StoreWorker worker{store, metrics};
   BotPool pool{1};
-  std::shared_ptr<Player> ann = std::make_shared<Player>("ann", "ann", kStartRating);
+  std::shared_ptr<Player> ann = std::make_shared<Player>("ann", "ann");
   std::shared_ptr<FakeParticipant> out = std::make_shared<FakeParticipant>();
 
   BotRacerFixture() { ann->connection = out; }

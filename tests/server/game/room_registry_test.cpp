@@ -28,7 +28,7 @@ struct RegistryFixture : ::testing::Test {
   }
 
   std::shared_ptr<Player> player(const std::string& id) {
-    auto p = std::make_shared<Player>(id, id, 1500);
+    auto p = std::make_shared<Player>(id, id);
     p->connection = out;
     return p;
   }

@@ -50,8 +50,7 @@ class GatedJournal final : public MoveJournal {
 
 struct Member {
   explicit Member(std::string id)
-      : player(std::make_shared<Player>(id, id, kStartRating)),
-        out(std::make_shared<FakeParticipant>()) {
+      : player(std::make_shared<Player>(id, id)), out(std::make_shared<FakeParticipant>()) {
     player->connection = out;
   }
   std::shared_ptr<Player> player;

@@ -30,7 +30,7 @@ struct LocalDirectoryFixture : ::testing::Test {
     worker.join();
   }
   std::shared_ptr<Player> player(const std::string& id) {
-    auto p = std::make_shared<Player>(id, id, kStartRating);
+    auto p = std::make_shared<Player>(id, id);
     p->connection = out;
     return p;
   }
@@ -56,19 +56,19 @@ TEST_F(LocalDirectoryFixture, EveryRoomIsHereAndCodesAreTheRegistrys) {
 TEST_F(LocalDirectoryFixture, QuickMatchQueuesThenPairsAndUnqueueTakesAPlayerOut) {
   const auto ann = player("ann"), bob = player("bob"), cid = player("cid");
   protocol::RoomOptions options;
-  EXPECT_EQ(run(directory.quick_match(ann, options)).outcome, Outcome::queued);
-  const QuickMatchResult paired = run(directory.quick_match(bob, options));
+  EXPECT_EQ(run(directory.quick_match(ann, options, {})).outcome, Outcome::queued);
+  const QuickMatchResult paired = run(directory.quick_match(bob, options, {}));
   ASSERT_EQ(paired.outcome, Outcome::paired);
   ASSERT_NE(paired.room, nullptr);
   EXPECT_EQ(ann->room.lock(), paired.room);
   EXPECT_EQ(bob->room.lock(), paired.room);
   EXPECT_EQ(rooms.find(paired.room->code()), paired.room);
 
-  EXPECT_EQ(run(directory.quick_match(cid, options)).outcome, Outcome::queued);
+  EXPECT_EQ(run(directory.quick_match(cid, options, {})).outcome, Outcome::queued);
   EXPECT_TRUE(run(directory.unqueue(cid)));
   EXPECT_FALSE(run(directory.unqueue(cid)));  // not queued any more
   // Busy players are not paired: ann is in a room, so cid is queued again.
-  EXPECT_EQ(run(directory.quick_match(cid, options)).outcome, Outcome::queued);
+  EXPECT_EQ(run(directory.quick_match(cid, options, {})).outcome, Outcome::queued);
   directory.leave_queue(*cid);
   EXPECT_FALSE(run(directory.unqueue(cid)));
 }

@@ -23,7 +23,7 @@ GhostRun recorded_run(std::size_t letters) {
   GhostRun run{.game_id = "0123456789abcdef",
                .player_id = "owner",
                .name = "Olga",
-               .rating = 1620,
+               .rating = {{1620, 80, 0.06}, 1},
                .config = {engine::Mode::classic, 4, 2048, 42}};
   engine::Game game(run.config, /*undo=*/false);
   for (int turn = 0; run.moves.size() < letters; ++turn) {
@@ -172,7 +172,7 @@ TEST_F(GhostFixture, WhenNobodyIsLeftTheRunPlaysOutAndTheResultSaysByHowMuch) {
   EXPECT_EQ(over["ghost"]["margins"]["a"], 0 - ghost_score);
   EXPECT_EQ(over["ratings"]["a"]["before"], over["ratings"]["a"]["after"]);
   EXPECT_EQ(over["replays"]["ghost-0123456789abcdef"], run.game_id);
-  EXPECT_EQ(a.player->rating, 1500);
+  EXPECT_EQ(rating_of(*a.player), 1500);
   // Back to waiting: the ghost is ready for a rematch.
   EXPECT_EQ(got.back()["room"]["players"][1]["ready"], true);
 }

@@ -1,6 +1,7 @@
 // Glicko-2 against Glickman's worked example, and what a race makes of it: idle deviation,
 // races of three, ties.
 #include "server/rules/glicko2.hpp"
+#include "server/rules/variant_rating.hpp"
 
 #include <gtest/gtest.h>
 
@@ -50,5 +51,53 @@ TEST(Glicko2, ATieCountsHalf) {
   EXPECT_EQ(after[0], update(racers[0], std::vector<Result>{{racers[1], 0.5}}));
 }
 
+TEST(Glicko2, AnUpsetMovesMoreThanAnExpectedWin) {
+  const Rating low{1300, 80, 0.06};
+  const Rating high{1700, 80, 0.06};
+  const double upset = race(std::vector<Rating>{low, high}, std::vector<int>{0, 1})[0].rating;
+  const double expected = race(std::vector<Rating>{high, low}, std::vector<int>{0, 1})[0].rating;
+  EXPECT_GT(upset - 1300, expected - 1700);
+}
+
+// The migration: an Elo rating's deviation from its number of rated races.
+TEST(Glicko2, AMigratedDeviationShrinksWithTheRacesPlayed) {
+  EXPECT_DOUBLE_EQ(settled_rd(0), kMaxRd);
+  EXPECT_NEAR(settled_rd(1), 246.6, 0.1);
+  EXPECT_NEAR(settled_rd(10), 104.8, 0.1);
+  EXPECT_NEAR(settled_rd(30), 62.4, 0.1);
+  EXPECT_GT(settled_rd(47), kSettledRd);
+  EXPECT_DOUBLE_EQ(settled_rd(48), kSettledRd) << "the floor";
+  EXPECT_DOUBLE_EQ(settled_rd(5000), kSettledRd);
+  for (int n = 0; n < 60; ++n) EXPECT_LE(settled_rd(n + 1), settled_rd(n));
+}
+
 }  // namespace
 }  // namespace tilerace::server::glicko2
+
+namespace tilerace::server {
+namespace {
+
+constexpr std::int64_t kT0 = 1'800'000'000'000;  // a Unix ms instant: the injected clock
+
+TEST(VariantRating, TheDeviationShownGrowsWithTheTimeSinceTheLastRace) {
+  const VariantRating kept{{1700, 60, 0.06}, kT0};
+  EXPECT_EQ(kept.at_time(kT0), kept.rating);
+  EXPECT_EQ(kept.at_time(kT0 + 30 * kDayMs), glicko2::idle(kept.rating, 30));
+  EXPECT_NEAR(kept.at_time(kT0 + 365 * kDayMs).rd, 350, 2);
+  EXPECT_EQ(VariantRating{}.at_time(kT0), glicko2::kStart) << "never rated: as it starts";
+}
+
+TEST(VariantRating, ARatingIsListedUntilItsDeviationGrowsPast75) {
+  const VariantRating kept{{1700, 60, 0.06}, kT0};
+  const std::int64_t until = listed_until(kept);
+  EXPECT_GT(until, kT0);
+  EXPECT_LE(kept.at_time(until).rd, glicko2::kListedRd);
+  EXPECT_GT(kept.at_time(until + kDayMs / 24).rd, glicko2::kListedRd);
+  EXPECT_EQ(listed_until({{1700, 75.5, 0.06}, kT0}), -1) << "not listed even at once";
+  EXPECT_TRUE(provisional(glicko2::kStart));
+  EXPECT_FALSE(provisional({1500, 109.9, 0.06}));
+  EXPECT_TRUE(provisional({1500, 110, 0.06}));
+}
+
+}  // namespace
+}  // namespace tilerace::server

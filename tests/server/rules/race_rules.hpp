@@ -23,15 +23,29 @@ using json = nlohmann::json;
 
 inline const Time t0 = Time{} + 1h;
 
+// The fixture rates its races in the default variant (classic 4×4): a player's rating there.
+inline VariantRating& rating_in_race(Player& p) {
+  return p.ratings[protocol::index_of(protocol::kDefaultVariant)];
+}
+inline int rating_of(const Player& p) {
+  return shown(p.ratings[protocol::index_of(protocol::kDefaultVariant)].rating.rating);
+}
+// A fresh racer's rating (whole points) after winning (or losing) against another fresh one.
+inline int fresh_after(bool won) {
+  const std::vector<glicko2::Rating> both(2, glicko2::kStart);
+  return shown(glicko2::race(both, std::vector<int>{0, 1})[won ? 0 : 1].rating);
+}
+
 // The seat of a player: their id, name, rating and (unless away) connection.
 inline Seat seat_of(const Player& p, bool away = false) {
-  return {p.id, p.name(), p.bot, away ? std::weak_ptr<Participant>() : p.connection, p.rating};
+  return {p.id, p.name(), p.bot, away ? std::weak_ptr<Participant>() : p.connection,
+          p.ratings[protocol::index_of(protocol::kDefaultVariant)]};
 }
 
 // A member of the race: a player whose connection is a fake participant.
 struct Member {
   explicit Member(std::string id)
-      : player(std::make_shared<Player>(id, id, 1500)), out(std::make_shared<FakeParticipant>()) {
+      : player(std::make_shared<Player>(id, id)), out(std::make_shared<FakeParticipant>()) {
     player->connection = out;
   }
   std::shared_ptr<Player> player;
@@ -168,7 +182,9 @@ class Rules {
  private:
   void apply(RaceEffects fx, Participant* to) {
     for (const auto& [id, rating] : fx.ratings) {
-      if (const auto it = players_.find(id); it != players_.end()) it->second->rating = rating;
+      if (const auto it = players_.find(id); it != players_.end()) {
+        rating_in_race(*it->second) = rating;
+      }
     }
     for (const std::string& id : fx.released) {
       const auto it = players_.find(id);

@@ -98,10 +98,17 @@ TEST_F(RaceFixture, TheTimeLimitEndsTheRaceAndRaceOverWaitsForTheRecord) {
   const std::vector<json> got = b.out->take();
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0]["type"], "race_over");
-  EXPECT_EQ(got[0]["ratings"]["a"]["after"], 1516);
+  EXPECT_EQ(got[0]["ratings"]["a"]["after"], fresh_after(true));
+  EXPECT_EQ(got[0]["variant"], "classic-4");
+  EXPECT_EQ(got[0]["ratings"]["a"]["rd_before"], 350);
+  EXPECT_LT(got[0]["ratings"]["a"]["rd"], 350);
+  EXPECT_EQ(got[0]["ratings"]["a"]["provisional"], true) << "one race: still provisional";
+  ASSERT_EQ(result->record.ratings.size(), 2u);
+  EXPECT_EQ(result->record.ratings[0].variant, protocol::Variant::classic_4);
+  EXPECT_EQ(result->record.ratings[0].before, glicko2::kStart);
   EXPECT_EQ(got[1]["room"]["state"], "waiting");
-  EXPECT_EQ(a.player->rating, 1516);
-  EXPECT_EQ(b.player->rating, 1484);
+  EXPECT_EQ(rating_of(*a.player), fresh_after(true));
+  EXPECT_EQ(rating_of(*b.player), fresh_after(false));
   EXPECT_EQ(metrics.races_active, 0);
 }
 
@@ -133,7 +140,7 @@ TEST_F(RaceFixture, ALeaverStaysSeatedForTheStandingsUntilTheRecord) {
   race.recorded(*result, {});
   EXPECT_FALSE(race.seated(*b.player));
   EXPECT_TRUE(race.seated(*a.player));
-  EXPECT_EQ(b.player->rating, 1484) << "rated though gone";
+  EXPECT_EQ(rating_of(*b.player), fresh_after(false)) << "rated though gone";
 }
 
 TEST_F(RaceFixture, AtTheTimeLimitEqualScoresRankByFewerMoves) {
@@ -183,10 +190,10 @@ TEST_F(RaceFixture, AFailedRecordTellsTheRacersAndAnnouncesNothing) {
   const std::vector<json> got = a.out->take();
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0]["code"], "internal");
-  EXPECT_EQ(a.player->rating, 1500);  // no rating before the record
+  EXPECT_EQ(rating_of(*a.player), 1500);  // no rating before the record
   race.recorded(*result, {});
   EXPECT_EQ(a.out->take_types(), (std::vector<std::string>{"race_over", "room"}));
-  EXPECT_EQ(a.player->rating, 1516);
+  EXPECT_EQ(rating_of(*a.player), fresh_after(true));
 }
 
 TEST_F(RaceFixture, ARacerAwayPastTheGraceForfeits) {

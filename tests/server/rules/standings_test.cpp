@@ -40,29 +40,5 @@ TEST(RankRacers, FifteenRanksByTilesHomeThenFewerMoves) {
   EXPECT_EQ(k.order, (std::vector<std::size_t>{2, 1, 0}));
 }
 
-TEST(Elo, TwoEqualPlayersMoveSixteenPoints) {
-  EXPECT_EQ(elo_update({1500, 1500}, {0, 1}), (std::vector<int>{1516, 1484}));
-  EXPECT_EQ(elo_update({1500, 1500}, {0, 0}), (std::vector<int>{1500, 1500}));
-}
-
-TEST(Elo, AnUpsetMovesMoreThanAnExpectedWin) {
-  const auto upset = elo_update({1300, 1700}, {0, 1});
-  const auto expected = elo_update({1700, 1300}, {0, 1});
-  EXPECT_GT(upset[0] - 1300, expected[0] - 1700);
-  EXPECT_GT(upset[0] - 1300, 16);
-  EXPECT_LT(expected[0] - 1700, 16);
-}
-
-TEST(Elo, MultiplayerKIsSharedAmongOpponentsAndPointsAreConserved) {
-  const std::vector<int> before{1500, 1500, 1500, 1500};
-  const auto after = elo_update(before, {0, 1, 2, 3});
-  // First beats three equals with K/3 each: 3 × 32/3 × 0.5 = 16.
-  EXPECT_EQ(after[0], 1516);
-  EXPECT_EQ(after[3], 1484);
-  int sum = 0;
-  for (int r : after) sum += r;
-  EXPECT_EQ(sum, 6000);
-}
-
 }  // namespace
 }  // namespace tilerace::server

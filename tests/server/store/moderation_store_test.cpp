@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/eventually.hpp"
+#include "tests/server/store/rated.hpp"
 #include "tests/server/store/store_fixture.hpp"
 
 namespace tilerace::server {
@@ -32,7 +33,7 @@ class ModerationStoreTest : public StoreTest {
         .id = "r1", .room = "ROOM01", .reason = "target", .winner = "a", .result = "{}"};
     race.games = {game("ra", "a", 10, 8, 5, kNow), game("rb", "b", 5, 4, 5, kNow)};
     race.games[0].room = race.games[1].room = "ROOM01";
-    race.ratings = {{"a", 1500, 1516, true, false}, {"b", 1500, 1484, false, true}};
+    race.ratings = {rated("a", 1500, 1516, true, false), rated("b", 1500, 1484, false, true)};
     race.ended_at = kNow;
     store_->record_race(race);
     for (const char* id : {"a", "b"}) {

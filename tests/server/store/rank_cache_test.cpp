@@ -9,7 +9,6 @@ namespace tilerace::server {
 namespace {
 
 constexpr BoardId kClassic4{engine::Mode::classic, 4, false, {}};
-constexpr BoardId kRating{engine::Mode::classic, 0, true, {}};
 
 TEST(RankCache, RanksCountStrictlyBetterEntriesSoTiesShareARank) {
   RankCache cache;
@@ -34,20 +33,6 @@ TEST(RankCache, ABestResultOnlyImprovesWhateverOrderItArrivesIn) {
   cache.put_best(kClassic4, "b", score_key(800, 128, 100));
   EXPECT_EQ(cache.size(kClassic4), 2u);
   EXPECT_EQ(cache.rank(kClassic4, "b", score_key(800, 128, 100)), 2);
-}
-
-TEST(RankCache, ARatingKeepsTheNewestVersionAndTheOwnLaggingEntryIsNotCounted) {
-  RankCache cache;
-  cache.put(kRating, "a", rating_key(1516), 1);
-  cache.put(kRating, "b", rating_key(1484), 1);
-  EXPECT_TRUE(cache.put(kRating, "a", rating_key(1490), 3));
-  EXPECT_FALSE(cache.put(kRating, "a", rating_key(1530), 2));  // an older race, arriving late
-  EXPECT_EQ(cache.rank(kRating, "a", rating_key(1490)), 1);
-  EXPECT_EQ(cache.rank(kRating, "b", rating_key(1484)), 2);
-  // b's newer rating was just read from the database; the cache still holds an older, higher
-  // one for b: b is not ranked below itself.
-  cache.put(kRating, "b", rating_key(1600), 2);
-  EXPECT_EQ(cache.rank(kRating, "b", rating_key(1450)), 2);
 }
 
 TEST(RankCache, AgreesWithCountingOnRandomBoards) {

@@ -10,6 +10,7 @@
 
 #include "server/store/recorder.hpp"
 #include "server/store/sqlite_dialect.hpp"
+#include "tests/server/store/rated.hpp"
 
 namespace tilerace::server {
 namespace {
@@ -49,8 +50,13 @@ class WatchedDialect final : public SqlDialect {
     SqlResult run(Sql statement, std::span<const SqlValue> params) override {
       std::vector<std::string> texts;
       for (const SqlValue& p : params) {
-        const auto* n = std::get_if<std::int64_t>(&p);
-        texts.push_back(n ? std::to_string(*n) : std::string(std::get<std::string_view>(p)));
+        if (const auto* n = std::get_if<std::int64_t>(&p)) {
+          texts.push_back(std::to_string(*n));
+        } else if (const auto* x = std::get_if<double>(&p)) {
+          texts.push_back(std::to_string(*x));
+        } else {
+          texts.push_back(std::string(std::get<std::string_view>(p)));
+        }
       }
       log_.statements.emplace_back(statement, std::move(texts));
       if (static_cast<int>(log_.statements.size()) - 1 == log_.fail_at) {
@@ -92,14 +98,15 @@ class RecorderTest : public ::testing::Test {
   }
   // zed beats amy in room ROOM: listed zed first, so the recorder has to reorder.
   static RaceRecord race() {
-    return {.id = "race-1",
-            .room = "ROOM",
-            .reason = "target",
-            .winner = "zed",
-            .result = "{}",
-            .games = {game("gz", "zed", "ROOM"), game("ga", "amy", "ROOM")},
-            .ratings = {{"zed", 1500, 1516, true, false}, {"amy", 1500, 1484, false, true}},
-            .ended_at = 2'000};
+    return {
+        .id = "race-1",
+        .room = "ROOM",
+        .reason = "target",
+        .winner = "zed",
+        .result = "{}",
+        .games = {game("gz", "zed", "ROOM"), game("ga", "amy", "ROOM")},
+        .ratings = {rated("zed", 1500, 1516, true, false), rated("amy", 1500, 1484, false, true)},
+        .ended_at = 2'000};
   }
   Leaderboard rating_board() {
     return recorder_.leaderboard({.kind = BoardKind::rating, .player_id = "amy"});
@@ -130,9 +137,9 @@ TEST_F(RecorderTest, RatingsAreWrittenInPlayerIdOrderAndEachGetsItsOwnStreak) {
   recorder_.record_race(race());
   std::vector<std::string> order;
   for (const auto& [statement, params] : log_.statements) {
-    if (statement == Sql::update_rating) order.push_back(params.at(0) + "@" + params.at(3));
+    if (statement == Sql::count_rated_race) order.push_back(params.at(2));
   }
-  EXPECT_EQ(order, (std::vector<std::string>{"1484@amy", "1516@zed"}));
+  EXPECT_EQ(order, (std::vector<std::string>{"amy", "zed"}));
   const Leaderboard board = rating_board();
   ASSERT_EQ(board.entries.size(), 2u);
   EXPECT_EQ(board.entries[0].player_id, "zed");
@@ -194,12 +201,12 @@ TEST_F(RecorderTest, ARaceThatFailsAtAnyStatementLeavesNothingThenRecordsOnce) {
     EXPECT_THROW(fresh.record_race(race()), std::runtime_error);
     log_.fail_at = -1;
     EXPECT_FALSE(fresh.find_game("gz").has_value());
-    EXPECT_EQ(fresh.find_player("zed")->rating, kStartRating);
+    EXPECT_EQ(classic4_rating(*fresh.find_player("zed")), kStartRating);
     EXPECT_TRUE(fresh.leaderboard({.kind = BoardKind::rating, .player_id = "amy"}).entries.empty());
     EXPECT_EQ(fresh.active_races().size(), 1u);       // still journaled: it will be retried
     EXPECT_FALSE(fresh.record_race(race()).empty());  // the retry records it, with grants
     EXPECT_TRUE(fresh.record_race(race()).empty());   // and only once
-    EXPECT_EQ(fresh.find_player("zed")->rating, 1516);
+    EXPECT_EQ(classic4_rating(*fresh.find_player("zed")), 1516);
     EXPECT_TRUE(fresh.active_races().empty());
   }
 }
@@ -238,7 +245,7 @@ TEST_F(RecorderTest, GamesAndRacesRecordedTogetherAreOneTransactionAllOrNothing)
   }
   EXPECT_TRUE(fresh.leaderboard({.kind = BoardKind::score, .player_id = "amy"}).entries.empty());
   EXPECT_TRUE(fresh.leaderboard({.kind = BoardKind::rating, .player_id = "amy"}).entries.empty());
-  EXPECT_EQ(fresh.find_player("zed")->rating, kStartRating);
+  EXPECT_EQ(classic4_rating(*fresh.find_player("zed")), kStartRating);
 
   log_.clear();
   const std::vector<std::vector<Grant>> granted = fresh.record_finished(items);
@@ -261,7 +268,7 @@ TEST_F(RecorderTest, GamesAndRacesRecordedTogetherAreOneTransactionAllOrNothing)
   EXPECT_EQ(ratings.me->rank, 2);
   // The same again changes nothing.
   for (const std::vector<Grant>& g : fresh.record_finished(items)) EXPECT_TRUE(g.empty());
-  EXPECT_EQ(fresh.find_player("zed")->rating, 1516);
+  EXPECT_EQ(classic4_rating(*fresh.find_player("zed")), 1516);
 }
 
 TEST_F(RecorderTest, ADatabaseOfItsOwnAdoptsNothingAndAsksNothing) {

@@ -10,14 +10,22 @@
 
 #include "server/base/secrets.hpp"
 #include "tests/eventually.hpp"
+#include "tests/server/store/rated.hpp"
 #include "tests/server/store/store_fixture.hpp"
 
 namespace tilerace::server {
 namespace {
 
+// The schema before Glicko-2 (version 21): one Elo rating per player, in players.
+#define TILERACE_BEFORE_GLICKO                                                             \
+  "DROP TABLE ratings; ALTER TABLE rating_history DROP COLUMN variant; ALTER TABLE "       \
+  "rating_history DROP COLUMN rd; ALTER TABLE players ADD COLUMN rating INTEGER NOT NULL " \
+  "DEFAULT 1500; CREATE INDEX players_by_rating ON players (rating DESC, id) WHERE races > 0; "
+constexpr const char* kBeforeGlicko = TILERACE_BEFORE_GLICKO;
 // The schema before operators had accounts (version 18), before guest names were released
 // (19), and before solo journals kept move times and tournament creations were counted (20).
 #define TILERACE_BEFORE_OPERATORS                                                            \
+  TILERACE_BEFORE_GLICKO                                                                     \
   "ALTER TABLE active_games DROP COLUMN times; ALTER TABLE active_moves DROP COLUMN times; " \
   "DROP TABLE tournament_creations; "                                                        \
   "ALTER TABLE players DROP COLUMN released_name; "                                          \
@@ -42,7 +50,7 @@ TEST_P(StoreTest, PlayersRoundTripAndSurviveReopening) {
   auto p = store_->find_player("p1");
   ASSERT_TRUE(p.has_value());
   EXPECT_EQ(p->name, "ann");
-  EXPECT_EQ(p->rating, 1500);
+  EXPECT_EQ(classic4_rating(*p), 1500);
   EXPECT_EQ(p->registered_at, 0);
   EXPECT_EQ(store_->session_player("hash-p1", 2000), (SessionOwner{"p1", "ann"}));
   EXPECT_FALSE(store_->find_player("p2").has_value());
@@ -457,9 +465,9 @@ TEST_P(StoreTest, OpeningUnderNewNameRulesKeysEveryNameAgain) {
   add("p5", "bob");
   store_.reset();
   execute(
-      "INSERT INTO players (id, name, name_key, rating, wins, losses, created_at) VALUES "
-      "('p3', '\u0430\u0441\u0435', 'old-p3', 1500, 0, 0, 2000), "  // асе, all Cyrillic
-      "('p4', '\u0430lice', 'old-p4', 1500, 0, 0, 3000); "          // а (Cyrillic) + lice
+      "INSERT INTO players (id, name, name_key, wins, losses, created_at) VALUES "
+      "('p3', '\u0430\u0441\u0435', 'old-p3', 0, 0, 2000), "  // асе, all Cyrillic
+      "('p4', '\u0430lice', 'old-p4', 0, 0, 3000); "          // а (Cyrillic) + lice
       "UPDATE name_keys_version SET version = 'icu 0, keys 1'");
   store_ = open();
   EXPECT_EQ(store_->find_player("p1")->name, "alice");
@@ -524,11 +532,11 @@ TEST_P(StoreTest, RacesUpdateRatingsOnceAndFeedTheRatingBoard) {
   race.result = "{}";
   race.games = {game("ga", "a", 300, 32, 40, 9), game("gb", "b", 200, 16, 40, 9)};
   race.games[0].room = race.games[1].room = "ABCDEF";
-  race.ratings = {{"a", 1500, 1516, true, false}, {"b", 1500, 1484, false, true}};
+  race.ratings = {rated("a", 1500, 1516, true, false), rated("b", 1500, 1484, false, true)};
   race.ended_at = 9;
   store_->record_race(race);
   store_->record_race(race);  // idempotent
-  EXPECT_EQ(store_->find_player("a")->rating, 1516);
+  EXPECT_EQ(classic4_rating(*store_->find_player("a")), 1516);
   EXPECT_EQ(store_->find_player("a")->wins, 1);
   EXPECT_EQ(store_->find_player("b")->losses, 1);
   EXPECT_TRUE(store_->find_game("gb").has_value());
@@ -540,6 +548,115 @@ TEST_P(StoreTest, RacesUpdateRatingsOnceAndFeedTheRatingBoard) {
   EXPECT_EQ(ratings.me->rank, 2);
   EXPECT_EQ(ratings.me->losses, 1);
   EXPECT_TRUE(board().entries.empty());  // race games never reach the score board
+}
+
+// Each variant's board holds its own ratings; a provisional one (deviation above 75) is listed
+// only on request, and a listed one drops off once its deviation has grown past 75 idle.
+TEST_P(StoreTest, RatingBoardsAreByVariantAndListOnlySettledRatingsUnlessAsked) {
+  constexpr std::int64_t kDay = 86'400'000;
+  const std::int64_t t0 = 1'800'000'000'000;
+  for (const char* id : {"a", "b", "c", "d"}) add(id, std::string("p-") + id);
+  auto race = [&](std::string id, std::vector<RatingUpdate> ratings) {
+    RaceRecord r;
+    r.id = std::move(id);
+    r.room = "ABCDEF";
+    r.reason = "forfeit";
+    r.winner = ratings[0].player_id;
+    r.result = "{}";
+    r.ended_at = t0;
+    r.ratings = std::move(ratings);
+    store_->record_race(r);
+  };
+  race("r1", {rated("a", 1500, 1600, true, false), rated("b", 1500, 1450, false, true)});
+  RatingUpdate fresh = rated("c", 1500, 1700, true, false);
+  fresh.after.rd = 200;  // provisional
+  RatingUpdate small = rated("d", 1500, 1800, true, false);
+  small.variant = protocol::Variant::classic_3;
+  race("r2", {fresh, small});
+  auto board_at = [&](std::int64_t now, bool provisional, protocol::Variant v,
+                      std::string me = "c") {
+    LeaderboardQuery q{.kind = BoardKind::rating, .player_id = std::move(me)};
+    q.variant = v;
+    q.provisional = provisional;
+    q.now = now;
+    return store_->leaderboard(q);
+  };
+  auto names = [](const Leaderboard& b) {
+    std::string s;
+    for (const BoardEntry& e : b.entries)
+      s += fmt::format("{}#{}:{} ", e.player_id, e.rank, e.rating);
+    return s;
+  };
+  const Leaderboard settled = board_at(t0, false, protocol::Variant::classic_4);
+  EXPECT_EQ(names(settled), "a#1:1600 b#2:1450 ");
+  ASSERT_TRUE(settled.me.has_value()) << "c's own entry, though not listed";
+  EXPECT_FALSE(settled.me->listed);
+  EXPECT_TRUE(settled.me->provisional);
+  EXPECT_EQ(settled.me->rank, 1) << "where c would stand";
+  const Leaderboard everyone = board_at(t0, true, protocol::Variant::classic_4);
+  EXPECT_EQ(names(everyone), "c#1:1700 a#2:1600 b#3:1450 ");
+  EXPECT_TRUE(everyone.me->listed);
+  EXPECT_EQ(everyone.entries[0].rd, 200);
+  EXPECT_EQ(everyone.entries[1].rd, 60);
+  EXPECT_EQ(names(board_at(t0, false, protocol::Variant::classic_3, "d")), "d#1:1800 ");
+  // Idle, the deviation grows: 60 → above 75 after (75² − 60²) / 18.1² ≈ 6.2 days.
+  EXPECT_EQ(names(board_at(t0 + 6 * kDay, false, protocol::Variant::classic_4)),
+            "a#1:1600 b#2:1450 ");
+  const Leaderboard later = board_at(t0 + 7 * kDay, false, protocol::Variant::classic_4, "a");
+  EXPECT_EQ(names(later), "");
+  ASSERT_TRUE(later.me.has_value());
+  EXPECT_GT(later.me->rd, 75);
+  EXPECT_FALSE(later.me->listed);
+  EXPECT_EQ(store_->find_player("d")->ratings[protocol::index_of(protocol::Variant::classic_4)],
+            VariantRating{})
+      << "a 3×3 race leaves the 4×4 rating alone";
+}
+
+// The upgrade to Glicko-2: an Elo rating becomes the classic 4×4 rating, with the deviation
+// its rated races earned (glicko2::settled_rd), as of the last rated race; its history stays,
+// as classic 4×4 points of unknown deviation.
+TEST_P(StoreTest, UpgradingMakesEachEloRatingTheClassic4x4Glicko2Rating) {
+  const std::int64_t t0 = 1'800'000'000'000;
+  for (const char* id : {"vet", "new", "none"}) add(id, std::string("p-") + id);
+  store_.reset();
+  execute(std::string(kBeforeGlicko) +
+          "UPDATE players SET rating = 1720, races = 60, wins = 50, losses = 10 WHERE id = 'vet'; "
+          "UPDATE players SET rating = 1484, races = 1, wins = 0, losses = 1 WHERE id = 'new'; "
+          "INSERT INTO rating_history VALUES ('vet', 'r1', 1800000000000, 1716); "
+          "INSERT INTO rating_history VALUES ('vet', 'r2', 1800000001000, 1720); " +
+          std::string(postgres() ? "UPDATE tilerace_schema SET version = 21"
+                                 : "PRAGMA user_version = 21"));
+  store_ = open();
+  const auto classic4 = [&](const char* id) {
+    return store_->find_player(id)->ratings[protocol::index_of(protocol::Variant::classic_4)];
+  };
+  const VariantRating vet = classic4("vet");
+  EXPECT_DOUBLE_EQ(vet.rating.rating, 1720);
+  EXPECT_NEAR(vet.rating.rd, glicko2::settled_rd(60), 1e-9);
+  EXPECT_DOUBLE_EQ(vet.rating.volatility, glicko2::kStart.volatility);
+  EXPECT_EQ(vet.at, t0 + 1000) << "as of the last rated race";
+  EXPECT_NEAR(classic4("new").rating.rd, glicko2::settled_rd(1), 1e-9);
+  EXPECT_EQ(classic4("none"), VariantRating{}) << "never raced: nothing to carry over";
+  for (const char* id : {"vet", "new"}) {
+    for (const protocol::Variant v : protocol::kVariants) {
+      if (v == protocol::Variant::classic_4) continue;
+      EXPECT_EQ(store_->find_player(id)->ratings[protocol::index_of(v)], VariantRating{});
+    }
+  }
+  LeaderboardQuery q{.kind = BoardKind::rating, .player_id = "new"};
+  q.now = t0 + 2000;
+  const Leaderboard board = store_->leaderboard(q);
+  ASSERT_EQ(board.entries.size(), 1u) << "the settled one; the newcomer is provisional";
+  EXPECT_EQ(board.entries[0].player_id, "vet");
+  EXPECT_EQ(board.entries[0].wins, 50);
+  ASSERT_TRUE(board.me.has_value());
+  EXPECT_FALSE(board.me->listed);
+  EXPECT_EQ(board.me->rating, 1484);
+  const std::optional<Profile> p = store_->profile("vet");
+  ASSERT_EQ(p->history.size(), 2u);
+  EXPECT_EQ(p->history[1].rating, 1720);
+  EXPECT_EQ(p->history[1].rd, 0) << "unknown before Glicko-2";
+  EXPECT_EQ(p->history[1].variant, protocol::Variant::classic_4);
 }
 
 TEST_P(StoreTest, AProfileHasGamesBestsTheRatingHistoryAndRecentRaces) {
@@ -558,8 +675,8 @@ TEST_P(StoreTest, AProfileHasGamesBestsTheRatingHistoryAndRecentRaces) {
     race.games = {game("ga" + std::to_string(n), "a", 10, 4, 3, 100 * n),
                   game("gb" + std::to_string(n), "b", 5, 4, 2, 100 * n)};
     race.games[0].room = race.games[1].room = race.room;
-    race.ratings = {{"a", 1500 + 15 * (n - 1), 1500 + 15 * n, true, false},
-                    {"b", 1500 - 15 * (n - 1), 1500 - 15 * n, false, true}};
+    race.ratings = {rated("a", 1500 + 15 * (n - 1), 1500 + 15 * n, true, false),
+                    rated("b", 1500 - 15 * (n - 1), 1500 - 15 * n, false, true)};
     store_->record_race(race);
     store_->record_race(race);  // once
   }
@@ -571,8 +688,18 @@ TEST_P(StoreTest, AProfileHasGamesBestsTheRatingHistoryAndRecentRaces) {
   ASSERT_EQ(p->bests.size(), 1u);  // race games are not bests
   EXPECT_EQ(p->bests[0].id, "s1");
   EXPECT_EQ(p->bests[0].score, 500);
-  const std::vector<std::pair<std::int64_t, int>> history{{100, 1515}, {200, 1530}, {300, 1545}};
-  EXPECT_EQ(p->ratings, history);
+  ASSERT_EQ(p->history.size(), 3u);
+  for (int n = 1; n <= 3; ++n) {
+    const RatingPoint& h = p->history[static_cast<std::size_t>(n - 1)];
+    EXPECT_EQ(h.variant, protocol::Variant::classic_4);
+    EXPECT_EQ(h.at, 100 * n);
+    EXPECT_EQ(h.rating, 1500 + 15 * n);
+    EXPECT_EQ(h.rd, 60);
+  }
+  ASSERT_EQ(p->standings.size(), 1u);
+  EXPECT_EQ(p->standings[0].races, 3);
+  EXPECT_EQ(p->standings[0].wins, 3);
+  EXPECT_EQ(classic4_rating(p->player), 1545);
   ASSERT_EQ(p->races.size(), 3u);
   EXPECT_EQ(p->races[0].game.id, "ga3");  // newest first
   EXPECT_EQ(p->races[0].game.room, "ROOM23");
@@ -663,7 +790,7 @@ TEST_P(StoreTest, RaceWinsInARowAndBeatingTheHardComputerGrantTheirAchievements)
     r.games = {game(fmt::format("g{}{}", n, winner), winner, 300, 32, 40, r.ended_at),
                game(fmt::format("g{}{}", n, loser), loser, 200, 16, 40, r.ended_at)};
     r.games[0].room = r.games[1].room = r.room;
-    r.ratings = {{winner, 1500, 1510, true, false}, {loser, 1500, 1490, false, true}};
+    r.ratings = {rated(winner, 1500, 1510, true, false), rated(loser, 1500, 1490, false, true)};
     return store_->record_race(r);
   };
   const std::vector<Grant> first = race("c");
@@ -825,7 +952,8 @@ TEST_P(StoreTest, RacesFinishingAtOnceOverTheSamePlayersAllRecord) {
         race.result = "{}";
         std::vector<std::string> order{"a", "b", "c"};
         std::rotate(order.begin(), order.begin() + (t + i) % 3, order.end());
-        for (const std::string& p : order) race.ratings.push_back({p, 1500, 1500, false, false});
+        for (const std::string& p : order)
+          race.ratings.push_back(rated(p, 1500, 1500, false, false));
         try {
           store_->record_race(race);
         } catch (const std::exception& e) {
@@ -1380,14 +1508,15 @@ TEST(PgStoreStart, FillingTheRanksMayTakeLongerThanATransactionMaySitIdle) {
       "'idle in transaction' AND state_change < clock_timestamp() - interval '{} ms'",
       std::chrono::milliseconds(PgDialect::kIdleInTransactionLimit).count() + 500);
   RankCache ranks;
+  constexpr BoardId kClassic4Board{engine::Mode::classic, 4, false, {}};
   dialect.keep_ranks(ranks, [&](SqlSession& sql, RankCache& fresh) {
     sql(Sql::all_bests);
     EXPECT_TRUE(tilerace::testing::eventually(
         [&] { return watcher.exec(idle_past_the_limit.c_str()).int64(0, 0) == 1; }, 10s));
-    sql(Sql::rated_players);
-    fresh.put(kRatingBoard, "p", rating_key(1500), 1);
+    sql(Sql::all_bests);
+    fresh.put_best(kClassic4Board, "p", score_key(100, 8, 10));
   });
-  EXPECT_EQ(ranks.size(kRatingBoard), 1u);
+  EXPECT_EQ(ranks.size(kClassic4Board), 1u);
 }
 
 TEST(PgStoreStart, AWrongUrlIsAClearErrorAtOnce) {

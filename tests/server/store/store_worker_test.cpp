@@ -27,6 +27,7 @@
 
 #include "server/store/recorder.hpp"
 #include "server/store/sqlite_dialect.hpp"
+#include "tests/server/store/rated.hpp"
 
 namespace tilerace::server {
 namespace {
@@ -100,7 +101,7 @@ RaceRecord race(const std::string& id) {
           .winner = "p0",
           .result = "{}",
           .games = {won, beaten},
-          .ratings = {{"p0", 1500, 1516, true, false}, {"p1", 1500, 1484, false, true}},
+          .ratings = {rated("p0", 1500, 1516, true, false), rated("p1", 1500, 1484, false, true)},
           .ended_at = 2'000};
 }
 
@@ -239,7 +240,7 @@ TEST_F(StoreWorkerTest, RacesAreCommittedWithTheGamesAndARaceLostElsewhereFailsA
   EXPECT_EQ(store_.calls(), (std::vector<std::size_t>{4, 1, 1, 1, 1}));
   ASSERT_TRUE(outcomes[1].granted.has_value()) << outcomes[1].error;
   EXPECT_FALSE(outcomes[1].granted->empty()) << "race-a's games earn its racers grants";
-  EXPECT_EQ(store_.find_player("p0")->rating, 1516);  // race-a's, once
+  EXPECT_EQ(classic4_rating(*store_.find_player("p0")), 1516);  // race-a's, once
   EXPECT_FALSE(outcomes[2].granted.has_value());
   EXPECT_EQ(outcomes[2].error, "lost to node-b");  // the caller learns who has it now
   EXPECT_FALSE(store_.find_game("race-b-p0").has_value());

@@ -10,7 +10,12 @@ export const lobby = {
     else state.leaderboard = msg;
   },
   bot_record(state, msg) { state.botRecord = msg.records; },
-  queued(state) { state.queued = true; },
+  // Queued: what the search looks for ({rating, window, window_step, window_every_ms,
+  // window_max} from the server, and when it began here), for "looking for an opponent near…".
+  queued(state, msg, effects, now) {
+    state.queued = true;
+    state.seeking = msg.rating === undefined ? null : { ...msg, since: now };
+  },
   match_cancelled(state) { state.queued = false; },
   shutdown(state) { state.notice = { kind: 'info', key: 'notice.restarting' }; },
 };
