@@ -448,11 +448,9 @@ asio::awaitable<std::optional<Cluster::Waiting>> Cluster::pair(const std::string
     queued_.erase(player);
     co_return Waiting{reply.elements[0].str, reply.elements[1].str};
   }
-  if (gone) {
-    queued_.erase(player);
-  } else if (!again) {
-    queued_[player] = {key, seeking};
-  }
+  // Gone: another node paired them (its match for them is still to be taken: check_matches
+  // takes it while they are listed here), or they left the queue (unqueue forgot them).
+  if (!again) queued_[player] = {key, seeking};
   co_return std::nullopt;
 }
 

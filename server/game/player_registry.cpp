@@ -5,13 +5,22 @@
 namespace tilerace::server {
 
 std::shared_ptr<Player> PlayerRegistry::adopt(const PlayerRecord& record) {
-  std::lock_guard lock(mutex_);
-  auto& slot = players_[record.id];
-  if (!slot) {
-    slot = std::make_shared<Player>(record.id, record.name, record.ratings);
-    slot->registered = record.registered_at > 0;
+  std::shared_ptr<Player> known;
+  {
+    std::lock_guard lock(mutex_);
+    auto& slot = players_[record.id];
+    if (!slot) {
+      slot = std::make_shared<Player>(record.id, record.name, record.ratings);
+      slot->registered = record.registered_at > 0;
+      return slot;
+    }
+    known = slot;
   }
-  return slot;
+  // The store's ratings are never behind this node's (a result is committed before it is
+  // applied): races on other nodes sharing the store count from now on.
+  std::lock_guard lock(known->mutex);
+  known->ratings = record.ratings;
+  return known;
 }
 
 std::shared_ptr<Player> PlayerRegistry::find(std::string_view id) const {

@@ -15,7 +15,8 @@ namespace tilerace::server {
 
 class PlayerRegistry {
  public:
-  // The in-memory player for record, created from it on first use.
+  // The in-memory player for record, created from it on first use; one already in memory
+  // takes the record's ratings (the store's, current).
   std::shared_ptr<Player> adopt(const PlayerRecord& record);
   // The player already in memory, or null.
   std::shared_ptr<Player> find(std::string_view id) const;

@@ -60,7 +60,18 @@ bool Accounts::limited(Connection& c, std::int64_t wait, const protocol::Rid& ri
 
 asio::awaitable<std::shared_ptr<Player>> Accounts::load(const std::string& id) {
   if (auto player = players_.find(id)) {
-    // A shared store: another node may have gone on with their solo game since it was here.
+    // A shared store: another node may have rated them since they were here (adopt takes the
+    // store's ratings), or gone on with their solo game.
+    std::optional<PlayerRecord> record;
+    const StoreWorker::JobOn<AccountStore> fresh = [&](AccountStore& s) {
+      record = s.find_player(id);
+    };
+    try {
+      co_await store_.run(fresh);
+    } catch (const std::exception& e) {
+      spdlog::debug("{}: their ratings cannot be read now: {}", id, e.what());
+    }
+    if (record) players_.adopt(*record);
     std::optional<std::pair<std::string, std::int64_t>> mine;
     if (const auto slot = solo_.find(id)) {
       std::lock_guard lock(slot->mutex);

@@ -67,14 +67,14 @@ asio::awaitable<QuickMatchResult> ClusterDirectory::pair(std::shared_ptr<Player>
     if (!partner) co_return QuickMatchResult{Outcome::queued, nullptr};
     const bool here = partner->node == cluster_.settings().node;
     std::shared_ptr<Player> waiting = players_.find(partner->player);
-    if (!here && !waiting) {
+    if (!here) {  // their ratings as the store has them, even when they were here before
       std::optional<PlayerRecord> record;
       const std::string& id = partner->player;
       const StoreWorker::JobOn<AccountStore> load = [&](AccountStore& s) {
         record = s.find_player(id);
       };
       co_await store_.run(load);
-      if (record) waiting = players_.adopt(*record);
+      waiting = record ? players_.adopt(*record) : nullptr;
     }
     if (!waiting) continue;  // gone
     std::string code = co_await cluster_.claim_new_code();

@@ -209,10 +209,12 @@ test('the result shows the rating change the server sent, and Rematch starts the
   const over = host.received.find((m) => m.type === 'race_over');
   assert.ok(over, 'race_over received');
   for (const s of over.standings) {
-    const { before, after } = over.ratings[s.player];
+    const { before, after, provisional } = over.ratings[s.player];
     const change = after - before;
     const row = host.page.locator('#standings tr', { hasText: s.name });
-    assert.match(await row.textContent(), new RegExp(`${before} → ${after} ${change > 0 ? `\\+${change}` : change < 0 ? `−${-change}` : '±0'}`));
+    // A provisional rating after the race shows "?".
+    const shown = provisional ? `${after}\\?` : `${after}`;
+    assert.match(await row.textContent(), new RegExp(`${before} → ${shown} ${change > 0 ? `\\+${change}` : change < 0 ? `−${-change}` : '±0'}`));
   }
   assert.notEqual(over.ratings[over.standings[0].player].after, over.ratings[over.standings[0].player].before);
   const winner = over.standings.find((s) => s.player === over.winner);

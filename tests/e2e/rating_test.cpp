@@ -104,6 +104,14 @@ TEST_P(Ratings, FreshPlayersAreProvisionalRatedAsTheReferenceAndEachVariantApart
   const json mine = ann.ws.request({{"type", "leaderboard"}, {"kind", "rating"}});
   EXPECT_EQ(mine["me"]["listed"], false);
   EXPECT_EQ(mine["me"]["rating"], p["rating"]);
+  // A 3×3 tournament seeds by the 3×3 rating.
+  const json tournament = ann.ws.request({{"type", "create_tournament"},
+                                          {"format", "single_elimination"},
+                                          {"mode", "classic"},
+                                          {"size", 3},
+                                          {"target", 64}});
+  ASSERT_EQ(tournament["type"], "tournament") << tournament.dump();
+  EXPECT_EQ(tournament["tournament"]["players"][0]["rating"], three["rating"]);
 }
 
 TEST_P(Ratings, QuickMatchPairsTheCloserOfTwoWaitingPlayers) {
@@ -182,6 +190,45 @@ TEST_F(Cluster, QuickMatchByRatingPairsTheCloserPlayerWaitingOnAnotherNode) {
   const auto lo_on_b = follow(lo, b->port());
   EXPECT_EQ(lo_on_b->ws.until("race_start")["code"], room["room"]["code"]);
   EXPECT_EQ(hi.ws.request({{"type", "cancel_match"}})["type"], "match_cancelled");
+}
+
+// The Redis pool widens too: two players too far apart on two nodes are paired once their
+// windows reach each other; whichever node asks first hosts, the other's player is sent there.
+TEST_F(Cluster, TwoPlayersTooFarApartOnTwoNodesArePairedOnceTheirWindowsHaveWidened) {
+  const auto a = node("a", {"--quick-match-bot-after", "0"});
+  const auto b = node("b", {"--quick-match-bot-after", "0"});
+  Racer hi(a->port(), "hi"), lo(b->port(), "lo");
+  {
+    Racer x1(a->port(), "x1"), x2(a->port(), "x2"), x3(b->port(), "x3"), x4(b->port(), "x4");
+    rated_race(hi, x1, kClassic4);
+    rated_race(hi, x2, kClassic4);
+    rated_race(x3, lo, kClassic4);
+    rated_race(x4, lo, kClassic4);
+  }
+  ASSERT_EQ(hi.ws.request({{"type", "quick_match"}, {"size", 4}})["type"], "queued");
+  ASSERT_EQ(lo.ws.request({{"type", "quick_match"}, {"size", 4}})["type"], "queued");
+  // After about 15 s one of them gets the room, the other a redirect to it.
+  std::optional<json> hi_news, lo_news;
+  auto news = [](WsClient& ws) -> std::optional<json> {
+    while (const auto m = ws.next(30s)) {
+      if ((*m)["type"] == "room" || (*m)["type"] == "redirect") return m;
+      ADD_FAILURE() << m->dump();
+    }
+    return std::nullopt;
+  };
+  hi_news = news(hi.ws);
+  lo_news = news(lo.ws);
+  ASSERT_TRUE(hi_news && lo_news) << hi.id << ": " << (hi_news ? hi_news->dump() : "none") << "; "
+                                  << lo.id << ": " << (lo_news ? lo_news->dump() : "none");
+  const bool hosted_on_a = (*hi_news)["type"] == "room";
+  const json& room = hosted_on_a ? *hi_news : *lo_news;
+  const json& redirect = hosted_on_a ? *lo_news : *hi_news;
+  ASSERT_EQ(room["type"], "room") << room.dump();
+  ASSERT_EQ(redirect["type"], "redirect") << redirect.dump();
+  EXPECT_EQ(redirect["code"], room["room"]["code"]);
+  EXPECT_EQ(port_of(redirect["url"]), hosted_on_a ? a->port() : b->port());
+  const auto moved = follow(hosted_on_a ? lo : hi, hosted_on_a ? a->port() : b->port());
+  EXPECT_EQ(moved->ws.until("race_start")["code"], room["room"]["code"]);
 }
 
 }  // namespace

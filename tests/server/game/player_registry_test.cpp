@@ -21,6 +21,16 @@ TEST(PlayerRegistry, AdoptReturnsOnePlayerPerId) {
   EXPECT_EQ(registry.find("p2"), nullptr);
 }
 
+// Another node sharing the store rated them meanwhile: the store's ratings replace this node's.
+TEST(PlayerRegistry, AdoptingAKnownPlayerTakesTheStoresRatings) {
+  PlayerRegistry registry;
+  const auto a = registry.adopt({"p1", "ann", "h", 0});
+  PlayerRecord rated{"p1", "ann", "h", 0};
+  rated.ratings[protocol::index_of(protocol::Variant::classic_5)] = {{1700, 90, 0.06}, 5000};
+  EXPECT_EQ(registry.adopt(rated), a);
+  EXPECT_EQ(a->ratings, rated.ratings);
+}
+
 TEST(PlayerRegistry, AttachingASecondConnectionClosesTheFirstWith4000) {
   PlayerRegistry registry;
   const auto player = registry.adopt({"p1", "ann", "h", 0});
