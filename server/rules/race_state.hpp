@@ -1,11 +1,11 @@
 #pragma once
 // The rules of one room (PROTOCOL.md §5): who is in it, ready and host, the countdown, a race
 // with one seed for all, the move cap, the grace of a racer who dropped, the end reasons, the
-// ranking and the Elo update. A core: every call takes the time it needs and returns what it
-// produced — the messages to deliver, the move journal's entry, the race to record, the players
-// it let go — and performs none of it. The shell (Room) carries the effects out, keeps a timer
-// at next_deadline() and calls tick(). race_over goes out only when the shell reports the
-// result recorded (recorded()).
+// ranking and the rating update (Glicko-2, in the room's variant). A core: every call takes the
+// time it needs and returns what it produced — the messages to deliver, the move journal's entry,
+// the race to record, the players it let go — and performs none of it. The shell (Room) carries the
+// effects out, keeps a timer at next_deadline() and calls tick(). race_over goes out only when the
+// shell reports the result recorded (recorded()).
 //
 // Racers are known by their player id, and what is theirs (name, rating, connection) lives in
 // their entry: the rules see no Player, no store and no clock of their own.

@@ -1,7 +1,6 @@
 #include "server/rules/standings.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 #include <tuple>
 

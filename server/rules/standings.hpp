@@ -1,6 +1,6 @@
 #pragma once
-// Who won a race and in what order everyone finished (PROTOCOL.md §5), and the Elo update
-// that follows (§6). Pure functions of the racers' results.
+// Who won a race and in what order everyone finished (PROTOCOL.md §5): the places its ratings
+// are updated from (glicko2.hpp). Pure functions of the racers' results.
 #include <cstddef>
 #include <cstdint>
 #include <optional>

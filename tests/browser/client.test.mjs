@@ -183,7 +183,7 @@ test('a race goes on in the browser after the server restarts, spectator include
   }
 });
 
-test('quick match shows its wait with a Cancel the server confirms; Fifteen offers only its sizes', async () => {
+test('quick match shows its wait near the player\'s rating, widening, with a Cancel the server confirms; Fifteen offers only its sizes', async () => {
   const context = await env.browser.newContext();
   const ann = await enter(context, env.server.url, 'ann');
   await ann.selectOption('#mode', 'fifteen');
@@ -200,6 +200,9 @@ test('quick match shows its wait with a Cancel the server confirms; Fifteen offe
   await bob.click('#quick-match');
   await bob.locator('#matching').waitFor({ state: 'visible' });
   assert.equal(await ann.locator('#room-bar').isHidden(), true);
+  // The search near bob's rating (a newcomer's: 1500, RD 350 → ±450), widening by 50 after 5 s.
+  await bob.locator('#matching-text', { hasText: 'Looking for an opponent near 1500 (±450)…' }).waitFor();
+  await bob.locator('#matching-text', { hasText: '(±500)' }).waitFor({ timeout: 8000 });
   await bob.click('#cancel-match');
   await bob.locator('#matching').waitFor({ state: 'hidden' });
   for (const c of [context, other]) await c.close();
