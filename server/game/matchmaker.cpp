@@ -12,7 +12,6 @@ double Matchmaker::window_of(const Waiting& w, Clock::time_point now) const {
 
 Matchmaker::Outcome Matchmaker::pair_in(Pool& pool, std::size_t self, Clock::time_point now,
                                         const Pair& pair) {
-  const std::shared_ptr<Player> me = pool[self].player.lock();
   for (;;) {
     const Waiting& mine = pool[self];
     const double my_window = window_of(mine, now);
@@ -34,12 +33,12 @@ Matchmaker::Outcome Matchmaker::pair_in(Pool& pool, std::size_t self, Clock::tim
       if (*best < self) --self;
       continue;
     }
-    // Paired (both leave the pool) or refused (the asker leaves it).
-    const std::size_t first = claim == Claim::paired ? std::min(self, *best) : self;
-    const std::size_t second = claim == Claim::paired ? std::max(self, *best) : self;
-    pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(second));
-    if (first != second) pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(first));
-    return claim == Claim::paired ? Outcome::paired : Outcome::refused;
+    // Paired: both leave the pool (the later entry first, so the earlier one's index holds).
+    // Refused: the asker leaves it.
+    const bool paired = claim == Claim::paired;
+    if (paired) pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(std::max(self, *best)));
+    pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(paired ? std::min(self, *best) : self));
+    return paired ? Outcome::paired : Outcome::refused;
   }
 }
 
@@ -56,8 +55,7 @@ Matchmaker::Outcome Matchmaker::match(const Key& key, const std::shared_ptr<Play
   }
   Pool& pool = pools_[key];
   pool.push_back({player, seeking, since.value_or(now)});
-  const Outcome outcome = pair_in(pool, pool.size() - 1, now, pair);
-  return outcome;
+  return pair_in(pool, pool.size() - 1, now, pair);
 }
 
 Matchmaker::Outcome Matchmaker::rematch(const Key& key, const std::shared_ptr<Player>& player,

@@ -166,12 +166,13 @@ bool Recorder::add_player(const PlayerRecord& p, const std::optional<SessionReco
   });
 }
 
-void Recorder::ratings_in(SqlSession& sql, PlayerRecord& player) {
-  const SqlResult r = sql(Sql::ratings_of, player.id);
+SqlResult Recorder::ratings_in(SqlSession& sql, PlayerRecord& player) {
+  SqlResult r = sql(Sql::ratings_of, player.id);
   for (std::size_t i = 0; i < r.rows(); ++i) {
     player.ratings[protocol::index_of(variant_from_column(r.string(i, 0)))] = {
         {r.real(i, 1), r.real(i, 2), r.real(i, 3)}, r.int64(i, 4)};
   }
+  return r;
 }
 
 std::optional<PlayerRecord> Recorder::find_player(std::string_view id) {
@@ -922,8 +923,7 @@ std::optional<Profile> Recorder::profile(std::string_view player_id) {
                         .move_count = r.integer(i, 4),
                         .ended_at = r.int64(i, 6)};
     });
-    ratings_in(sql, p.player);
-    p.standings = rows_of(sql(Sql::ratings_of, id), [](const SqlResult& r, std::size_t i) {
+    p.standings = rows_of(ratings_in(sql, p.player), [](const SqlResult& r, std::size_t i) {
       return VariantStanding{.variant = variant_from_column(r.string(i, 0)),
                              .races = r.integer(i, 5),
                              .wins = r.integer(i, 6),

@@ -162,8 +162,9 @@ class Recorder : public Store {
   // (A race's games are on no score board, and ratings are ranked by query: no rank changes.)
   void record_in(SqlSession& sql, const RaceRecord& race, std::vector<Grant>& granted,
                  std::vector<RankChange>& ranks);
-  // Fills player's ratings (PlayerRecord::ratings) from the store.
-  static void ratings_in(SqlSession& sql, PlayerRecord& player);
+  // Fills player's ratings (PlayerRecord::ratings) from the store; returns the rows read
+  // (Sql::ratings_of's columns).
+  static SqlResult ratings_in(SqlSession& sql, PlayerRecord& player);
 
   RankCache ranks_;  // declared first: the dialect may feed it until it is destroyed
   std::unique_ptr<SqlDialect> dialect_;
