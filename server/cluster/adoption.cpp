@@ -97,7 +97,50 @@ asio::awaitable<std::size_t> Adoption::adopt(const std::string& orphan) {
     races = s.adopt_races(orphan, url_);
   };
   co_await store_.run(take);
+  std::vector<std::string> codes = co_await run_here(races, orphan);
 
+  // 5. Its tournaments come here, once their match rooms are back: each match racing in one
+  // is watched again.
+  const std::size_t restored = codes.size();
+  if (adopt_tournaments_) {
+    std::vector<std::string> tournaments = co_await adopt_tournaments_(orphan);
+    for (std::string& code : tournaments) codes.push_back(std::move(code));
+  }
+
+  // 6. Their codes are this node's now; the orphan is done.
+  co_await claim(codes, {});
+  const std::vector<std::string> done_args{node_, orphan};
+  co_await eval(redis_, kAdopted, done_args);
+  co_return restored;
+}
+
+asio::awaitable<std::optional<ActiveRaceRecord>> Adoption::take(const std::string& from,
+                                                                const std::string& room) {
+  std::vector<ActiveRaceRecord> races;
+  const StoreWorker::JobOn<GameStore> take = [&](GameStore& s) {
+    races = s.adopt_race(from, room, url_);
+  };
+  co_await store_.run(take);
+  const std::vector<std::string> codes = co_await run_here(races, from);
+  if (codes.empty()) co_return std::nullopt;
+  co_await claim(codes, from);
+  co_return races.front();
+}
+
+asio::awaitable<void> Adoption::claim(const std::vector<std::string>& codes,
+                                      const std::string& from) {
+  for (const std::string& code : codes) {
+    std::vector<std::string> claim_args{code, node_};
+    if (!from.empty()) claim_args.push_back(from);
+    const RedisReply claimed = co_await eval(redis_, kClaim, claim_args);
+    if (claimed.integer != 1) {
+      spdlog::error("cluster: {} came back here but its code is taken", code);
+    }
+  }
+}
+
+asio::awaitable<std::vector<std::string>> Adoption::run_here(std::vector<ActiveRaceRecord>& races,
+                                                             const std::string& orphan) {
   // 2. Each is brought up to the move journal (Redis away: they are this node's now, and run
   // with what the store's journal has).
   std::map<std::string, JournalRead> reads;  // by race id
@@ -135,25 +178,7 @@ asio::awaitable<std::size_t> Adoption::adopt(const std::string& orphan) {
     }
   }
 
-  // 5. Its tournaments come here, once their match rooms are back: each match racing in one
-  // is watched again.
-  const std::size_t restored = codes.size();
-  if (adopt_tournaments_) {
-    std::vector<std::string> tournaments = co_await adopt_tournaments_(orphan);
-    for (std::string& code : tournaments) codes.push_back(std::move(code));
-  }
-
-  // 6. Their codes are this node's now; the orphan is done.
-  for (const std::string& code : codes) {
-    const std::vector<std::string> claim_args{code, node_};
-    const RedisReply claimed = co_await eval(redis_, kClaim, claim_args);
-    if (claimed.integer != 1) {
-      spdlog::error("cluster: {} came back here but its code is taken", code);
-    }
-  }
-  const std::vector<std::string> done_args{node_, orphan};
-  co_await eval(redis_, kAdopted, done_args);
-  co_return restored;
+  co_return codes;
 }
 
 }  // namespace tilerace::server

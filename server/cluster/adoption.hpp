@@ -6,7 +6,8 @@
 // brought up to the move journal in Redis (taken over there first), are rebuilt once — the rooms
 // that run them replay each game from seed and moves — and each rebuilt game is checked against the
 // journal's last check; then its tournaments follow (their match rooms watched again), this
-// node takes over their codes and the orphan is done.
+// node takes over their codes and the orphan is done. A single race a live node released here
+// (server/cluster/race_release.hpp) comes the same way.
 // Runs on the main context (the store's part on the StoreWorker's thread).
 #include <boost/asio/awaitable.hpp>
 
@@ -57,9 +58,22 @@ class Adoption {
   // tries again, and a race already adopted is in no orphan's journal any more. Returns how
   // many rooms came back.
   boost::asio::awaitable<std::size_t> run(std::vector<std::string> orphans);
+  // The race of room, which the live node `from` released to this node (RaceRelease), is
+  // adopted the same way, alone (and its code taken over from `from`): its record as adopted,
+  // or nullopt when `from` has no such race in the store any more. Throws when the store
+  // cannot be reached.
+  boost::asio::awaitable<std::optional<ActiveRaceRecord>> take(const std::string& from,
+                                                               const std::string& room);
 
  private:
   boost::asio::awaitable<std::size_t> adopt(const std::string& orphan);
+  // Steps 2-4 for races the store moved here from orphan: brought up to the move journal,
+  // rebuilt, run, and checked; returns the codes of the rooms that run them.
+  boost::asio::awaitable<std::vector<std::string>> run_here(std::vector<ActiveRaceRecord>& races,
+                                                            const std::string& orphan);
+  // Claims codes for this node (from: the live node they may be taken from, or empty).
+  boost::asio::awaitable<void> claim(const std::vector<std::string>& codes,
+                                     const std::string& from);
   // Makes this node the race's owner in the move journal (a stale copy's appends are refused
   // from here on), then reads what the journal has.
   boost::asio::awaitable<JournalRead> read_journal(const ActiveRaceRecord& race);

@@ -62,8 +62,27 @@ Cluster::Cluster(asio::io_context& main, ClusterSettings settings, RoomRegistry&
                                                  reply_timeout(settings_.lease))),
       journal_(std::make_shared<RedisConnection>(main.get_executor(), settings_.redis, "journal",
                                                  reply_timeout(settings_.lease))),
+      release_(std::make_unique<RaceRelease>(
+          main.get_executor(),
+          RaceRelease::Links{
+              {settings_.node, settings_.public_url},
+              settings_.lease,
+              // Coroutines of their own: the strings live in their frames.
+              [this](std::string code) -> asio::awaitable<std::optional<NodeAddress>> {
+                co_return co_await owner_of(code, true);
+              },
+              [this](std::string node, std::string message) -> asio::awaitable<void> {
+                co_await tell(node, std::move(message));
+              },
+              [this](std::string node, std::string room) {
+                return take_race(std::move(node), std::move(room));
+              },
+              [this] { rooms_changed(); }},
+          rooms)),
       timer_(main),
       lapse_(main) {}
+
+Cluster::~Cluster() = default;
 
 void Cluster::start() {
   commands_->start([this] {
@@ -80,7 +99,7 @@ void Cluster::start() {
         if (push.elements.size() != 3 || push.elements[0].str != "message") return;
         if (push.elements[2].str == "match") {
           asio::co_spawn(main_, check_matches(), asio::detached);
-        } else {
+        } else if (!release_->on_control(push.elements[2].str)) {
           events_.on_control(push.elements[2].str);
         }
       });
@@ -390,13 +409,31 @@ asio::awaitable<std::string> Cluster::claim_new_code() {
 }
 
 asio::awaitable<std::optional<std::string>> Cluster::locate(const std::string& code, bool beating) {
+  const std::optional<NodeAddress> owner = co_await owner_of(code, beating);
+  if (!owner || owner->node == settings_.node) co_return std::nullopt;
+  co_return owner->url;
+}
+
+asio::awaitable<std::optional<NodeAddress>> Cluster::owner_of(const std::string& code,
+                                                              bool beating) {
   // Heard from within two heartbeats (each lease/5): at least 3/5 of its lease left.
   const std::vector<std::string> args{
       code,
       std::to_string(beating ? settings_.lease.count() - 2 * (settings_.lease.count() / 5) : 0)};
   const RedisReply reply = co_await eval(kLocate, args);
-  if (reply.elements.size() != 2 || reply.elements[0].str == settings_.node) co_return std::nullopt;
-  co_return reply.elements[1].str;
+  if (reply.elements.size() != 2) co_return std::nullopt;
+  co_return NodeAddress{reply.elements[0].str, reply.elements[1].str};
+}
+
+asio::awaitable<std::optional<std::string>> Cluster::follow(const std::string& code) {
+  co_return co_await asio::co_spawn(main_, release_->follow(code), use_awaitable);
+}
+
+asio::awaitable<std::optional<ActiveRaceRecord>> Cluster::take_race(std::string node,
+                                                                    std::string room) {
+  Adoption adoption(settings_.node, settings_.public_url, *commands_, store_, players_, solo_,
+                    rooms_, metrics_);
+  co_return co_await adoption.take(node, room);
 }
 
 void Cluster::release(const std::string& code) {

@@ -55,6 +55,7 @@
 
 #include "server/base/metrics.hpp"
 #include "server/cluster/cluster_events.hpp"
+#include "server/cluster/race_release.hpp"
 #include "server/cluster/redis_types.hpp"
 #include "server/game/matchmaker.hpp"
 #include "server/game/move_journal.hpp"
@@ -91,6 +92,8 @@ class Cluster final : public MoveJournal {
           PlayerRegistry& players, SoloGames& solo, StoreWorker& store, Metrics& metrics,
           ClusterEvents& events);
 
+  ~Cluster();
+
   // Connects and starts the heartbeat. Call once, on the main context's thread.
   void start();
   // SIGTERM: takes this node out of the directory (its lease, its listing, the codes of rooms
@@ -113,6 +116,14 @@ class Cluster final : public MoveJournal {
   // left; one that missed two may be dead).
   boost::asio::awaitable<std::optional<std::string>> locate(const std::string& code,
                                                             bool beating = false);
+  // The live node that has code, this one included (locate's reading of beating).
+  boost::asio::awaitable<std::optional<NodeAddress>> owner_of(const std::string& code,
+                                                              bool beating);
+  // Where a racer of code's race who came back through this node is to go: its owner's URL (a
+  // node heard from within two heartbeats), or this node's when the race runs here or is on
+  // its way — an owner none of whose racers still holds the race there releases it here
+  // (server/cluster/race_release.hpp); nullopt when no live node has it.
+  boost::asio::awaitable<std::optional<std::string>> follow(const std::string& code);
   // The room closed: its code is free again (done in the background).
   void release(const std::string& code);
   // The public rooms of the other live nodes as of the last heartbeat: one encoded list each
@@ -168,6 +179,9 @@ class Cluster final : public MoveJournal {
   // Adopts the races of orphans (leased to this node; one pass of an Adoption, on the main
   // context, in the background of the heartbeat).
   boost::asio::awaitable<void> adopt(std::vector<std::string> orphans);
+  // Adopts the race of room, which node released here (RaceRelease::Take).
+  boost::asio::awaitable<std::optional<ActiveRaceRecord>> take_race(std::string node,
+                                                                    std::string room);
   boost::asio::awaitable<void> check_matches();
   // After each (re)connection: claims the codes of this node's rooms, queues its waiting
   // players again and writes its players' records again (Redis may have restarted empty).
@@ -188,6 +202,7 @@ class Cluster final : public MoveJournal {
   std::shared_ptr<RedisConnection> commands_;
   std::shared_ptr<RedisConnection> control_;  // SUBSCRIBEd to this node's control channel
   std::shared_ptr<RedisConnection> journal_;  // the move journal's appends only
+  std::unique_ptr<RaceRelease> release_;      // races that follow their racers here
   boost::asio::steady_timer timer_;
   boost::asio::steady_timer lapse_;  // watch_lease's: at the end of the confirmed lease
   int renewing_ = 0;                 // renewals in flight

@@ -129,11 +129,11 @@ inline std::string check_key(const std::string& race_id, std::size_t position) {
 // outlives the race's moves, so that no stale copy appends to a recorded race).
 inline std::string owner_key(const std::string& race_id) { return "tilerace:owner:" + race_id; }
 
-// ARGV: code, node. 1 if the code is now this node's (it was free, ours already, or held by
-// an orphan this node is adopting).
+// ARGV: code, node[, from]. 1 if the code is now this node's (it was free, ours already, held
+// by an orphan this node is adopting, or held by `from`, which released its race here).
 inline constexpr std::string_view kClaim = R"lua(
 local owner = redis.call('GET', 'tilerace:code:' .. ARGV[1])
-if owner and owner ~= ARGV[2] and
+if owner and owner ~= ARGV[2] and owner ~= ARGV[3] and
    redis.call('GET', 'tilerace:adopting:' .. owner) ~= ARGV[2] then return 0 end
 redis.call('SET', 'tilerace:code:' .. ARGV[1], ARGV[2])
 redis.call('SADD', 'tilerace:codes:' .. ARGV[2], ARGV[1])

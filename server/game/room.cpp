@@ -494,6 +494,25 @@ std::optional<ActiveRaceRecord> Room::active_record() {
   return record;
 }
 
+std::optional<std::vector<std::shared_ptr<Participant>>> Room::racers_here() {
+  std::vector<std::shared_ptr<Player>> racers;
+  {
+    std::lock_guard lock(mutex_);
+    if (lost_ || closed_ || !tournament_.empty() ||
+        !state_->active_record(RaceState::Clock::now())) {
+      return std::nullopt;
+    }
+    for (const auto& [id, player] : players_) racers.push_back(player);
+  }
+  std::vector<std::shared_ptr<Participant>> here;
+  for (const auto& player : racers) {
+    std::lock_guard lock(player->mutex);
+    auto connection = player->connection.lock();
+    if (connection && player->epoch >= player->newest_epoch) here.push_back(std::move(connection));
+  }
+  return here;
+}
+
 void Room::stop() {
   std::lock_guard lock(mutex_);
   stopped_ = true;

@@ -139,6 +139,11 @@ class Room : public std::enable_shared_from_this<Room> {
   // write or recording was refused. Racers and spectators are sent there
   // (RaceState::hand_over), unanswered moves stay unanswered, and the room closes.
   void lose(const std::string& race_id, const RaceOwner& owner);
+  // Cluster mode: the connections here of its racers, while a race runs that could go to
+  // another node (RaceRelease): those connected and not superseded by a connection elsewhere.
+  // nullopt when no race runs, the race is lost already, or the room is a tournament's match
+  // (its tournament holds it here).
+  std::optional<std::vector<std::shared_ptr<Participant>>> racers_here();
   // Cluster mode: the store's journal has race_id now (a journal pass wrote it): its moves need
   // no write of their own to be found by an adopter.
   void stored(const std::string& race_id);

@@ -217,13 +217,13 @@ void BasicWsSession<Next>::handle_frames(std::span<char> data) {
         break;
       case WsEvent::Kind::binary: begin_close(websocket::close_code::unknown_data); break;
       case WsEvent::Kind::ping:
-        idle_.heard(std::chrono::steady_clock::now());
+        heard(std::chrono::steady_clock::now());
         if (!closing_) {
           queue_.push_back({std::make_shared<const std::string>(event->payload), WsOp::pong});
           write_next();
         }
         break;
-      case WsEvent::Kind::pong: idle_.heard(std::chrono::steady_clock::now()); break;
+      case WsEvent::Kind::pong: heard(std::chrono::steady_clock::now()); break;
       case WsEvent::Kind::close:
         close_received_ = true;
         if (close_sent_) {
@@ -274,7 +274,7 @@ void BasicWsSession<Next>::finish() {
 template <class Next>
 MessageSink::Work BasicWsSession<Next>::handle_text(std::string_view text) {
   started_ = std::chrono::steady_clock::now();
-  idle_.heard(started_);
+  heard(started_);
   context_.metrics.messages_in_total.fetch_add(1, std::memory_order_relaxed);
   switch (limiter_.admit(started_)) {
     case RateLimiter::Verdict::disconnect:
@@ -502,6 +502,24 @@ void BasicWsSession<Next>::deliver(SharedMessage message) {
 template <class Next>
 void BasicWsSession<Next>::close(std::uint16_t code) {
   asio::post(executor_, [self = this->shared_from_this(), code] { self->begin_close(code); });
+}
+
+template <class Next>
+bool BasicWsSession<Next>::probe(std::function<void()> heard) {
+  asio::post(executor_, [self = this->shared_from_this(), heard = std::move(heard)]() mutable {
+    if (self->done_ || self->closing_) return;
+    self->probes_.push_back(std::move(heard));
+    self->ping_due_ = true;
+    self->write_next();
+  });
+  return true;
+}
+
+template <class Next>
+void BasicWsSession<Next>::heard(std::chrono::steady_clock::time_point now) {
+  idle_.heard(now);
+  if (probes_.empty()) return;
+  for (auto& told : std::exchange(probes_, {})) told();
 }
 
 template <class Next>

@@ -65,6 +65,7 @@ class BasicWsSession final : public Participant,
 
   void deliver(SharedMessage message) override;
   void close(std::uint16_t code) override;
+  bool probe(std::function<void()> heard) override;
   // Server shutdown: sends {"type":"shutdown"}, then closes with 1001 (a session still in its
   // handshake does so as soon as the handshake completes).
   void shutdown() override;
@@ -118,6 +119,8 @@ class BasicWsSession final : public Participant,
   void close_socket();
   // Closes the socket at once (a broken or silent peer, shutdown): the connection is gone.
   void cut_off();
+  // Something arrived from the peer at now: the keep-alive and the probes hear it.
+  void heard(std::chrono::steady_clock::time_point now);
   // Sets the keep-alive timer to at; when it fires, pings or closes as idle_ says.
   void watch_idle(std::chrono::steady_clock::time_point at);
   void say_goodbye();
@@ -158,11 +161,12 @@ class BasicWsSession final : public Participant,
   boost::asio::steady_timer hard_close_;  // tears the socket down if a close stalls
   boost::asio::steady_timer idle_timer_;  // keep-alive: fires when idle_ says, not per message
   IdleWatch idle_;
-  bool ping_due_ = false;                 // a keep-alive ping waits for the write in flight
-  std::optional<std::uint16_t> closing_;  // the close code, once decided (0: an empty close)
-  bool done_ = false;                     // the reader has ended
-  bool open_ = false;                     // the handshake completed
-  bool shutting_down_ = false;            // shutdown() came
+  bool ping_due_ = false;                      // a keep-alive ping waits for the write in flight
+  std::vector<std::function<void()>> probes_;  // waiting to hear from the peer (probe)
+  std::optional<std::uint16_t> closing_;       // the close code, once decided (0: an empty close)
+  bool done_ = false;                          // the reader has ended
+  bool open_ = false;                          // the handshake completed
+  bool shutting_down_ = false;                 // shutdown() came
   RateLimiter limiter_;
   AddressLimits::Slot slot_;
   Connection connection_{*this};

@@ -131,7 +131,8 @@ asio::awaitable<void> ClusterDirectory::resume(std::weak_ptr<Participant> to,
       if (!code) co_return;  // in no race and no tournament anywhere
       // A race this node handed over: its new owner was learned then (Redis may not answer).
       url = rooms_.handed_over(*code);
-      if (!url) url = co_await cluster_.locate(*code, true);
+      // Else its owner — or here, when the owner holds it for none of its racers any more.
+      if (!url) url = co_await cluster_.follow(*code);
     } catch (const std::exception& e) {
       spdlog::debug("resume {}: {}", player->id, e.what());  // try again
       continue;

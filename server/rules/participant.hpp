@@ -1,6 +1,7 @@
 #pragma once
 // What game logic sees of a connection: a place to deliver messages, never a socket.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -18,6 +19,11 @@ class Participant {
   virtual void deliver(SharedMessage message) = 0;
   // Closes the connection with a WebSocket close code, after what is already queued.
   virtual void close(std::uint16_t code) = 0;
+  // Asks the peer for a sign of life (a WebSocket ping): heard is called, on the connection's
+  // thread, once anything arrives from it after this call — never, from a peer that is gone or
+  // cut off. Callable from any thread. False, and heard never called, where there is no peer
+  // to ask (the computer's seat).
+  virtual bool probe([[maybe_unused]] std::function<void()> heard) { return false; }
 };
 
 }  // namespace tilerace::server

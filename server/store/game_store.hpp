@@ -182,6 +182,14 @@ class GameStore {
                                                     [[maybe_unused]] std::string_view url) {
     return {};
   }
+  // Cluster mode: node's journaled race in room (node released it to this one) becomes this
+  // node's as adopt_races makes them: returned alone, or none when node has none there (taken
+  // meanwhile, or recorded).
+  virtual std::vector<ActiveRaceRecord> adopt_race([[maybe_unused]] std::string_view node,
+                                                   [[maybe_unused]] std::string_view room,
+                                                   [[maybe_unused]] std::string_view url) {
+    return {};
+  }
   // Cluster mode: the room of the journaled running race player_id races in (not left), on
   // whichever node; nullopt if none.
   virtual std::optional<std::string> race_room_of([[maybe_unused]] std::string_view player_id) {

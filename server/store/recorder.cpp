@@ -725,10 +725,21 @@ std::vector<ActiveRaceRecord> Recorder::active_races() {
 }
 
 std::vector<ActiveRaceRecord> Recorder::adopt_races(std::string_view node, std::string_view url) {
+  return adopt(node, {}, url);
+}
+
+std::vector<ActiveRaceRecord> Recorder::adopt_race(std::string_view node, std::string_view room,
+                                                   std::string_view url) {
+  return adopt(node, room, url);
+}
+
+std::vector<ActiveRaceRecord> Recorder::adopt(std::string_view node, std::string_view room,
+                                              std::string_view url) {
   if (dialect_->node().empty()) return {};  // a database of our own holds no other node's
   return unit(SqlTx::write, [&](SqlSession& sql) {
     // Each race's lock in id order before its row, as every writer of a race takes them.
-    const SqlResult adoptable = sql(Sql::adoptable_races, node);
+    const SqlResult adoptable =
+        room.empty() ? sql(Sql::adoptable_races, node) : sql(Sql::released_race, node, room);
     std::vector<std::string> ids;
     for (std::size_t i = 0; i < adoptable.rows(); ++i) {
       ids.push_back(adoptable.string(i, 0));

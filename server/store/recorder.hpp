@@ -71,6 +71,8 @@ class Recorder : public Store {
   std::vector<ActiveRaceRecord> active_races() override;
   void drop_race(std::string_view race_id, std::string_view room, std::int64_t at) override;
   std::vector<ActiveRaceRecord> adopt_races(std::string_view node, std::string_view url) override;
+  std::vector<ActiveRaceRecord> adopt_race(std::string_view node, std::string_view room,
+                                           std::string_view url) override;
   std::optional<std::string> race_room_of(std::string_view player_id) override;
   std::vector<std::string> journal_tournaments(
       const std::vector<TournamentRecord>& tournaments) override;
@@ -129,6 +131,9 @@ class Recorder : public Store {
   // Race id's owner when that is not this node under epoch: its journal entry's (locked until
   // the transaction ends), or whoever recorded it. nullopt: this node's, or nobody's yet.
   std::optional<RaceOwner> other_owner(SqlSession& sql, std::string_view id, std::int64_t epoch);
+  // adopt_races (room empty) and adopt_race (node's race in room only).
+  std::vector<ActiveRaceRecord> adopt(std::string_view node, std::string_view room,
+                                      std::string_view url);
   // After a write that took entries off the boards or put them back (in the same
   // transaction): every node's ranks are filled afresh (a shared database tells them all).
   void ranks_changed(SqlSession& sql);

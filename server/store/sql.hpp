@@ -186,6 +186,8 @@ enum class Sql : std::uint8_t {
   // (dead node) → id of each of its journaled races, in id order (an adoption locks them in
   // that order before it takes them: docs/operations.md, "Lock order")
   adoptable_races,
+  // (node, room) → id of node's journaled race in room (a race it released: none or one)
+  released_race,
   // (dead node, node, url, ids as a JSON array): those of the dead node's races become node's,
   // each under its next epoch (the same one when node takes back its own) → as select_races
   adopt_races,

@@ -358,6 +358,8 @@ Texts texts(Sql statement) {
           "SELECT " TILERACE_RACE_COLUMNS " FROM active_races WHERE node = ?1"};
     case Sql::adoptable_races:
       return {nullptr, "SELECT id FROM active_races WHERE node = ?1 ORDER BY id"};
+    case Sql::released_race:
+      return {nullptr, "SELECT id FROM active_races WHERE node = ?1 AND room = ?2"};
     case Sql::adopt_races:
       // A node taking back its own races (after a restart) keeps their epoch: its name is
       // the same, and no other copy runs under it. Only the races whose locks the adoption

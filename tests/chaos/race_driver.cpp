@@ -1,5 +1,6 @@
 #include "tests/chaos/race_driver.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace tilerace::chaos {
@@ -9,7 +10,9 @@ namespace {
 using namespace std::chrono_literals;
 using e2e::port_of;
 
-constexpr int kTurns = 60;  // moves each racer tries before the race ends by a resignation
+constexpr int kTurns = 60;           // moves each racer tries before the race ends by a resignation
+constexpr auto kStall = 1500ms;      // a move unanswered this long: the link is given up
+constexpr auto kHandshake = 2000ms;  // an upgrade (and its welcome) that takes longer, too
 const std::array<std::string, 4> kDirs{"up", "down", "left", "right"};
 
 }  // namespace
@@ -49,13 +52,21 @@ void RaceDriver::run() {
 bool RaceDriver::connect(Seat& seat, std::uint16_t port, Clock::time_point deadline) {
   seat.ws.reset();
   while (Clock::now() < deadline) {
-    const std::uint16_t door = port != 0 ? port : doors_[random_() % doors_.size()];
+    std::uint16_t door = port;
+    if (door == 0 && seat.stalled != 0) {
+      const auto at = std::find(doors_.begin(), doors_.end(), seat.stalled);
+      door = at == doors_.end() || at + 1 == doors_.end() ? doors_.front() : *(at + 1);
+    }
+    if (door == 0) door = doors_[random_() % doors_.size()];
+    seat.stalled = 0;
     try {
-      auto ws = std::make_unique<WsClient>(door);
+      auto ws = std::make_unique<WsClient>(door, std::nullopt, "/ws",
+                                           std::vector<std::pair<std::string, std::string>>{},
+                                           kHandshake);
       json hello{{"type", "hello"}, {"name", seat.name}};
       if (!seat.token.empty()) hello["token"] = seat.token;
       ws->send(hello);
-      const std::optional<json> welcome = ws->next(10s);
+      const std::optional<json> welcome = ws->next(kHandshake);
       if (welcome && (*welcome)["type"] == "welcome") {
         if (seat.token.empty()) {
           seat.id = (*welcome)["player"]["id"];
@@ -68,6 +79,7 @@ bool RaceDriver::connect(Seat& seat, std::uint16_t port, Clock::time_point deadl
     } catch (const std::exception&) {
       // That node is down or cut off: another door.
     }
+    seat.stalled = door;
     port = 0;
     std::this_thread::sleep_for(200ms);  // a client's pause between attempts
   }
@@ -108,26 +120,60 @@ json RaceDriver::read(Seat& seat, std::chrono::milliseconds wait) {
 }
 
 bool RaceDriver::turn(Seat& seat, const std::string& dir) {
-  if (!seat.ws && !connect(seat, 0, Clock::now() + 30s)) return !over_;
-  try {
-    ledger_.sent({code_, seat.id, Clock::now()});
-    seat.ws->send({{"type", "move"}, {"dir", dir}, {"at_move", seat.moves}});
-  } catch (const std::exception&) {
-    seat.ws.reset();
-    return !over_;
-  }
-  for (;;) {
-    const json m = read(seat, 8s);
-    if (m.is_null()) return !over_;
-    const std::string type = m["type"];
-    if (type == "moved" || type == "redirect") return true;
-    if (type == "error") {
-      if (m["code"] != "stale") return !over_;
-      continue;  // the game follows: read() resyncs the move count
+  // A move given up with its link, or sent away by a redirect, is sent again once on the new
+  // connection (as a client resends its pending move), after the race_state there resyncs the
+  // move count: at_move keeps it from counting twice.
+  bool fresh = false;  // a new connection (this turn's): its race_state first
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (!seat.ws) {
+      if (!connect(seat, 0, Clock::now() + 30s)) return !over_;
+      fresh = true;
     }
-    if (type == "game") return true;
+    if (fresh) {
+      fresh = false;
+      const auto synced_by = Clock::now() + kStall;
+      for (;;) {
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(synced_by - Clock::now());
+        if (left <= 0ms) break;
+        const json m = read(seat, left);
+        if (m.is_null() || !seat.ws || m["type"] == "race_state") break;
+        if (over_) return false;
+      }
+      if (!seat.ws) continue;
+    }
+    try {
+      ledger_.sent({code_, seat.id, Clock::now()});
+      seat.ws->send({{"type", "move"}, {"dir", dir}, {"at_move", seat.moves}});
+    } catch (const std::exception&) {
+      seat.ws.reset();
+      continue;
+    }
+    const auto stall_at = Clock::now() + kStall;
+    for (;;) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(stall_at - Clock::now());
+      const std::uint16_t link = seat.port;
+      const json m = read(seat, std::max(left, 1ms));
+      if (m.is_null()) {
+        if (!seat.ws) seat.stalled = link;  // given up: the next door
+        break;
+      }
+      const std::string type = m["type"];
+      if (type == "moved" || type == "game") return true;
+      if (type == "redirect") {
+        fresh = true;  // read() followed it; the move goes again from the race_state there
+        break;
+      }
+      if (type == "error") {
+        if (m["code"] != "stale") return !over_;
+        continue;  // the game follows: read() resyncs the move count
+      }
+      if (over_) return false;
+    }
     if (over_) return false;
   }
+  return !over_;
 }
 
 bool RaceDriver::one_race() {

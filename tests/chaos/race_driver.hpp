@@ -4,6 +4,8 @@
 // balancer), follow redirects, reconnect with their tokens when a link drops or stalls, resync
 // with at_move, and log what they were told in the Ledger. A race ends with a resignation
 // once each racer has taken its turns; the driver waits until PostgreSQL has it recorded.
+// A link is given up as a client would: a move unanswered for kStall, or an upgrade that does
+// not complete within kHandshake.
 #include <atomic>
 #include <condition_variable>
 #include <functional>
@@ -30,6 +32,9 @@ struct Seat {
   std::unique_ptr<WsClient> ws;
   std::uint16_t port = 0;  // the link it is connected through
   int moves = 0;           // its race game's moves, as last told
+  // The link a move stalled on: the next connection goes through the door after it, as a
+  // client given every node's address tries the next (both racers of a race the same one).
+  std::uint16_t stalled = 0;
 };
 
 class RaceDriver {
@@ -48,7 +53,8 @@ class RaceDriver {
   void run();
   void watch();
   bool one_race();
-  // Connects seat through port (any door when 0) and says hello; false past the deadline.
+  // Connects seat through port (when 0: the door after the one it stalled on, else any door)
+  // and says hello; false past the deadline.
   bool connect(Seat& seat, std::uint16_t port, Clock::time_point deadline);
   // Reads one message for seat (reconnecting it when the link ended); what it was is
   // handled here: acks, resyncs, redirects, announcements. The message, or null.

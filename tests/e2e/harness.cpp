@@ -191,7 +191,8 @@ bool ServerProcess::wait_for_metric(std::string_view sample, double value,
 }
 
 WsClient::WsClient(std::uint16_t port, std::optional<int> receive_buffer, const std::string& target,
-                   std::vector<std::pair<std::string, std::string>> headers)
+                   std::vector<std::pair<std::string, std::string>> headers,
+                   std::chrono::milliseconds handshake_deadline)
     : ws_(ioc_) {
   ws_.set_option(beast::websocket::stream_base::decorator(
       [headers = std::move(headers)](beast::websocket::request_type& req) {
@@ -202,7 +203,13 @@ WsClient::WsClient(std::uint16_t port, std::optional<int> receive_buffer, const 
   ::fcntl(socket.native_handle(), F_SETFD, FD_CLOEXEC);  // not inherited by servers started later
   if (receive_buffer) socket.set_option(asio::socket_base::receive_buffer_size(*receive_buffer));
   socket.connect({asio::ip::make_address("127.0.0.1"), port});
-  ws_.handshake("127.0.0.1:" + std::to_string(port), target);
+  beast::error_code ec;
+  beast::get_lowest_layer(ws_).expires_after(handshake_deadline);
+  ws_.async_handshake("127.0.0.1:" + std::to_string(port), target,
+                      [&](beast::error_code e) { ec = e; });
+  ioc_.run();
+  beast::get_lowest_layer(ws_).expires_never();
+  if (ec) throw beast::system_error(ec, "websocket handshake");
 }
 
 void WsClient::send(const json& message) {

@@ -76,10 +76,12 @@ class WsClient {
  public:
   // Connects to ws://127.0.0.1:port/ws (or another target path), with headers added to the
   // upgrade request. receive_buffer shrinks the socket's kernel buffer (for clients that stop
-  // reading).
+  // reading). Throws when the connection or the upgrade fails, or takes longer than
+  // handshake_deadline (a peer cut off).
   explicit WsClient(std::uint16_t port, std::optional<int> receive_buffer = std::nullopt,
                     const std::string& target = "/ws",
-                    std::vector<std::pair<std::string, std::string>> headers = {});
+                    std::vector<std::pair<std::string, std::string>> headers = {},
+                    std::chrono::milliseconds handshake_deadline = 10s);
 
   void send(const json& message);
   void send_text(std::string_view text);
