@@ -9,8 +9,8 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <charconv>
-#include <vector>
 
+#include "server/cluster/control_fields.hpp"
 #include "server/game/room_registry.hpp"
 
 namespace tilerace::server {
@@ -18,17 +18,6 @@ namespace tilerace::server {
 namespace asio = boost::asio;
 
 namespace {
-
-// The newline-separated fields of message.
-std::vector<std::string> fields_of(std::string_view message) {
-  std::vector<std::string> out;
-  for (;;) {
-    const auto end = message.find('\n');
-    out.emplace_back(message.substr(0, end));
-    if (end == std::string_view::npos) return out;
-    message.remove_prefix(end + 1);
-  }
-}
 
 asio::awaitable<void> wait(asio::steady_timer& timer) {
   co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
@@ -85,11 +74,13 @@ asio::awaitable<RaceRelease::Answer> RaceRelease::ask(const std::string& node,
 }
 
 bool RaceRelease::on_control(const std::string& message) {
-  const std::vector<std::string> f = fields_of(message);
-  if (f[0] == "release") {
+  const std::string kind = message.substr(0, message.find('\n'));
+  if (kind == "release") {
+    const auto f = control_fields(message, 4);  // release, code, asker, url, id
     if (f.size() != 5) return true;
     asio::co_spawn(main_, answer(f[1], f[2], f[3], f[4]), asio::detached);
-  } else if (f[0] == "released") {
+  } else if (kind == "released") {
+    const auto f = control_fields(message, 3);  // released, id, verdict, url
     if (f.size() != 4) return true;
     const auto it = asked_.find(f[1]);
     if (it == asked_.end()) return true;  // answered too late: the racer was redirected
@@ -98,7 +89,8 @@ bool RaceRelease::on_control(const std::string& message) {
                                                : Verdict::kept,
                                 f[3]};
     it->second->timer.cancel();
-  } else if (f[0] == "taken") {
+  } else if (kind == "taken") {
+    const auto f = control_fields(message, 5);  // taken, code, race id, node, epoch, url
     if (f.size() != 6) return true;
     releasing_.erase(f[1]);
     RaceOwner owner{f[3], 0, f[5]};

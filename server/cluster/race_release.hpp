@@ -9,7 +9,7 @@
 // moves it under its next epoch, the move journal is taken over, and fencing keeps A from
 // acknowledging anything more), and tells A it has it ("taken": A's room hands its spectators
 // over). Without a release within kAnswer the racer is redirected to A as before. A racer who
-// reaches a third node meanwhile is sent to B. docs/operations.md, "Races that follow their
+// reaches a third node meanwhile is sent to B. docs/operations.md, "Races follow their
 // racers", has the bound.
 //
 // Control messages (newline-separated fields):

@@ -12,6 +12,7 @@
 #include <charconv>
 
 #include "protocol/friends.hpp"
+#include "server/cluster/control_fields.hpp"
 #include "server/cluster/scripts.hpp"
 #include "server/play/presence_board.hpp"
 
@@ -25,19 +26,6 @@ constexpr const char* kPresenceKeptMs = "86400000";  // a day: only a live node'
 
 std::string presence_key(std::string_view player) {
   return std::string("tilerace:presence:").append(player);
-}
-
-// Splits text into its first n newline-separated fields and the rest (the last element).
-std::vector<std::string> fields(std::string_view text, std::size_t n) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto end = text.find('\n');
-    if (end == std::string_view::npos) return {};
-    out.emplace_back(text.substr(0, end));
-    text.remove_prefix(end + 1);
-  }
-  out.emplace_back(text);
-  return out;
 }
 
 // A rid as the last field of a control message, and back: empty for none, "s" and the text,
@@ -285,7 +273,7 @@ void ClusterReach::recheck(std::string player) {
 void ClusterReach::on_control(const std::string& message) {
   const std::string kind = message.substr(0, message.find('\n'));
   if (kind == "presence") {
-    const auto f = fields(message, 3);  // presence, from node, recipients, text
+    const auto f = control_fields(message, 3);  // presence, from node, recipients, text
     if (f.size() != 4) return;
     const auto text = std::make_shared<const std::string>(f[3]);
     std::string_view ids = f[2];
@@ -295,7 +283,7 @@ void ClusterReach::on_control(const std::string& message) {
       ids = comma == std::string_view::npos ? std::string_view() : ids.substr(comma + 1);
     }
   } else if (kind == "send") {
-    auto f = fields(message, 3);  // send, player, reload, text
+    auto f = control_fields(message, 3);  // send, player, reload, text
     if (f.size() != 4) return;
     // In the order sent: a message after a friendship change waits for its reload.
     incoming_.push_back({std::move(f[1]), f[2] == "1", std::move(f[3])});
@@ -303,21 +291,21 @@ void ClusterReach::on_control(const std::string& message) {
     receiving_ = true;
     asio::co_spawn(main_, receive(), asio::detached);
   } else if (kind == "moderate") {
-    const auto f = fields(message, 3);  // moderate, kind, target, text
+    const auto f = control_fields(message, 3);  // moderate, kind, target, text
     if (f.size() != 4) return;
     play_.moderation.apply_here(f[1], f[2], f[3]);
   } else if (kind == "takeover") {
-    const auto f = fields(message, 2);  // takeover, player, epoch
+    const auto f = control_fields(message, 2);  // takeover, player, epoch
     if (f.size() != 3) return;
     std::int64_t epoch = 0;
     if (std::from_chars(f[2].data(), f[2].data() + f[2].size(), epoch).ec != std::errc{}) return;
     play_.guard.taken_over(f[1], epoch);
   } else if (kind == "recheck") {
-    const auto f = fields(message, 1);  // recheck, player
+    const auto f = control_fields(message, 1);  // recheck, player
     if (f.size() != 2) return;
     spawn(main_, play_.guard.check({f[1]}));
   } else if (kind == "answer") {
-    const auto f = fields(message, 4);  // answer, id, player, accept, rid
+    const auto f = control_fields(message, 4);  // answer, id, player, accept, rid
     if (f.size() != 5) return;
     spawn(main_, play_.challenges.answer_from_afar(f[1], f[2], f[3] == "1", rid_of_field(f[4])));
   }
