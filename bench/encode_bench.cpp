@@ -52,7 +52,7 @@ void BM_EncodeRaceUpdate(benchmark::State& state) {
   std::size_t bytes = 0;
   for (auto _ : state) {
     std::string text =
-        tilerace::protocol::encode_race_update("ABCDEF", "p-1234567890", p.game, p.outcome);
+        tilerace::protocol::encode_race_update("ABCDEF", "p-1234567890", false, p.game, p.outcome);
     bytes = text.size();
     benchmark::DoNotOptimize(text);
   }

@@ -219,6 +219,7 @@ CreateRoom parse_create_room(const json& object) {
   o.is_public = optional_bool(object, "public", false);
   o.max_moves_per_second =
       optional_int<int>(object, "max_moves_per_second", 0, kMaxMovesPerSecondCap).value_or(0);
+  o.bot_pace = optional_int<int>(object, "bot_pace", 0, kMaxMovesPerSecondCap).value_or(0);
   if (const std::string* bot = optional_string(object, "bot")) {
     o.bot = engine::bot_strength_from_string(*bot);
     if (!o.bot) reject_field("bot", "bot must be easy, medium or hard");
@@ -271,8 +272,14 @@ LeaderboardRequest parse_leaderboard(const json& object) {
   LeaderboardRequest r;
   r.mode = parse_mode(object);
   r.size = parse_size(object, r.mode);
-  if (const std::string* board = optional_string(object, "board")) {
-    if (*board != "daily") reject_field("board", "board must be daily (or left out)");
+  const std::string* board = optional_string(object, "board");
+  if (board != nullptr && *board == "bots") {
+    r.kind = LeaderboardKind::rating;  // the bots' rating board
+    r.bots = true;
+    board = nullptr;
+  }
+  if (board != nullptr) {
+    if (*board != "daily") reject_field("board", "board must be daily or bots (or left out)");
     if (daily_mode(r.mode, r.size) == nullptr) {
       reject_field("board", "the daily challenge is classic 4x4 or 5x5");
     }
@@ -281,7 +288,7 @@ LeaderboardRequest parse_leaderboard(const json& object) {
     r.current = true;
   }
   if (const std::string* kind = optional_string(object, "kind");
-      kind != nullptr && r.kind != LeaderboardKind::daily) {
+      kind != nullptr && r.kind != LeaderboardKind::daily && !r.bots) {
     if (*kind == "rating") {
       r.kind = LeaderboardKind::rating;
     } else if (*kind != "score") {
@@ -433,7 +440,19 @@ ChallengeAnswer parse_challenge_answer(const json& object, bool accept) {
       id.find_first_not_of("0123456789abcdef") != std::string::npos) {
     reject_field("id", "id must be a challenge id");
   }
-  return {id, accept};
+  ChallengeAnswer answer{id, accept, std::nullopt};
+  if (const std::string* reason = optional_string(object, "reason")) {
+    if (accept) reject_field("reason", "only a decline has a reason");
+    for (int r = 0; r <= static_cast<int>(DeclineReason::settings); ++r) {
+      if (to_string(static_cast<DeclineReason>(r)) == *reason) {
+        answer.reason = static_cast<DeclineReason>(r);
+      }
+    }
+    if (!answer.reason) {
+      reject_field("reason", "reason must be generic, later, no_bots, only_bots or settings");
+    }
+  }
+  return answer;
 }
 
 std::string parse_device(const json& object) {
@@ -530,6 +549,12 @@ Hello parse_hello(const json& object) {
   if (const std::string* code = optional_string(object, "link_code")) {
     h.link_code = check_code(*code, "link_code", kLinkCodeLength);
   }
+  if (const std::string* token = optional_string(object, "bot_token")) {
+    if (token->empty() || token->size() > kMaxTokenBytes) {
+      reject_field("bot_token", "bot_token must be a bot's API token");
+    }
+    h.bot_token = *token;
+  }
   h.device = parse_device(object);
   return h;
 }
@@ -571,6 +596,9 @@ ClientMessage parse_message(const json& object) {
   if (type == "hello") return parse_hello(object);
   if (type == "register") return Register{parse_new_password(object, "password")};
   if (type == "login") {
+    if (find(object, "bot_token") != nullptr) {
+      reject_field("bot_token", "a bot signs in with hello and its bot_token, not with login");
+    }
     return Login{std::string(required_string(object, "name")), parse_password(object, "password"),
                  parse_device(object), parse_device_mark(object)};
   }
@@ -583,6 +611,17 @@ ClientMessage parse_message(const json& object) {
   }
   if (type == "link_code") return LinkCodeRequest{};
   if (type == "rename") return Rename{parse_name(required_string(object, "name"))};
+  if (type == "upgrade_to_bot") return UpgradeToBot{parse_password(object, "password")};
+  if (type == "bot_token") return BotTokenRequest{};
+  if (type == "bot_tokens") return BotTokensRequest{};
+  if (type == "revoke_bot_token") {
+    const std::string& id = required_string(object, "id");
+    if (id.size() != kBotTokenIdLength ||
+        id.find_first_not_of("0123456789abcdef") != std::string::npos) {
+      reject_field("id", "id must be a bot token's id");
+    }
+    return RevokeBotToken{id};
+  }
   if (type == "ping") return Ping{optional_int<std::int32_t>(object, "rtt", 0, 600000)};
   if (type == "new_game") return parse_new_game(object);
   if (type == "move") return Move{*parse_dir(object), parse_at_move(object)};
@@ -595,7 +634,8 @@ ClientMessage parse_message(const json& object) {
   if (type == "ready") return Ready{optional_bool(object, "ready", true)};
   if (type == "quick_match") {
     const engine::Mode mode = parse_mode(object);
-    return QuickMatch{mode, parse_size(object, mode)};
+    const int size = parse_size(object, mode);
+    return QuickMatch{mode, size, optional_bool(object, "bots", false)};
   }
   if (type == "cancel_match") return CancelMatch{};
   if (type == "list_rooms") return ListRooms{};

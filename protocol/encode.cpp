@@ -82,6 +82,12 @@ void write_rid(JsonWriter& w, const Rid& rid) {
   if (const auto* n = std::get_if<std::int64_t>(&rid)) w.key("rid").value(*n);
 }
 
+json player_json(PlayerInfo player) {
+  json j{{"id", player.id}, {"name", player.name}};
+  if (player.bot) j["bot"] = true;
+  return j;
+}
+
 json games_json(const std::vector<RacerGame>& games) {
   json out = json::object();
   for (const auto& g : games) out[std::string(g.player)] = game_json(g.game);
@@ -94,6 +100,7 @@ json room_json(const RoomView& room) {
     json player{{"id", p.id}, {"name", p.name}, {"ready", p.ready}, {"connected", p.connected}};
     if (p.ghost) player["ghost"] = true;
     if (p.slow) player["slow"] = true;
+    if (p.bot) player["bot"] = true;
     players.push_back(std::move(player));
   }
   const RoomOptions& o = room.options;
@@ -106,6 +113,7 @@ json room_json(const RoomView& room) {
             {"max_players", o.max_players},
             {"public", o.is_public},
             {"max_moves_per_second", o.max_moves_per_second},
+            {"bot_pace", o.bot_pace},
             {"state", room.state},
             {"players", std::move(players)},
             {"spectators", room.spectators}};
@@ -120,9 +128,8 @@ json room_json(const RoomView& room) {
 std::string encode_welcome(PlayerInfo player, std::string_view token, bool resumed, bool registered,
                            std::string_view device_mark, std::string_view name_released,
                            const Rid& rid) {
-  json j{{"type", "welcome"},        {"player", {{"id", player.id}, {"name", player.name}}},
-         {"token", token},           {"resumed", resumed},
-         {"registered", registered}, {"protocol", 1}};
+  json j{{"type", "welcome"},  {"player", player_json(player)}, {"token", token},
+         {"resumed", resumed}, {"registered", registered},      {"protocol", 1}};
   if (!device_mark.empty()) j["device_mark"] = device_mark;
   if (!name_released.empty()) j["name_released"] = name_released;
   put_rid(j, rid);
@@ -133,7 +140,7 @@ namespace {
 
 // {"type":type,"player":{"id","name"}}: the account answers that name the player.
 std::string player_message(std::string_view type, PlayerInfo player, const Rid& rid) {
-  json j{{"type", type}, {"player", {{"id", player.id}, {"name", player.name}}}};
+  json j{{"type", type}, {"player", player_json(player)}};
   put_rid(j, rid);
   return dump(j);
 }
@@ -170,6 +177,32 @@ std::string encode_logged_out(const Rid& rid) {
 
 std::string encode_link_code(std::string_view code, std::int64_t expires_at, const Rid& rid) {
   json j{{"type", "link_code"}, {"code", code}, {"expires_at", expires_at}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
+std::string encode_upgraded(PlayerInfo player, const Rid& rid) {
+  return player_message("upgraded", player, rid);
+}
+
+std::string encode_bot_token(std::string_view token, std::string_view id, const Rid& rid) {
+  json j{{"type", "bot_token"}, {"token", token}, {"id", id}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
+std::string encode_bot_tokens(const std::vector<BotTokenView>& tokens, const Rid& rid) {
+  json list = json::array();
+  for (const BotTokenView& t : tokens) {
+    list.push_back({{"id", t.id}, {"created_at", t.created_at}, {"last_used", t.last_used}});
+  }
+  json j{{"type", "bot_tokens"}, {"tokens", std::move(list)}};
+  put_rid(j, rid);
+  return dump(j);
+}
+
+std::string encode_bot_token_revoked(std::string_view id, const Rid& rid) {
+  json j{{"type", "bot_token_revoked"}, {"id", id}};
   put_rid(j, rid);
   return dump(j);
 }
@@ -311,7 +344,7 @@ std::string encode_race_state(std::string_view code, std::int64_t remaining_ms,
   return dump(j);
 }
 
-std::string encode_race_update(std::string_view code, std::string_view player,
+std::string encode_race_update(std::string_view code, std::string_view player, bool bot,
                                const engine::Game& game, const engine::MoveOutcome& outcome,
                                std::string buffer) {
   JsonWriter w;
@@ -319,6 +352,7 @@ std::string encode_race_update(std::string_view code, std::string_view player,
   w.key("type").value("race_update");
   w.key("code").value(code);
   w.key("player").value(player);
+  if (bot) w.key("bot").value(true);
   write_move_fields(w, game, outcome);
   w.end_object();
   return w.take(std::move(buffer));
@@ -334,6 +368,7 @@ std::string encode_race_over(const RaceOverView& r) {
                          {"moves", s.moves},
                          {"state", engine::to_string(s.state)},
                          {"place", s.place + 1}});
+    if (s.bot) standings.back()["bot"] = true;
   }
   json ratings = json::object();
   for (const auto& c : r.ratings)
@@ -371,9 +406,11 @@ std::string encode_leaderboard(const LeaderboardRequest& request,
   const bool daily = request.kind == LeaderboardKind::daily;
   auto entry_json = [rating](const LeaderboardEntry& e) -> json {
     if (rating) {
-      return {
+      json entry{
           {"rank", e.rank}, {"player", e.player_id},        {"name", e.name}, {"rating", e.rating},
           {"rd", e.rd},     {"provisional", e.provisional}, {"wins", e.wins}, {"losses", e.losses}};
+      if (e.bot) entry["bot"] = true;
+      return entry;
     }
     return {
         {"rank", e.rank},         {"player", e.player_id}, {"name", e.name},    {"score", e.score},
@@ -391,6 +428,7 @@ std::string encode_leaderboard(const LeaderboardRequest& request,
          {"entries", std::move(list)},
          {"me", me ? entry_json(*me) : json(nullptr)}};
   if (daily) j["board"] = "daily";
+  if (request.bots) j["board"] = "bots";
   if (rating) {
     j["variant"] = to_string(request.variant);
     j["provisional"] = request.provisional;

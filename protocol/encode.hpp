@@ -16,6 +16,7 @@ namespace tilerace::protocol {
 struct PlayerInfo {
   std::string_view id;
   std::string_view name;
+  bool bot = false;  // a bot account (docs/bots.md): "bot":true
 };
 
 // A game as PROTOCOL.md §2 "G" describes it.
@@ -47,6 +48,17 @@ std::string encode_renamed(PlayerInfo player, const Rid& rid);
 std::string encode_sessions(const std::vector<SessionView>& sessions, const Rid& rid);
 std::string encode_logged_out(const Rid& rid);
 std::string encode_link_code(std::string_view code, std::int64_t expires_at, const Rid& rid);
+// Bot accounts (docs/bots.md): upgraded {player}; a new token, shown once; the tokens, without
+// their secrets; a revoked token's id.
+std::string encode_upgraded(PlayerInfo player, const Rid& rid);
+std::string encode_bot_token(std::string_view token, std::string_view id, const Rid& rid);
+struct BotTokenView {
+  std::string id;
+  std::int64_t created_at = 0;
+  std::int64_t last_used = 0;  // 0: never
+};
+std::string encode_bot_tokens(const std::vector<BotTokenView>& tokens, const Rid& rid);
+std::string encode_bot_token_revoked(std::string_view id, const Rid& rid);
 std::string encode_pong(const Rid& rid);
 std::string encode_game(const GameView& game, const Rid& rid);
 // The messages of every move. buffer: a string whose capacity the text reuses (the server's
@@ -63,6 +75,7 @@ struct RoomPlayerView {
   std::int64_t score = 0;  // in the rooms list: the race score so far
   bool ghost = false;      // the ghost racer of a ghost room
   bool slow = false;       // their round trip is long (our addition; RaceState::round_trip)
+  bool bot = false;        // a bot account, the computer's included (docs/bots.md)
   // In the rooms list, while a race runs: the racer's board, row by row (size × size cells;
   // empty elsewhere). Our addition, for the lobby's miniature live boards.
   std::vector<std::int64_t> cells;
@@ -88,7 +101,8 @@ struct Standing {
   std::int64_t max_tile = 0;
   int moves = 0;
   engine::GameState state = engine::GameState::playing;
-  int place = 0;  // 0 is first; equal results share a place
+  int place = 0;     // 0 is first; equal results share a place
+  bool bot = false;  // a bot account
 };
 // A racer's rating in the race's variant, before and after (whole points); rd_* are the
 // deviations; provisional: the after's deviation is at or above 110.
@@ -145,7 +159,8 @@ std::string encode_race_start(std::string_view code, int time_limit,
                               const std::vector<RacerGame>& games);
 std::string encode_race_state(std::string_view code, std::int64_t remaining_ms,
                               const std::vector<RacerGame>& games, const Rid& rid);
-std::string encode_race_update(std::string_view code, std::string_view player,
+// bot: the mover is a bot account ("bot":true).
+std::string encode_race_update(std::string_view code, std::string_view player, bool bot,
                                const engine::Game& game, const engine::MoveOutcome& outcome,
                                std::string buffer = {});
 std::string encode_race_over(const RaceOverView& result);

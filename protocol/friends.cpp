@@ -112,8 +112,10 @@ std::string encode_challenged(const ChallengeView& c) {
                {"expires_at", c.expires_at}});
 }
 
-std::string encode_challenge_closed(std::string_view type, std::string_view id, const Rid& rid) {
+std::string encode_challenge_closed(std::string_view type, std::string_view id, const Rid& rid,
+                                    std::string_view reason) {
   json j{{"type", type}, {"id", id}};
+  if (!reason.empty()) j["reason"] = reason;
   put_rid(j, rid);
   return dump(j);
 }

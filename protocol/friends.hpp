@@ -67,6 +67,8 @@ std::string encode_challenge_sent(const ChallengeView& c, const Rid& rid);
 std::string encode_challenged(const ChallengeView& c);
 // {"type":type,"id"}: challenge_declined (to the challenger), challenge_expired (to both),
 // challenge_cancelled (to the friend: the challenger went away).
-std::string encode_challenge_closed(std::string_view type, std::string_view id, const Rid& rid);
+// reason: a decline's (protocol::DeclineReason), or empty.
+std::string encode_challenge_closed(std::string_view type, std::string_view id, const Rid& rid,
+                                    std::string_view reason = {});
 
 }  // namespace tilerace::protocol

@@ -52,6 +52,11 @@ std::string_view to_string(TournamentFormat format) noexcept {
   static constexpr std::array<std::string_view, 3> kNames{"single_elimination", "swiss", "arena"};
   return kNames[static_cast<int>(format)];
 }
+std::string_view to_string(DeclineReason reason) noexcept {
+  static constexpr std::array<std::string_view, 5> kNames{"generic", "later", "no_bots",
+                                                          "only_bots", "settings"};
+  return kNames[static_cast<int>(reason)];
+}
 std::string_view to_string(Emote e) noexcept { return kEmoteNames[static_cast<int>(e)]; }
 
 std::optional<Emote> emote_from_string(std::string_view name) noexcept {

@@ -64,7 +64,9 @@ struct Hello {
   std::optional<std::string> name;
   std::optional<std::string> token;
   std::optional<std::string> link_code;  // kLinkCodeLength characters of kRoomCodeAlphabet
-  std::string device;                    // the client's label for this device; may be empty
+  // A bot's API token (docs/bots.md); the upgrade's Authorization: Bearer stands for it.
+  std::optional<std::string> bot_token;
+  std::string device;  // the client's label for this device; may be empty
 };
 // Accounts (our addition; docs/protocol.md, "Accounts").
 struct Register {
@@ -86,6 +88,15 @@ struct ChangePassword {
 struct LinkCodeRequest {};
 struct Rename {
   std::string name;  // checked as hello's (protocol/names.hpp)
+};
+// Bot accounts (our addition; docs/bots.md).
+struct UpgradeToBot {
+  std::string password;  // the account's, at most kMaxPasswordChars
+};
+struct BotTokenRequest {};   // a new API token
+struct BotTokensRequest {};  // the tokens, listed without their secrets
+struct RevokeBotToken {
+  std::string id;  // kBotTokenIdLength hex digits
 };
 struct Ping {
   std::optional<std::int32_t> rtt;  // the client's last round trip, ms (our addition)
@@ -115,6 +126,9 @@ struct RoomOptions {
   int max_players = 2;
   bool is_public = false;
   int max_moves_per_second = 0;
+  // A bot's moves a second in a race with people (docs/bots.md, "Limits"): 0 for the server's
+  // limit; else at most that.
+  int bot_pace = 0;
   std::optional<engine::BotStrength> bot;  // create_room: seat the computer as a racer
   // create_room: race this recorded game's run (a game id); the room then has its mode, size
   // and target, and a ghost racer replaying it (docs/protocol.md, "Ghost races")
@@ -136,6 +150,7 @@ struct Ready {
 struct QuickMatch {
   engine::Mode mode = engine::Mode::classic;
   int size = 4;
+  bool bots = false;  // a person: match me with bots too (docs/bots.md, "Quick match")
 };
 struct CancelMatch {};
 struct ListRooms {};
@@ -165,9 +180,13 @@ struct Challenge {
   std::string player;
   RoomOptions options;  // mode, size, target, time_limit; a private room for two
 };
+// Why a challenge was declined (our addition, for bots; docs/bots.md).
+enum class DeclineReason : std::uint8_t { generic, later, no_bots, only_bots, settings };
+std::string_view to_string(DeclineReason reason) noexcept;
 struct ChallengeAnswer {
   std::string id;
   bool accept = true;
+  std::optional<DeclineReason> reason;  // a decline's, if given
 };
 struct Rematch {};
 struct SpectatePlayer {
@@ -229,6 +248,7 @@ struct LeaderboardRequest {
   // whether provisional ratings are listed too ("provisional")
   Variant variant = kDefaultVariant;
   bool provisional = false;
+  bool bots = false;  // board "bots": the bots' rating board (docs/bots.md)
 };
 
 // The period a request asks for, answered at now_ms (Unix milliseconds).
@@ -254,6 +274,7 @@ struct LeaderboardEntry {
   bool listed = true;        // me only: false when the board leaves them out (provisional)
   int wins = 0;
   int losses = 0;
+  bool bot = false;  // a bot account
 };
 
 using ClientMessage =
@@ -263,7 +284,8 @@ using ClientMessage =
                  Logout, LogoutAll, ChangePassword, LinkCodeRequest, Rename, FriendChange,
                  FriendsRequest, Challenge, ChallengeAnswer, Rematch, SpectatePlayer, Report, Kick,
                  CreateTournament, JoinTournament, LeaveTournament, StartTournament,
-                 SpectateTournament>;
+                 SpectateTournament, UpgradeToBot, BotTokenRequest, BotTokensRequest,
+                 RevokeBotToken>;
 
 // A player's record against the computer of one strength (bot_record).
 struct BotRecordView {
@@ -294,6 +316,7 @@ inline constexpr int kMaxDepth = 8;  // nesting levels of arrays and objects
 inline constexpr int kMaxNameChars = 20;
 inline constexpr int kMaxRidChars = 64;
 inline constexpr std::size_t kMaxTokenBytes = 128;
+inline constexpr std::size_t kBotTokenIdLength = 16;  // hex digits
 inline constexpr int kMaxDeviceChars = 40;
 inline constexpr std::size_t kMaxDeviceMarkBytes = 200;  // login's device_mark
 inline constexpr int kMinPasswordChars = 8;

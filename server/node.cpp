@@ -75,6 +75,7 @@ RoomServices Node::room_services() {
   RoomServices services{threads_.main().get_executor(),       &worker_, &metrics_,
                         {options_.countdown, options_.grace}, {},       &bots_,
                         options_.bot_moves_per_second};
+  services.settings.bot_api_moves_per_second = options_.bot_api_moves_per_second;
   services.journal = cluster_.get();  // cluster mode: moves go to the move journal
   return services;
 }
@@ -131,7 +132,13 @@ bool Node::restore(Store& store) {
     for (const auto s :
          {engine::BotStrength::easy, engine::BotStrength::medium, engine::BotStrength::hard}) {
       const std::string name = bot_player_name(s);
-      store.add_player({bot_player_id(s), name, protocol::name_key(name), unix_ms()}, std::nullopt);
+      // The computer's seats are bot accounts (docs/bots.md), driven in-process.
+      store.add_player({.id = bot_player_id(s),
+                        .name = name,
+                        .name_key = protocol::name_key(name),
+                        .created_at = unix_ms(),
+                        .bot = true},
+                       std::nullopt);
     }
     if (cluster_) return true;  // this node's earlier races come back through adoption
     const auto restored = restore_races(

@@ -38,6 +38,11 @@ struct Player {
   const std::optional<engine::BotStrength> bot;
   // Whether they have an account (a password): set at load and by register.
   std::atomic<bool> registered{false};
+  // A bot account (docs/bots.md): set at load and by upgrade_to_bot, never cleared.
+  std::atomic<bool> bot_account{false};
+  // A bot account or the computer: marked "bot" on the wire, kept off people's boards and
+  // ratings.
+  bool is_bot() const { return bot.has_value() || bot_account.load(std::memory_order_relaxed); }
 
   std::mutex mutex;  // guards the fields below
   std::weak_ptr<Participant> connection;

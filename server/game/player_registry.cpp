@@ -12,10 +12,12 @@ std::shared_ptr<Player> PlayerRegistry::adopt(const PlayerRecord& record) {
     if (!slot) {
       slot = std::make_shared<Player>(record.id, record.name, record.ratings);
       slot->registered = record.registered_at > 0;
+      slot->bot_account = record.bot;
       return slot;
     }
     known = slot;
   }
+  if (record.bot) known->bot_account = true;
   // The store's ratings are never behind this node's (a result is committed before it is
   // applied): races on other nodes sharing the store count from now on.
   std::lock_guard lock(known->mutex);

@@ -16,7 +16,8 @@ LeaderboardQuery query_of(const protocol::LeaderboardRequest& request, std::stri
           .period = request.period,
           .variant = request.variant,
           .provisional = request.provisional,
-          .now = unix_ms()};
+          .now = unix_ms(),
+          .bots = request.bots};
 }
 
 protocol::LeaderboardEntry view_of(const BoardEntry& e) {
@@ -33,7 +34,8 @@ protocol::LeaderboardEntry view_of(const BoardEntry& e) {
           .provisional = e.provisional,
           .listed = e.listed,
           .wins = e.wins,
-          .losses = e.losses};
+          .losses = e.losses,
+          .bot = e.bot};
 }
 
 std::vector<protocol::LeaderboardEntry> views_of(const std::vector<BoardEntry>& entries) {

@@ -32,9 +32,12 @@ Room::Room(RoomServices services)
 Seat Room::seat_of(const std::shared_ptr<Player>& player, bool connected) {
   players_.emplace(player->id, player);
   std::lock_guard lock(player->mutex);
-  return {player->id, player->name(), player->bot,
+  return {player->id,
+          player->name(),
+          player->bot,
           connected ? player->connection : std::weak_ptr<Participant>(),
-          player->ratings[protocol::index_of(variant_)]};
+          player->ratings[protocol::index_of(variant_)],
+          player->is_bot()};
 }
 
 std::shared_ptr<Room> Room::make(std::string code, const protocol::RoomOptions& options,
@@ -231,7 +234,7 @@ asio::awaitable<void> Room::record(std::shared_ptr<Room> self, RaceResult result
 void Room::join(const std::shared_ptr<Player>& player, const std::shared_ptr<Participant>& to,
                 const protocol::Rid& rid) {
   std::unique_lock lock(mutex_);
-  Seat seat{player->id, player->name(), player->bot, to, {}};
+  Seat seat{player->id, player->name(), player->bot, to, {}, player->is_bot()};
   bool claimed = false;
   {
     std::lock_guard player_lock(player->mutex);

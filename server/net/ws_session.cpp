@@ -85,6 +85,12 @@ RawSocket& BasicWsSession<Next>::raw() {
 template <class Next>
 void BasicWsSession<Next>::start(beast::http::request<beast::http::string_body> request) {
   connection_.self = this->weak_from_this();
+  // A bot may sign in with its API token on the upgrade (docs/bots.md); hello says whether.
+  constexpr std::string_view kBearer = "Bearer ";
+  if (const std::string_view auth = request[beast::http::field::authorization];
+      auth.starts_with(kBearer) && auth.size() - kBearer.size() <= protocol::kMaxTokenBytes) {
+    connection_.bearer = std::string(auth.substr(kBearer.size()));
+  }
   // In the set before any handler can run (so it is never removed before it is added), and
   // owned by the coroutine's frame from its creation (add may post a shutdown onto its thread,
   // and then the coroutine starts after it, not inline).

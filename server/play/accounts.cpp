@@ -136,7 +136,9 @@ asio::awaitable<Accounts::SignedIn> Accounts::new_session(const Connection& c,
 asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::hello(Connection& c,
                                                                    const protocol::Hello& m,
                                                                    const protocol::Rid& rid) {
+  if (m.bot_token) co_return co_await bot_sign_in(c, *m.bot_token, rid);
   if (m.token) co_return co_await resume(c, *m.token, rid);
+  if (!m.link_code && !c.bearer.empty()) co_return co_await bot_sign_in(c, c.bearer, rid);
   if (m.link_code) {
     if (limited(c, limits_.admit_address(c.address), rid)) co_return std::nullopt;
     std::optional<std::string> player_id;
@@ -199,6 +201,115 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::resume(Connection& 
                      true,
                      marks_.issue(id, unix_ms()),
                      std::move(owner->released_name)};
+}
+
+asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::bot_sign_in(Connection& c,
+                                                                         const std::string& token,
+                                                                         const protocol::Rid& rid) {
+  if (limited(c, limits_.admit_address(c.address), rid)) co_return std::nullopt;
+  std::optional<SessionOwner> owner;
+  const StoreWorker::JobOn<AccountStore> find = [&](AccountStore& s) {
+    owner = s.bot_token_player(token, unix_ms());
+  };
+  co_await store_.run(find);
+  if (!owner) {
+    metrics_.login_failures_total.fetch_add(1, std::memory_order_relaxed);
+    send_error(c, ErrorCode::bad_token, "unknown or revoked bot token", rid, "bot_token");
+    co_return std::nullopt;
+  }
+  const bool refused = co_await banned(c, owner->player_id, rid);
+  if (refused) co_return std::nullopt;
+  std::shared_ptr<Player> player = co_await load(owner->player_id);
+  if (!player) {
+    send_error(c, ErrorCode::bad_token, "unknown or revoked bot token", rid, "bot_token");
+    co_return std::nullopt;
+  }
+  metrics_.logins_total.fetch_add(1, std::memory_order_relaxed);
+  // The session is the token's hash: revoking the token signs its connections out.
+  co_return SignedIn{std::move(player), "", code_hash(token), true};
+}
+
+bool Accounts::refuse_unless_bot(Connection& c, const protocol::Rid& rid) {
+  if (c.player->bot_account) return false;
+  send_error(c, ErrorCode::not_allowed,
+             "only a bot account has API tokens: upgrade_to_bot first (docs/bots.md)", rid);
+  return true;
+}
+
+asio::awaitable<void> Accounts::upgrade_to_bot(Connection& c, const protocol::UpgradeToBot& m,
+                                               const protocol::Rid& rid) {
+  Player& player = *c.player;
+  if (player.bot_account) {
+    send_error(c, ErrorCode::not_allowed, "this account is a bot already", rid);
+    co_return;
+  }
+  if (!player.registered) {
+    send_error(c, ErrorCode::not_allowed, "a guest cannot become a bot: register first", rid);
+    co_return;
+  }
+  const std::string key = protocol::name_key(player.name());
+  const protocol::ProtocolError wrong{ErrorCode::bad_credentials, "wrong password", "password"};
+  if (!co_await check_password(c, player.name(), key, m.password, "", "session:" + c.session, wrong,
+                               rid)) {
+    co_return;
+  }
+  BotUpgrade outcome = BotUpgrade::no_such_player;
+  const std::string& id = player.id;
+  const StoreWorker::JobOn<AccountStore> save = [&](AccountStore& s) {
+    outcome = s.upgrade_to_bot(id);
+  };
+  co_await store_.run(save);
+  if (outcome != BotUpgrade::upgraded) {
+    send_error(c, ErrorCode::not_allowed,
+               "only an account that has never finished a game may become a bot", rid);
+    co_return;
+  }
+  player.bot_account = true;
+  spdlog::info("player {} became a bot account", player.id);
+  c.send(protocol::encode_upgraded({player.id, player.name(), true}, rid));
+}
+
+asio::awaitable<void> Accounts::bot_token(Connection& c, const protocol::Rid& rid) {
+  if (refuse_unless_bot(c, rid)) co_return;
+  const std::string id = random_hex(protocol::kBotTokenIdLength / 2);
+  const std::string token = "tb_" + random_hex(24);
+  const std::int64_t now = unix_ms();
+  const std::string& player_id = c.player->id;
+  const StoreWorker::JobOn<AccountStore> save = [&](AccountStore& s) {
+    s.add_bot_token(player_id, id, token, now);
+  };
+  co_await store_.run(save);
+  c.send(protocol::encode_bot_token(token, id, rid));
+}
+
+asio::awaitable<void> Accounts::bot_tokens(Connection& c, const protocol::Rid& rid) {
+  if (refuse_unless_bot(c, rid)) co_return;
+  std::vector<BotTokenRecord> records;
+  const std::string& player_id = c.player->id;
+  const StoreWorker::JobOn<AccountStore> load = [&](AccountStore& s) {
+    records = s.bot_tokens(player_id);
+  };
+  co_await store_.run(load);
+  std::vector<protocol::BotTokenView> views;
+  for (const BotTokenRecord& r : records) views.push_back({r.id, r.created_at, r.last_used});
+  c.send(protocol::encode_bot_tokens(views, rid));
+}
+
+asio::awaitable<void> Accounts::revoke_bot_token(Connection& c, const protocol::RevokeBotToken& m,
+                                                 const protocol::Rid& rid) {
+  if (refuse_unless_bot(c, rid)) co_return;
+  bool revoked = false;
+  const std::string& player_id = c.player->id;
+  const std::string& id = m.id;
+  const StoreWorker::JobOn<AccountStore> revoke = [&](AccountStore& s) {
+    revoked = s.revoke_bot_token(player_id, id);
+  };
+  co_await store_.run(revoke);
+  if (!revoked) {
+    send_error(c, ErrorCode::bad_field, "you have no bot token with that id", rid, "id");
+    co_return;
+  }
+  c.send(protocol::encode_bot_token_revoked(m.id, rid));
 }
 
 asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::new_guest(Connection& c,
@@ -281,6 +392,17 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::login(Connection& c
   const auto checked =
       co_await check_password(c, trimmed, key, m.password, m.device_mark, "", wrong, rid);
   if (!checked) co_return std::nullopt;
+  std::optional<PlayerRecord> record;
+  const std::string& checked_id = checked->player_id;
+  const StoreWorker::JobOn<AccountStore> find = [&](AccountStore& s) {
+    record = s.find_player(checked_id);
+  };
+  co_await store_.run(find);
+  if (record && record->bot) {  // after the password: a bot's name is told nothing new
+    send_error(c, ErrorCode::not_allowed,
+               "a bot signs in with hello and its bot_token, never with a password", rid);
+    co_return std::nullopt;
+  }
   if (co_await banned(c, checked->player_id, rid)) co_return std::nullopt;
   metrics_.logins_total.fetch_add(1, std::memory_order_relaxed);
   SignedIn in = co_await new_session(c, checked->player_id, m.device);

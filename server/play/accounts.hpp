@@ -76,6 +76,15 @@ class Accounts {
   boost::asio::awaitable<void> change_password(Connection& c, const protocol::ChangePassword& m,
                                                const protocol::Rid& rid);
   boost::asio::awaitable<void> link_code(Connection& c, const protocol::Rid& rid);
+  // Bot accounts (docs/bots.md): a registered player who has finished no game becomes a bot
+  // for good; a bot makes, lists and revokes its API tokens (a revoked token's connections are
+  // signed out by the SessionGuard's recheck, which the dispatcher asks for).
+  boost::asio::awaitable<void> upgrade_to_bot(Connection& c, const protocol::UpgradeToBot& m,
+                                              const protocol::Rid& rid);
+  boost::asio::awaitable<void> bot_token(Connection& c, const protocol::Rid& rid);
+  boost::asio::awaitable<void> bot_tokens(Connection& c, const protocol::Rid& rid);
+  boost::asio::awaitable<void> revoke_bot_token(Connection& c, const protocol::RevokeBotToken& m,
+                                                const protocol::Rid& rid);
   // A registered player's new name, at most once every kRenameEveryMs; the old one is kept.
   boost::asio::awaitable<void> rename(Connection& c, const protocol::Rename& m,
                                       const protocol::Rid& rid);
@@ -83,6 +92,12 @@ class Accounts {
  private:
   boost::asio::awaitable<std::optional<SignedIn>> resume(Connection& c, const std::string& token,
                                                          const protocol::Rid& rid);
+  // The bot a bot token signs in (its session: the token's code_hash; no token to keep).
+  boost::asio::awaitable<std::optional<SignedIn>> bot_sign_in(Connection& c,
+                                                              const std::string& token,
+                                                              const protocol::Rid& rid);
+  // not_allowed, sent to c, unless c's player is a bot account.
+  bool refuse_unless_bot(Connection& c, const protocol::Rid& rid);
   // name_taken's words: who may hold a name (never which of them does).
   std::string name_taken_text() const;
   boost::asio::awaitable<std::optional<SignedIn>> new_guest(Connection& c, const protocol::Hello& m,

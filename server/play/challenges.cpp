@@ -140,6 +140,7 @@ asio::awaitable<void> Challenges::expire(std::string id,
 asio::awaitable<void> Challenges::answer(Connection& c, const protocol::ChallengeAnswer& m,
                                          const protocol::Rid& rid) {
   const std::shared_ptr<Player> me = c.player;
+  const std::string reason(m.reason ? protocol::to_string(*m.reason) : "");
   if (m.accept && room_of(*me)) {
     send_error(c, services_.metrics, ErrorCode::already_in_room, "leave your room first", rid);
     co_return;
@@ -155,7 +156,7 @@ asio::awaitable<void> Challenges::answer(Connection& c, const protocol::Challeng
     if (!node.empty()) {
       // Held on the challenger's node: it answers (a room there and a redirect, or
       // challenge_cancelled); a decline is confirmed at once.
-      services_.reach->forward_answer(node, m.id, me->id, m.accept, rid);
+      services_.reach->forward_answer(node, m.id, me->id, m.accept, reason, rid);
       if (!m.accept) c.send(protocol::encode_challenge_closed("challenge_declined", m.id, rid));
       co_return;
     }
@@ -167,7 +168,8 @@ asio::awaitable<void> Challenges::answer(Connection& c, const protocol::Challeng
   }
   if (!m.accept) {
     c.send(protocol::encode_challenge_closed("challenge_declined", m.id, rid));
-    std::string declined = protocol::encode_challenge_closed("challenge_declined", m.id, {});
+    std::string declined =
+        protocol::encode_challenge_closed("challenge_declined", m.id, {}, reason);
     co_await send(o->from, std::move(declined));
     co_return;
   }
@@ -176,7 +178,7 @@ asio::awaitable<void> Challenges::answer(Connection& c, const protocol::Challeng
 }
 
 asio::awaitable<void> Challenges::answer_from_afar(std::string id, std::string player, bool accept,
-                                                   protocol::Rid rid) {
+                                                   std::string reason, protocol::Rid rid) {
   std::optional<Open> o = take(id, player);
   if (!o) {
     std::string cancelled = protocol::encode_challenge_closed("challenge_cancelled", id, rid);
@@ -184,7 +186,7 @@ asio::awaitable<void> Challenges::answer_from_afar(std::string id, std::string p
     co_return;
   }
   if (!accept) {
-    std::string declined = protocol::encode_challenge_closed("challenge_declined", id, {});
+    std::string declined = protocol::encode_challenge_closed("challenge_declined", id, {}, reason);
     co_await send(o->from, std::move(declined));
     co_return;
   }

@@ -55,7 +55,7 @@ class Challenges {
   // The answer of player, connected to another node, to a challenge held here (cluster mode);
   // rid is their answer's, for the reply.
   boost::asio::awaitable<void> answer_from_afar(std::string id, std::string player, bool accept,
-                                                protocol::Rid rid);
+                                                std::string reason, protocol::Rid rid);
   // Shutdown: no expiry waits from now on.
   void stop();
 

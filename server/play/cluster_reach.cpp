@@ -190,8 +190,10 @@ asio::awaitable<std::string> ClusterReach::holder(std::string id) {
 }
 
 void ClusterReach::forward_answer(std::string node, std::string id, std::string player, bool accept,
-                                  const protocol::Rid& rid) {
-  std::string text = "answer\n" + id + "\n" + player + "\n" + (accept ? "1" : "0") + "\n";
+                                  std::string reason, const protocol::Rid& rid) {
+  // accept: "1"; a decline: "0", or its reason's name
+  const std::string answer = accept ? "1" : reason.empty() ? "0" : reason;
+  std::string text = "answer\n" + id + "\n" + player + "\n" + answer + "\n";
   text += rid_field(rid);
   spawn(main_, [](Cluster& cluster, std::string to, std::string text) -> asio::awaitable<void> {
     co_await cluster.tell(to, std::move(text));
@@ -307,7 +309,9 @@ void ClusterReach::on_control(const std::string& message) {
   } else if (kind == "answer") {
     const auto f = control_fields(message, 4);  // answer, id, player, accept, rid
     if (f.size() != 5) return;
-    spawn(main_, play_.challenges.answer_from_afar(f[1], f[2], f[3] == "1", rid_of_field(f[4])));
+    const bool accept = f[3] == "1";
+    spawn(main_, play_.challenges.answer_from_afar(
+                     f[1], f[2], accept, accept || f[3] == "0" ? "" : f[3], rid_of_field(f[4])));
   }
 }
 

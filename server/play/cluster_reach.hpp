@@ -57,7 +57,7 @@ class ClusterReach final : public PlayerReach {
   boost::asio::awaitable<void> hold(std::string id, std::chrono::milliseconds ttl) override;
   boost::asio::awaitable<std::string> holder(std::string id) override;
   void forward_answer(std::string node, std::string id, std::string player, bool accept,
-                      const protocol::Rid& rid) override;
+                      std::string reason, const protocol::Rid& rid) override;
   void moderate(std::string kind, std::string target, std::string text) override;
   boost::asio::awaitable<void> take_connection(std::string player, std::int64_t epoch) override;
   void release_connection(std::string player, std::int64_t epoch) override;

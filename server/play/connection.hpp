@@ -26,6 +26,9 @@ struct Connection {
   std::shared_ptr<Room> spectating;
   std::shared_ptr<Tournament> following;  // the tournament it spectates
   std::string address;                    // the peer's address as AddressLimits counts it
+  // The upgrade's Authorization: Bearer credential (at most kMaxTokenBytes), for a bot's hello
+  // (docs/bots.md); empty without one.
+  std::string bearer;
 
   // Queues message for this connection.
   void send(std::string message) const {

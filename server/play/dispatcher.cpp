@@ -188,8 +188,9 @@ bool Dispatcher::welcome(Connection& c, Accounts::SignedIn in, std::int64_t epoc
   metrics_.players_online.fetch_add(1, std::memory_order_relaxed);
   // Superseded already (a newer sign-in on another node): closed with 4000, no welcome.
   if (!players_.attach(*player, c.self.lock(), epoch, c.session)) return false;
-  c.send(protocol::encode_welcome({player->id, player->name()}, in.token, in.resumed,
-                                  player->registered, in.device_mark, in.released_name, rid));
+  c.send(protocol::encode_welcome({player->id, player->name(), player->is_bot()}, in.token,
+                                  in.resumed, player->registered, in.device_mark, in.released_name,
+                                  rid));
   if (std::string snapshot = play_.solo.snapshot(player->id); !snapshot.empty()) {
     c.send(std::move(snapshot));
   }
@@ -237,6 +238,27 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::ChangePassword
 asio::awaitable<void> Dispatcher::then_recheck(Connection& c, asio::awaitable<void> work) {
   co_await std::move(work);
   play_.guard.changed(c.player->id);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::UpgradeToBot& m,
+                                   const protocol::Rid& rid) {
+  return play_.accounts.upgrade_to_bot(c, m, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::BotTokenRequest&,
+                                   const protocol::Rid& rid) {
+  return play_.accounts.bot_token(c, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::BotTokensRequest&,
+                                   const protocol::Rid& rid) {
+  return play_.accounts.bot_tokens(c, rid);
+}
+
+Dispatcher::Work Dispatcher::route(Connection& c, const protocol::RevokeBotToken& m,
+                                   const protocol::Rid& rid) {
+  // A connection signed in with the token, on any node, is signed out by the recheck.
+  return then_recheck(c, play_.accounts.revoke_bot_token(c, m, rid));
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::LinkCodeRequest&,

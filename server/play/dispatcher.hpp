@@ -77,6 +77,10 @@ class Dispatcher {
   Work route(Connection& c, const protocol::LogoutAll& m, const protocol::Rid& rid);
   Work route(Connection& c, const protocol::ChangePassword& m, const protocol::Rid& rid);
   Work route(Connection& c, const protocol::LinkCodeRequest& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::UpgradeToBot& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::BotTokenRequest& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::BotTokensRequest& m, const protocol::Rid& rid);
+  Work route(Connection& c, const protocol::RevokeBotToken& m, const protocol::Rid& rid);
   Work route(Connection& c, const protocol::Rename& m, const protocol::Rid& rid);
   Work route(Connection& c, const protocol::FriendChange& m, const protocol::Rid& rid);
   Work route(Connection& c, const protocol::FriendsRequest& m, const protocol::Rid& rid);

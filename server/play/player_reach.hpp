@@ -41,8 +41,9 @@ class PlayerReach {
   // (the redirect, or challenge_cancelled) carries the answer's rid.
   virtual boost::asio::awaitable<void> hold(std::string id, std::chrono::milliseconds ttl) = 0;
   virtual boost::asio::awaitable<std::string> holder(std::string id) = 0;
+  // reason: a decline's (protocol::DeclineReason's name), or empty.
   virtual void forward_answer(std::string node, std::string id, std::string player, bool accept,
-                              const protocol::Rid& rid) = 0;
+                              std::string reason, const protocol::Rid& rid) = 0;
   // One live connection per player (server/play/session_guard.hpp). take_connection: player's
   // connection here, under epoch, is their one (the connection record); the node that held
   // the one before is told (SessionGuard::taken_over there). release_connection: that

@@ -54,6 +54,7 @@ RaceState::Racer RaceState::racer_of(const Seat& seat) {
   racer.id = seat.player_id;
   racer.name = seat.name;
   racer.bot = seat.bot;
+  racer.bot_account = seat.bot_account || seat.bot.has_value();
   racer.connection = seat.connection;
   racer.rating = seat.rating;
   return racer;
@@ -91,7 +92,6 @@ std::optional<RaceState> RaceState::restore(const ActiveRaceRecord& record, std:
     r.game = std::move(game);
     r.game_id = a.game_id;
     if (!r.left && !is_ghost) r.away_until = now + std::chrono::seconds(settings.grace);
-    r.cap_tokens = record.options.max_moves_per_second;
     r.cap_last = now;
     race.racers_.push_back(std::move(r));
   }
@@ -141,8 +141,14 @@ protocol::RoomView RaceState::summary() const {
   view.players.reserve(racers_.size());
   for (const auto& r : racers_) {
     if (r.left) continue;
-    view.players.push_back(
-        {r.id, r.name, r.ready, r.connected, r.game ? r.game->score() : 0, r.ghost, r.slow});
+    view.players.push_back({.id = r.id,
+                            .name = r.name,
+                            .ready = r.ready,
+                            .connected = r.connected,
+                            .score = r.game ? r.game->score() : 0,
+                            .ghost = r.ghost,
+                            .slow = r.slow,
+                            .bot = is_bot(r)});
   }
   return view;
 }
@@ -356,7 +362,7 @@ void RaceState::run_ghost(Time until, Time now) {
       return;
     }
     ++fx_.counts.moves;
-    stream(share(protocol::encode_race_update(code_, g->id, game, outcome,
+    stream(share(protocol::encode_race_update(code_, g->id, is_bot(*g), game, outcome,
                                               protocol::message_pool::buffer())));
     if (game.won()) return end_race("target", index, now);
   }
@@ -542,9 +548,9 @@ void RaceState::start_race(Time now) {
     r.game.emplace(config, /*undo=*/false);  // no undo in a race: no history kept
     r.game_id = r.ghost ? ghost_->game_id : hex_id(settings_.secret());
     r.times.emplace();
-    r.cap_tokens = options_.max_moves_per_second;
     r.cap_last = now;
   }
+  for (auto& r : racers_) r.cap_tokens = cap_of(r);
   state_ = State::racing;
   race_started_at_ = settings_.wall_clock();
   race_deadline_ = now + std::chrono::seconds(options_.time_limit);
@@ -553,8 +559,21 @@ void RaceState::start_race(Time now) {
   stream(share(protocol::encode_race_start(code_, options_.time_limit, games())));
 }
 
+int RaceState::cap_of(const Racer& r) const {
+  const int room = options_.max_moves_per_second;
+  if (!r.bot_account || r.bot) return room;  // the computer keeps its own pace
+  const bool people = std::any_of(racers_.begin(), racers_.end(),
+                                  [](const Racer& o) { return !o.ghost && !is_bot(o); });
+  if (!people) return room;  // between bots, the room's cap alone
+  int pace = settings_.bot_api_moves_per_second;
+  if (options_.bot_pace > 0)
+    pace = pace == 0 ? options_.bot_pace : std::min(pace, options_.bot_pace);
+  if (room == 0) return pace;
+  return pace == 0 ? room : std::min(room, pace);
+}
+
 bool RaceState::allow_move(Racer& racer, Time now) {
-  const int cap = options_.max_moves_per_second;
+  const int cap = cap_of(racer);
   if (cap == 0) return true;
   const std::chrono::duration<double> elapsed = now - racer.cap_last;
   racer.cap_last = now;
@@ -587,7 +606,8 @@ RaceEffects RaceState::play(std::string_view player_id, const protocol::ClientMe
   if (std::holds_alternative<protocol::Resign>(message)) {
     game.end(engine::GameState::resigned);
     reply(protocol::encode_game(view, rid));
-    stream(share(protocol::encode_race_update(code_, racer->id, game, {})), player_id);
+    stream(share(protocol::encode_race_update(code_, racer->id, is_bot(*racer), game, {})),
+           player_id);
     if (settings_.journal_moves)
       fx_.move_entry = MoveJournalEntry{race_id_, index, "", true, game_check(game)};
     check_end(std::nullopt, now);
@@ -599,7 +619,9 @@ RaceEffects RaceState::play(std::string_view player_id, const protocol::ClientMe
     return done();
   }
   if (!allow_move(*racer, now)) {
-    return refuse(ErrorCode::rate_limited, "this room caps moves per second");
+    return refuse(ErrorCode::rate_limited, racer->bot_account
+                                               ? "a bot's moves are paced in a race with people"
+                                               : "this room caps moves per second");
   }
   const std::size_t before = game.history().size();
   engine::MoveOutcome& outcome = scratch_outcome();
@@ -610,7 +632,7 @@ RaceEffects RaceState::play(std::string_view player_id, const protocol::ClientMe
   stamp(racer->times, game.history().size(),
         std::chrono::duration_cast<std::chrono::milliseconds>(since_start).count());
   ++fx_.counts.moves;
-  stream(share(protocol::encode_race_update(code_, racer->id, game, outcome,
+  stream(share(protocol::encode_race_update(code_, racer->id, is_bot(*racer), game, outcome,
                                             protocol::message_pool::buffer())),
          player_id);
   if (settings_.journal_moves) {
@@ -638,7 +660,7 @@ RaceEffects RaceState::emote(std::string_view player_id, protocol::Emote emote,
 
 void RaceState::forfeit(Racer& racer) {
   if (!racer.game || !racer.game->end(engine::GameState::forfeited)) return;
-  stream(share(protocol::encode_race_update(code_, racer.id, *racer.game, {})));
+  stream(share(protocol::encode_race_update(code_, racer.id, is_bot(racer), *racer.game, {})));
 }
 
 void RaceState::check_end(std::optional<std::size_t> target_winner, Time now) {
@@ -686,8 +708,14 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
                     .ended_at = settings_.wall_clock()};
   std::vector<glicko2::Rating> before;
   for (const auto& r : racers_) before.push_back(r.rating.at_time(record.ended_at));
-  // A race against the computer or a ghost changes no rating and counts in no leaderboard.
-  const bool unrated = std::any_of(racers_.begin(), racers_.end(), machine);
+  // A race against a ghost changes no rating; nor does one of people with bots (a person's
+  // rating never moves with a bot's, docs/bots.md). Between bots, their ratings move.
+  const bool with_bots = std::any_of(racers_.begin(), racers_.end(), is_bot);
+  const bool with_people = std::any_of(racers_.begin(), racers_.end(),
+                                       [](const Racer& r) { return !r.ghost && !is_bot(r); });
+  const bool unrated =
+      std::any_of(racers_.begin(), racers_.end(), [](const Racer& r) { return r.ghost; }) ||
+      (with_bots && with_people);
   const std::vector<glicko2::Rating> after =
       unrated ? before : glicko2::race(before, ranking.place);
 
@@ -698,7 +726,7 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
     const Racer& r = racers_[i];
     const engine::Game& g = *r.game;
     over.standings.push_back(
-        {r.id, r.name, g.score(), g.max_tile(), g.moves(), g.state(), ranking.place[i]});
+        {r.id, r.name, g.score(), g.max_tile(), g.moves(), g.state(), ranking.place[i], is_bot(r)});
     match_places_.places.emplace_back(r.id, ranking.place[i]);
   }
   for (std::size_t i = 0; i < racers_.size(); ++i) {

@@ -37,6 +37,9 @@ struct RaceSettings {
   int countdown = 3;           // seconds before a race starts; 0 starts it at once
   int grace = 60;              // seconds a disconnected racer keeps their place
   bool journal_moves = false;  // cluster mode: play() says what each move adds to the move journal
+  // A bot account's moves a second at most in a race with people (the room's bot_pace may ask
+  // for fewer); 0: no limit.
+  int bot_api_moves_per_second = 20;
   // What the rules cannot compute, given to them (both required): a fresh secret (a race's
   // seed, its id and its games' ids) and the wall clock (Unix ms, for the record). The shell
   // gives the server's draw on the CSPRNG and the system clock (Room); tests give their own.
@@ -63,14 +66,17 @@ struct RaceResult {
 };
 
 // A player taking a place in the room: who (their player id and name; bot for the computer:
-// always ready, never host, and no rating changes with it), where their messages go (empty
-// while they are away), and their rating in the room's variant when they sat down.
+// always ready, never host), where their messages go (empty while they are away), their rating
+// in the room's variant when they sat down, and whether they are a bot account (the computer
+// is one too): marked so, held to the bot pace in a race with people, and no person's rating
+// changes in a race with one (docs/bots.md).
 struct Seat {
   std::string player_id;
   std::string name;
   std::optional<engine::BotStrength> bot;
   std::weak_ptr<Participant> connection;
   VariantRating rating;
+  bool bot_account = false;
 };
 
 // An achievement a recorded race granted, for its player (the shell reads it from the store's
@@ -245,6 +251,7 @@ class RaceState {
     std::string id;  // the player's
     std::string name;
     std::optional<engine::BotStrength> bot;  // the computer
+    bool bot_account = false;                // a bot account (the computer is one too)
     std::weak_ptr<Participant> connection;   // where their messages go while connected
     VariantRating rating;
     bool ready = false;
@@ -257,7 +264,7 @@ class RaceState {
     // per move letter: ms from the race's start; nullopt once unknown (a restored race)
     std::optional<std::vector<std::int32_t>> times;
     std::optional<Time> away_until;  // while disconnected: when the grace runs out
-    double cap_tokens = 0;           // max_moves_per_second bucket
+    double cap_tokens = 0;           // the move cap's bucket (cap_of)
     Time cap_last{};
     std::optional<Time> last_emote;
   };
@@ -266,6 +273,11 @@ class RaceState {
   static Racer racer_of(const Seat& seat);
   // The computer or a ghost: always ready, never host, and no rating changes with one.
   static bool machine(const Racer& r) { return r.ghost || r.bot.has_value(); }
+  // A bot account or the computer: not a person.
+  static bool is_bot(const Racer& r) { return r.bot_account || r.bot.has_value(); }
+  // A racer's moves a second at most (0: no cap): the room's cap; for a bot in a race with
+  // people, the bot pace too (RaceSettings::bot_api_moves_per_second, the room's bot_pace).
+  int cap_of(const Racer& r) const;
   static Racer ghost_racer(const GhostRun& run);
   const Racer* ghost() const;
   Racer* ghost() { return const_cast<Racer*>(std::as_const(*this).ghost()); }

@@ -25,7 +25,18 @@ struct PlayerRecord {
   int losses = 0;
   std::int64_t registered_at = 0;  // when they set a password; 0: a guest
   std::int64_t renamed_at = 0;     // their last rename; 0: never
+  bool bot = false;                // a bot account (docs/bots.md), the computer's included
 };
+
+// One of a bot's API tokens, as listed: never its secret (the store keeps its code_hash).
+struct BotTokenRecord {
+  std::string id;
+  std::int64_t created_at = 0;
+  std::int64_t last_used = 0;  // 0: never
+};
+
+// What upgrade_to_bot found.
+enum class BotUpgrade : std::uint8_t { upgraded, played, no_such_player };
 
 // One signed-in device of a player: what its token proves.
 struct SessionRecord {
@@ -114,6 +125,21 @@ class AccountStore {
   // The player a link code signs in, once: the code is spent whether or not it is still valid
   // at now. nullopt for an unknown, spent or expired code.
   virtual std::optional<std::string> take_link_code(std::string_view code, std::int64_t now) = 0;
+
+  // Bot accounts (docs/bots.md). Makes player_id a bot, for good, if they have no recorded game
+  // (played: they have; nothing changed). A bot again is upgraded (nothing to change).
+  virtual BotUpgrade upgrade_to_bot(std::string_view player_id) = 0;
+  // A new API token of bot player_id (id, secret token; the store keeps code_hash(token)).
+  virtual void add_bot_token(std::string_view player_id, std::string_view id,
+                             std::string_view token, std::int64_t at) = 0;
+  virtual std::vector<BotTokenRecord> bot_tokens(std::string_view player_id) = 0;
+  // Revokes player_id's token id; false when they have none such.
+  virtual bool revoke_bot_token(std::string_view player_id, std::string_view id) = 0;
+  // The bot a token signs in (marking it used at now); nullopt for an unknown or revoked one.
+  virtual std::optional<SessionOwner> bot_token_player(std::string_view token,
+                                                       std::int64_t now) = 0;
+  // How many rated races player_id has had since since (Unix ms): a bot's are with bots.
+  virtual int rated_races_since(std::string_view player_id, std::int64_t since) = 0;
 
   // The names player_id had before, oldest first (name, until: Unix ms it was given up).
   virtual std::vector<std::pair<std::string, std::int64_t>> old_names(

@@ -26,6 +26,7 @@ struct LeaderboardQuery {
   protocol::Variant variant = protocol::kDefaultVariant;
   bool provisional = false;
   std::int64_t now = 0;
+  bool bots = false;  // rating boards: the bots' board (docs/bots.md), not the people's
 };
 
 // The board a leaderboard query asks for.

@@ -471,6 +471,20 @@ ALTER TABLE rating_history ADD COLUMN variant text COLLATE "C" NOT NULL DEFAULT 
 ALTER TABLE rating_history ADD COLUMN rd integer NOT NULL DEFAULT 0;
 ALTER TABLE players DROP COLUMN rating;
 )sql",
+    // Bot accounts (docs/bots.md): a player who became a bot, for good (the computer's seats
+    // are bots too), and the bots' API tokens, kept as their SHA-256 (code_hash).
+    R"sql(
+ALTER TABLE players ADD COLUMN bot integer NOT NULL DEFAULT 0;
+UPDATE players SET bot = 1 WHERE id LIKE 'bot-%';
+CREATE TABLE bot_tokens (
+  id text COLLATE "C" PRIMARY KEY,
+  player_id text COLLATE "C" NOT NULL,
+  token_hash text COLLATE "C" NOT NULL UNIQUE,
+  created_at bigint NOT NULL,
+  last_used bigint NOT NULL DEFAULT 0
+);
+CREATE INDEX bot_tokens_by_player ON bot_tokens (player_id);
+)sql",
 };
 
 // The name a statement is prepared under on every connection.

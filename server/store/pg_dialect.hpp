@@ -28,7 +28,7 @@ namespace tilerace::server {
 
 class PgDialect final : public SqlDialect {
  public:
-  static constexpr int kSchemaVersion = 22;
+  static constexpr int kSchemaVersion = 23;
   // How long PostgreSQL lets one of our transactions sit idle between statements before it
   // ends it (connect(), below).
   static constexpr std::chrono::seconds kIdleInTransactionLimit{3};

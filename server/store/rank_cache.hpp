@@ -48,6 +48,7 @@ struct BoardEntry {
   bool listed = true;  // the board's `me` only: false when the board leaves them out
   int wins = 0;
   int losses = 0;
+  bool bot = false;  // a bot account (on the bots' rating board)
 };
 
 // An entry's place: smaller is better, compared as a tuple.

@@ -36,7 +36,8 @@ inline PlayerRecord player_of(const SqlResult& r, std::size_t i = 0) {
                       .wins = r.integer(i, 3),
                       .losses = r.integer(i, 4),
                       .registered_at = r.int64(i, 5),
-                      .renamed_at = r.int64(i, 6)};
+                      .renamed_at = r.int64(i, 6),
+                      .bot = r.boolean(i, 7)};
 }
 
 // Every row of a result, each read with read.

@@ -152,7 +152,8 @@ void Recorder::fill_ranks(SqlSession& sql, RankCache& ranks) {
 bool Recorder::add_player(const PlayerRecord& p, const std::optional<SessionRecord>& session) {
   return unit(SqlTx::write, [&](SqlSession& sql) {
     const std::string look = protocol::name_keys(p.name).look;
-    if (sql(Sql::insert_player, p.id, p.name, p.name_key, p.wins, p.losses, p.created_at, look)
+    if (sql(Sql::insert_player, p.id, p.name, p.name_key, p.wins, p.losses, p.created_at, look,
+            p.bot ? 1 : 0)
             .changed() == 0) {
       // Either this very call again (done already, session and all) or the name is taken.
       const SqlResult holder = sql(Sql::player_by_keys, p.name_key, look);
@@ -365,7 +366,57 @@ std::optional<std::string> Recorder::take_link_code(std::string_view code, std::
   });
 }
 
+BotUpgrade Recorder::upgrade_to_bot(std::string_view player_id) {
+  return unit(SqlTx::write, [&](SqlSession& sql) {
+    const SqlResult player = sql(Sql::select_player, player_id);
+    if (player.rows() == 0) return BotUpgrade::no_such_player;
+    if (player.boolean(0, 7)) return BotUpgrade::upgraded;
+    if (sql(Sql::count_games, player_id).integer(0, 0) > 0) return BotUpgrade::played;
+    sql(Sql::set_bot, player_id);
+    return BotUpgrade::upgraded;
+  });
+}
+
+void Recorder::add_bot_token(std::string_view player_id, std::string_view id,
+                             std::string_view token, std::int64_t at) {
+  unit(SqlTx::write,
+       [&](SqlSession& sql) { sql(Sql::insert_bot_token, id, player_id, code_hash(token), at); });
+}
+
+std::vector<BotTokenRecord> Recorder::bot_tokens(std::string_view player_id) {
+  return unit(SqlTx::none, [&](SqlSession& sql) {
+    return rows_of(sql(Sql::bot_tokens_of, player_id), [](const SqlResult& r, std::size_t i) {
+      return BotTokenRecord{r.string(i, 0), r.int64(i, 1), r.int64(i, 2)};
+    });
+  });
+}
+
+bool Recorder::revoke_bot_token(std::string_view player_id, std::string_view id) {
+  return unit(SqlTx::write, [&](SqlSession& sql) {
+    return sql(Sql::delete_bot_token, player_id, id).rows() > 0;
+  });
+}
+
+std::optional<SessionOwner> Recorder::bot_token_player(std::string_view token, std::int64_t now) {
+  const std::string hash = code_hash(token);
+  return unit(SqlTx::write, [&](SqlSession& sql) -> std::optional<SessionOwner> {
+    const SqlResult r = sql(Sql::bot_token_player, hash);
+    if (r.rows() == 0) return std::nullopt;
+    sql(Sql::touch_bot_token, hash, now);
+    return SessionOwner{r.string(0, 0), r.string(0, 1), ""};
+  });
+}
+
+int Recorder::rated_races_since(std::string_view player_id, std::int64_t since) {
+  return unit(SqlTx::none, [&](SqlSession& sql) {
+    return sql(Sql::rated_races_since, player_id, since).integer(0, 0);
+  });
+}
+
 std::vector<protocol::Period> Recorder::put_on_boards(SqlSession& sql, const GameRecord& g) {
+  // The score boards are people's: a bot's solo results stay off them.
+  const SqlResult player = sql(Sql::select_player, g.player_id);
+  if (player.rows() > 0 && player.boolean(0, 7)) return {};
   const auto [day, week] = periods_of(g.ended_at);
   const SqlResult up =
       sql(g.config.mode == engine::Mode::fifteen ? Sql::upsert_best_fifteen : Sql::upsert_best_2048,
@@ -885,11 +936,13 @@ Leaderboard Recorder::rating_board(SqlSession& sql, const LeaderboardQuery& q) {
                       .provisional = provisional(now),
                       .listed = q.provisional || listed_until(kept) >= q.now,
                       .wins = r.integer(i, 6),
-                      .losses = r.integer(i, 7)};
+                      .losses = r.integer(i, 7),
+                      .bot = r.boolean(i, 8)};
   };
   const std::string_view variant = protocol::to_string(q.variant);
   Leaderboard board;
-  board.entries = rows_of(sql(Sql::top_rating, variant, q.limit, q.provisional, q.now), read);
+  const int bots = q.bots ? 1 : 0;
+  board.entries = rows_of(sql(Sql::top_rating, variant, q.limit, q.provisional, q.now, bots), read);
   rank_in_order(kRatingBoard, board.entries);
   if (q.player_id.empty()) return board;
   const SqlResult mine = sql(Sql::rating_of, variant, q.player_id);
@@ -897,7 +950,8 @@ Leaderboard Recorder::rating_board(SqlSession& sql, const LeaderboardQuery& q) {
   BoardEntry me = read(mine, 0);
   // 1 + those listed whose rating shows higher: rated at or above the next whole point's half
   const double above = me.rating + 0.5;
-  me.rank = 1 + sql(Sql::rating_rank, variant, q.provisional, q.now, above).integer(0, 0);
+  if (me.bot != q.bots) return board;  // not on this board
+  me.rank = 1 + sql(Sql::rating_rank, variant, q.provisional, q.now, above, bots).integer(0, 0);
   board.me = std::move(me);
   return board;
 }

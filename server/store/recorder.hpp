@@ -105,6 +105,13 @@ class Recorder : public Store {
   void save_signals(const SignalRecord& signals, std::int64_t at) override;
   std::vector<SignalRecord> suspicious_games(int limit) override;
   std::vector<PlayerRecord> search_players(std::string_view query, int limit) override;
+  BotUpgrade upgrade_to_bot(std::string_view player_id) override;
+  void add_bot_token(std::string_view player_id, std::string_view id, std::string_view token,
+                     std::int64_t at) override;
+  std::vector<BotTokenRecord> bot_tokens(std::string_view player_id) override;
+  bool revoke_bot_token(std::string_view player_id, std::string_view id) override;
+  std::optional<SessionOwner> bot_token_player(std::string_view token, std::int64_t now) override;
+  int rated_races_since(std::string_view player_id, std::int64_t since) override;
   std::vector<std::pair<std::string, std::int64_t>> old_names(std::string_view player_id) override;
   // Operators (operator_records.cpp).
   bool add_operator(const OperatorRecord& op, std::string_view name_key) override;

@@ -33,10 +33,10 @@ class RankCache;
 
 enum class Sql : std::uint8_t {
   // players
-  // (id, name, name_key, wins, losses, created_at, look_key); ignores a known id,
+  // (id, name, name_key, wins, losses, created_at, look_key, bot 0|1); ignores a known id,
   // name_key or look_key (protocol/names.hpp: a name is taken when either key is)
   insert_player,
-  // (id) → id, name, created_at, wins, losses, registered_at (0: a guest), renamed_at
+  // (id) → id, name, created_at, wins, losses, registered_at (0: a guest), renamed_at, bot 0|1
   select_player,
   player_by_key,    // (name_key) → id, password_hash ('' for a guest)
   player_by_keys,   // (name_key, look_key) → id of each player holding either
@@ -65,8 +65,18 @@ enum class Sql : std::uint8_t {
   take_connection,  // (player_id) → the player's connection epoch, one above the last
   // (player ids, a JSON array) → id, connection epoch (0: none yet), name of each of them
   connection_states,
-  live_sessions,   // (token hashes, a JSON array) → token_hash of each that still exists
+  // (token hashes, a JSON array) → token_hash of each session or bot token that still exists
+  live_sessions,
   take_link_code,  // (code_hash) → player_id, expires_at of the code, deleted
+  // bot accounts (docs/bots.md): a bot for good, and its API tokens (kept as code_hash)
+  set_bot,           // (player_id): the account is a bot
+  insert_bot_token,  // (id, player_id, token_hash, created_at)
+  bot_tokens_of,     // (player_id) → id, created_at, last_used, oldest first
+  delete_bot_token,  // (player_id, id) → id, if the player had that token
+  bot_token_player,  // (token_hash) → player_id, the player's name
+  touch_bot_token,   // (token_hash, last_used)
+  // (player_id, since) → how many rated races they have had since then (a bot's are with bots)
+  rated_races_since,
   // friends (server/store/friendship.hpp): one row per link that is not none
   friend_links,         // (a, b) → player, link of the links between a and b, either way
   delete_friend_links,  // (a, b): the links between a and b, either way

@@ -440,6 +440,20 @@ ALTER TABLE rating_history ADD COLUMN rd INTEGER NOT NULL DEFAULT 0;
 DROP INDEX players_by_rating;
 ALTER TABLE players DROP COLUMN rating;
 )sql",
+    // Bot accounts (docs/bots.md): a player who became a bot, for good (the computer's seats
+    // are bots too), and the bots' API tokens, kept as their SHA-256 (code_hash).
+    R"sql(
+ALTER TABLE players ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;
+UPDATE players SET bot = 1 WHERE id LIKE 'bot-%';
+CREATE TABLE bot_tokens (
+  id TEXT PRIMARY KEY,
+  player_id TEXT NOT NULL,
+  token_hash TEXT NOT NULL UNIQUE,
+  created_at INTEGER NOT NULL,
+  last_used INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE INDEX bot_tokens_by_player ON bot_tokens (player_id);
+)sql",
 };
 
 // utc_day(ms) and iso_week(ms): the names of the day and the ISO week holding a Unix

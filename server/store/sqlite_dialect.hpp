@@ -17,7 +17,7 @@ namespace tilerace::server {
 
 class SqliteDialect final : public SqlDialect {
  public:
-  static constexpr int kSchemaVersion = 22;
+  static constexpr int kSchemaVersion = 23;
 
   // Opens (creating if needed) the database file at path and migrates it.
   explicit SqliteDialect(const std::filesystem::path& path);

@@ -32,10 +32,11 @@ namespace {
 // A daily attempt (a) of a player (p) that is on the boards: not banned, its game not hidden.
 #define TILERACE_ON_BOARD \
   "AND p.banned = 0 AND a.game_id NOT IN (SELECT game_id FROM hidden_games) "
-#define TILERACE_PLAYER_COLUMNS "id, name, created_at, wins, losses, registered_at, renamed_at"
-// A rating board's row (r: ratings, p: players), banned players left out.
-#define TILERACE_RATING_COLUMNS                                                             \
-  "p.id, p.name, r.rating, r.rd, r.volatility, r.at, r.wins, r.losses FROM ratings r JOIN " \
+#define TILERACE_PLAYER_COLUMNS "id, name, created_at, wins, losses, registered_at, renamed_at, bot"
+// A rating board's row (r: ratings, p: players), banned players left out; bots are on their
+// own board (?5: 1 for the bots', 0 for the people's).
+#define TILERACE_RATING_COLUMNS                                                                    \
+  "p.id, p.name, r.rating, r.rd, r.volatility, r.at, r.wins, r.losses, p.bot FROM ratings r JOIN " \
   "players p ON p.id = r.player_id AND p.banned = 0"
 // A player's (p) rating in the default variant (classic-4), whole points.
 #define TILERACE_DEFAULT_RATING                                                                \
@@ -62,8 +63,8 @@ struct Texts {
 Texts texts(Sql statement) {
   switch (statement) {
     case Sql::insert_player:
-      return "INSERT INTO players (id, name, name_key, wins, losses, created_at, look_key) VALUES "
-             "(?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING";
+      return "INSERT INTO players (id, name, name_key, wins, losses, created_at, look_key, bot) "
+             "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING";
     case Sql::select_player: return "SELECT " TILERACE_PLAYER_COLUMNS " FROM players WHERE id = ?1";
     case Sql::player_by_key: return "SELECT id, password_hash FROM players WHERE name_key = ?1";
     case Sql::unkeyed_players:
@@ -107,13 +108,31 @@ Texts texts(Sql statement) {
           "ON c.player_id = p.id WHERE p.id IN (SELECT jsonb_array_elements_text(?1::jsonb))"};
     case Sql::live_sessions:
       return {
-          "SELECT token_hash FROM sessions WHERE token_hash IN (SELECT value FROM json_each(?1))",
+          "SELECT token_hash FROM sessions WHERE token_hash IN (SELECT value FROM json_each(?1)) "
+          "UNION ALL SELECT token_hash FROM bot_tokens WHERE token_hash IN (SELECT value FROM "
+          "json_each(?1))",
           "SELECT token_hash FROM sessions WHERE token_hash IN (SELECT "
-          "jsonb_array_elements_text(?1::jsonb))"};
+          "jsonb_array_elements_text(?1::jsonb)) UNION ALL SELECT token_hash FROM bot_tokens "
+          "WHERE token_hash IN (SELECT jsonb_array_elements_text(?1::jsonb))"};
     case Sql::insert_link_code:
       return "INSERT INTO link_codes (code, player_id, expires_at) VALUES (?1, ?2, ?3)";
     case Sql::take_link_code:
       return "DELETE FROM link_codes WHERE code = ?1 RETURNING player_id, expires_at";
+    case Sql::set_bot: return "UPDATE players SET bot = 1 WHERE id = ?1";
+    case Sql::insert_bot_token:
+      return "INSERT INTO bot_tokens (id, player_id, token_hash, created_at) VALUES (?1, ?2, ?3, "
+             "?4)";
+    case Sql::bot_tokens_of:
+      return "SELECT id, created_at, last_used FROM bot_tokens WHERE player_id = ?1 ORDER BY "
+             "created_at, id";
+    case Sql::delete_bot_token:
+      return "DELETE FROM bot_tokens WHERE player_id = ?1 AND id = ?2 RETURNING id";
+    case Sql::bot_token_player:
+      return "SELECT t.player_id, p.name FROM bot_tokens t JOIN players p ON p.id = t.player_id "
+             "WHERE t.token_hash = ?1 AND p.bot = 1";
+    case Sql::touch_bot_token: return "UPDATE bot_tokens SET last_used = ?2 WHERE token_hash = ?1";
+    case Sql::rated_races_since:
+      return "SELECT COUNT(*) FROM rating_history WHERE player_id = ?1 AND at >= ?2";
     case Sql::friend_links:
       return "SELECT player, link FROM friend_links WHERE (player = ?1 AND other = ?2) OR (player "
              "= ?2 AND other = ?1)";
@@ -183,13 +202,15 @@ Texts texts(Sql statement) {
              "player_id = ?1";
     case Sql::top_rating:
       return "SELECT " TILERACE_RATING_COLUMNS
-             " WHERE r.variant = ?1 AND (?3 = 1 OR "
-             "r.listed_until >= ?4) ORDER BY r.rating DESC, p.id LIMIT ?2";
+             " WHERE r.variant = ?1 AND p.bot = ?5 AND (?3 = 1 OR r.listed_until >= ?4) ORDER BY "
+             "r.rating DESC, p.id LIMIT ?2";
     case Sql::rating_of:
       return "SELECT " TILERACE_RATING_COLUMNS " WHERE r.variant = ?1 AND p.id = ?2";
     case Sql::rating_rank:
       return "SELECT COUNT(*) FROM ratings r JOIN players p ON p.id = r.player_id WHERE p.banned = "
-             "0 AND r.variant = ?1 AND (?2 = 1 OR r.listed_until >= ?3) AND r.rating >= ?4";
+             "0 AND p.bot = ?5 AND r.variant = ?1 AND (?2 = 1 OR r.listed_until >= ?3) AND "
+             "r.rating "
+             ">= ?4";
     case Sql::insert_game:
       return "INSERT INTO games (" TILERACE_GAME_COLUMNS
              ", to_analyse) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "

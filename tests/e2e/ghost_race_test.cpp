@@ -23,7 +23,7 @@ const engine::GameConfig kRunConfig{engine::Mode::classic, 4, 2048, 2026};
 
 // The board a game shows, as the server sends it.
 json board_of(const engine::Game& game) {
-  return json::parse(protocol::encode_race_update("X", "p", game, {}))["board"];
+  return json::parse(protocol::encode_race_update("X", "p", false, game, {}))["board"];
 }
 
 // Olga's recorded runs, stored in data before the server starts: "run" (letters changing moves,

@@ -108,7 +108,7 @@ TEST(Encode, RaceUpdateCarriesTheMoveAndEscapesStrings) {
     if (out.changed) break;
   }
   ASSERT_TRUE(out.changed);
-  const json j = json::parse(encode_race_update("K7\"Q\\2\n", "p1", game, out));
+  const json j = json::parse(encode_race_update("K7\"Q\\2\n", "p1", false, game, out));
   EXPECT_EQ(j["type"], "race_update");
   EXPECT_EQ(j["code"], "K7\"Q\\2\n");
   EXPECT_EQ(j["player"], "p1");

@@ -252,6 +252,10 @@ const std::array<json, std::variant_size_v<protocol::ClientMessage>> kOneOfEach 
     json{{"type", "leave_tournament"}},
     json{{"type", "start_tournament"}},
     json{{"type", "spectate_tournament"}, {"code", "ABCDEF"}},
+    json{{"type", "upgrade_to_bot"}, {"password", "a fine secret"}},
+    json{{"type", "bot_token"}},
+    json{{"type", "bot_tokens"}},
+    json{{"type", "revoke_bot_token"}, {"id", "0123456789abcdef"}},
 };
 
 // Every type has a route (the visit would not compile otherwise), and every route answers:

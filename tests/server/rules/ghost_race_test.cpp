@@ -15,7 +15,7 @@ using namespace testing;
 
 // The board a game shows, as a race_update carries it.
 json board_of(const engine::Game& game) {
-  return json::parse(protocol::encode_race_update("X", "p", game, {}))["board"];
+  return json::parse(protocol::encode_race_update("X", "p", false, game, {}))["board"];
 }
 
 // A recorded classic 4x4 run of `letters` changing moves on seed 42, without times.

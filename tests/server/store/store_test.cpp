@@ -16,8 +16,11 @@
 namespace tilerace::server {
 namespace {
 
+// The schema before bot accounts (version 22).
+#define TILERACE_BEFORE_BOTS "DROP TABLE bot_tokens; ALTER TABLE players DROP COLUMN bot; "
 // The schema before Glicko-2 (version 21): one Elo rating per player, in players.
 #define TILERACE_BEFORE_GLICKO                                                             \
+  TILERACE_BEFORE_BOTS                                                                     \
   "DROP TABLE ratings; ALTER TABLE rating_history DROP COLUMN variant; ALTER TABLE "       \
   "rating_history DROP COLUMN rd; ALTER TABLE players ADD COLUMN rating INTEGER NOT NULL " \
   "DEFAULT 1500; CREATE INDEX players_by_rating ON players (rating DESC, id) WHERE races > 0; "
@@ -1536,6 +1539,104 @@ TEST(PgStoreStart, AWrongUrlIsAClearErrorAtOnce) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("unreachable"), std::string::npos) << e.what();
   }
+}
+
+// A fresh account becomes a bot for good; one that has played, never. Its tokens are kept as
+// hashes, sign it in until revoked, and count as live sessions until then.
+TEST_P(StoreTest, ABotIsForGoodAndItsTokensAreKeptAsHashesUntilRevoked) {
+  add("fresh", "fresh-bot");
+  add("played", "old-hand");
+  store_->record_game(game("g1", "played", 100, 8, 10, 5000));
+  EXPECT_EQ(store_->upgrade_to_bot("played"), BotUpgrade::played);
+  EXPECT_FALSE(store_->find_player("played")->bot);
+  EXPECT_EQ(store_->upgrade_to_bot("nobody"), BotUpgrade::no_such_player);
+  EXPECT_EQ(store_->upgrade_to_bot("fresh"), BotUpgrade::upgraded);
+  EXPECT_TRUE(store_->find_player("fresh")->bot);
+  EXPECT_EQ(store_->upgrade_to_bot("fresh"), BotUpgrade::upgraded) << "a bot already";
+
+  store_->add_bot_token("fresh", "00112233aabbccdd", "tb_secret", 6000);
+  EXPECT_EQ(query("SELECT COUNT(*) FROM bot_tokens WHERE token_hash = 'tb_secret'"), 0);
+  EXPECT_EQ(query("SELECT COUNT(*) FROM bot_tokens WHERE token_hash = '" +
+                  server::code_hash("tb_secret") + "'"),
+            1);
+  EXPECT_FALSE(store_->bot_token_player("tb_other", 7000).has_value());
+  const auto owner = store_->bot_token_player("tb_secret", 7000);
+  ASSERT_TRUE(owner.has_value());
+  EXPECT_EQ(owner->player_id, "fresh");
+  EXPECT_EQ(owner->name, "fresh-bot");
+  const std::vector<BotTokenRecord> tokens = store_->bot_tokens("fresh");
+  ASSERT_EQ(tokens.size(), 1u);
+  EXPECT_EQ(tokens[0].id, "00112233aabbccdd");
+  EXPECT_EQ(tokens[0].created_at, 6000);
+  EXPECT_EQ(tokens[0].last_used, 7000);
+  const std::string session = server::code_hash("tb_secret");
+  EXPECT_TRUE(store_->check_connections({"fresh"}, {session}).sessions.contains(session));
+
+  EXPECT_FALSE(store_->revoke_bot_token("played", "00112233aabbccdd")) << "not theirs";
+  EXPECT_TRUE(store_->revoke_bot_token("fresh", "00112233aabbccdd"));
+  EXPECT_FALSE(store_->revoke_bot_token("fresh", "00112233aabbccdd")) << "gone already";
+  EXPECT_FALSE(store_->bot_token_player("tb_secret", 8000).has_value());
+  EXPECT_FALSE(store_->check_connections({"fresh"}, {session}).sessions.contains(session));
+}
+
+// Bots are kept off the people's boards: their rating board is their own, and a bot's solo
+// results are on no score board. The upgrade that brought bots marks the computer's seats.
+TEST_P(StoreTest, BotsHaveTheirOwnRatingBoardAndNoScoreBoard) {
+  const std::int64_t t0 = 1'800'000'000'000;
+  for (const char* id : {"ann", "bea", "bot1", "bot2"}) add(id, std::string("p-") + id);
+  ASSERT_EQ(store_->upgrade_to_bot("bot1"), BotUpgrade::upgraded);
+  ASSERT_EQ(store_->upgrade_to_bot("bot2"), BotUpgrade::upgraded);
+  auto race = [&](std::string id, std::vector<RatingUpdate> ratings) {
+    RaceRecord r;
+    r.id = std::move(id);
+    r.room = "ABCDEF";
+    r.reason = "forfeit";
+    r.winner = ratings[0].player_id;
+    r.result = "{}";
+    r.ended_at = t0;
+    r.ratings = std::move(ratings);
+    store_->record_race(r);
+  };
+  race("r1", {rated("ann", 1500, 1600, true, false), rated("bea", 1500, 1450, false, true)});
+  race("r2", {rated("bot1", 1500, 1700, true, false), rated("bot2", 1500, 1400, false, true)});
+  auto board = [&](bool bots, std::string me) {
+    LeaderboardQuery q{.kind = BoardKind::rating, .player_id = std::move(me)};
+    q.now = t0;
+    q.bots = bots;
+    return store_->leaderboard(q);
+  };
+  auto names = [](const Leaderboard& b) {
+    std::string s;
+    for (const BoardEntry& e : b.entries)
+      s += fmt::format("{}#{}{} ", e.player_id, e.rank, e.bot ? "*" : "");
+    return s;
+  };
+  const Leaderboard people = board(false, "bot1");
+  EXPECT_EQ(names(people), "ann#1 bea#2 ");
+  EXPECT_FALSE(people.me.has_value()) << "a bot is on no person's board";
+  const Leaderboard bots = board(true, "bot2");
+  EXPECT_EQ(names(bots), "bot1#1* bot2#2* ");
+  ASSERT_TRUE(bots.me.has_value());
+  EXPECT_EQ(bots.me->rank, 2);
+  EXPECT_EQ(store_->rated_races_since("bot1", t0), 1);
+  EXPECT_EQ(store_->rated_races_since("bot1", t0 + 1), 0);
+
+  store_->record_game(game("g1", "bot1", 5000, 512, 300, t0));
+  store_->record_game(game("g2", "ann", 100, 8, 10, t0));
+  LeaderboardQuery scores{.kind = BoardKind::score, .player_id = "bot1"};
+  const Leaderboard score_board = store_->leaderboard(scores);
+  ASSERT_EQ(score_board.entries.size(), 1u);
+  EXPECT_EQ(score_board.entries[0].player_id, "ann");
+  EXPECT_FALSE(score_board.me.has_value());
+
+  store_.reset();
+  execute(std::string("DROP TABLE bot_tokens; ALTER TABLE players DROP COLUMN bot; ") +
+          "INSERT INTO players (id, name, created_at) VALUES ('bot-easy', 'Computer (easy)', 0); " +
+          (postgres() ? "UPDATE tilerace_schema SET version = 22" : "PRAGMA user_version = 22"));
+  store_ = open();
+  EXPECT_TRUE(store_->find_player("bot-easy")->bot) << "the computer's seats are bots";
+  EXPECT_FALSE(store_->find_player("ann")->bot);
+  EXPECT_FALSE(store_->find_player("bot1")->bot) << "the column's values went with it";
 }
 
 }  // namespace
