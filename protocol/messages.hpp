@@ -136,6 +136,9 @@ struct RoomOptions {
   // A tournament's match room: the tournament's code (set by the server, never decoded). Its
   // one race decides the match, and the room closes after it.
   std::string tournament;
+  // Quick match's bot queue (set by the server, never decoded): bots, and people who asked to
+  // be matched with bots too (docs/bots.md).
+  bool bot_queue = false;
 };
 struct CreateRoom {
   RoomOptions options;

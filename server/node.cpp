@@ -101,6 +101,7 @@ PlaySettings Node::play_settings(const NodeSecrets& secrets) {
   PlaySettings settings{reach_.get(), std::chrono::seconds(options_.challenge_seconds),
                         secrets.daily, std::chrono::milliseconds(options_.node_lease_ms)};
   settings.tournaments_per_player_hour = options_.tournaments_per_player_hour;
+  settings.bot_races_per_day = options_.bot_races_per_day;
   // A tournament's code is in the cluster's directory as a room's is.
   if (cluster_)
     settings.tournament_released = [this](const std::string& c) { cluster_->release(c); };

@@ -75,7 +75,6 @@ po::options_description describe(Options& o) {
     ("bot-threads", po::value(&o.bot_threads)->default_value(o.bot_threads), "threads the computer opponents think on")
     ("bot-moves-per-second", po::value(&o.bot_moves_per_second)->default_value(o.bot_moves_per_second), "a computer racer's pace, so that its races can be watched")
     ("bot-api-moves-per-second", po::value(&o.bot_api_moves_per_second)->default_value(o.bot_api_moves_per_second), "a bot account's moves a second at most in a race with people (a room's bot_pace may ask for fewer)")
-    ("bot-races", po::value(&o.bot_races)->default_value(o.bot_races), "races one bot account may run at once")
     ("bot-races-per-day", po::value(&o.bot_races_per_day)->default_value(o.bot_races_per_day), "races between bots one bot account may have in a UTC day")
     ("quick-match-bot-after", po::value(&o.quick_match_bot_after)->default_value(o.quick_match_bot_after), "seconds a player waits alone in quick match before the computer (medium) races them; 0: never");
   // clang-format on
@@ -138,10 +137,10 @@ std::string check(Options& o, const po::variables_map& vm) {
   }
   if (o.bot_threads < 1 || !(o.bot_moves_per_second > 0 && o.bot_moves_per_second <= 100) ||
       o.quick_match_bot_after < 0 || o.bot_api_moves_per_second < 1 ||
-      o.bot_api_moves_per_second > 1000 || o.bot_races < 1 || o.bot_races_per_day < 1) {
+      o.bot_api_moves_per_second > 1000 || o.bot_races_per_day < 1) {
     return "--bot-threads must be >= 1, --bot-moves-per-second in (0, 100], "
-           "--quick-match-bot-after >= 0, --bot-api-moves-per-second in [1, 1000], --bot-races "
-           "and --bot-races-per-day >= 1";
+           "--quick-match-bot-after >= 0, --bot-api-moves-per-second in [1, 1000], "
+           "--bot-races-per-day >= 1";
   }
   if (!o.database.empty() && !o.database.starts_with("postgresql://") &&
       !o.database.starts_with("postgres://")) {

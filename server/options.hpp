@@ -28,10 +28,9 @@ struct Options {
   int countdown = 3;                // seconds before a race starts
   int bot_threads = 1;              // threads the computer opponents think on
   double bot_moves_per_second = 3;  // a computer racer's pace
-  // Bot accounts (docs/bots.md): a bot's moves a second in a race with people; the races a bot
-  // may run at once and the races between bots it may have in a UTC day.
+  // Bot accounts (docs/bots.md): a bot's moves a second in a race with people, and the races
+  // between bots it may have in a UTC day.
   int bot_api_moves_per_second = 20;
-  int bot_races = 8;
   int bot_races_per_day = 100;
   int quick_match_bot_after =
       20;              // seconds alone in quick match before the computer races; 0: never

@@ -1,5 +1,5 @@
 #pragma once
-// Quick match: one pool per (mode, size), paired by rating (server/rules/match_window.hpp):
+// Quick match: one pool per (mode, size, bot queue or not), paired by rating (server/rules/match_window.hpp):
 // a player is offered the waiting player closest to their rating within both windows (then
 // whoever waited longest). Pairing is one atomic step: under the pool's lock the partner is
 // offered to `pair`, which seats both in a room or says who is no longer free; nobody hears
@@ -10,10 +10,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "engine/types.hpp"
+#include "protocol/messages.hpp"
 #include "server/game/player.hpp"
 #include "server/rules/match_window.hpp"
 
@@ -34,7 +36,8 @@ struct Seeking {
 
 class Matchmaker {
  public:
-  using Key = std::pair<engine::Mode, int>;  // mode, size
+  using Key = std::tuple<engine::Mode, int, bool>;  // mode, size, the bot queue
+  static Key key_of(const protocol::RoomOptions& o) { return {o.mode, o.size, o.bot_queue}; }
   using Clock = std::chrono::steady_clock;
   using Pair = std::function<Claim(const std::shared_ptr<Player>& waiting)>;
   enum class Outcome { paired, queued, refused, gone };

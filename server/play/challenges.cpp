@@ -67,7 +67,18 @@ asio::awaitable<void> Challenges::challenge(Connection& c, const protocol::Chall
                                             const protocol::Rid& rid) {
   Metrics& metrics = services_.metrics;
   const std::shared_ptr<Player> me = c.player;
-  if (!services_.friends.are_friends(me->id, m.player)) {
+  std::string name;
+  bool bot = false;
+  const std::string& to = m.player;
+  const StoreWorker::JobOn<AccountStore> find = [&](AccountStore& s) {
+    if (const auto record = s.find_player(to)) {
+      name = record->name;
+      bot = record->bot;
+    }
+  };
+  co_await services_.store.run(find);
+  // Anyone may challenge a bot account (it answers for itself: docs/bots.md); people, friends.
+  if (!bot && !services_.friends.are_friends(me->id, m.player)) {
     send_error(c, metrics, ErrorCode::not_friends, "challenges are for friends: add them first",
                rid);
     co_return;
@@ -88,13 +99,6 @@ asio::awaitable<void> Challenges::challenge(Connection& c, const protocol::Chall
                rid);
     co_return;
   }
-  std::string name;
-  const std::string& to = m.player;
-  const StoreWorker::JobOn<AccountStore> find = [&](AccountStore& s) {
-    if (const auto record = s.find_player(to)) name = record->name;
-  };
-  co_await services_.store.run(find);
-
   Open o{random_hex(8),
          me->id,
          me->name(),

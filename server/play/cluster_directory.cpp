@@ -57,8 +57,8 @@ asio::awaitable<QuickMatchResult> ClusterDirectory::pair(std::shared_ptr<Player>
                                                          protocol::RoomOptions options,
                                                          Seeking seeking, bool again) {
   using Outcome = QuickMatchResult::Outcome;
-  const std::string key =
-      std::string(engine::to_string(options.mode)) + ":" + std::to_string(options.size);
+  const std::string key = std::string(engine::to_string(options.mode)) + ":" +
+                          std::to_string(options.size) + (options.bot_queue ? ":bots" : "");
   for (int attempt = 0; attempt < kPairAttempts; ++attempt) {
     bool gone = false;
     const std::optional<Cluster::Waiting> partner =

@@ -257,8 +257,17 @@ Dispatcher::Work Dispatcher::route(Connection& c, const protocol::BotTokensReque
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::RevokeBotToken& m,
                                    const protocol::Rid& rid) {
-  // A connection signed in with the token, on any node, is signed out by the recheck.
-  return then_recheck(c, play_.accounts.revoke_bot_token(c, m, rid));
+  return revoke_bot_token(c, m, rid);
+}
+
+asio::awaitable<void> Dispatcher::revoke_bot_token(Connection& c, protocol::RevokeBotToken m,
+                                                   protocol::Rid rid) {
+  co_await play_.accounts.revoke_bot_token(c, m, rid);
+  // A connection signed in with the token is signed out: this node's by the check, another
+  // node's by its recheck.
+  std::vector<std::string> bot{c.player->id};  // named: GCC 12 and braced lists in co_await
+  co_await play_.guard.check(std::move(bot));
+  play_.guard.changed(c.player->id);
 }
 
 Dispatcher::Work Dispatcher::route(Connection& c, const protocol::LinkCodeRequest&,
@@ -516,7 +525,9 @@ asio::awaitable<void> Dispatcher::locate(Connection& c, const std::string& code,
 asio::awaitable<void> Dispatcher::quick_match(Connection& c, const protocol::QuickMatch& m,
                                               const protocol::Rid& rid) {
   stop_spectating(c);
-  const protocol::RoomOptions options = quick_match_room(m);
+  protocol::RoomOptions options = quick_match_room(m);
+  options.bot_queue = m.bots || c.player->is_bot();  // bots meet bots, and who asked for them
+  if (c.player->bot_account && !co_await may_race_bots(c, rid)) co_return;
   const protocol::Variant variant = protocol::variant_of(options.mode, options.size);
   glicko2::Rating rating;
   {
@@ -552,6 +563,23 @@ asio::awaitable<void> Dispatcher::quick_match(Connection& c, const protocol::Qui
       break;
     case QuickMatchResult::Outcome::paired: result.room->announce(&c.out, rid); break;
   }
+}
+
+asio::awaitable<bool> Dispatcher::may_race_bots(Connection& c, const protocol::Rid& rid) {
+  const std::int64_t now = unix_ms();
+  const std::int64_t day_start = now - now % 86'400'000;
+  int races = 0;
+  const std::string& id = c.player->id;
+  const StoreWorker::JobOn<AccountStore> count = [&](AccountStore& s) {
+    races = s.rated_races_since(id, day_start);
+  };
+  co_await store_.run(count);
+  if (races < play_.bot_races_per_day) co_return true;
+  error(c, ErrorCode::not_allowed,
+        "this bot has had its " + std::to_string(play_.bot_races_per_day) +
+            " races with bots today (UTC): more tomorrow",
+        rid);
+  co_return false;
 }
 
 asio::awaitable<void> Dispatcher::cancel_match(Connection& c, const protocol::Rid& rid) {

@@ -134,6 +134,11 @@ class Dispatcher {
   boost::asio::awaitable<void> quick_match(Connection& c, const protocol::QuickMatch& m,
                                            const protocol::Rid& rid);
   boost::asio::awaitable<void> cancel_match(Connection& c, const protocol::Rid& rid);
+  boost::asio::awaitable<void> revoke_bot_token(Connection& c, protocol::RevokeBotToken m,
+                                                protocol::Rid rid);
+  // Whether c's bot may race bots again today (PlayServices::bot_races_per_day); else c is told
+  // not_allowed.
+  boost::asio::awaitable<bool> may_race_bots(Connection& c, const protocol::Rid& rid);
   // The room a quick match opens: public (strangers' races are there to be watched), with the
   // default target and time limit.
   static protocol::RoomOptions quick_match_room(const protocol::QuickMatch& m);

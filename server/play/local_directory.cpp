@@ -29,7 +29,7 @@ asio::awaitable<QuickMatchResult> LocalDirectory::quick_match(std::shared_ptr<Pl
                                                               Seeking seeking) {
   QuickMatchResult result;
   const auto outcome =
-      matchmaker_.match({options.mode, options.size}, player, seeking, Matchmaker::Clock::now(),
+      matchmaker_.match(Matchmaker::key_of(options), player, seeking, Matchmaker::Clock::now(),
                         [&](const std::shared_ptr<Player>& waiting) {
                           return rooms_.create_matched(options, waiting, player, result.room);
                         });
@@ -41,7 +41,7 @@ asio::awaitable<QuickMatchResult> LocalDirectory::rematch(std::shared_ptr<Player
                                                           protocol::RoomOptions options) {
   QuickMatchResult result;
   const auto outcome =
-      matchmaker_.rematch({options.mode, options.size}, player, Matchmaker::Clock::now(),
+      matchmaker_.rematch(Matchmaker::key_of(options), player, Matchmaker::Clock::now(),
                           [&](const std::shared_ptr<Player>& waiting) {
                             return rooms_.create_matched(options, waiting, player, result.room);
                           });

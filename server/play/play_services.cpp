@@ -19,7 +19,8 @@ PlayServices::PlayServices(PlayerRegistry& players, SoloGames& solo_games, RoomR
       tournaments(players, rooms, members, metrics,
                   std::chrono::seconds(rooms.services().settings.grace), unix_ms,
                   std::move(settings.tournament_released), settings.tournaments_per_player_hour),
-      guard(players, store, metrics, settings.reach, settings.lease) {}
+      guard(players, store, metrics, settings.reach, settings.lease),
+      bot_races_per_day(settings.bot_races_per_day) {}
 
 void PlayServices::start(const boost::asio::any_io_executor& executor) {
   presence.start(executor);

@@ -39,6 +39,7 @@ struct PlaySettings {
   std::chrono::milliseconds lease{5000};  // the cluster's: how often connections are checked
   std::function<void(const std::string& code)> tournament_released;
   int tournaments_per_player_hour = 5;  // 0: no limit
+  int bot_races_per_day = 100;          // races between bots a bot may have in a UTC day
 };
 
 // What signing in needs: passwords, attempt limits, device marks, the operator's name rules.
@@ -71,6 +72,7 @@ struct PlayServices {
   Moderation moderation;
   Tournaments tournaments;
   SessionGuard guard;
+  const int bot_races_per_day;  // PlaySettings's
 };
 
 }  // namespace tilerace::server

@@ -708,14 +708,14 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
                     .ended_at = settings_.wall_clock()};
   std::vector<glicko2::Rating> before;
   for (const auto& r : racers_) before.push_back(r.rating.at_time(record.ended_at));
-  // A race against a ghost changes no rating; nor does one of people with bots (a person's
-  // rating never moves with a bot's, docs/bots.md). Between bots, their ratings move.
+  // A race against a ghost or the in-process computer changes no rating; nor does one of
+  // people with bots (a person's rating never moves with a bot's, docs/bots.md). Between bot
+  // accounts, their ratings move.
   const bool with_bots = std::any_of(racers_.begin(), racers_.end(), is_bot);
   const bool with_people = std::any_of(racers_.begin(), racers_.end(),
                                        [](const Racer& r) { return !r.ghost && !is_bot(r); });
   const bool unrated =
-      std::any_of(racers_.begin(), racers_.end(), [](const Racer& r) { return r.ghost; }) ||
-      (with_bots && with_people);
+      std::any_of(racers_.begin(), racers_.end(), machine) || (with_bots && with_people);
   const std::vector<glicko2::Rating> after =
       unrated ? before : glicko2::race(before, ranking.place);
 

@@ -25,6 +25,16 @@ struct Racer {
       : ws(port), id(id_), token(token_) {
     welcome = ws.request({{"type", "hello"}, {"name", "back"}, {"token", token}});
   }
+  // A player signed in by the hello given (a bot's: {"type":"hello","bot_token":…}).
+  struct Hello {
+    json message;
+  };
+  Racer(std::uint16_t port, const Hello& hello) : ws(port) {
+    const json w = ws.request(hello.message);
+    EXPECT_EQ(w["type"], "welcome") << w.dump();
+    id = w["player"]["id"];
+    token = w["token"];
+  }
   WsClient ws;
   std::string id;
   std::string token;

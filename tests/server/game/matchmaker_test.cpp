@@ -11,7 +11,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using Outcome = Matchmaker::Outcome;
-const Matchmaker::Key kClassic4{engine::Mode::classic, 4};
+const Matchmaker::Key kClassic4{engine::Mode::classic, 4, false};
 const Matchmaker::Clock::time_point t0{1h};
 
 std::shared_ptr<Player> player(const std::string& id) { return std::make_shared<Player>(id, id); }
@@ -50,7 +50,9 @@ TEST(Matchmaker, OfTwoAsCloseTheLongerWaitingComesFirstAndOtherKeysNever) {
   Matchmaker mm;
   const auto a = player("a"), b = player("b"), c = player("c"), o = player("o");
   Offers offers;
-  mm.match({engine::Mode::classic, 5}, o, rated(1600), t0, offers.pair());
+  mm.match({engine::Mode::classic, 5, false}, o, rated(1600), t0, offers.pair());
+  const auto bot = player("bot");  // the bot queue of the same variant is another pool
+  mm.match({engine::Mode::classic, 4, true}, bot, rated(1600), t0, offers.pair());
   mm.match(kClassic4, a, rated(1500), t0, offers.pair());
   mm.match(kClassic4, b, rated(1700), t0 + 1s, offers.pair());  // 200 from a: out of reach
   EXPECT_EQ(mm.match(kClassic4, c, rated(1600), t0 + 2s, offers.pair()), Outcome::paired);
