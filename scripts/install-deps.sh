@@ -13,7 +13,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev libsqlitecpp-dev sqlite3 libhiredis-dev redis-server libssl-dev openssl
   libpq-dev postgresql-15 postgresql-common libsodium-dev libicu-dev
-  python3 curl jq
+  python3 python3-websockets curl jq
 )
 [ "${1:-}" = "--profile" ] && packages+=(linux-perf)
 [ "${1:-}" = "--fuzz" ] && packages+=(clang libclang-rt-14-dev)

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 
 #include "tests/e2e/backend.hpp"
 #include "tests/e2e/harness.hpp"
@@ -286,6 +287,29 @@ TEST_P(BotAccounts, QuickMatchPairsBotsWithBotsAndPeopleWhoAskedForThem) {
 }
 
 TILERACE_BOTH_BACKENDS(BotAccounts);
+
+// The example bots of examples/bots/, each in its one command: the node bot challenges the
+// python bot, which accepts; they race to 128 and both exit once the race is over.
+TEST(ExampleBots, ThePythonBotAndTheNodeBotRaceEachOther) {
+  ServerProcess server({"--countdown", "0"});
+  const MadeBot py = make_bot(server.port(), "python-bot"),
+                js = make_bot(server.port(), "node-bot");
+  const std::string root = std::filesystem::path(TILERACE_WEB_ROOT).parent_path().string();
+  const std::string url = "ws://127.0.0.1:" + std::to_string(server.port()) + "/ws";
+  const auto [out, status] = shell(
+      "cd '" + root +
+      "' && (timeout 60 /usr/bin/python3 examples/bots/python/greedy_bot.py --url " + url +
+      " --token " + py.token + " --races 1; echo python-exit=$?) & (cd '" + root +
+      "' && timeout 60 node --experimental-websocket examples/bots/node/greedy_bot.mjs --url " +
+      url + " --token " + js.token + " --challenge " + py.id +
+      " --target 128 --races 1; echo node-exit=$?) & wait");
+  EXPECT_NE(out.find("python-exit=0"), std::string::npos) << out;
+  EXPECT_NE(out.find("node-exit=0"), std::string::npos) << out;
+  const auto board = http_request(server.port(), "/api/leaderboard?board=bots&provisional=1");
+  const json entries = json::parse(board.body)["entries"];
+  ASSERT_EQ(entries.size(), 2u) << board.body << out;
+  EXPECT_EQ(entries[0]["wins"].get<int>() + entries[1]["wins"].get<int>(), 1) << board.body;
+}
 
 }  // namespace
 }  // namespace tilerace::e2e
