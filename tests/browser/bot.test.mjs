@@ -14,6 +14,9 @@ test('Race the computer: the bot joins, is ready, and its board moves live', asy
   await page.click('#race-bot');
   await page.locator('#room-players li', { hasText: 'Computer (hard)' }).waitFor();
   assert.match(await page.locator('#room-players li', { hasText: 'Computer (hard)' }).getAttribute('class'), /ready/);
+  // The computer's seat is a bot account's: marked BOT; the person's is not.
+  assert.equal(await page.locator('#room-players li', { hasText: 'Computer (hard)' }).locator('.badge.bot').textContent(), 'BOT');
+  assert.equal(await page.locator('#room-players li', { hasText: 'human' }).locator('.badge.bot').count(), 0);
   // Every board the computer's view shows is recorded as it is drawn: at 20 moves a second
   // the race to 16 may be over before a test could read its first board and wait for the next.
   await recordBoards(page, '.opponent[data-player="bot-hard"]');

@@ -20,6 +20,7 @@ export function renderLeaderboard(table, board, onReplay, onPlayer) {
     const name = Object.assign(document.createElement('button'), { textContent: e.name, className: 'link' });
     name.addEventListener('click', () => onPlayer(e.player));
     tr.children[1].replaceChildren(name);
+    if (e.bot) tr.children[1].append(Object.assign(document.createElement('span'), { textContent: t('room.bot'), className: 'badge bot' }));
     if (!rating) {
       const td = document.createElement('td');
       const button = Object.assign(document.createElement('button'), { textContent: t('results.replay'), className: 'link' });

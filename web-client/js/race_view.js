@@ -114,6 +114,7 @@ export class RaceView {
       if (p.id === room.host) li.append(text('span', t('room.host'), 'badge'));
       if (p.ready) { li.classList.add('ready'); li.append(text('span', t('room.isReady'), 'badge ready')); }
       if (p.ghost) li.classList.add('ghost');
+      if (p.bot) li.append(text('span', t('room.bot'), 'badge bot'));
       if (!p.connected) { li.classList.add('away'); li.append(text('span', t('room.away'), 'badge')); }
       if (hosting && p.id !== me && !p.ghost && !p.id.startsWith('bot-')) {
         const kick = text('button', t('room.kick'), 'link');
