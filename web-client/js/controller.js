@@ -121,9 +121,10 @@ export class Controller {
     this.send({ type: 'leaderboard', mode: settings.mode, size: settings.size, kind: 'score', period });
   }
   // The ratings of the variant settings' mode and size are rated in; provisional ones too when
-  // asked (otherwise only those with a deviation of at most 75).
-  showRatings(settings, provisional) {
-    this.send({ type: 'leaderboard', mode: settings.mode, size: settings.size, kind: 'rating', provisional });
+  // asked (otherwise only those with a deviation of at most 75); the bots' board when bots.
+  showRatings(settings, provisional, bots = false) {
+    const board = bots ? { board: 'bots' } : { kind: 'rating' };
+    this.send({ type: 'leaderboard', mode: settings.mode, size: settings.size, ...board, provisional });
   }
   toggleReady() {
     const me = this.state.room?.players.find((p) => p.id === this.state.me?.id);

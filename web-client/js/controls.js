@@ -58,18 +58,21 @@ export function bindLobby($, page) {
   onClick($, 'daily-5', () => { page.stopPractice(); controller.playDaily(5); page.show('play'); });
   // The leaderboard's tabs: the one chosen is marked selected (the period applies to scores).
   const selectTab = (tab) => {
-    for (const id of ['board-score', 'board-rating']) $(id).setAttribute('aria-selected', String(id === tab));
+    for (const id of ['board-score', 'board-rating', 'board-bots']) $(id).setAttribute('aria-selected', String(id === tab));
     $('board-period').hidden = tab !== 'board-score';
-    $('board-provisional-label').hidden = tab !== 'board-rating';
+    $('board-provisional-label').hidden = tab === 'board-score';
   };
   const showScores = () => { selectTab('board-score'); controller.showScores(lobby.settings(), $('board-period').value); };
   onClick($, 'board-score', showScores);
   $('board-period').addEventListener('change', showScores);
+  // The people's ratings, or the bots' (their own board: docs/bots.md).
+  let bots = false;
   const showRatings = () => {
-    selectTab('board-rating');
-    controller.showRatings(lobby.settings(), $('board-provisional').checked);
+    selectTab(bots ? 'board-bots' : 'board-rating');
+    controller.showRatings(lobby.settings(), $('board-provisional').checked, bots);
   };
-  onClick($, 'board-rating', showRatings);
+  onClick($, 'board-rating', () => { bots = false; showRatings(); });
+  onClick($, 'board-bots', () => { bots = true; showRatings(); });
   $('board-provisional').addEventListener('change', showRatings);
 }
 

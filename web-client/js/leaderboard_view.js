@@ -42,7 +42,8 @@ export function renderLeaderboard(table, board, onReplay, onPlayer) {
 // names the variant and the period it answered).
 export function caption(board) {
   if (board.kind === 'rating') {
-    return board.variant ? t('board.ratingsOf', { variant: t(`variant.${board.variant}`) }) : t('board.ratings');
+    const [of, plain] = board.board === 'bots' ? ['board.botsOf', 'board.bots'] : ['board.ratingsOf', 'board.ratings'];
+    return board.variant ? t(of, { variant: t(`variant.${board.variant}`) }) : t(plain);
   }
   const period = board.period ?? 'all-time';
   const when = period === 'all-time' ? t('board.allTime') : period.includes('W') ? t('board.week', { week: period }) : t('board.day', { day: period });
