@@ -511,7 +511,7 @@ std::string encode_profile(const ProfileView& p) {
   }
   json achievements = json::array();
   for (const auto& a : p.achievements) achievements.push_back(achievement_json(a));
-  return dump({{"id", p.player.id},
+  json profile{{"id", p.player.id},
                {"name", p.player.name},
                {"rating", shown.rating},
                {"rd", shown.rd},
@@ -526,7 +526,9 @@ std::string encode_profile(const ProfileView& p) {
                {"rating_history", history_json(shown.history)},
                {"races", std::move(races)},
                {"achievements", std::move(achievements)},
-               {"daily", {{"streak", p.daily_streak}, {"longest", p.longest_daily_streak}}}});
+               {"daily", {{"streak", p.daily_streak}, {"longest", p.longest_daily_streak}}}};
+  if (p.player.bot) profile["bot"] = true;
+  return dump(profile);
 }
 
 std::string encode_queued(const QueuedView& q, const Rid& rid) {

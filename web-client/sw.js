@@ -5,7 +5,7 @@
 // is the hash of the shell, tests/web/service_worker.test.mjs keeps it true) installs in the
 // background and waits; the page offers "reload" (updates.js) and tells it to take over only
 // when the player says so.
-const VERSION = 'c06569c14658';
+const VERSION = 'bc426c492185';
 const CACHE = `tilerace-${VERSION}`;
 export const SHELL = [
   'index.html', 'style.css', 'manifest.webmanifest',

@@ -60,7 +60,7 @@ asio::awaitable<http::message_generator> profile_response(const Request& req, st
                                          .state = g.state,
                                          .at = g.ended_at};
   };
-  protocol::ProfileView view{.player = {p->player.id, p->player.name},
+  protocol::ProfileView view{.player = {p->player.id, p->player.name, p->player.bot},
                              .wins = p->player.wins,
                              .losses = p->player.losses,
                              .created_at = p->player.created_at,

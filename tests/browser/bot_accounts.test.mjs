@@ -44,5 +44,9 @@ test('the Bots tab lists bots rated in a race between them, marked BOT, apart fr
   await page.click('#board-rating');
   await page.locator('#leaderboard caption', { hasText: /^Ratings/ }).waitFor();
   assert.equal(await page.locator('#leaderboard tbody tr', { hasText: 'robo' }).count(), 0);
+  // A bot's profile is marked too.
+  await page.click('#board-bots');
+  await robo.locator('button', { hasText: 'robo-a' }).click();
+  await page.locator('#profile-name .badge.bot', { hasText: 'BOT' }).waitFor();
   await context.close();
 });

@@ -112,6 +112,8 @@ TEST_P(BotAccounts, TokensSignInUntilRevokedAndAreNeverShownAgain) {
   EXPECT_EQ(welcome["player"]["id"], bot.id);
   EXPECT_EQ(welcome["player"]["bot"], true);
   EXPECT_EQ(welcome["token"], "") << "a bot signs in with its token each time";
+  const auto profile = http_request(server.port(), "/api/players/" + bot.id);
+  EXPECT_EQ(json::parse(profile.body)["bot"], true) << profile.body;
   WsClient bearer(server.port(), std::nullopt, "/ws", {{"Authorization", "Bearer " + bot.token}});
   const json by_header = bearer.request({{"type", "hello"}});
   ASSERT_EQ(by_header["type"], "welcome") << by_header.dump();

@@ -114,6 +114,7 @@ function drawRating(el, tile, p, variant) {
 // bests, races}; onReplay(gameId) opens a replay, onRace(gameId) races the game as a ghost.
 export function renderProfile(el, p, onReplay, onRace) {
   el.name.textContent = p.name;
+  if (p.bot) el.name.append(' ', Object.assign(document.createElement('span'), { textContent: t('room.bot'), className: 'badge bot' }));
   const ratingTile = statTile(t('profile.rating'), p.rating);
   el.stats.replaceChildren(ratingTile, statTile(t('profile.wins'), p.wins),
     statTile(t('profile.losses'), p.losses), statTile(t('profile.games'), p.games), statTile(t('profile.streak'), p.daily?.streak ?? 0));
