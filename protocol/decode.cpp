@@ -259,6 +259,7 @@ CreateTournament parse_create_tournament(const json& object) {
   }
   o.rounds = optional_int<int>(object, "rounds", 1, kMaxSwissRounds).value_or(5);
   o.third_place = optional_bool(object, "third_place", false);
+  o.bots = optional_bool(object, "bots", false);
   o.duration =
       optional_int<int>(object, "duration", kMinArenaSeconds, kMaxArenaSeconds).value_or(1800);
   o.room_size = optional_int<int>(object, "room_size", 2, kMaxTournamentRoom).value_or(2);

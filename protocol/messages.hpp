@@ -224,6 +224,7 @@ struct TournamentOptions {
   bool third_place = false;            // single elimination
   int duration = 1800;                 // arena, seconds
   int room_size = 2;                   // Swiss and arena: up to 4 race all against all
+  bool bots = false;                   // bot accounts may join (docs/bots.md)
 };
 struct CreateTournament {
   TournamentOptions options;

@@ -16,6 +16,7 @@ std::string encode_tournament(const TournamentView& t, const Rid& rid) {
     if (o.format == TournamentFormat::swiss) player["buchholz"] = p.buchholz;
     if (o.format == TournamentFormat::arena) player["streak"] = p.streak;
     if (o.format == TournamentFormat::single_elimination) player["out"] = p.out;
+    if (p.bot) player["bot"] = true;
     players.push_back(std::move(player));
   }
   json matches = json::array();
@@ -52,6 +53,7 @@ std::string encode_tournament(const TournamentView& t, const Rid& rid) {
             {"podium", t.podium},
             {"spectators", t.spectators}};
   if (o.format == TournamentFormat::single_elimination) view["third_place"] = o.third_place;
+  view["bots"] = o.bots;
   if (o.format != TournamentFormat::single_elimination) view["room_size"] = o.room_size;
   if (o.format == TournamentFormat::arena) {
     view["duration"] = o.duration;

@@ -19,6 +19,7 @@ struct TournamentPlayerView {
   int wins = 0;
   int played = 0;
   bool streak = false;  // arena: the next result counts double
+  bool bot = false;     // a bot account
   bool out = false;     // single elimination: knocked out
   bool left = false;
   bool connected = false;

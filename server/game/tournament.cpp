@@ -15,7 +15,7 @@ TournamentState::Member member_of(Player& player, const protocol::TournamentOpti
   const auto variant = protocol::variant_of(options.mode, options.size);
   std::lock_guard lock(player.mutex);
   return {player.id, player.name(),
-          shown(player.ratings[protocol::index_of(variant)].rating.rating), false};
+          shown(player.ratings[protocol::index_of(variant)].rating.rating), false, player.is_bot()};
 }
 
 std::shared_ptr<Participant> connection_of(Player& player) {

@@ -19,6 +19,7 @@ struct TournamentMemberRecord {
   std::string name;
   int rating = 0;
   bool left = false;
+  bool bot = false;  // a bot account
 };
 
 // One match, its players by their place in members (two, or up to four all against all);

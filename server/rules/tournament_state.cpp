@@ -116,6 +116,9 @@ TournamentState::Effects TournamentState::join(Member member) {
   if (member_of(member.id)) {
     return refuse(ErrorCode::already_in_tournament, "you are in this tournament");
   }
+  if (member.bot && !options_.bots) {
+    return refuse(ErrorCode::not_allowed, "this tournament admits no bots");
+  }
   if (static_cast<int>(members_.size()) >= options_.max_players) {
     return refuse(ErrorCode::tournament_full, "the tournament is full");
   }
@@ -347,6 +350,7 @@ void TournamentState::player_views(protocol::TournamentView& view) const {
     players[i].id = members_[i].id;
     players[i].name = members_[i].name;
     players[i].rating = members_[i].rating;
+    players[i].bot = members_[i].bot;
     players[i].left = members_[i].left;
   }
   const bool elimination = std::holds_alternative<EliminationBracket>(format_);
@@ -461,7 +465,7 @@ TournamentRecord TournamentState::record() const {
                      .host = host_,
                      .state = kStateNames[static_cast<int>(state_)],
                      .started_at = started_at_ms_};
-  for (const Member& m : members_) r.members.push_back({m.id, m.name, m.rating, m.left});
+  for (const Member& m : members_) r.members.push_back({m.id, m.name, m.rating, m.left, m.bot});
   for (const Match& m : matches_) {
     TournamentMatchRecord match{.round = m.round,
                                 .index = m.index,
@@ -492,7 +496,7 @@ TournamentState TournamentState::restore(const TournamentRecord& r, Time now,
   t.host_ = r.host;
   t.members_.clear();
   for (const TournamentMemberRecord& m : r.members) {
-    t.members_.push_back({m.id, m.name, m.rating, m.left});
+    t.members_.push_back({m.id, m.name, m.rating, m.left, m.bot});
   }
   const auto* state = std::find(std::begin(kStateNames), std::end(kStateNames), r.state);
   if (state == std::end(kStateNames)) throw std::runtime_error("unknown state " + r.state);

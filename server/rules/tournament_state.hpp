@@ -43,6 +43,7 @@ class TournamentState {
     std::string name;
     int rating = 0;
     bool left = false;  // left after the start: their matches from then on are walkovers
+    bool bot = false;   // a bot account: joins only a tournament whose options allow bots
   };
   // A match for the shell to open: match's room for players (ids; the match's players who
   // have not left, two at least).

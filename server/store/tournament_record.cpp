@@ -35,11 +35,14 @@ std::string encode_tournament(const TournamentRecord& r) {
                   {"rounds", o.rounds},
                   {"third_place", o.third_place},
                   {"duration", o.duration},
-                  {"room_size", o.room_size}};
+                  {"room_size", o.room_size},
+                  {"bots", o.bots}};
   if (o.starts) options["starts"] = *o.starts;
   json members = json::array();
   for (const TournamentMemberRecord& m : r.members) {
-    members.push_back({{"id", m.id}, {"name", m.name}, {"rating", m.rating}, {"left", m.left}});
+    json member{{"id", m.id}, {"name", m.name}, {"rating", m.rating}, {"left", m.left}};
+    if (m.bot) member["bot"] = true;
+    members.push_back(std::move(member));
   }
   json matches = json::array();
   for (const TournamentMatchRecord& m : r.matches) {
@@ -77,12 +80,14 @@ void decode_tournament(std::string_view document, TournamentRecord& r) {
   r.options.third_place = o.at("third_place").get<bool>();
   r.options.duration = o.at("duration").get<int>();
   r.options.room_size = o.value("room_size", 2);  // written before rooms of more than two
+  r.options.bots = o.value("bots", false);        // written before bot accounts
   if (o.contains("starts")) r.options.starts = o.at("starts").get<std::int64_t>();
   r.host = j.at("host").get<std::string>();
   r.started_at = j.at("started_at").get<std::int64_t>();
   for (const json& m : j.at("members")) {
     r.members.push_back({m.at("id").get<std::string>(), m.at("name").get<std::string>(),
-                         m.at("rating").get<int>(), m.at("left").get<bool>()});
+                         m.at("rating").get<int>(), m.at("left").get<bool>(),
+                         m.value("bot", false)});
   }
   const auto member = [&r](const json& v) {
     const int i = v.get<int>();

@@ -288,6 +288,31 @@ TEST_P(BotAccounts, QuickMatchPairsBotsWithBotsAndPeopleWhoAskedForThem) {
   EXPECT_EQ(capped["code"], "not_allowed") << capped.dump();
 }
 
+// A tournament admits bots only when its host allows them (bots: true); its players are marked.
+TEST_P(BotAccounts, ATournamentAdmitsBotsOnlyIfItsHostAllowsThem) {
+  ServerProcess server(args());
+  const MadeBot made = make_bot(server.port(), "robo-t");
+  Racer bot(server.port(), as_bot(made));
+  Racer host(server.port(), "host-t");
+  const json closed = host.ws.request({{"type", "create_tournament"}, {"format", "swiss"}});
+  ASSERT_EQ(closed["type"], "tournament") << closed.dump();
+  EXPECT_EQ(closed["tournament"]["bots"], false);
+  const json refused =
+      bot.ws.request({{"type", "join_tournament"}, {"code", closed["tournament"]["code"]}});
+  EXPECT_EQ(refused["code"], "not_allowed") << refused.dump();
+  Racer other(server.port(), "host-u");
+  const json open =
+      other.ws.request({{"type", "create_tournament"}, {"format", "swiss"}, {"bots", true}});
+  ASSERT_EQ(open["type"], "tournament") << open.dump();
+  EXPECT_EQ(open["tournament"]["bots"], true) << open.dump();
+  const json joined =
+      bot.ws.request({{"type", "join_tournament"}, {"code", open["tournament"]["code"]}});
+  ASSERT_EQ(joined["type"], "tournament") << joined.dump();
+  for (const json& p : joined["tournament"]["players"]) {
+    EXPECT_EQ(p.value("bot", false), p["id"] == made.id) << p.dump();
+  }
+}
+
 TILERACE_BOTH_BACKENDS(BotAccounts);
 
 // The example bots of examples/bots/, each in its one command: the node bot challenges the
