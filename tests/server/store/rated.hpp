@@ -1,7 +1,9 @@
 #pragma once
-// A racer's classic 4×4 rating update as a race record carries it, for the store's tests: from
-// `before` (deviation 350) to `after` (deviation 60: listed on the leaderboard).
+// Rated races for the store's tests: a racer's classic 4×4 rating update as a race record
+// carries it (from `before`, deviation 350, to `after`, deviation 60: listed on the
+// leaderboard), and a race carrying such updates.
 #include <string>
+#include <vector>
 
 #include "server/rules/play_records.hpp"
 #include "server/store/account_store.hpp"
@@ -15,6 +17,20 @@ inline RatingUpdate rated(std::string player, double before, double after, bool 
           .after = {after, 60, 0.06},
           .won = won,
           .lost = lost};
+}
+
+// A race won by the first of ratings (by forfeit) at ended_at, with those updates.
+inline RaceRecord rated_race(std::string id, std::vector<RatingUpdate> ratings,
+                             std::int64_t ended_at) {
+  RaceRecord r;
+  r.id = std::move(id);
+  r.room = "ABCDEF";
+  r.reason = "forfeit";
+  r.winner = ratings[0].player_id;
+  r.result = "{}";
+  r.ended_at = ended_at;
+  r.ratings = std::move(ratings);
+  return r;
 }
 
 // A player's classic 4×4 rating, whole points.

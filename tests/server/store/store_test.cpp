@@ -560,15 +560,7 @@ TEST_P(StoreTest, RatingBoardsAreByVariantAndListOnlySettledRatingsUnlessAsked) 
   const std::int64_t t0 = 1'800'000'000'000;
   for (const char* id : {"a", "b", "c", "d"}) add(id, std::string("p-") + id);
   auto race = [&](std::string id, std::vector<RatingUpdate> ratings) {
-    RaceRecord r;
-    r.id = std::move(id);
-    r.room = "ABCDEF";
-    r.reason = "forfeit";
-    r.winner = ratings[0].player_id;
-    r.result = "{}";
-    r.ended_at = t0;
-    r.ratings = std::move(ratings);
-    store_->record_race(r);
+    store_->record_race(rated_race(std::move(id), std::move(ratings), t0));
   };
   race("r1", {rated("a", 1500, 1600, true, false), rated("b", 1500, 1450, false, true)});
   RatingUpdate fresh = rated("c", 1500, 1700, true, false);
@@ -1587,15 +1579,7 @@ TEST_P(StoreTest, BotsHaveTheirOwnRatingBoardAndNoScoreBoard) {
   ASSERT_EQ(store_->upgrade_to_bot("bot1"), BotUpgrade::upgraded);
   ASSERT_EQ(store_->upgrade_to_bot("bot2"), BotUpgrade::upgraded);
   auto race = [&](std::string id, std::vector<RatingUpdate> ratings) {
-    RaceRecord r;
-    r.id = std::move(id);
-    r.room = "ABCDEF";
-    r.reason = "forfeit";
-    r.winner = ratings[0].player_id;
-    r.result = "{}";
-    r.ended_at = t0;
-    r.ratings = std::move(ratings);
-    store_->record_race(r);
+    store_->record_race(rated_race(std::move(id), std::move(ratings), t0));
   };
   race("r1", {rated("ann", 1500, 1600, true, false), rated("bea", 1500, 1450, false, true)});
   race("r2", {rated("bot1", 1500, 1700, true, false), rated("bot2", 1500, 1400, false, true)});
