@@ -1,10 +1,10 @@
 #pragma once
-// Quick match: one pool per (mode, size, bot queue or not), paired by rating (server/rules/match_window.hpp):
-// a player is offered the waiting player closest to their rating within both windows (then
-// whoever waited longest). Pairing is one atomic step: under the pool's lock the partner is
-// offered to `pair`, which seats both in a room or says who is no longer free; nobody hears
-// of a pairing before both are in the room. Windows widen while players wait, so a waiting
-// player asks again (rematch) each time theirs has grown.
+// Quick match: one pool per (mode, size, bot queue or not), paired by rating
+// (server/rules/match_window.hpp): a player is offered the waiting player closest to their rating
+// within both windows (then whoever waited longest). Pairing is one atomic step: under the pool's
+// lock the partner is offered to `pair`, which seats both in a room or says who is no longer free;
+// nobody hears of a pairing before both are in the room. Windows widen while players wait, so a
+// waiting player asks again (rematch) each time theirs has grown.
 #include <chrono>
 #include <functional>
 #include <map>

@@ -379,7 +379,7 @@ asio::awaitable<std::optional<Accounts::Checked>> Accounts::check_password(
     send_error(c, wrong, rid);
     co_return std::nullopt;
   }
-  co_return Checked{credentials->player_id, device};
+  co_return Checked{credentials->player_id, device, credentials->bot};
 }
 
 asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::login(Connection& c,
@@ -392,13 +392,7 @@ asio::awaitable<std::optional<Accounts::SignedIn>> Accounts::login(Connection& c
   const auto checked =
       co_await check_password(c, trimmed, key, m.password, m.device_mark, "", wrong, rid);
   if (!checked) co_return std::nullopt;
-  std::optional<PlayerRecord> record;
-  const std::string& checked_id = checked->player_id;
-  const StoreWorker::JobOn<AccountStore> find = [&](AccountStore& s) {
-    record = s.find_player(checked_id);
-  };
-  co_await store_.run(find);
-  if (record && record->bot) {  // after the password: a bot's name is told nothing new
+  if (checked->bot) {  // after the password: a bot's name is told nothing new
     send_error(c, ErrorCode::not_allowed,
                "a bot signs in with hello and its bot_token, never with a password", rid);
     co_return std::nullopt;

@@ -114,6 +114,7 @@ class Accounts {
   struct Checked {
     std::string player_id;
     std::string device;
+    bool bot = false;  // a bot account's password
   };
   // The player whose name (as given; key, its key) has this password, tried from a device:
   // own_device when the connection's is known (a signed-in session), else the one mark names

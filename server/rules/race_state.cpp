@@ -54,7 +54,7 @@ RaceState::Racer RaceState::racer_of(const Seat& seat) {
   racer.id = seat.player_id;
   racer.name = seat.name;
   racer.bot = seat.bot;
-  racer.bot_account = seat.bot_account || seat.bot.has_value();
+  racer.bot_account = seat.bot_account || seat.bot.has_value();  // the computer is one too
   racer.connection = seat.connection;
   racer.rating = seat.rating;
   return racer;
@@ -102,6 +102,7 @@ std::optional<RaceState> RaceState::restore(const ActiveRaceRecord& record, std:
   race.race_deadline_ =
       now + std::chrono::milliseconds(std::max<std::int64_t>(0, record.remaining_ms));
   race.state_ = State::racing;
+  race.set_caps();
   ++race.fx_.counts.races_active;
   // A race that had already ended (its result not yet recorded) ends again here.
   std::optional<std::size_t> winner;
@@ -148,7 +149,7 @@ protocol::RoomView RaceState::summary() const {
                             .score = r.game ? r.game->score() : 0,
                             .ghost = r.ghost,
                             .slow = r.slow,
-                            .bot = is_bot(r)});
+                            .bot = r.bot_account});
   }
   return view;
 }
@@ -362,7 +363,7 @@ void RaceState::run_ghost(Time until, Time now) {
       return;
     }
     ++fx_.counts.moves;
-    stream(share(protocol::encode_race_update(code_, g->id, is_bot(*g), game, outcome,
+    stream(share(protocol::encode_race_update(code_, g->id, g->bot_account, game, outcome,
                                               protocol::message_pool::buffer())));
     if (game.won()) return end_race("target", index, now);
   }
@@ -550,7 +551,7 @@ void RaceState::start_race(Time now) {
     r.times.emplace();
     r.cap_last = now;
   }
-  for (auto& r : racers_) r.cap_tokens = cap_of(r);
+  set_caps();
   state_ = State::racing;
   race_started_at_ = settings_.wall_clock();
   race_deadline_ = now + std::chrono::seconds(options_.time_limit);
@@ -560,20 +561,25 @@ void RaceState::start_race(Time now) {
 }
 
 int RaceState::cap_of(const Racer& r) const {
+  // The lower of two caps, 0 being none.
+  const auto lower = [](int a, int b) { return a == 0 ? b : b == 0 ? a : std::min(a, b); };
   const int room = options_.max_moves_per_second;
   if (!r.bot_account || r.bot) return room;  // the computer keeps its own pace
   const bool people = std::any_of(racers_.begin(), racers_.end(),
-                                  [](const Racer& o) { return !o.ghost && !is_bot(o); });
+                                  [](const Racer& o) { return !o.ghost && !o.bot_account; });
   if (!people) return room;  // between bots, the room's cap alone
-  int pace = settings_.bot_api_moves_per_second;
-  if (options_.bot_pace > 0)
-    pace = pace == 0 ? options_.bot_pace : std::min(pace, options_.bot_pace);
-  if (room == 0) return pace;
-  return pace == 0 ? room : std::min(room, pace);
+  return lower(room, lower(settings_.bot_api_moves_per_second, options_.bot_pace));
+}
+
+void RaceState::set_caps() {
+  for (Racer& r : racers_) {
+    r.cap = cap_of(r);
+    r.cap_tokens = r.cap;
+  }
 }
 
 bool RaceState::allow_move(Racer& racer, Time now) {
-  const int cap = cap_of(racer);
+  const int cap = racer.cap;
   if (cap == 0) return true;
   const std::chrono::duration<double> elapsed = now - racer.cap_last;
   racer.cap_last = now;
@@ -606,7 +612,7 @@ RaceEffects RaceState::play(std::string_view player_id, const protocol::ClientMe
   if (std::holds_alternative<protocol::Resign>(message)) {
     game.end(engine::GameState::resigned);
     reply(protocol::encode_game(view, rid));
-    stream(share(protocol::encode_race_update(code_, racer->id, is_bot(*racer), game, {})),
+    stream(share(protocol::encode_race_update(code_, racer->id, racer->bot_account, game, {})),
            player_id);
     if (settings_.journal_moves)
       fx_.move_entry = MoveJournalEntry{race_id_, index, "", true, game_check(game)};
@@ -632,7 +638,7 @@ RaceEffects RaceState::play(std::string_view player_id, const protocol::ClientMe
   stamp(racer->times, game.history().size(),
         std::chrono::duration_cast<std::chrono::milliseconds>(since_start).count());
   ++fx_.counts.moves;
-  stream(share(protocol::encode_race_update(code_, racer->id, is_bot(*racer), game, outcome,
+  stream(share(protocol::encode_race_update(code_, racer->id, racer->bot_account, game, outcome,
                                             protocol::message_pool::buffer())),
          player_id);
   if (settings_.journal_moves) {
@@ -660,7 +666,7 @@ RaceEffects RaceState::emote(std::string_view player_id, protocol::Emote emote,
 
 void RaceState::forfeit(Racer& racer) {
   if (!racer.game || !racer.game->end(engine::GameState::forfeited)) return;
-  stream(share(protocol::encode_race_update(code_, racer.id, is_bot(racer), *racer.game, {})));
+  stream(share(protocol::encode_race_update(code_, racer.id, racer.bot_account, *racer.game, {})));
 }
 
 void RaceState::check_end(std::optional<std::size_t> target_winner, Time now) {
@@ -711,9 +717,10 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
   // A race against a ghost or the in-process computer changes no rating; nor does one of
   // people with bots (a person's rating never moves with a bot's, docs/bots.md). Between bot
   // accounts, their ratings move.
-  const bool with_bots = std::any_of(racers_.begin(), racers_.end(), is_bot);
+  const bool with_bots =
+      std::any_of(racers_.begin(), racers_.end(), [](const Racer& r) { return r.bot_account; });
   const bool with_people = std::any_of(racers_.begin(), racers_.end(),
-                                       [](const Racer& r) { return !r.ghost && !is_bot(r); });
+                                       [](const Racer& r) { return !r.ghost && !r.bot_account; });
   const bool unrated =
       std::any_of(racers_.begin(), racers_.end(), machine) || (with_bots && with_people);
   const std::vector<glicko2::Rating> after =
@@ -725,8 +732,8 @@ void RaceState::end_race(std::string_view reason, std::optional<std::size_t> win
   for (std::size_t i : ranking.order) {
     const Racer& r = racers_[i];
     const engine::Game& g = *r.game;
-    over.standings.push_back(
-        {r.id, r.name, g.score(), g.max_tile(), g.moves(), g.state(), ranking.place[i], is_bot(r)});
+    over.standings.push_back({r.id, r.name, g.score(), g.max_tile(), g.moves(), g.state(),
+                              ranking.place[i], r.bot_account});
     match_places_.places.emplace_back(r.id, ranking.place[i]);
   }
   for (std::size_t i = 0; i < racers_.size(); ++i) {

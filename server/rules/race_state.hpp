@@ -264,7 +264,8 @@ class RaceState {
     // per move letter: ms from the race's start; nullopt once unknown (a restored race)
     std::optional<std::vector<std::int32_t>> times;
     std::optional<Time> away_until;  // while disconnected: when the grace runs out
-    double cap_tokens = 0;           // the move cap's bucket (cap_of)
+    int cap = 0;                     // moves a second at most (cap_of, set as the race starts)
+    double cap_tokens = 0;           // the cap's bucket
     Time cap_last{};
     std::optional<Time> last_emote;
   };
@@ -273,11 +274,12 @@ class RaceState {
   static Racer racer_of(const Seat& seat);
   // The computer or a ghost: always ready, never host, and no rating changes with one.
   static bool machine(const Racer& r) { return r.ghost || r.bot.has_value(); }
-  // A bot account or the computer: not a person.
-  static bool is_bot(const Racer& r) { return r.bot_account || r.bot.has_value(); }
   // A racer's moves a second at most (0: no cap): the room's cap; for a bot in a race with
   // people, the bot pace too (RaceSettings::bot_api_moves_per_second, the room's bot_pace).
   int cap_of(const Racer& r) const;
+  // Each racer's cap, its bucket full: when a race starts or is restored (nobody joins a race
+  // that runs, so who races with whom holds till its end).
+  void set_caps();
   static Racer ghost_racer(const GhostRun& run);
   const Racer* ghost() const;
   Racer* ghost() { return const_cast<Racer*>(std::as_const(*this).ghost()); }

@@ -70,6 +70,7 @@ struct ConnectionStates {
 struct Credentials {
   std::string player_id;
   std::string password_hash;  // '' for a guest, who cannot sign in with a password
+  bool bot = false;           // a bot account, which never signs in with a password
 };
 
 // What accounts, sessions and names ask of the store.

@@ -287,7 +287,7 @@ std::optional<Credentials> Recorder::credentials(std::string_view name_key) {
   return unit(SqlTx::none, [&](SqlSession& sql) -> std::optional<Credentials> {
     const SqlResult r = sql(Sql::player_by_key, name_key);
     if (r.rows() == 0) return std::nullopt;
-    return Credentials{r.string(0, 0), r.string(0, 1)};
+    return Credentials{r.string(0, 0), r.string(0, 1), r.boolean(0, 2)};
   });
 }
 

@@ -38,7 +38,7 @@ enum class Sql : std::uint8_t {
   insert_player,
   // (id) → id, name, created_at, wins, losses, registered_at (0: a guest), renamed_at, bot 0|1
   select_player,
-  player_by_key,    // (name_key) → id, password_hash ('' for a guest)
+  player_by_key,    // (name_key) → id, password_hash ('' for a guest), bot 0|1
   player_by_keys,   // (name_key, look_key) → id of each player holding either
   unkeyed_players,  // () → id, name of players without a name_key, oldest first
   // (id, name, name_key, renamed_at, look_key); fails on another player's name_key or look_key

@@ -66,7 +66,8 @@ Texts texts(Sql statement) {
       return "INSERT INTO players (id, name, name_key, wins, losses, created_at, look_key, bot) "
              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING";
     case Sql::select_player: return "SELECT " TILERACE_PLAYER_COLUMNS " FROM players WHERE id = ?1";
-    case Sql::player_by_key: return "SELECT id, password_hash FROM players WHERE name_key = ?1";
+    case Sql::player_by_key:
+      return "SELECT id, password_hash, bot FROM players WHERE name_key = ?1";
     case Sql::unkeyed_players:
       return "SELECT id, name FROM players WHERE name_key IS NULL ORDER BY created_at, id";
     case Sql::set_name:
